@@ -42,7 +42,7 @@ struct parser {
 	struct mustache *t;
 	const char *otag, *ctag;	/* current delimiters */
 	size_t olen, clen;
-	size_t *open;			/* node indices of unclosed sections */
+	size_t *open;		/* node indices of unclosed sections */
 	size_t nopen, aopen;
 	/* A cursor for turning offsets into line:col; offsets only grow. */
 	size_t at, line_start;
@@ -363,7 +363,8 @@ parse(struct parser *p)
 	}
 	add_text(p, text, t->len);
 	if (p->nopen) {
-		const struct mustache_node *n = &t->nodes[p->open[p->nopen - 1]];
+		size_t last = p->open[p->nopen - 1];
+		const struct mustache_node *n = &t->nodes[last];
 
 		return parse_error(p, n->line, n->col,
 		    "unclosed section '%s'", n->name);

@@ -17,7 +17,7 @@
 enum mustache_kind {
 	MU_TEXT,		/* literal bytes of the source */
 	MU_VAR,			/* {{name}}: escaped */
-	MU_RAW,			/* {{{name}}} or {{&name}}: not escaped */
+	MU_RAW,			/* {{{name}}}, {{&name}}: not escaped */
 	MU_SECTION,		/* {{#name}} ... {{/name}} */
 	MU_INVERTED,		/* {{^name}} ... {{/name}} */
 	MU_PARTIAL,		/* {{>name}} */
@@ -34,8 +34,8 @@ struct mustache_node {
 	 */
 	char *path;
 	size_t nparts;
-	size_t end;		/* sections: index of the node after the body */
-	char *indent;		/* standalone partials: the indentation, or NULL */
+	size_t end;		/* sections: the node after the body */
+	char *indent;		/* standalone partial: its indent, or NULL */
 };
 
 struct mustache {

@@ -34,7 +34,7 @@
 /* A partial as compiled for one name and indentation. */
 struct partial {
 	char *name;
-	char *indent;		/* NULL when not standalone or not indented */
+	char *indent;		/* NULL: not standalone, or not indented */
 	struct mustache *t;	/* NULL: the loader did not find it */
 };
 

@@ -230,7 +230,8 @@ static void
 escape_upper(struct strbuf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		strbuf_addch(out, s[i] >= 'a' && s[i] <= 'z' ? s[i] - 32 : s[i]);
+		strbuf_addch(out, s[i] >= 'a' && s[i] <= 'z' ?
+		    s[i] - 'a' + 'A' : s[i]);
 }
 
 /* A caller's escape function replaces HTML escaping for {{var}} only. */
@@ -241,9 +242,9 @@ custom_escape_applies_to_variables_only(void **state)
 	struct strbuf out = STRBUF_INIT;
 	struct mustache *t;
 	cJSON *data = cJSON_Parse("{\"s\": \"a<b\"}");
+	const char *src = "{{s}} {{{s}}}";
 
-	assert_int_equal(mustache_compile(&t, "{{s}} {{{s}}}", strlen("{{s}} {{{s}}}"),
-	    NULL), 0);
+	assert_int_equal(mustache_compile(&t, src, strlen(src), NULL), 0);
 	assert_int_equal(mustache_render(t, data, &opts, &out), 0);
 	assert_string_equal(out.buf, "A<B a<b");
 	strbuf_reset(&out);
@@ -290,7 +291,8 @@ compile_errors_give_positions(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct mustache *t = (struct mustache *)&t;	/* not NULL */
+		/* Start non-NULL to see compile clear it. */
+		struct mustache *t = (struct mustache *)&t;
 
 		assert_int_equal(mustache_compile(&t, cases[i].src,
 		    strlen(cases[i].src), "report.html"), JG_EINVAL);
@@ -338,7 +340,7 @@ partial_recursion_over_data_renders(void **state)
 
 	for (int i = 0; i < 50; i++)
 		strbuf_addstr(&json, "{\"n\": ");
-	/* The innermost n must be falsy: a missing n would find an outer one. */
+	/* The innermost n must be falsy: a missing n finds an outer one. */
 	strbuf_addstr(&json, "{\"n\": null}");
 	for (int i = 0; i < 50; i++) {
 		strbuf_addch(&json, '}');
@@ -427,7 +429,8 @@ numbers_print_shortest(void **state)
 		const char *json, *text;
 	} cases[] = {
 		{ "0", "0" }, { "-0.0", "0" }, { "-3", "-3" }, { "1.5", "1.5" },
-		{ "0.1", "0.1" }, { "16.666666666666668", "16.666666666666668" },
+		{ "0.1", "0.1" },
+		{ "16.666666666666668", "16.666666666666668" },
 		{ "0.30000000000000004", "0.30000000000000004" },
 		{ "123456789012", "123456789012" }, { "1e21", "1e+21" },
 		{ "1e-7", "1e-07" }, { "true", "true" }, { "false", "false" },
