@@ -35,7 +35,7 @@ struct mustache_node {
 	char *path;
 	size_t nparts;
 	size_t end;		/* sections: the node after the body */
-	char *indent;		/* standalone partial: its indent, or NULL */
+	char *indent;		/* standalone partial: indent or NULL */
 };
 
 struct mustache {
