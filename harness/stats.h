@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* IQR and MAD of a normal distribution, in units of its sigma (2 z_.75, z_.75). */
+/* A normal distribution's IQR (2 z_.75) and MAD (z_.75) in sigmas. */
 #define STATS_IQR_PER_SIGMA 1.3489795003921634
 #define STATS_MAD_PER_SIGMA 0.6744897501960817
 
@@ -185,8 +185,8 @@ struct stats_mde {
  * The smallest shift of normal-shaped data with standard deviation `sigma`
  * (e.g. stats_pooled_sigma()) that the one-sided Mann-Whitney test at
  * level `alpha` (already corrected for multiple testing) detects with
- * probability `power`; the method and its measured accuracy are described
- * in stats_mw.c.  JG_EINVAL for an empty sample, alpha or power outside
+ * probability `power` (for a two-sided test pass alpha / 2); the method
+ * and its measured accuracy are described in stats_mw.c.  JG_EINVAL for an empty sample, alpha or power outside
  * (0, 1), or a negative or non-finite sigma.
  */
 int stats_min_detectable_shift(struct stats_mde *out, size_t n_base,
