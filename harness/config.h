@@ -1,0 +1,147 @@
+/*
+ * config.h: jankgate.json, parsed, validated and resolved.
+ *
+ * The file is read once, checked against the schema in config.c (every key,
+ * its type and range), overlaid with JANKGATE_* environment variables, and
+ * handed to commands as a plain struct.  Command-line flags are applied by
+ * the commands afterwards, which gives the documented precedence
+ * flags > environment > file.  Relative paths in the file are resolved
+ * against the directory of the file, so a config works from any cwd.
+ *
+ * Secrets are never read from the file: the SMTP password and the git token
+ * come from environment variables whose names the file may choose, or from a
+ * file the config names.
+ */
+#ifndef JG_CONFIG_H
+#define JG_CONFIG_H
+
+#include <stddef.h>
+
+#include "strlist.h"
+
+struct metric_def;
+
+enum config_update { UPDATE_NEVER, UPDATE_ON_PASS, UPDATE_ALWAYS };
+enum config_mail_when { MAIL_ALWAYS, MAIL_REGRESSION, MAIL_NEVER };
+enum config_correction { CORRECTION_HOLM, CORRECTION_BH };
+enum config_tls { TLS_AUTO, TLS_REQUIRED, TLS_NONE };
+
+/* A threshold override: for one metric, in all scenes or in one scene. */
+struct config_threshold {
+	char *scene;		/* NULL: every scene */
+	char *metric;
+	double relative;	/* fraction; NAN when not given */
+	double absolute;	/* in the metric's unit; NAN when not given */
+};
+
+struct config {
+	char *path;		/* the file as named by the user */
+	char *dir;		/* its directory, for relative paths */
+
+	char *app;		/* package name */
+	char *apk;		/* absolute path, or NULL: do not install */
+	char *activity;		/* launch activity, or NULL: the launcher's */
+	struct strlist sources;
+	struct strlist scenarios;	/* absolute paths */
+	int iterations;
+	int warmups;
+	int max_iterations;
+	int min_iterations;	/* fewer valid iterations: inconclusive */
+	char *out_dir;		/* absolute path */
+
+	struct {
+		struct strlist serials;	/* empty: every attached device */
+		struct strlist connect;	/* HOST:PORT to `adb connect` first */
+		int min_battery_pct;
+		int max_thermal_status;
+		int require_screen_on;
+		int require_animations_off;
+		int refresh_hz;		/* 0: any */
+		int command_timeout_ms;
+		int iteration_timeout_s;
+	} devices;
+
+	struct {
+		char *repo;		/* local path or URL; NULL: no baseline store */
+		char *ref;
+		int history;		/* K runs in the baseline sample */
+		enum config_update update;
+		char *cache_dir;
+		char *ssh_key;		/* path to a private key file */
+		char *token_env;	/* variable holding an https token */
+		int push_retries;
+		char *author_name;
+		char *author_email;
+	} baseline;
+
+	struct config_threshold *thresholds;
+	size_t nr_thresholds;
+	double alpha;
+	enum config_correction correction;
+
+	struct {
+		char *title;
+		char *templates;	/* directory of overriding templates */
+		int history;		/* runs shown in trend sparklines */
+	} report;
+
+	struct {
+		struct strlist to;
+		char *from;
+		char *server;		/* smtp://host:port or smtps:// */
+		enum config_tls tls;
+		char *user_env;
+		char *password_env;
+		char *password_file;
+		enum config_mail_when when;
+		char *subject_prefix;
+		int retries;
+		int timeout_s;
+	} mail;
+
+	struct {
+		int grace_ms;		/* late events still belong to a scene */
+		char *method_mapping;	/* Matrix methodMapping.txt */
+		int traceman_port;
+	} source_opts;
+};
+
+/*
+ * Read, validate and resolve `path`, then apply the JANKGATE_* environment.
+ * Returns 0 and a config in *out, or JG_ENOTFOUND / JG_EIO when the file
+ * cannot be read, or JG_EINVAL when it is invalid; every problem found is
+ * appended to `problems` (one line each, "FILE: KEY.PATH: what was
+ * expected, got X") and the error message holds the first.  `problems` may
+ * be NULL.
+ */
+int config_load(struct config **out, const char *path,
+    struct strlist *problems);
+
+/* The same over a buffer; `name` is used in messages and for relative paths. */
+int config_parse(struct config **out, const char *buf, size_t len,
+    const char *name, struct strlist *problems);
+
+/* Free a config; NULL is a no-op. */
+void config_free(struct config *cfg);
+
+/*
+ * The practical threshold for `metric` in `scene` (NULL: scenario level):
+ * a scene override, else a global override, else the metric's default.
+ */
+void config_threshold_for(const struct config *cfg, const char *scene,
+    const struct metric_def *metric, double *relative, double *absolute);
+
+/* The config path to use: `flag` if set, else $JANKGATE_CONFIG, else "jankgate.json". */
+const char *config_default_path(const char *flag);
+
+/* Names and descriptions of every key, for README and `jankgate help config`. */
+struct config_key_doc {
+	const char *path;
+	const char *type;
+	const char *def;
+	const char *env;
+	const char *doc;
+};
+size_t config_key_docs(const struct config_key_doc **out);
+
+#endif

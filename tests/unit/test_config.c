@@ -1,0 +1,294 @@
+/*
+ * test_config.c: jankgate.json validation, defaults, environment, overrides.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "config.h"
+#include "error.h"
+#include "metrics.h"
+#include "strlist.h"
+
+#define MINIMAL "\"app\": \"com.example.shop\", \"scenarios\": [\"s.scn\"]"
+
+static struct config *
+parse_ok(const char *json)
+{
+	struct strlist problems = STRLIST_INIT;
+	struct config *cfg = NULL;
+	int rc = config_parse(&cfg, json, strlen(json), "/etc/jg/jankgate.json",
+	    &problems);
+
+	if (rc)
+		for (size_t i = 0; i < problems.nr; i++)
+			fprintf(stderr, "unexpected: %s\n", problems.items[i]);
+	assert_int_equal(rc, 0);
+	assert_non_null(cfg);
+	strlist_release(&problems);
+	return cfg;
+}
+
+/* A minimal file gets every documented default. */
+static void
+defaults_apply(void **state)
+{
+	struct config *cfg = parse_ok("{" MINIMAL "}");
+
+	assert_string_equal(cfg->app, "com.example.shop");
+	assert_int_equal(cfg->iterations, 5);
+	assert_int_equal(cfg->warmups, 1);
+	assert_int_equal(cfg->max_iterations, 15);
+	assert_int_equal(cfg->baseline.history, 5);
+	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
+	assert_string_equal(cfg->baseline.ref, "main");
+	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
+	assert_true(fabs(cfg->alpha - 0.05) < 1e-12);
+	assert_int_equal(cfg->sources.nr, 3);
+	assert_string_equal(cfg->sources.items[0], "gfxinfo");
+	assert_int_equal(cfg->devices.command_timeout_ms, 30000);
+	config_free(cfg);
+}
+
+/* Relative paths resolve against the config file's directory; URLs stay. */
+static void
+paths_resolve_against_config_dir(void **state)
+{
+	struct config *cfg = parse_ok("{" MINIMAL ", \"apk\": \"out/app.apk\","
+	    "\"baseline\": {\"repo\": \"https://git.example.com/b.git\"}}");
+
+	assert_string_equal(cfg->scenarios.items[0], "/etc/jg/s.scn");
+	assert_string_equal(cfg->apk, "/etc/jg/out/app.apk");
+	assert_string_equal(cfg->out_dir, "/etc/jg/jankgate-out");
+	assert_string_equal(cfg->baseline.repo, "https://git.example.com/b.git");
+	config_free(cfg);
+
+	cfg = parse_ok("{" MINIMAL ", \"baseline\": {\"repo\": \"base\"}}");
+	assert_string_equal(cfg->baseline.repo, "/etc/jg/base");
+	config_free(cfg);
+
+	cfg = parse_ok("{" MINIMAL ", \"baseline\": {\"repo\": "
+	    "\"git@example.com:team/b.git\"}}");
+	assert_string_equal(cfg->baseline.repo, "git@example.com:team/b.git");
+	config_free(cfg);
+}
+
+struct bad_case {
+	const char *json;
+	const char *problems[4];
+};
+
+/*
+ * Every kind of error names the file, the key path and what was expected;
+ * all problems are reported, not just the first.
+ */
+static const struct bad_case bad_cases[] = {
+	{ "{" MINIMAL ", \"thresholds\": {\"frame_p90_ms\": {\"relative\": \"5%\"}}}",
+	  { "f.json: thresholds.frame_p90_ms.relative: expected a number "
+	    "between 0 and 1, got \"5%\"" } },
+	{ "{" MINIMAL ", \"iterations\": 0, \"warmups\": 1.5}",
+	  { "f.json: iterations: expected an integer between 1 and 1000, got 0",
+	    "f.json: warmups: expected an integer between 0 and 100, got 1.5" } },
+	{ "{" MINIMAL ", \"iteration\": 3}",
+	  { "f.json: iteration: unknown key (did you mean 'iterations'?)" } },
+	{ "{" MINIMAL ", \"mail\": {\"tos\": []}}",
+	  { "f.json: mail.tos: unknown key (did you mean 'to'?)" } },
+	{ "{" MINIMAL ", \"zzz\": 1}", { "f.json: zzz: unknown key" } },
+	{ "{\"scenarios\": [\"a.scn\"]}",
+	  { "f.json: app: missing (package name of the app under test)" } },
+	{ "{" MINIMAL ", \"sources\": [\"gfxinfo\", \"systrace\"]}",
+	  { "f.json: sources[1]: expected one of \"gfxinfo\", \"startup\", "
+	    "\"choreographer\", \"matrix\", \"blockcanary\", \"perf\", "
+	    "\"fpsanalyzer\", \"traceman\", got \"systrace\"" } },
+	{ "{" MINIMAL ", \"baseline\": {\"update\": \"sometimes\"}}",
+	  { "f.json: baseline.update: expected one of \"never\", \"on-pass\", "
+	    "\"always\", got \"sometimes\"" } },
+	{ "{" MINIMAL ", \"devices\": {\"require_screen_on\": \"yes\"}}",
+	  { "f.json: devices.require_screen_on: expected true or false, got "
+	    "\"yes\"" } },
+	{ "{" MINIMAL ", \"devices\": 3}",
+	  { "f.json: devices: expected an object, got 3" } },
+	{ "{" MINIMAL ", \"mail\": {\"password\": \"hunter2\"}}",
+	  { "f.json: mail.password: secrets are not read from the config "
+	    "file; set mail.password_env's variable or mail.password_file" } },
+	{ "{" MINIMAL ", \"thresholds\": {\"frame_p91_ms\": {}}}",
+	  { NULL } },	/* checked by prefix below: lists known metrics */
+	{ "{" MINIMAL ", \"iterations\": 10, \"max_iterations\": 5}",
+	  { "f.json: max_iterations: expected a number >= iterations (10), "
+	    "got 5" } },
+	{ "{" MINIMAL ", \"alpha\": 0.9}",
+	  { "f.json: alpha: expected a number between 0.0001 and 0.5, got 0.9" } },
+	{ "{" MINIMAL ", \"iterations\": 3, \"iterations\": 4}",
+	  { "f.json: iterations: duplicate key" } },
+	{ "{" MINIMAL ", \"mail\": {\"to\": [\"team@example.com\"]}}",
+	  { "f.json: mail.server: missing (mail.to is set, so mail needs a "
+	    "server such as \"smtp://mail.example.com:587\")" } },
+	{ "{\"app\": \"com.x; rm -rf /\", \"scenarios\": [\"a\"]}",
+	  { "f.json: app: expected a package name like \"com.example.shop\", "
+	    "got \"com.x; rm -rf /\"" } },
+	{ "{\n  \"app\": \"x\",\n  \"iterations\": ,\n}",
+	  { "f.json:3:17: invalid JSON" } },
+	{ "[1, 2]",
+	  { "f.json: expected a JSON object at the top level, got a list" } },
+	{ "{" MINIMAL ", \"scene_thresholds\": {\"feed\": {\"fps\": "
+	  "{\"absolute\": -1, \"typo\": 1}}}}",
+	  { "f.json: scene_thresholds.feed.fps.absolute: expected a number "
+	    ">= 0, got -1",
+	    "f.json: scene_thresholds.feed.fps.typo: unknown key (expected "
+	    "'relative' or 'absolute')" } },
+};
+
+static void
+bad_configs_name_key_and_expectation(void **state)
+{
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *bc = &bad_cases[i];
+		struct strlist problems = STRLIST_INIT;
+		struct config *cfg = (struct config *)1;
+		size_t want = 0;
+		int rc;
+
+		rc = config_parse(&cfg, bc->json, strlen(bc->json), "f.json",
+		    &problems);
+		assert_int_equal(rc, JG_EINVAL);
+		assert_null(cfg);
+		while (want < 4 && bc->problems[want])
+			want++;
+		if (!want) {
+			assert_int_equal(problems.nr, 1);
+			assert_non_null(strstr(problems.items[0],
+			    "thresholds.frame_p91_ms: unknown metric (known: fps, "));
+			strlist_release(&problems);
+			continue;
+		}
+		if (problems.nr != want)
+			for (size_t j = 0; j < problems.nr; j++)
+				fprintf(stderr, "case %zu got: %s\n", i,
+				    problems.items[j]);
+		assert_int_equal(problems.nr, want);
+		for (size_t j = 0; j < want; j++)
+			assert_string_equal(problems.items[j], bc->problems[j]);
+		/* the error slot holds the first problem */
+		assert_string_equal(jg_error_msg(), bc->problems[0]);
+		strlist_release(&problems);
+	}
+}
+
+/* JANKGATE_* variables override the file, and are validated the same way. */
+static void
+environment_overrides_file(void **state)
+{
+	struct strlist problems = STRLIST_INIT;
+	struct config *cfg;
+	const char *bad = "{" MINIMAL "}";
+
+	setenv("JANKGATE_ITERATIONS", "7", 1);
+	setenv("JANKGATE_BASELINE_REF", "release-1.2", 1);
+	setenv("JANKGATE_MAIL_TO", "a@example.com, b@example.com", 1);
+	setenv("JANKGATE_MAIL_SERVER", "smtp://127.0.0.1:2525", 1);
+	cfg = parse_ok("{" MINIMAL ", \"iterations\": 3, \"max_iterations\": 20}");
+	assert_int_equal(cfg->iterations, 7);
+	assert_string_equal(cfg->baseline.ref, "release-1.2");
+	assert_int_equal(cfg->mail.to.nr, 2);
+	assert_string_equal(cfg->mail.to.items[1], "b@example.com");
+	config_free(cfg);
+	unsetenv("JANKGATE_MAIL_TO");
+	unsetenv("JANKGATE_MAIL_SERVER");
+	unsetenv("JANKGATE_BASELINE_REF");
+
+	setenv("JANKGATE_ITERATIONS", "many", 1);
+	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "f.json",
+	    &problems), JG_EINVAL);
+	assert_int_equal(problems.nr, 1);
+	assert_string_equal(problems.items[0], "environment JANKGATE_ITERATIONS: "
+	    "iterations: expected an integer between 1 and 1000, got \"many\"");
+	unsetenv("JANKGATE_ITERATIONS");
+	strlist_release(&problems);
+}
+
+/* A scene override beats a global override, which beats the default. */
+static void
+threshold_precedence(void **state)
+{
+	struct config *cfg = parse_ok("{" MINIMAL ","
+	    "\"thresholds\": {\"frame_p90_ms\": {\"relative\": 0.2}},"
+	    "\"scene_thresholds\": {\"feed\": {\"frame_p90_ms\": "
+	    "{\"absolute\": 4}}}}");
+	const struct metric_def *m = metric_find("frame_p90_ms");
+	double rel, abs_;
+
+	assert_non_null(m);
+	config_threshold_for(cfg, "checkout", m, &rel, &abs_);
+	assert_true(fabs(rel - 0.2) < 1e-12);
+	assert_true(fabs(abs_ - m->abs_threshold) < 1e-12);
+	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	assert_true(fabs(rel - 0.2) < 1e-12);
+	assert_true(fabs(abs_ - 4) < 1e-12);
+	m = metric_find("fps");
+	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	assert_true(fabs(rel - m->rel_threshold) < 1e-12);
+	config_free(cfg);
+}
+
+/* A missing file is JG_ENOTFOUND with the path in the message. */
+static void
+missing_file_is_not_found(void **state)
+{
+	struct strlist problems = STRLIST_INIT;
+	struct config *cfg;
+
+	assert_int_equal(config_load(&cfg, "/nonexistent/jankgate.json",
+	    &problems), JG_ENOTFOUND);
+	assert_int_equal(problems.nr, 1);
+	assert_non_null(strstr(problems.items[0],
+	    "cannot open '/nonexistent/jankgate.json'"));
+	strlist_release(&problems);
+}
+
+/* Every key is documented in README.md and in the man page. */
+static void
+every_key_is_documented(void **state)
+{
+	const struct config_key_doc *docs;
+	size_t n = config_key_docs(&docs);
+	char path[4096];
+	FILE *fp;
+	static char readme[1 << 20], man[1 << 18];
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/README.md", unit_srcdir());
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	len = fread(readme, 1, sizeof(readme) - 1, fp);
+	readme[len] = '\0';
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	len = fread(man, 1, sizeof(man) - 1, fp);
+	man[len] = '\0';
+	fclose(fp);
+	assert_true(n > 40);
+	for (size_t i = 0; i < n; i++) {
+		char needle[128];
+		const char *leaf = strrchr(docs[i].path, '.');
+
+		snprintf(needle, sizeof(needle), "`%s`", docs[i].path);
+		if (!strstr(readme, needle))
+			fail_msg("README.md does not document %s", needle);
+		if (!strstr(man, leaf ? leaf + 1 : docs[i].path))
+			fail_msg("jankgate.1 does not mention %s", docs[i].path);
+	}
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(defaults_apply),
+	cmocka_unit_test(paths_resolve_against_config_dir),
+	cmocka_unit_test(bad_configs_name_key_and_expectation),
+	cmocka_unit_test(environment_overrides_file),
+	cmocka_unit_test(threshold_precedence),
+	cmocka_unit_test(missing_file_is_not_found),
+	cmocka_unit_test(every_key_is_documented),
+};
+JG_UNIT_GROUP(config, tests, NULL, NULL)
