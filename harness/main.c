@@ -1,2 +1,84 @@
-/* placeholder replaced below */
-int main(void) { return 0; }
+/*
+ * main.c: global options, dispatch, and the check that stdout got written.
+ *
+ * Global options come before the command name (`jankgate -c x.json check`);
+ * every command also accepts -c/-v/-q after its name.  A failed write to
+ * stdout (a full disk behind a redirect, a closed pipe) is an error: CI
+ * would otherwise read a truncated table and think it complete.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "error.h"
+#include "banned.h"
+
+static int
+finish(int status)
+{
+	/* Data went to stdout; make sure all of it arrived. */
+	if (fflush(stdout) || ferror(stdout)) {
+		diag_error("cannot write to standard output: %s",
+		    jg_strerror(errno));
+		return status ? status : EXIT_INFRA;
+	}
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *c;
+	int opt;
+
+	/* Sockets and pipes report EPIPE instead of killing us. */
+	signal(SIGPIPE, SIG_IGN);
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS "h",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		switch (opt) {
+		case 'h':
+			cmd_print_help(stdout);
+			return finish(EXIT_PASS);
+		case 'V':
+			printf("jankgate %s\n", JG_VERSION);
+			return finish(EXIT_PASS);
+		default:
+			if (optopt == 'c')
+				diag_error("option '-c' needs a file name");
+			else
+				diag_error("unknown option '%s'",
+				    argv[optind - 1]);
+			cmd_print_help(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind >= argc) {
+		cmd_print_help(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	c = command_find(argv[optind]);
+	if (!c) {
+		diag_error("'%s' is not a jankgate command; see 'jankgate "
+		    "--help'", argv[optind]);
+		return EXIT_BAD_INPUT;
+	}
+	/* Each command starts its own getopt pass from its name. */
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	opterr = 1;
+	return finish(c->fn(argc, argv));
+}

@@ -1,0 +1,77 @@
+/*
+ * cmd.h: what main.c and the cmd_*.c files share.
+ *
+ * One command table (commands.c) names every subcommand, its entry point,
+ * its usage lines (which must equal the man page SYNOPSIS; a unit test
+ * checks) and its options.  Commands are `int cmd_foo(int argc, char **argv)`
+ * returning the exit status; they alone print (through diag.h) and choose
+ * exit codes.
+ */
+#ifndef JG_CMD_H
+#define JG_CMD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct config;
+
+/* Exit status, DESIGN §10. */
+enum jg_exit {
+	EXIT_PASS = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_BAD_INPUT = 2,
+	EXIT_INFRA = 3,
+	EXIT_INCONCLUSIVE = 4,
+};
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *const *usage;	/* NULL-terminated synopsis lines */
+	const char *summary;		/* one line for `jankgate --help` */
+	const char *options;		/* option help for `jankgate help CMD` */
+};
+
+/* The table, in the order `--help` lists it; ends with a NULL name. */
+extern const struct command commands[];
+/* The synopsis of jankgate itself (global options), NULL-terminated. */
+extern const char *const jankgate_usage[];
+
+/* The command named `name`, or NULL. */
+const struct command *command_find(const char *name);
+
+/* Global options, set by main.c and by commands' own -c/-v/-q. */
+struct jg_opts {
+	const char *config_path;	/* -c FILE; NULL: the default */
+};
+extern struct jg_opts jg_opts;
+
+/*
+ * Handle an option every command accepts (-c FILE, -v, -q); returns 1 when
+ * `opt` was one of them.
+ */
+int cmd_common_option(int opt, const char *arg);
+/* The getopt short-option letters of cmd_common_option(). */
+#define CMD_COMMON_SHORTOPTS "c:vq"
+
+/*
+ * Load the configuration named by -c / $JANKGATE_CONFIG / ./jankgate.json,
+ * printing every problem.  Returns 0 with *out set, or the exit status to
+ * return (2 for an invalid or missing file).
+ */
+int cmd_load_config(struct config **out);
+
+/* Print "usage: ..." for `cmd` to stderr and return EXIT_BAD_INPUT. */
+int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The exit status for a module error code: 2 for bad input, else 3. */
+int cmd_exit_for(int rc);
+
+/* Print the usage, global options and command list of jankgate. */
+void cmd_print_help(FILE *fp);
+
+int cmd_check(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+#endif

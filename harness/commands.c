@@ -1,0 +1,119 @@
+/*
+ * commands.c: the command table and the helpers every command shares.
+ *
+ * Only commands that work are listed here; each later stage of the pipeline
+ * (run, compare, report, mail, baseline, gate) adds its line when it lands.
+ * The usage lines are the man page SYNOPSIS (harness/jankgate.1), word for
+ * word; test_cli.c compares the two.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "banned.h"
+
+struct jg_opts jg_opts;
+
+const char *const jankgate_usage[] = {
+	"jankgate [-c FILE] [-v | -q] COMMAND [ARGS]",
+	"jankgate --version",
+	"jankgate --help",
+	"jankgate help [COMMAND]",
+	NULL
+};
+
+static const char *const check_usage[] = {
+	"jankgate check [-c FILE]",
+	NULL
+};
+
+static const char *const help_usage[] = {
+	"jankgate help [COMMAND]",
+	NULL
+};
+
+const struct command commands[] = {
+	{ "check", cmd_check, check_usage,
+	  "validate the configuration without touching any device",
+	  "  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
+	  "            ./jankgate.json)\n"
+	  "Prints one line per problem, or \"configuration OK\".\n" },
+	{ "help", cmd_help, help_usage,
+	  "show the usage of jankgate or of one command", "" },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+const struct command *
+command_find(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int
+cmd_common_option(int opt, const char *arg)
+{
+	switch (opt) {
+	case 'c':
+		jg_opts.config_path = arg;
+		return 1;
+	case 'v':
+		diag_set_level(DIAG_VERBOSE);
+		return 1;
+	case 'q':
+		diag_set_level(DIAG_QUIET);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+cmd_load_config(struct config **out)
+{
+	struct strlist problems = STRLIST_INIT;
+	const char *path = config_default_path(jg_opts.config_path);
+	int rc = config_load(out, path, &problems);
+
+	for (size_t i = 0; i < problems.nr; i++)
+		diag_plain("%s", problems.items[i]);
+	strlist_release(&problems);
+	if (rc == JG_ENOTFOUND && !jg_opts.config_path)
+		diag_error("no configuration: pass -c FILE, set "
+		    "JANKGATE_CONFIG, or create ./jankgate.json");
+	return rc ? EXIT_BAD_INPUT : 0;
+}
+
+int
+cmd_usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		strbuf_vaddf(&sb, fmt, ap);
+		va_end(ap);
+		diag_error("%s", sb.buf);
+	}
+	for (const char *const *u = cmd->usage; *u; u++)
+		fprintf(stderr, "%s %s\n", u == cmd->usage ? "usage:" : "   or:",
+		    *u);
+	strbuf_release(&sb);
+	return EXIT_BAD_INPUT;
+}
+
+int
+cmd_exit_for(int rc)
+{
+	return rc == JG_EINVAL || rc == JG_EMISMATCH ? EXIT_BAD_INPUT :
+	    EXIT_INFRA;
+}
