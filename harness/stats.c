@@ -218,11 +218,14 @@ stats_p_adjust(double *out, const double *p, size_t n, enum stats_adjust how)
 		if (!(p[i] >= 0 && p[i] <= 1))
 			return jg_error_set(JG_EINVAL,
 			    "p-value %zu is outside [0, 1] (%g)", i, p[i]);
-	if (how != STATS_ADJUST_HOLM && how != STATS_ADJUST_BH) {
+	if (how == STATS_ADJUST_NONE) {
 		if (out != p && n)
 			memmove(out, p, n * sizeof(*out));
 		return 0;
 	}
+	if (how != STATS_ADJUST_HOLM && how != STATS_ADJUST_BH)
+		return jg_error_set(JG_EINVAL, "unknown p-value adjustment %d",
+		    (int)how);
 	if (!n)
 		return 0;
 	/* Copy first: out may be p, and every rank needs the raw values. */

@@ -160,7 +160,8 @@ enum stats_adjust {
 /*
  * Store in out[i] the adjusted p-value of p[i] among all n of them; out may
  * be p.  Holm: max over j <= rank of min(1, (n - j + 1) p(j)).  BH: min over
- * j >= rank of min(1, n p(j) / j).  JG_EINVAL for a p outside [0, 1].
+ * j >= rank of min(1, n p(j) / j).  NONE copies.  JG_EINVAL for a p
+ * outside [0, 1] or an unknown `how`.
  */
 int stats_p_adjust(double *out, const double *p, size_t n,
     enum stats_adjust how);

@@ -660,6 +660,8 @@ adjust_rejects_bad_input(void **state)
 	    JG_EINVAL);
 	assert_int_equal(stats_p_adjust(out, nan, 1, STATS_ADJUST_NONE),
 	    JG_EINVAL);
+	assert_int_equal(stats_p_adjust(out, bad, 1, (enum stats_adjust)9),
+	    JG_EINVAL);
 	assert_int_equal(stats_adjust_parse(&how, "bh"), 0);
 	assert_int_equal(how, STATS_ADJUST_BH);
 	assert_string_equal(stats_adjust_name(STATS_ADJUST_HOLM), "holm");
