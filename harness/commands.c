@@ -30,6 +30,7 @@ const char *const jankgate_usage[] = {
 
 static const char *const check_usage[] = {
 	"jankgate check [-c FILE]",
+	"jankgate check RESULTS.json...",
 	NULL
 };
 
@@ -43,7 +44,9 @@ const struct command commands[] = {
 	  "validate the configuration without touching any device",
 	  "  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
 	  "            ./jankgate.json)\n"
-	  "Prints one line per problem, or \"configuration OK\".\n" },
+	  "Prints one line per problem, or \"configuration OK\".\n"
+	  "With RESULTS.json files, checks those instead: schema version\n"
+	  "and types; prints \"FILE: OK\" for each good one.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
 	{ NULL, NULL, NULL, NULL, NULL }
