@@ -70,6 +70,7 @@
 
 #include "error.h"
 #include "fileio.h"
+#include "jsonw.h"
 #include "results.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -79,7 +80,6 @@
 #define SCHEMA_MAJOR 1
 
 /* 2^53: doubles above it no longer hold every integer. */
-#define EXACT_INT_LIMIT 9007199254740992.0
 
 /* How a scalar member is stored in its struct and spelled in JSON. */
 enum field_kind {
@@ -256,166 +256,8 @@ static const struct field method_fields[] = {
 
 /* ---- writing ---------------------------------------------------------- */
 
-struct jw {
-	struct strbuf *sb;
-	int depth;
-	bool first;	/* nothing written yet in the open container */
-};
-
-/* Length of the valid UTF-8 sequence at `p`, or 0 when it is not one. */
-static size_t
-utf8_seq_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* The second byte carries the overlong, surrogate and range limits. */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 static void
-json_quote(struct strbuf *sb, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	strbuf_addch(sb, '"');
-	while (*p) {
-		size_t n;
-
-		switch (*p) {
-		case '"':  strbuf_addstr(sb, "\\\""); p++; continue;
-		case '\\': strbuf_addstr(sb, "\\\\"); p++; continue;
-		case '\b': strbuf_addstr(sb, "\\b"); p++; continue;
-		case '\f': strbuf_addstr(sb, "\\f"); p++; continue;
-		case '\n': strbuf_addstr(sb, "\\n"); p++; continue;
-		case '\r': strbuf_addstr(sb, "\\r"); p++; continue;
-		case '\t': strbuf_addstr(sb, "\\t"); p++; continue;
-		}
-		if (*p < 0x20) {
-			strbuf_addf(sb, "\\u%04x", *p++);
-			continue;
-		}
-		n = utf8_seq_len(p);
-		if (n) {
-			strbuf_add(sb, p, n);
-			p += n;
-		} else {
-			strbuf_addstr(sb, "\xef\xbf\xbd");	/* U+FFFD */
-			p++;
-		}
-	}
-	strbuf_addch(sb, '"');
-}
-
-static void
-json_number(struct strbuf *sb, double d)
-{
-	char buf[40];
-
-	if (!isfinite(d)) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	if (d == floor(d) && fabs(d) < EXACT_INT_LIMIT) {
-		/* "+ 0.0" turns -0 into 0: a zero's sign measures nothing. */
-		snprintf(buf, sizeof(buf), "%.0f", d + 0.0);
-	} else {
-		for (int prec = 15; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, d);
-			if (strtod(buf, NULL) == d)
-				break;
-		}
-	}
-	strbuf_addstr(sb, buf);
-}
-
-/* Start an item: separator, newline, indent and the key when in an object. */
-static void
-jw_item(struct jw *w, const char *key)
-{
-	if (!w->first)
-		strbuf_addch(w->sb, ',');
-	strbuf_addch(w->sb, '\n');
-	for (int i = 0; i < w->depth; i++)
-		strbuf_addstr(w->sb, "  ");
-	if (key) {
-		json_quote(w->sb, key);
-		strbuf_addstr(w->sb, ": ");
-	}
-	w->first = false;
-}
-
-static void
-jw_open(struct jw *w, const char *key, char brace)
-{
-	jw_item(w, key);
-	strbuf_addch(w->sb, brace);
-	w->depth++;
-	w->first = true;
-}
-
-static void
-jw_close(struct jw *w, char brace)
-{
-	w->depth--;
-	if (!w->first) {
-		strbuf_addch(w->sb, '\n');
-		for (int i = 0; i < w->depth; i++)
-			strbuf_addstr(w->sb, "  ");
-	}
-	strbuf_addch(w->sb, brace);
-	w->first = false;
-}
-
-static void
-jw_str(struct jw *w, const char *key, const char *s)
-{
-	jw_item(w, key);
-	if (s)
-		json_quote(w->sb, s);
-	else
-		strbuf_addstr(w->sb, "null");
-}
-
-static void
-jw_num(struct jw *w, const char *key, double d)
-{
-	jw_item(w, key);
-	json_number(w->sb, d);
-}
-
-static void
-jw_lit(struct jw *w, const char *key, const char *literal)
-{
-	jw_item(w, key);
-	strbuf_addstr(w->sb, literal);
-}
-
-static void
-write_fields(struct jw *w, const void *base, const struct field *f, size_t n)
+write_fields(struct jsonw *w, const void *base, const struct field *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++, f++) {
 		const char *p = (const char *)base + f->off;
@@ -424,36 +266,36 @@ write_fields(struct jw *w, const void *base, const struct field *f, size_t n)
 
 		switch (f->kind) {
 		case FK_STR:
-			jw_str(w, f->key, *(char *const *)p);
+			jsonw_str(w, f->key, *(char *const *)p);
 			break;
 		case FK_NUM:
-			jw_num(w, f->key, *(const double *)p);
+			jsonw_num(w, f->key, *(const double *)p);
 			break;
 		case FK_INT:
-			jw_item(w, f->key);
+			jsonw_item(w, f->key);
 			strbuf_addf(w->sb, "%d", *(const int *)p);
 			break;
 		case FK_I64:
-			jw_item(w, f->key);
+			jsonw_item(w, f->key);
 			strbuf_addf(w->sb, "%" PRId64, *(const int64_t *)p);
 			break;
 		case FK_BOOL:
-			jw_lit(w, f->key, *(const bool *)p ? "true" : "false");
+			jsonw_lit(w, f->key, *(const bool *)p ? "true" : "false");
 			break;
 		case FK_TRI:
 			tri = *(const int *)p;
-			jw_lit(w, f->key, tri == RS_UNKNOWN ? "null" :
+			jsonw_lit(w, f->key, tri == RS_UNKNOWN ? "null" :
 			    tri ? "true" : "false");
 			break;
 		case FK_LIST:
 			l = (const struct strlist *)p;
-			jw_open(w, f->key, '[');
+			jsonw_open(w, f->key, '[');
 			for (size_t j = 0; j < l->nr; j++)
-				jw_str(w, NULL, l->items[j]);
-			jw_close(w, ']');
+				jsonw_str(w, NULL, l->items[j]);
+			jsonw_close(w, ']');
 			break;
 		case FK_LAUNCH:
-			jw_str(w, f->key,
+			jsonw_str(w, f->key,
 			    rs_launch_name(*(const enum rs_launch *)p));
 			break;
 		}
@@ -462,182 +304,183 @@ write_fields(struct jw *w, const void *base, const struct field *f, size_t n)
 
 /* An object holding only the scalars of `f`. */
 static void
-write_record(struct jw *w, const char *key, const void *base,
+write_record(struct jsonw *w, const char *key, const void *base,
     const struct field *f, size_t n)
 {
-	jw_open(w, key, '{');
+	jsonw_open(w, key, '{');
 	write_fields(w, base, f, n);
-	jw_close(w, '}');
+	jsonw_close(w, '}');
 }
 
 static void
-write_hygiene(struct jw *w, const struct rs_hygiene *h)
+write_hygiene(struct jsonw *w, const struct rs_hygiene *h)
 {
-	jw_open(w, "hygiene", '{');
+	jsonw_open(w, "hygiene", '{');
 	write_fields(w, h, hygiene_fields, NFIELDS(hygiene_fields));
 	for (size_t i = 0; i < h->nr_extras; i++) {
 		const struct rs_extra *e = &h->extras[i];
 
 		switch (e->type) {
 		case RS_VALUE_NULL:
-			jw_lit(w, e->key, "null");
+			jsonw_lit(w, e->key, "null");
 			break;
 		case RS_VALUE_BOOL:
-			jw_lit(w, e->key, e->number ? "true" : "false");
+			jsonw_lit(w, e->key, e->number ? "true" : "false");
 			break;
 		case RS_VALUE_NUMBER:
-			jw_num(w, e->key, e->number);
+			jsonw_num(w, e->key, e->number);
 			break;
 		case RS_VALUE_STRING:
-			jw_str(w, e->key, e->string);
+			jsonw_str(w, e->key, e->string);
 			break;
 		}
 	}
-	jw_close(w, '}');
+	jsonw_close(w, '}');
 }
 
 static void
-write_events(struct jw *w, const struct rs_block *blocks, size_t nr_blocks,
+write_events(struct jsonw *w, const struct rs_block *blocks, size_t nr_blocks,
     const struct rs_method *methods, size_t nr_methods)
 {
-	jw_open(w, "blocks", '[');
+	jsonw_open(w, "blocks", '[');
 	for (size_t i = 0; i < nr_blocks; i++)
 		write_record(w, NULL, &blocks[i], block_fields,
 		    NFIELDS(block_fields));
-	jw_close(w, ']');
-	jw_open(w, "methods", '[');
+	jsonw_close(w, ']');
+	jsonw_open(w, "methods", '[');
 	for (size_t i = 0; i < nr_methods; i++)
 		write_record(w, NULL, &methods[i], method_fields,
 		    NFIELDS(method_fields));
-	jw_close(w, ']');
+	jsonw_close(w, ']');
 }
 
 static void
-write_frames(struct jw *w, const struct rs_frames *f)
+write_frames(struct jsonw *w, const struct rs_frames *f)
 {
 	char ms[16];
 
 	if (!f->present) {
-		jw_lit(w, "frames", "null");
+		jsonw_lit(w, "frames", "null");
 		return;
 	}
-	jw_open(w, "frames", '{');
+	jsonw_open(w, "frames", '{');
 	write_fields(w, f, frames_fields, NFIELDS(frames_fields));
-	jw_open(w, "histogram", '{');
+	jsonw_open(w, "histogram", '{');
 	for (size_t i = 0; i < f->nr_histogram; i++) {
 		snprintf(ms, sizeof(ms), "%" PRIu32, f->histogram[i].ms);
-		jw_item(w, ms);
+		jsonw_item(w, ms);
 		strbuf_addf(w->sb, "%" PRIu64, f->histogram[i].count);
 	}
-	jw_close(w, '}');
-	jw_open(w, "causes", '{');
+	jsonw_close(w, '}');
+	jsonw_open(w, "causes", '{');
 	for (size_t i = 0; i < f->nr_causes; i++) {
-		jw_item(w, f->causes[i].name);
+		jsonw_item(w, f->causes[i].name);
 		strbuf_addf(w->sb, "%" PRIu64, f->causes[i].count);
 	}
-	jw_close(w, '}');
-	jw_open(w, "rows", '[');
+	jsonw_close(w, '}');
+	jsonw_open(w, "rows", '[');
 	for (size_t i = 0; i < f->nr_rows; i++)
 		write_record(w, NULL, &f->rows[i], row_fields,
 		    NFIELDS(row_fields));
-	jw_close(w, ']');
-	jw_close(w, '}');
+	jsonw_close(w, ']');
+	jsonw_close(w, '}');
 }
 
 static void
-write_fps(struct jw *w, const struct rs_fps *fps)
+write_fps(struct jsonw *w, const struct rs_fps *fps)
 {
-	jw_open(w, "fps", '{');
+	jsonw_open(w, "fps", '{');
 	write_fields(w, fps, fps_fields, NFIELDS(fps_fields));
-	jw_open(w, "slices", '[');
+	jsonw_open(w, "slices", '[');
 	for (size_t i = 0; i < fps->nr_slices; i++) {
 		const struct rs_fps_slice *s = &fps->slices[i];
 
-		jw_open(w, NULL, '{');
+		jsonw_open(w, NULL, '{');
 		write_fields(w, s, slice_fields, NFIELDS(slice_fields));
 		write_record(w, "drop_level", &s->drop_level, drops_fields,
 		    NFIELDS(drops_fields));
 		write_record(w, "drop_sum", &s->drop_sum, drops_fields,
 		    NFIELDS(drops_fields));
-		jw_close(w, '}');
+		jsonw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_close(w, '}');
+	jsonw_close(w, ']');
+	jsonw_close(w, '}');
 }
 
 static void
-write_startup(struct jw *w, const struct rs_startup *st)
+write_startup(struct jsonw *w, const struct rs_startup *st)
 {
 	if (!st->present) {
-		jw_lit(w, "startup", "null");
+		jsonw_lit(w, "startup", "null");
 		return;
 	}
-	jw_open(w, "startup", '{');
+	jsonw_open(w, "startup", '{');
 	write_fields(w, st, startup_fields, NFIELDS(startup_fields));
 	if (st->matrix.present)
 		write_record(w, "matrix", &st->matrix, matrix_fields,
 		    NFIELDS(matrix_fields));
 	else
-		jw_lit(w, "matrix", "null");
-	jw_close(w, '}');
+		jsonw_lit(w, "matrix", "null");
+	jsonw_close(w, '}');
 }
 
 static void
-write_iteration(struct jw *w, const struct rs_iteration *it)
+write_iteration(struct jsonw *w, const struct rs_iteration *it)
 {
-	jw_open(w, NULL, '{');
+	jsonw_open(w, NULL, '{');
 	write_fields(w, it, iteration_fields, NFIELDS(iteration_fields));
 	write_startup(w, &it->startup);
-	jw_open(w, "scenes", '[');
+	jsonw_open(w, "scenes", '[');
 	for (size_t i = 0; i < it->nr_scenes; i++) {
 		const struct rs_scene *sc = &it->scenes[i];
 
-		jw_open(w, NULL, '{');
+		jsonw_open(w, NULL, '{');
 		write_fields(w, sc, scene_fields, NFIELDS(scene_fields));
 		write_frames(w, &sc->frames);
 		write_fps(w, &sc->fps);
 		write_events(w, sc->blocks, sc->nr_blocks, sc->methods,
 		    sc->nr_methods);
-		jw_close(w, '}');
+		jsonw_close(w, '}');
 	}
-	jw_close(w, ']');
+	jsonw_close(w, ']');
 	write_events(w, it->blocks, it->nr_blocks, it->methods, it->nr_methods);
-	jw_close(w, '}');
+	jsonw_close(w, '}');
 }
 
 char *
 results_to_json(const struct results *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct jw w = { &sb, 1, true };
+	struct jsonw w;
 
-	strbuf_addch(&sb, '{');
-	jw_str(&w, "schema", RS_SCHEMA);
+	jsonw_init(&w, &sb);
+	jsonw_open(&w, NULL, '{');
+	jsonw_str(&w, "schema", RS_SCHEMA);
 	write_record(&w, "run", &r->run, run_fields, NFIELDS(run_fields));
 	write_record(&w, "app", &r->app, app_fields, NFIELDS(app_fields));
 	write_record(&w, "device", &r->device, device_fields,
 	    NFIELDS(device_fields));
 	write_hygiene(&w, &r->hygiene);
-	jw_open(&w, "warnings", '[');
+	jsonw_open(&w, "warnings", '[');
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		write_record(&w, NULL, &r->warnings[i], warning_fields,
 		    NFIELDS(warning_fields));
-	jw_close(&w, ']');
-	jw_open(&w, "scenarios", '[');
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "scenarios", '[');
 	for (size_t i = 0; i < r->nr_scenarios; i++) {
 		const struct rs_scenario *s = &r->scenarios[i];
 
-		jw_open(&w, NULL, '{');
+		jsonw_open(&w, NULL, '{');
 		write_fields(&w, s, scenario_fields, NFIELDS(scenario_fields));
-		jw_open(&w, "iterations", '[');
+		jsonw_open(&w, "iterations", '[');
 		for (size_t j = 0; j < s->nr_iterations; j++)
 			write_iteration(&w, &s->iterations[j]);
-		jw_close(&w, ']');
-		jw_close(&w, '}');
+		jsonw_close(&w, ']');
+		jsonw_close(&w, '}');
 	}
-	jw_close(&w, ']');
-	jw_close(&w, '}');
-	strbuf_addch(&sb, '\n');
+	jsonw_close(&w, ']');
+	jsonw_close(&w, '}');
+	jsonw_end(&w);
 	return strbuf_detach(&sb, NULL);
 }
 
