@@ -1,0 +1,57 @@
+/*
+ * commands.c: the command table.
+ *
+ * Sorted by name for the reader; lookup is linear, the table is short.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "commands.h"
+#include "simio.h"
+#include "strbuf.h"
+#include "banned.h"
+
+static const struct simcmd commands[] = {
+	{ "cat", cmd_cat },
+	{ "cmd", cmd_cmd },
+	{ "echo", cmd_echo },
+	{ "exit", cmd_exit },
+	{ "false", cmd_false },
+	{ "getprop", cmd_getprop },
+	{ "ls", cmd_ls },
+	{ "mkdir", cmd_mkdir },
+	{ "pm", cmd_pm },
+	{ "rm", cmd_rm },
+	{ "setprop", cmd_setprop },
+	{ "sleep", cmd_sleep },
+	{ "touch", cmd_touch },
+	{ "true", cmd_true },
+};
+
+const struct simcmd *
+simcmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int
+simcmd_error(struct simcmd_ctx *ctx, int status, const char *argv0,
+    const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s: ", argv0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&sb, '\n');
+	simio_write(ctx->io, 2, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return status;
+}

@@ -1,0 +1,375 @@
+/*
+ * logfmt.c: log storage in time order and logcat's output layouts.
+ *
+ * Entries live in one array sorted by (monotonic time, insertion number):
+ * the generators add frames' log lines ahead of time, and a reader must
+ * still see them in time order and only once their time has come.  The
+ * array is pruned from the front in batches when the bytes stored pass
+ * the capacity, which keeps insertion cheap for the common case of
+ * appending near the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+#include "logfmt.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define NS	1000000000LL
+
+static const char *const buffer_names[LOGFMT_NR_BUFFERS] = {
+	"main", "system", "crash", "events"
+};
+
+struct stored {
+	struct logfmt_entry e;	/* tag and msg point into `text` */
+	unsigned long long seq;
+	char *text;
+	size_t size;
+};
+
+struct logfmt_buf {
+	struct stored *v;
+	size_t nr, alloc;
+	size_t bytes, capacity;
+	unsigned long long next_seq;
+};
+
+void
+logfmt_opts_init(struct logfmt_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = LOGFMT_THREADTIME;
+	o->buffers = LOGFMT_DEFAULT_BUFFERS;
+}
+
+int
+logfmt_opts_word(struct logfmt_opts *o, const char *word)
+{
+	static const struct {
+		const char *word;
+		enum logfmt_format format;
+	} formats[] = {
+		{ "threadtime", LOGFMT_THREADTIME }, { "brief", LOGFMT_BRIEF },
+		{ "time", LOGFMT_TIME }, { "long", LOGFMT_LONG },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(word, formats[i].word)) {
+			o->format = formats[i].format;
+			return 0;
+		}
+	if (!strcmp(word, "monotonic"))
+		o->monotonic = 1;
+	else if (!strcmp(word, "epoch"))
+		o->epoch = 1;
+	else if (!strcmp(word, "uid"))
+		o->uid = 1;
+	else if (!strcmp(word, "year"))
+		o->year = 1;
+	else if (!strcmp(word, "usec"))
+		o->usec = 1;
+	else if (!strcmp(word, "nsec"))
+		o->nsec = 1;
+	else if (!strcmp(word, "zone"))
+		o->zone = 1;
+	else if (!strcmp(word, "UTC"))
+		o->tz_offset_min = 0;
+	else
+		return jg_error_set(JG_EINVAL, "unknown log format '%s'", word);
+	return 0;
+}
+
+int
+logfmt_buffer_id(const char *name)
+{
+	int i;
+
+	for (i = 0; i < LOGFMT_NR_BUFFERS; i++)
+		if (!strcmp(name, buffer_names[i]))
+			return i;
+	if (!strcmp(name, "default"))
+		return -2;
+	if (!strcmp(name, "all"))
+		return -3;
+	return -1;
+}
+
+/* The time field: local date, monotonic or epoch seconds, then the fraction. */
+static void
+time_field(struct strbuf *out, const struct logfmt_opts *o,
+    const struct logfmt_entry *e)
+{
+	long long ns = o->monotonic ? e->mono_ns : e->wall_ns;
+	long long sec = ns / NS, frac = ns % NS;
+
+	if (o->monotonic)
+		strbuf_addf(out, "%6lld", sec);
+	else if (o->epoch)
+		strbuf_addf(out, "%19lld", sec);
+	else {
+		time_t t = (time_t)(sec + o->tz_offset_min * 60LL);
+		struct tm tm;
+		char buf[64];
+
+		gmtime_r(&t, &tm);
+		strftime(buf, sizeof(buf), o->year ? "%Y-%m-%d %H:%M:%S" :
+		    "%m-%d %H:%M:%S", &tm);
+		strbuf_addstr(out, buf);
+	}
+	if (o->nsec)
+		strbuf_addf(out, ".%09lld", frac);
+	else if (o->usec)
+		strbuf_addf(out, ".%06lld", frac / 1000);
+	else
+		strbuf_addf(out, ".%03lld", frac / 1000000);
+	if (o->zone && !o->monotonic && !o->epoch) {
+		int m = o->tz_offset_min < 0 ? -o->tz_offset_min :
+		    o->tz_offset_min;
+
+		strbuf_addf(out, " %c%02d%02d", o->tz_offset_min < 0 ? '-' : '+',
+		    m / 60, m % 60);
+	}
+}
+
+/*
+ * The uid field of -v uid: a user name of up to 5 characters or the
+ * number, right-aligned in 5, then ':' (a space in threadtime).
+ */
+static void
+uid_field(struct strbuf *out, const struct logfmt_opts *o, unsigned int uid,
+    char sep)
+{
+	if (!o->uid)
+		return;
+	if (uid == 0)
+		strbuf_addf(out, "%5s%c", "root", sep);
+	else if (uid == 2000)
+		strbuf_addf(out, "%5s%c", "shell", sep);
+	else
+		strbuf_addf(out, "%5u%c", uid, sep);
+}
+
+static void
+prefix(struct strbuf *out, const struct logfmt_opts *o,
+    const struct logfmt_entry *e)
+{
+	switch (o->format) {
+	case LOGFMT_THREADTIME:
+		time_field(out, o, e);
+		strbuf_addch(out, ' ');
+		uid_field(out, o, e->uid, ' ');
+		strbuf_addf(out, "%5d %5d %c %-8s: ", e->pid, e->tid, e->prio,
+		    e->tag);
+		break;
+	case LOGFMT_TIME:
+		time_field(out, o, e);
+		strbuf_addch(out, ' ');
+		/* fall through */
+	case LOGFMT_BRIEF:
+		strbuf_addf(out, "%c/%-8s(", e->prio, e->tag);
+		uid_field(out, o, e->uid, ':');
+		strbuf_addf(out, "%5d): ", e->pid);
+		break;
+	case LOGFMT_LONG:
+		break;
+	}
+}
+
+void
+logfmt_entry_format(struct strbuf *out, const struct logfmt_opts *o,
+    const struct logfmt_entry *e)
+{
+	const char *p = e->msg, *nl;
+
+	if (o->format == LOGFMT_LONG) {
+		strbuf_addstr(out, "[ ");
+		time_field(out, o, e);
+		strbuf_addch(out, ' ');
+		uid_field(out, o, e->uid, ':');
+		strbuf_addf(out, "%5d:%5d %c/%-8s ]\n%s\n\n", e->pid, e->tid,
+		    e->prio, e->tag, e->msg);
+		return;
+	}
+	/* One line per message line; a trailing newline adds none. */
+	do {
+		nl = strchr(p, '\n');
+		prefix(out, o, e);
+		strbuf_add(out, p, nl ? (size_t)(nl - p) : strlen(p));
+		strbuf_addch(out, '\n');
+		p = nl ? nl + 1 : NULL;
+	} while (p && *p);
+}
+
+struct logfmt_buf *
+logfmt_buf_new(size_t capacity)
+{
+	struct logfmt_buf *b = xcalloc(1, sizeof(*b));
+
+	b->capacity = capacity;
+	return b;
+}
+
+void
+logfmt_buf_free(struct logfmt_buf *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nr; i++)
+		free(b->v[i].text);
+	free(b->v);
+	free(b);
+}
+
+/* Drop the first `n` entries. */
+static void
+drop_front(struct logfmt_buf *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		b->bytes -= b->v[i].size;
+		free(b->v[i].text);
+	}
+	memmove(b->v, b->v + n, (b->nr - n) * sizeof(*b->v));
+	b->nr -= n;
+}
+
+static void
+prune(struct logfmt_buf *b)
+{
+	size_t n = 0, bytes = b->bytes;
+
+	if (bytes <= b->capacity)
+		return;
+	/* Go down to 90 % so pruning is not needed on every add. */
+	while (n < b->nr && bytes > b->capacity / 10 * 9)
+		bytes -= b->v[n++].size;
+	drop_front(b, n);
+}
+
+/* Is stored entry `s` before (mono, seq)? */
+static int
+before(const struct stored *s, long long mono, unsigned long long seq)
+{
+	return s->e.mono_ns < mono || (s->e.mono_ns == mono && s->seq < seq);
+}
+
+/* Index of the first entry not before (mono, seq). */
+static size_t
+lower_bound(const struct logfmt_buf *b, long long mono,
+    unsigned long long seq)
+{
+	size_t lo = 0, hi = b->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before(&b->v[mid], mono, seq))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+logfmt_buf_add(struct logfmt_buf *b, const struct logfmt_entry *e)
+{
+	size_t taglen = strlen(e->tag), msglen = strlen(e->msg), keep, pos;
+	struct stored s;
+
+	/* Payload: priority, tag, NUL, message, NUL. */
+	keep = taglen + 3 >= LOGFMT_MAX_PAYLOAD ? 0 :
+	    LOGFMT_MAX_PAYLOAD - 3 - taglen;
+	if (keep > msglen)
+		keep = msglen;
+	s.e = *e;
+	s.seq = b->next_seq++;
+	s.size = taglen + keep + 2;
+	s.text = xmalloc(s.size);
+	memcpy(s.text, e->tag, taglen + 1);
+	memcpy(s.text + taglen + 1, e->msg, keep);
+	s.text[taglen + 1 + keep] = '\0';
+	s.e.tag = s.text;
+	s.e.msg = s.text + taglen + 1;
+
+	pos = lower_bound(b, e->mono_ns, s.seq);
+	XALLOC_GROW(b->v, b->nr + 1, b->alloc);
+	memmove(b->v + pos + 1, b->v + pos, (b->nr - pos) * sizeof(*b->v));
+	b->v[pos] = s;
+	b->nr++;
+	b->bytes += s.size;
+	prune(b);
+	return msglen - keep;
+}
+
+void
+logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers)
+{
+	size_t i, keep = 0;
+
+	for (i = 0; i < b->nr; i++) {
+		if (buffers & (1u << b->v[i].e.buffer)) {
+			b->bytes -= b->v[i].size;
+			free(b->v[i].text);
+		} else
+			b->v[keep++] = b->v[i];
+	}
+	b->nr = keep;
+}
+
+static int
+selected(const struct stored *s, const struct logfmt_opts *o,
+    long long until_ns)
+{
+	return (o->buffers & (1u << s->e.buffer)) && s->e.mono_ns <= until_ns;
+}
+
+size_t
+logfmt_buf_dump(struct logfmt_buf *b, struct strbuf *out,
+    const struct logfmt_opts *o, struct logfmt_cursor *c, long long until_ns,
+    size_t tail)
+{
+	size_t first = c->mono_ns < 0 ? 0 :
+	    lower_bound(b, c->mono_ns, c->seq + 1);
+	size_t i, count = 0, skip = 0, printed = 0;
+
+	/* An entry at exactly the cursor's time but newer than it is new. */
+	while (first > 0 && b->v[first - 1].e.mono_ns == c->mono_ns &&
+	    b->v[first - 1].seq > c->seq)
+		first--;
+	if (tail) {
+		for (i = first; i < b->nr; i++)
+			count += selected(&b->v[i], o, until_ns);
+		skip = count > tail ? count - tail : 0;
+	}
+	for (i = first; i < b->nr; i++) {
+		const struct stored *s = &b->v[i];
+		int buf = (int)s->e.buffer;
+
+		if (s->e.mono_ns > until_ns)
+			break;
+		if (!selected(s, o, until_ns) || (skip && skip--))
+			continue;
+		if (!(c->seen & (1u << buf))) {
+			strbuf_addf(out, "--------- beginning of %s\n",
+			    buffer_names[buf]);
+			c->seen |= 1u << buf;
+		} else if (c->last_buffer != buf)
+			strbuf_addf(out, "--------- switch to %s\n",
+			    buffer_names[buf]);
+		c->last_buffer = buf;
+		logfmt_entry_format(out, o, &s->e);
+		c->mono_ns = s->e.mono_ns;
+		c->seq = s->seq;
+		printed++;
+	}
+	return printed;
+}

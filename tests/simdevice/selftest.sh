@@ -1,0 +1,378 @@
+#!/bin/bash
+# selftest.sh: prove the simulated device against Debian's real adb server.
+#
+#   tests/simdevice/selftest.sh [PATH/TO/simdevice]     (default build/simdevice)
+#
+# Starts a private adb server (its own port, HOME in a temp dir, no USB,
+# mDNS or emulator scan), several simulated devices on kernel-chosen ports,
+# and drives them with the adb CLI exactly as a user would: shell (v2 and
+# legacy), exit codes, quoting, stdin, push/pull of 5 MiB, 1 MiB of output,
+# every `adb install` route, forwards, auth modes, faults, reconnects, the
+# command log, and a clean SIGTERM (no sanitizer report when built with
+# ASan).  Prints TAP-like "ok N - ..." lines; exits 1 if any check failed.
+# Everything it starts is stopped by pid, and the temp dir removed, by the
+# EXIT trap.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SIM=${1:-$ROOT/build/simdevice}
+APP=$ROOT/tests/simdevice/apps/hello-min.json
+
+if ! [ -x "$SIM" ]; then
+	echo "selftest: no simdevice at '$SIM'" >&2
+	exit 2
+fi
+if ! command -v adb >/dev/null; then
+	echo "selftest: adb is not installed" >&2
+	exit 2
+fi
+
+T=$(mktemp -d)
+export HOME=$T/home ADB_MDNS=0 ADB_USB=0 ADB_EMU=0
+export ANDROID_ADB_LOG_PATH=$T/adb-server.log
+unset ANDROID_SERIAL ADB_SERVER_SOCKET ANDROID_ADB_SERVER_PORT
+mkdir -p "$HOME"
+PIDS=()
+FAILS=0
+N=0
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+ADBP=$(free_port)
+ADB="adb -P $ADBP"
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	$ADB kill-server >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	N=$((N + 1))
+	echo "ok $N - $1"
+}
+
+not_ok() {
+	N=$((N + 1))
+	FAILS=$((FAILS + 1))
+	echo "not ok $N - $1"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /'
+}
+
+# check NAME GOT WANT
+check() {
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "got:  $(printf '%q' "$2")
+want: $(printf '%q' "$3")"
+	fi
+}
+
+# check_match NAME TEXT REGEX (grep -E, any line)
+check_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		ok "$1"
+	else
+		not_ok "$1" "no line matches /$3/ in: $(printf '%q' "$2")"
+	fi
+}
+
+# start_device NAME ARGS...: sets PORT_<NAME>, PID_<NAME>, SER_<NAME>.
+start_device() {
+	local name=$1 i
+	shift
+	"$SIM" --port-file "$T/$name.port" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	local pid=$!
+	PIDS+=("$pid")
+	for i in $(seq 100); do
+		[ -s "$T/$name.port" ] && break
+		sleep 0.05
+	done
+	local port
+	port=$(cat "$T/$name.port" 2>/dev/null)
+	printf -v "PORT_$name" '%s' "$port"
+	printf -v "PID_$name" '%s' "$pid"
+	printf -v "SER_$name" '%s' "127.0.0.1:$port"
+}
+
+# stop_device NAME: SIGTERM, expect exit 0 and no sanitizer report.
+stop_device() {
+	local pidvar=PID_$1 rc
+	local pid=${!pidvar}
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	check "$1: exits 0 on SIGTERM" "$rc" 0
+	if grep -q Sanitizer "$T/$1.err"; then
+		not_ok "$1: no sanitizer report" "$(head -30 "$T/$1.err")"
+	else
+		ok "$1: no sanitizer report"
+	fi
+}
+
+# wait_state SERIAL STATE: poll `get-state` for up to 5 s.
+wait_state() {
+	local i s
+	for i in $(seq 50); do
+		s=$($ADB -s "$1" get-state 2>/dev/null)
+		[ "$s" == "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+threads() {
+	ls "/proc/$1/task" | wc -l
+}
+
+# ---------------------------------------------------------------- setup
+$ADB start-server >/dev/null 2>&1 || { echo "selftest: adb start-server failed" >&2; exit 2; }
+
+cat >"$T/tcp.py" <<'EOF'
+# A host-side server for forwards: "upper" echoes upper-cased, "bye" says
+# bye and closes.  Writes its port to argv[2].
+import socket, sys, threading
+mode = sys.argv[1]
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+open(sys.argv[2], "w").write(str(s.getsockname()[1]))
+def serve(c):
+    if mode == "bye":
+        c.sendall(b"bye\n")
+    else:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            c.sendall(d.upper())
+    c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+EOF
+python3 "$T/tcp.py" upper "$T/upper.port" & PIDS+=($!)
+python3 "$T/tcp.py" bye "$T/bye.port" & PIDS+=($!)
+for i in $(seq 100); do
+	[ -s "$T/upper.port" ] && [ -s "$T/bye.port" ] && break
+	sleep 0.05
+done
+
+: >"$T/control"
+start_device def --log "$T/def.log" --control "$T/control" \
+	--tcp-map 7000=echo --tcp-map "7001=$(cat "$T/upper.port")" \
+	--tcp-map "7002=$(cat "$T/bye.port")" --tcp-map 7003=1
+start_device leg --features ''
+start_device exe --features shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir \
+	--log "$T/exe.log"
+start_device acc --auth accept
+start_device rej --auth reject
+start_device pub --auth pubkey
+
+A="$ADB -s $SER_def"
+L="$ADB -s $SER_leg"
+E="$ADB -s $SER_exe"
+
+# ---------------------------------------------------------------- attach
+check_match "connect answers 'connected to'" "$($ADB connect "$SER_def")" \
+	"^connected to $SER_def\$"
+$ADB connect "$SER_leg" >/dev/null
+$ADB connect "$SER_exe" >/dev/null
+check_match "devices -l shows the banner" "$($ADB devices -l)" \
+	"^$SER_def +device product:simjank model:SimPixel_7 device:simjank "
+check "features come from the banner" "$($ADB -s "$SER_def" features | sort | tr '\n' ,)" \
+	"abb,abb_exec,apex,cmd,fixed_push_mkdir,fixed_push_symlink_timestamp,ls_v2,shell_v2,stat_v2,"
+
+# ---------------------------------------------------------------- shell v2
+check "shell echo" "$($A shell echo hi)" "hi"
+$A shell 'exit 3'
+check "shell v2 carries the exit status" "$?" 3
+err=$($A shell nosuchcmd 2>&1 >/dev/null)
+rc=$?
+check "unknown command: status 127" "$rc" 127
+check "unknown command: mksh's text on stderr" "$err" \
+	"/system/bin/sh: nosuchcmd: inaccessible or not found"
+check "quotes and backslashes" "$($A shell "echo 'a  b' \"c\\\"d\" e\\ f")" 'a  b c"d e f'
+check "; && || lists" "$($A shell 'false || echo x && echo y; false && echo no; echo z')" \
+	"x
+y
+z"
+check "stdout and stderr are separate" "$($A shell 'echo out; echo err >&2' 2>/dev/null)" "out"
+check "> file, cat, 2>/dev/null, ||" \
+	"$($A shell 'echo data > /data/local/tmp/f; cat /data/local/tmp/f; cat /nope 2>/dev/null || echo missing')" \
+	"data
+missing"
+check "getprop KEY" "$($A shell getprop ro.build.version.sdk)" 34
+check_match "getprop lists [key]: [value]" "$($A shell getprop)" '^\[ro\.product\.model\]: \[SimPixel 7\]$'
+check "stdin reaches the command, EOF ends it" "$(printf 'l1\nl2\n' | $A shell cat)" "l1
+l2"
+out=$(printf 'echo one\nexit 4\necho never\n' | $A shell)
+rc=$?
+check "interactive v2 shell runs lines until exit" "$out/$rc" "one/4"
+
+# ---------------------------------------------------------------- sync
+head -c 5242880 /dev/urandom >"$T/r5"
+$A push "$T/r5" /data/local/tmp/r5 >/dev/null
+$A pull /data/local/tmp/r5 "$T/r5.back" >/dev/null
+if cmp -s "$T/r5" "$T/r5.back"; then ok "push/pull 5 MiB byte-identical"; else not_ok "push/pull 5 MiB byte-identical"; fi
+check_match "adb ls lists the file with its size" "$($A ls /data/local/tmp)" '^000081a4 00500000 [0-9a-f]{8} r5$'
+check_match "ls -l shows the size" "$($A shell ls -l /data/local/tmp)" '^-rw-r--r-- 1 shell shell 5242880 .* r5$'
+if $A shell cat /data/local/tmp/r5 | cmp -s - "$T/r5"; then ok "5 MiB of shell output byte-identical"; else not_ok "5 MiB of shell output byte-identical"; fi
+head -c 1048576 /dev/urandom | base64 -w 76 | head -c 1048576 >"$T/m1"
+$A push "$T/m1" /sdcard/m1 >/dev/null
+if $A shell cat /sdcard/m1 | cmp -s - "$T/m1"; then ok "1 MiB of text output identical"; else not_ok "1 MiB of text output identical"; fi
+if $A shell cat <"$T/r5" | cmp -s - "$T/r5"; then ok "5 MiB through stdin and back"; else not_ok "5 MiB through stdin and back"; fi
+mkdir -p "$T/tree/a/b" "$T/tree/c" "$T/tree.back"
+echo 1 >"$T/tree/a/one"
+head -c 100000 /dev/urandom >"$T/tree/a/b/two"
+echo 3 >"$T/tree/c/three"
+$A push "$T/tree" /sdcard/ >/dev/null
+$A pull /sdcard/tree "$T/tree.back/" >/dev/null
+if diff -r "$T/tree" "$T/tree.back/tree" >/dev/null; then ok "directory push/pull round trip"; else not_ok "directory push/pull round trip"; fi
+$A pull /sdcard/nope "$T/nope" >/dev/null 2>&1
+check "pull of a missing file fails" "$?" 1
+
+# ---------------------------------------------------------------- install
+cp "$APP" "$T/hello.apk"
+echo junk >"$T/bad.apk"
+check_match "install (abb_exec route) succeeds" "$($A install "$T/hello.apk" 2>&1)" '^Success$'
+check_match "the abb_exec route was taken" "$(cat "$T/def.log")" ' abb_exec cmd package install -S [0-9]+$'
+check "pm list packages -3" "$($A shell pm list packages -3)" "package:com.example.hello"
+check "pm path" "$($A shell pm path com.example.hello)" "package:/data/app/com.example.hello-1/base.apk"
+check_match "the app got a data directory" "$($A shell ls -l /data/data)" '^drwx------ .* u0_a[0-9]+ +u0_a[0-9]+ .* com\.example\.hello$'
+check_match "uninstall" "$($A uninstall com.example.hello)" '^Success$'
+check "uninstalled package is gone" "$($A shell pm list packages -3)" ""
+out=$($A install "$T/bad.apk" 2>&1)
+check "a bad APK fails the install" "$?" 1
+check_match "... with INSTALL_FAILED_INVALID_APK" "$out" 'Failure \[INSTALL_FAILED_INVALID_APK: .*\]$'
+check_match "install --no-streaming (push + pm) succeeds" "$($A install --no-streaming "$T/hello.apk" 2>&1)" '^Success$'
+check_match "the push route ran pm install and rm" "$(cat "$T/def.log")" \
+	"shell,v2 rm '/data/local/tmp/hello.apk' </dev/null"
+check "the pushed APK was removed" "$($A shell ls /data/local/tmp/hello.apk 2>&1)" \
+	"ls: /data/local/tmp/hello.apk: No such file or directory"
+check_match "install via exec:cmd (cmd without abb_exec)" "$($E install "$T/hello.apk" 2>&1)" '^Success$'
+check_match "the exec:cmd route was taken" "$(cat "$T/exe.log")" " exec cmd package 'install' -S [0-9]+$"
+
+# ---------------------------------------------------------------- legacy device
+check "legacy shell echo" "$($L shell echo legacy)" "legacy"
+$L shell 'exit 3'
+check "legacy shell has no exit status" "$?" 0
+check_match "legacy install goes push + pm" "$($L install "$T/hello.apk" 2>&1)" '^Success$'
+$L install --streaming "$T/hello.apk" >/dev/null 2>&1
+check "streamed install refused on a legacy device" "$?" 1
+$L push "$T/r5" /sdcard/x/y/r5 >/dev/null
+$L pull /sdcard/x/y/r5 "$T/r5.leg" >/dev/null
+if cmp -s "$T/r5" "$T/r5.leg"; then ok "legacy (STAT/LIST v1) push/pull 5 MiB"; else not_ok "legacy (STAT/LIST v1) push/pull 5 MiB"; fi
+check_match "legacy adb ls (LIST/DENT)" "$($L ls /sdcard/x/y)" '^000081a4 00500000 [0-9a-f]{8} r5$'
+
+# ---------------------------------------------------------------- streams
+base=$(threads "$PID_def")
+$A shell sleep 5 &
+bg=$!
+sleep 0.3
+check "a command runs while another sleeps" "$($A shell echo during)" "during"
+if kill -0 "$bg" 2>/dev/null; then ok "... and the sleeper is still running"; else not_ok "... and the sleeper is still running"; fi
+kill "$bg"
+wait "$bg" 2>/dev/null
+for i in $(seq 30); do
+	[ "$(threads "$PID_def")" -le "$base" ] && break
+	sleep 0.1
+done
+check "closing the client stops the device command" "$(threads "$PID_def")" "$base"
+
+# ---------------------------------------------------------------- forwards
+fwd() {
+	python3 - "$1" "$2" <<'EOF'
+import socket, sys, os
+port, mode = int(sys.argv[1]), sys.argv[2]
+c = socket.create_connection(("127.0.0.1", port))
+c.settimeout(10)
+if mode == "bye":
+    got = b""
+    while True:
+        d = c.recv(4096)
+        if not d:
+            break
+        got += d
+    print("bye+eof" if got == b"bye\n" else repr(got))
+    sys.exit(0)
+data = os.urandom(3000000) if mode == "echo" else b"forward me " * 1000
+c.sendall(data)
+got = b""
+while len(got) < len(data):
+    d = c.recv(1 << 20)
+    if not d:
+        break
+    got += d
+want = data if mode == "echo" else data.upper()
+print("same" if got == want else "differs %d/%d" % (len(got), len(want)))
+EOF
+}
+check "forward to the internal echo (3 MB)" "$(fwd "$($A forward tcp:0 tcp:7000)" echo)" "same"
+check "forward to a host port, both ways" "$(fwd "$($A forward tcp:0 tcp:7001)" upper)" "same"
+check "a server's close reaches the client" "$(fwd "$($A forward tcp:0 tcp:7002)" bye)" "bye+eof"
+check "a dead host port closes at once" "$(fwd "$($A forward tcp:0 tcp:7003)" bye)" "b''"
+check "an unmapped device port closes at once" "$(fwd "$($A forward tcp:0 tcp:7999)" bye)" "b''"
+$A forward --remove-all
+
+# ---------------------------------------------------------------- faults
+echo "refuse shell" >"$T/control"
+check "refuse: the client gets 'closed'" "$($A shell echo x 2>&1)" "error: closed"
+: >"$T/control"
+echo "pm-fail INSTALL_FAILED_INSUFFICIENT_STORAGE" >"$T/control"
+check_match "pm-fail" "$($A install "$T/hello.apk" 2>&1)" 'Failure \[INSTALL_FAILED_INSUFFICIENT_STORAGE\]'
+: >"$T/control"
+echo "stall-wrte sync:" >"$T/control"
+timeout 2 $A push "$T/r5" /sdcard/stalled >/dev/null 2>&1
+check "stall-wrte: the push hangs" "$?" 124
+: >"$T/control"
+check "... while other streams work" "$($A shell echo fine)" "fine"
+echo "drop-on-command boom" >"$T/control"
+out=$($A shell echo boom 2>&1)
+check "drop-on-command: no output, no exit status" "$out/$?" "/0"
+: >"$T/control"
+if wait_state "$SER_def" device; then ok "the server reconnects after a drop"; else not_ok "the server reconnects after a drop"; fi
+check "... and commands work again" "$($A shell echo back)" "back"
+echo "cnxn-delay-ms 700" >"$T/control"
+$ADB disconnect "$SER_def" >/dev/null
+t0=$(date +%s%N)
+out=$($ADB connect "$SER_def")
+t1=$(date +%s%N)
+: >"$T/control"
+check_match "cnxn-delay-ms: connect still succeeds" "$out" "^connected to "
+if [ $(((t1 - t0) / 1000000)) -ge 700 ]; then ok "cnxn-delay-ms: connect waited for the CNXN"; else not_ok "cnxn-delay-ms: connect waited for the CNXN" "took $(((t1 - t0) / 1000000)) ms"; fi
+
+# ---------------------------------------------------------------- auth
+check_match "auth accept: connected" "$($ADB connect "$SER_acc")" "^connected to "
+check "auth accept: works" "$($ADB -s "$SER_acc" shell echo acc)" "acc"
+check_match "auth reject: failed to authenticate" "$($ADB connect "$SER_rej")" "^failed to authenticate to "
+wait_state "$SER_rej" unauthorized
+check_match "auth reject: unauthorized in adb devices" "$($ADB devices)" "^$SER_rej	unauthorized\$"
+$ADB connect "$SER_pub" >/dev/null
+if wait_state "$SER_pub" device; then ok "auth pubkey: device once the key is sent"; else not_ok "auth pubkey: device once the key is sent"; fi
+
+# ---------------------------------------------------------------- log, exec, help
+check_match "the log has time, service and command" "$(cat "$T/def.log")" '^[0-9]+\.[0-9]{3} shell,v2 echo hi$'
+check_match "the log shows sync requests" "$(cat "$T/def.log")" '^[0-9]+\.[0-9]{3} sync SEND /data/local/tmp/r5,33188$'
+out=$("$SIM" --exec 'echo local; exit 7')
+check "--exec runs a line locally" "$out/$?" "local/7"
+"$SIM" --help >/dev/null
+check "--help exits 0" "$?" 0
+"$SIM" --sdk 99 >/dev/null 2>&1
+check "a bad option value exits 2" "$?" 2
+
+# ---------------------------------------------------------------- shutdown
+for d in def leg exe acc rej pub; do
+	stop_device "$d"
+done
+$ADB kill-server >/dev/null 2>&1
+
+echo "# $N checks, $FAILS failed"
+[ "$FAILS" -eq 0 ]

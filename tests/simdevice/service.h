@@ -1,0 +1,41 @@
+/*
+ * service.h: the device services a stream can OPEN.
+ *
+ * One table maps a service-name prefix ("shell", "exec:", "sync:",
+ * "tcp:"...) to its handler.  A handler's `open` runs before the device
+ * accepts the OPEN and may refuse it (the host's client then gets FAIL
+ * "closed"); `run` does the work and returns when the stream is done, after
+ * which the stream layer sends CLSE.  Adding a service is one svc_*.c file
+ * and one table entry in service.c.
+ */
+#ifndef SIM_SERVICE_H
+#define SIM_SERVICE_H
+
+#include <stddef.h>
+
+struct simstream;
+
+struct simsvc {
+	const char *prefix;
+	/* NULL, or: 0 to accept (with *state for run), negative to refuse */
+	int (*open)(struct simstream *st, const char *arg, void **state);
+	void (*run)(struct simstream *st, const char *arg, void *state);
+};
+
+/*
+ * The handler for `service` (`len` bytes), or NULL when the device offers
+ * no such service.  *arg points into `service` after the matched prefix.
+ */
+const struct simsvc *service_find(const char *service, size_t len,
+    const char **arg);
+
+/* Handlers, one per file. */
+void svc_shell_run(struct simstream *st, const char *arg, void *state);
+void svc_exec_run(struct simstream *st, const char *arg, void *state);
+void svc_abb_exec_run(struct simstream *st, const char *arg, void *state);
+void svc_abb_run(struct simstream *st, const char *arg, void *state);
+void svc_sync_run(struct simstream *st, const char *arg, void *state);
+int svc_tcp_open(struct simstream *st, const char *arg, void **state);
+void svc_tcp_run(struct simstream *st, const char *arg, void *state);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * shell.c: running parsed command lines: and-or lists, buffered pipes,
+ * redirections to and from the in-memory file system, command lookup.
+ *
+ * Pipes are run one command after the other, each left side's output
+ * collected in memory and fed to the right side as its stdin.  That is
+ * enough for the short filters a test might use; a streaming command on
+ * the left of a pipe would never end, and the shell says nothing about it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "error.h"
+#include "faults.h"
+#include "shell.h"
+#include "shparse.h"
+#include "simdev.h"
+#include "simfs.h"
+#include "simio.h"
+#include "stream.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* What redirections of one command leave behind to finish afterwards. */
+struct redir_state {
+	struct strbuf in;
+	struct strbuf out, err;
+	const char *out_path, *err_path;
+};
+
+/* The shell's own complaints: "/system/bin/sh: ..." on stderr. */
+static void __attribute__((format(printf, 2, 3)))
+say(struct simio *io, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addstr(&sb, "/system/bin/sh: ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&sb, '\n');
+	simio_write(io, 2, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* Open `r` for output: create or truncate now, as the real shell does. */
+static int
+redir_out(struct simsh *sh, struct simio *io, const struct sh_redir *r,
+    struct redir_state *rs)
+{
+	int append = r->kind == SH_R_APPEND;
+	int err;
+
+	if (!strcmp(r->target, "/dev/null")) {
+		if (r->fd == 2)
+			io->err_null = 1;
+		else
+			io->out_null = 1;
+		return 0;
+	}
+	err = simfs_write(sh->dev->fs, r->target, "", 0, append, 0);
+	if (err) {
+		say(io, "can't create %s: %s", r->target,
+		    jg_strerror(-err));
+		return -1;
+	}
+	if (r->fd == 2) {
+		io->err = &rs->err;
+		rs->err_path = r->target;
+	} else {
+		io->out = &rs->out;
+		rs->out_path = r->target;
+	}
+	return 0;
+}
+
+static int
+apply_redirs(struct simsh *sh, struct simio *io, const struct sh_cmd *cmd,
+    struct redir_state *rs)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nr_redirs; i++) {
+		const struct sh_redir *r = &cmd->redirs[i];
+		int err;
+
+		switch (r->kind) {
+		case SH_R_IN:
+			strbuf_reset(&rs->in);
+			if (strcmp(r->target, "/dev/null") &&
+			    (err = simfs_read(sh->dev->fs, r->target,
+			    &rs->in))) {
+				say(io, "can't open %s: %s", r->target,
+				    jg_strerror(-err));
+				return -1;
+			}
+			io->in = rs->in.buf;
+			io->in_len = rs->in.len;
+			io->in_pos = 0;
+			io->in_set = 1;
+			break;
+		case SH_R_OUT:
+		case SH_R_APPEND:
+			if (r->fd != 1 && r->fd != 2)
+				break;
+			if (redir_out(sh, io, r, rs))
+				return -1;
+			break;
+		case SH_R_DUP:
+			if (r->fd == 2 && !strcmp(r->target, "1"))
+				io->err_to_out = 1;
+			else if (r->fd == 1 && !strcmp(r->target, "2"))
+				io->out_to_err = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Append what the command wrote into its redirection files. */
+static void
+finish_redirs(struct simsh *sh, struct redir_state *rs)
+{
+	if (rs->out_path)
+		simfs_write(sh->dev->fs, rs->out_path, rs->out.buf,
+		    rs->out.len, 1, 0);
+	if (rs->err_path)
+		simfs_write(sh->dev->fs, rs->err_path, rs->err.buf,
+		    rs->err.len, 1, 0);
+}
+
+/* Android finds commands in /system/bin; a path there means the same. */
+static const struct simcmd *
+lookup(const char *name)
+{
+	static const char *const dirs[] = {
+		"/system/bin/", "/system/xbin/", "/bin/", "/vendor/bin/",
+	};
+	size_t i;
+
+	if (!strchr(name, '/'))
+		return simcmd_find(name);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(name, dirs[i], strlen(dirs[i])) &&
+		    !strchr(name + strlen(dirs[i]), '/'))
+			return simcmd_find(name + strlen(dirs[i]));
+	return NULL;
+}
+
+static int
+run_simple(struct simsh *sh, struct simio *io, int argc, char **argv)
+{
+	const struct simcmd *cmd;
+	struct simcmd_ctx ctx;
+	int status;
+
+	if (!argc)
+		return 0;
+	cmd = lookup(argv[0]);
+	if (!cmd) {
+		say(io, "%s: inaccessible or not found", argv[0]);
+		return 127;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = sh->dev;
+	ctx.io = io;
+	ctx.kind = sh->kind;
+	status = cmd->run(&ctx, argc, argv);
+	if (ctx.exit)
+		sh->exiting = 1;
+	return status & 0xff;
+}
+
+/* Run cmds[i..] up to the end of the pipeline; returns the next index. */
+static size_t
+run_pipeline(struct simsh *sh, struct sh_script *s, size_t i, int *status)
+{
+	struct strbuf piped = STRBUF_INIT, next = STRBUF_INIT;
+	int have_pipe = 0;
+
+	do {
+		struct sh_cmd *cmd = &s->cmds[i];
+		int to_pipe = i + 1 < s->nr && s->cmds[i + 1].join == SH_PIPE;
+		struct redir_state rs;
+		struct simio io;
+
+		memset(&rs, 0, sizeof(rs));
+		strbuf_init(&rs.in, 0);
+		strbuf_init(&rs.out, 0);
+		strbuf_init(&rs.err, 0);
+		simio_init(&io, sh->chan);
+		if (have_pipe) {
+			io.in = piped.buf;
+			io.in_len = piped.len;
+			io.in_set = 1;
+		}
+		strbuf_reset(&next);
+		if (to_pipe)
+			io.out = &next;
+		if (apply_redirs(sh, &io, cmd, &rs)) {
+			*status = 1;
+		} else {
+			*status = run_simple(sh, &io, cmd->argc, cmd->argv);
+			finish_redirs(sh, &rs);
+		}
+		strbuf_release(&rs.in);
+		strbuf_release(&rs.out);
+		strbuf_release(&rs.err);
+		{
+			struct strbuf tmp = piped;
+
+			piped = next;
+			next = tmp;
+		}
+		have_pipe = to_pipe;
+		i++;
+	} while (have_pipe && !sh->exiting);
+	while (i < s->nr && s->cmds[i].join == SH_PIPE)
+		i++;
+	strbuf_release(&piped);
+	strbuf_release(&next);
+	return i;
+}
+
+static int
+run_script(struct simsh *sh, struct sh_script *s)
+{
+	int status = 0;
+	size_t i = 0;
+
+	while (i < s->nr && !sh->exiting) {
+		enum sh_join join = s->cmds[i].join;
+
+		if ((join == SH_AND && status) || (join == SH_OR && !status)) {
+			/* Skip this pipeline; the status stays. */
+			i++;
+			while (i < s->nr && s->cmds[i].join == SH_PIPE)
+				i++;
+			continue;
+		}
+		i = run_pipeline(sh, s, i, &status);
+		if (sh->st && simstream_closed(sh->st))
+			break;
+	}
+	return status;
+}
+
+int
+simsh_run(struct simsh *sh, const char *line)
+{
+	struct sh_script script;
+	struct strbuf err = STRBUF_INIT;
+	int status;
+
+	simdev_log(sh->dev, sh->kind, line);
+	memset(&script, 0, sizeof(script));
+	if (shparse(&script, line, &err)) {
+		struct simio io;
+
+		simio_init(&io, sh->chan);
+		say(&io, "%s", err.buf);
+		status = 1;
+	} else {
+		status = run_script(sh, &script);
+	}
+	shparse_release(&script);
+	strbuf_release(&err);
+	return status;
+}
+
+int
+simsh_run_argv(struct simsh *sh, int argc, char **argv)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct simio io;
+	int i, status;
+
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addch(&line, ' ');
+		strbuf_addstr(&line, argv[i]);
+	}
+	simdev_log(sh->dev, sh->kind, line.buf);
+	strbuf_release(&line);
+	simio_init(&io, sh->chan);
+	status = run_simple(sh, &io, argc, argv);
+	return status;
+}
+
+/* Drop the link when a line matches drop-on-command.  1 when dropped. */
+static int
+maybe_drop(struct simsh *sh, const char *line)
+{
+	struct faults f;
+	int drop;
+
+	if (!sh->st)
+		return 0;
+	faults_init(&f);
+	simdev_faults(sh->dev, &f);
+	drop = faults_drop_on(&f, line);
+	faults_release(&f);
+	if (drop) {
+		simdev_log(sh->dev, "drop", line);
+		simstream_drop_link(sh->st);
+	}
+	return drop;
+}
+
+/* The first '\n' or '\r' (a terminal's Enter) in `sb`, or NULL. */
+static char *
+line_end(struct strbuf *sb)
+{
+	size_t n = strcspn(sb->buf, "\r\n");
+
+	return n < sb->len ? sb->buf + n : NULL;
+}
+
+int
+simsh_interactive(struct simsh *sh, int prompt)
+{
+	struct strbuf pending = STRBUF_INIT, p = STRBUF_INIT;
+	struct simio io;
+	char buf[4096];
+	int status = 0;
+
+	simio_init(&io, sh->chan);
+	simkv_get(&sh->dev->props, "ro.product.device", &p);
+	strbuf_addstr(&p, ":/ $ ");
+	while (!sh->exiting) {
+		char *nl;
+		size_t n;
+
+		if (prompt && simio_puts(&io, 1, p.buf))
+			break;
+		while (!(nl = line_end(&pending))) {
+			n = simio_read(&io, buf, sizeof(buf));
+			if (!n)
+				break;
+			strbuf_add(&pending, buf, n);
+		}
+		if (!nl && !pending.len)
+			break;
+		if (nl)
+			*nl = '\0';
+		if (maybe_drop(sh, pending.buf))
+			break;
+		if (pending.buf[strspn(pending.buf, " \t")])
+			status = simsh_run(sh, pending.buf);
+		strbuf_remove(&pending, 0, nl ? (size_t)(nl - pending.buf) + 1 :
+		    pending.len);
+	}
+	strbuf_release(&pending);
+	strbuf_release(&p);
+	return status;
+}

@@ -1,0 +1,136 @@
+/*
+ * simdev.h: the state of one simulated Android device.
+ *
+ * Everything a shell command or a service may look at or change lives in
+ * struct simdev: system properties, settings, the file system, installed
+ * packages, the monotonic clock, the fault set and the command log.  It is
+ * deliberately not opaque: this is a test instrument's private header, and
+ * the next layers (the app model, dumpsys, logcat...) add their own fields
+ * here.  Locking: props, settings and fs lock themselves; packages and any
+ * field added later without its own lock are guarded by `lock`
+ * (simdev_lock/simdev_unlock).  Fixed fields are set before the first
+ * connection and only read afterwards.
+ */
+#ifndef SIM_SIMDEV_H
+#define SIM_SIMDEV_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "faults.h"
+#include "simkv.h"
+
+struct strbuf;
+struct simfs;
+
+enum simdev_auth {
+	SIMDEV_AUTH_NONE,	/* answer CNXN with CNXN */
+	SIMDEV_AUTH_ACCEPT,	/* AUTH token, accept the first signature */
+	SIMDEV_AUTH_REJECT,	/* refuse signatures and public keys */
+	SIMDEV_AUTH_PUBKEY,	/* refuse signatures, accept the public key */
+};
+
+/* A forwarded device port: connections to it reach a host port or echo. */
+struct simdev_tcpmap {
+	int devport;
+	int hostport;		/* 0: an internal echo service */
+};
+
+/* Options as parsed by main.c; strings point into argv. */
+struct simdev_opts {
+	int sdk;
+	const char *release, *model, *product, *device, *manufacturer;
+	const char *brand, *fingerprint, *serialno, *abi;
+	const char *features;
+	enum simdev_auth auth;
+	unsigned int proto_version, maxdata;
+	double uptime_s;
+	struct simdev_tcpmap *tcp;
+	size_t nr_tcp, alloc_tcp;
+	const char **props;	/* "KEY=VALUE" */
+	size_t nr_props, alloc_props;
+	const char **files;	/* "DEVPATH=LOCALPATH" */
+	size_t nr_files, alloc_files;
+	const char **installs;	/* local APK paths */
+	size_t nr_installs, alloc_installs;
+	const char *log_path, *control_path;
+	struct faults faults;
+};
+
+struct simpkg {
+	char *name;
+	char *version_name;
+	long long version_code;
+	char *model_json;	/* the app model, as found in the APK */
+	char *apk_path;		/* /data/app/<name>-1/base.apk */
+	unsigned int uid;	/* 10000 + n for apps */
+	double installed_ms;	/* device uptime at install */
+	int system;		/* preinstalled, cannot be uninstalled */
+};
+
+struct simdev {
+	/* fixed after simdev_new() */
+	int sdk;
+	char *features;
+	enum simdev_auth auth;
+	unsigned int proto_version, maxdata;
+	struct simdev_tcpmap *tcp;
+	size_t nr_tcp;
+	char *control_path;
+	struct faults faults;		/* from the options */
+	struct timespec boot;		/* CLOCK_MONOTONIC at uptime 0 */
+
+	/* self-locking state */
+	struct simkv props;
+	struct simkv settings;		/* keys "system/x", "secure/x", ... */
+	struct simfs *fs;
+
+	/* guarded by `lock` */
+	pthread_mutex_t lock;
+	struct simpkg *pkgs;
+	size_t nr_pkgs, alloc_pkgs;
+	unsigned int next_app_uid;
+
+	pthread_mutex_t log_lock;
+	FILE *log;
+};
+
+/* Fill `o` with the defaults (API 34, no faults). */
+void simdev_opts_init(struct simdev_opts *o);
+void simdev_opts_release(struct simdev_opts *o);
+
+/*
+ * Build a device from `o`: properties, the standard directories, preloaded
+ * files and packages.  Returns 0 and *out (freed with simdev_free), or a
+ * JG_E* code with a message (unreadable file, bad APK, log not writable)
+ * and *out = NULL.
+ */
+int simdev_new(struct simdev **out, const struct simdev_opts *o);
+void simdev_free(struct simdev *dev);
+
+void simdev_lock(struct simdev *dev);
+void simdev_unlock(struct simdev *dev);
+
+/* Milliseconds since the device "booted" (CLOCK_MONOTONIC based). */
+double simdev_uptime_ms(struct simdev *dev);
+
+/*
+ * The faults in force now: the options plus the control file, re-read on
+ * every call.  `out` must be initialised; release it with faults_release.
+ */
+void simdev_faults(struct simdev *dev, struct faults *out);
+
+/*
+ * Append "<uptime ms> <kind> <text>" to the command log (no-op without
+ * --log), newlines in `text` escaped, flushed at once.
+ */
+void simdev_log(struct simdev *dev, const char *kind, const char *text);
+
+/* Print "simdevice: <message>" on stderr: the instrument's diagnostics. */
+void simdev_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The owner name `ls -l` shows for a uid ("root", "shell", "u0_a12"). */
+void simdev_uid_name(struct strbuf *out, unsigned int uid);
+
+#endif
