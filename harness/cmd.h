@@ -72,6 +72,7 @@ int cmd_exit_for(int rc);
 void cmd_print_help(FILE *fp);
 
 int cmd_check(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -34,6 +34,11 @@ static const char *const check_usage[] = {
 	NULL
 };
 
+static const char *const devices_usage[] = {
+	"jankgate devices [--json] [--connect HOST:PORT]...",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -47,6 +52,15 @@ const struct command commands[] = {
 	  "Prints one line per problem, or \"configuration OK\".\n"
 	  "With RESULTS.json files, checks those instead: schema version\n"
 	  "and types; prints \"FILE: OK\" for each good one.\n" },
+	{ "devices", cmd_devices, devices_usage,
+	  "list the devices the adb server can reach, with their device key",
+	  "  --json              print a JSON array instead of a table\n"
+	  "  --connect HOST:PORT `adb connect` a network device first\n"
+	  "                      (repeatable; emulators, device farms)\n"
+	  "The adb server is found at $ADB_SERVER_SOCKET (tcp:HOST:PORT),\n"
+	  "else 127.0.0.1:$ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; a\n"
+	  "local server is started with `adb start-server` when adb is on\n"
+	  "PATH.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
 	{ NULL, NULL, NULL, NULL, NULL }

@@ -1,0 +1,210 @@
+/*
+ * cmd_devices.c: `jankgate devices`, what the adb server can reach.
+ *
+ * Lists every device the server knows, in the server's order, with what
+ * jankgate will record about it: model, Android release and API level,
+ * screen size, refresh rate and the device key baselines are filed under.
+ * Devices that are offline or unauthorized are listed with their state and
+ * nothing else, since they cannot be asked.  `--connect HOST:PORT` attaches a
+ * network device (an emulator, a device-farm endpoint) first.
+ *
+ * Exit status: 0 when the list was produced (even if empty) and every
+ * device in it is usable; 3 when the server cannot be reached, a connect
+ * fails, a listed device stops answering, or one is offline or
+ * unauthorized, so that a CI job can use `jankgate devices` as its
+ * preflight check; 2 for bad usage.  The list is printed in every case.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adb.h"
+#include "cmd.h"
+#include "devprops.h"
+#include "diag.h"
+#include "error.h"
+#include "jsonw.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* The server sends "" for fields an unauthorized device never told it. */
+static const char *
+or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+struct row {
+	const struct adb_device_info *info;
+	struct device_props props;
+	char *key;	/* NULL when the device could not be asked */
+};
+
+static void
+print_table(const struct row *rows, size_t nr)
+{
+	printf("%-22s %-12s %-16s %-8s %-4s %-10s %-8s %s\n", "SERIAL",
+	    "STATE", "MODEL", "ANDROID", "API", "SCREEN", "REFRESH", "KEY");
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *r = &rows[i];
+		const struct device_props *p = &r->props;
+		char api[16] = "-", screen[32] = "-", hz[16] = "-";
+
+		if (p->sdk > 0)
+			snprintf(api, sizeof(api), "%d", p->sdk);
+		if (p->width > 0)
+			snprintf(screen, sizeof(screen), "%dx%d", p->width,
+			    p->height);
+		if (p->refresh_hz > 0)
+			snprintf(hz, sizeof(hz), "%.0f Hz", p->refresh_hz);
+		printf("%-22s %-12s %-16s %-8s %-4s %-10s %-8s %s\n",
+		    r->info->serial, r->info->state,
+		    p->model ? p->model : or_null(r->info->model) ?
+		    r->info->model : "-",
+		    p->release ? p->release : "-", api, screen, hz,
+		    r->key ? r->key : "-");
+	}
+}
+
+static void
+print_json(const struct row *rows, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w;
+
+	jsonw_init(&w, &sb);
+	jsonw_open(&w, NULL, '[');
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *r = &rows[i];
+		const struct device_props *p = &r->props;
+
+		jsonw_open(&w, NULL, '{');
+		jsonw_str(&w, "serial", r->info->serial);
+		jsonw_str(&w, "state", r->info->state);
+		jsonw_str(&w, "model", p->model ? p->model :
+		    or_null(r->info->model));
+		jsonw_str(&w, "manufacturer", p->manufacturer);
+		jsonw_str(&w, "product", or_null(r->info->product));
+		jsonw_str(&w, "release", p->release);
+		jsonw_num(&w, "sdk", p->sdk > 0 ? p->sdk : (double)NAN);
+		jsonw_num(&w, "width", p->width > 0 ? p->width : (double)NAN);
+		jsonw_num(&w, "height", p->height > 0 ? p->height :
+		    (double)NAN);
+		jsonw_num(&w, "refresh_hz", p->refresh_hz > 0 ? p->refresh_hz :
+		    (double)NAN);
+		jsonw_num(&w, "transport_id", r->info->transport_id > 0 ?
+		    (double)r->info->transport_id : (double)NAN);
+		jsonw_str(&w, "key", r->key);
+		jsonw_close(&w, '}');
+	}
+	jsonw_close(&w, ']');
+	jsonw_end(&w);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+int
+cmd_devices(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "connect", required_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *self = command_find("devices");
+	struct strlist connect = STRLIST_INIT;
+	struct adb_device_list list = ADB_DEVICE_LIST_INIT;
+	struct adb_server *srv = NULL;
+	struct row *rows = NULL;
+	int json = 0, opt, rc, status = EXIT_PASS;
+
+	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS,
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		if (opt == 'j')
+			json = 1;
+		else if (opt == 'C')
+			strlist_add(&connect, optarg);
+		else
+			return cmd_usage_error(self, NULL);
+	}
+	if (optind < argc) {
+		strlist_release(&connect);
+		return cmd_usage_error(self, "unexpected argument '%s'",
+		    argv[optind]);
+	}
+
+	rc = adb_server_new(&srv, 0);
+	if (rc) {
+		diag_error_current();
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	for (size_t i = 0; i < connect.nr; i++) {
+		if (adb_server_connect(srv, connect.items[i])) {
+			diag_error_current();
+			status = EXIT_INFRA;
+			goto out;
+		}
+		diag_verbose("connected to %s", connect.items[i]);
+	}
+	if (adb_server_devices(srv, &list, 1)) {
+		diag_error_current();
+		status = EXIT_INFRA;
+		goto out;
+	}
+
+	rows = xcalloc(list.nr ? list.nr : 1, sizeof(*rows));
+	for (size_t i = 0; i < list.nr; i++) {
+		struct row *r = &rows[i];
+		struct adb_device *dev;
+		struct strbuf key = STRBUF_INIT;
+
+		r->info = &list.items[i];
+		device_props_init(&r->props);
+		if (!strcmp(r->info->state, "unauthorized")) {
+			diag_error("device '%s' is unauthorized: accept the USB "
+			    "debugging prompt on the device, or check the adb "
+			    "keys in ~/.android", r->info->serial);
+			status = EXIT_INFRA;
+			continue;
+		}
+		if (strcmp(r->info->state, "device")) {
+			diag_error("device '%s' is %s and cannot be used",
+			    r->info->serial, r->info->state);
+			status = EXIT_INFRA;
+			continue;
+		}
+		dev = adb_device_new(srv, r->info->serial);
+		if (device_props_query(&r->props, dev)) {
+			diag_error_current();
+			status = EXIT_INFRA;
+		} else {
+			device_props_key(&key, &r->props);
+			r->key = strbuf_detach(&key, NULL);
+		}
+		adb_device_free(dev);
+	}
+	if (json)
+		print_json(rows, list.nr);
+	else
+		print_table(rows, list.nr);
+	if (!list.nr)
+		diag_info("no devices attached to the adb server at %s",
+		    adb_server_address(srv));
+out:
+	for (size_t i = 0; rows && i < list.nr; i++) {
+		device_props_release(&rows[i].props);
+		free(rows[i].key);
+	}
+	free(rows);
+	adb_device_list_release(&list);
+	adb_server_free(srv);
+	strlist_release(&connect);
+	return status;
+}
