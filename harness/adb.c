@@ -294,6 +294,9 @@ adb_tracker_next(struct adb_tracker *t, struct adb_device_list *list,
 	 * desynchronize the stream.
 	 */
 	rc = adb_conn_wait(&t->conn, timeout_ms);
+	if (rc == JG_ETIMEOUT)
+		rc = jg_error_set(JG_ETIMEOUT, "the device list did not change "
+		    "within %d ms", timeout_ms);
 	if (!rc)
 		rc = adb_conn_read_string(&t->conn, &sb);
 	if (!rc)

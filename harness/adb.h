@@ -17,7 +17,8 @@
  * Codes: JG_EIO server not running or not startable (callers exit 3),
  * JG_EDEVICE device missing/offline/unauthorized or refusing a service,
  * JG_ECLOSED connection lost mid-stream, JG_EPROTO broken framing or no
- * exit status, JG_ETIMEOUT no answer in time, JG_EGENERIC other server FAILs.
+ * exit status, JG_ETIMEOUT no answer in time, JG_EGENERIC other server
+ * FAILs, a package manager refusal, or a non-zero adb_shell_check().
  *
  * Sync (push, pull, stat, list) is in adb_sync.h; shell quoting in
  * shquote.h.
@@ -64,6 +65,7 @@ void adb_server_free(struct adb_server *srv);
 /* "tcp:HOST:PORT", for messages; borrowed. */
 const char *adb_server_address(const struct adb_server *srv);
 
+/* The per-read timeout given to adb_server_new*(), in ms. */
 int adb_server_timeout(const struct adb_server *srv);
 
 /*
@@ -158,9 +160,13 @@ void adb_device_free(struct adb_device *dev);
 
 /* The serial given to adb_device_new(), or "(any)"; borrowed. */
 const char *adb_device_serial(const struct adb_device *dev);
+/* The server the device was made on; borrowed. */
 struct adb_server *adb_device_server(const struct adb_device *dev);
 
-/* Per-read timeout of this device's calls (default: the server's). */
+/*
+ * Per-read timeout of this device's calls, in ms (default, and <= 0: the
+ * server's).  Raise it around a command known to stay silent for long.
+ */
 void adb_device_set_timeout(struct adb_device *dev, int timeout_ms);
 int adb_device_timeout(const struct adb_device *dev);
 

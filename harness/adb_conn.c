@@ -258,7 +258,7 @@ fail_error(const struct strbuf *text)
 		return jg_error_set(JG_EDEVICE, "the device refused the service "
 		    "(adb server: 'closed')");
 	if (strstr(t, "not found") || strstr(t, "no devices") ||
-	    strstr(t, "more than one"))
+	    strstr(t, "no such device") || strstr(t, "more than one"))
 		return jg_error_set(JG_EDEVICE, "adb server: '%s'", t);
 	return jg_error_set(JG_EGENERIC, "adb server: '%s'", t);
 }

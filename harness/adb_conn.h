@@ -2,7 +2,9 @@
  * adb_conn.h: one TCP connection to the adb server ("smart socket").
  *
  * The layer under adb.h and adb_sync.h, used by the adb_*.c files only;
- * other modules use those headers.  A connection is opened per request, as
+ * other modules use those headers.  adb_server.c opens connections,
+ * adb_conn.c moves bytes and frames on them, adb.c adds the transport
+ * switch (adb_conn_open_device).  A connection is opened per request, as
  * the adb CLI does, so threads never share one.  Every read and write waits
  * with poll() and a timeout, and writes use MSG_NOSIGNAL, so a vanished
  * server gives an error instead of a hang or a SIGPIPE.

@@ -164,9 +164,17 @@ cut_marker(struct strbuf *out, size_t start, const char *marker, int *code)
 	    isdigit((unsigned char)out->buf[d - 1]); d--)
 		;
 	if (d == end || d - start < mlen ||
-	    memcmp(out->buf + d - mlen, marker, mlen))
+	    memcmp(out->buf + d - mlen, marker, mlen)) {
+		/* The last line often says why (a shell syntax error...). */
+		size_t ls = end;
+
+		while (ls > start && out->buf[ls - 1] != '\n' && end - ls < 120)
+			ls--;
 		return jg_error_set(JG_EPROTO, "connection closed before the "
-		    "exit status (legacy shell: no exit marker)");
+		    "exit status (legacy shell: no exit marker%s%.*s%s)",
+		    end > ls ? "; output ends with '" : "", (int)(end - ls),
+		    out->buf + ls, end > ls ? "'" : "");
+	}
 	for (size_t i = d; i < end; i++)
 		v = v * 10 + (out->buf[i] - '0');
 	*code = (int)(v & 0xff);

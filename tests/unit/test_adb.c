@@ -279,7 +279,7 @@ disconnect_unknown_device(void **state)
 	fake_adb_expect(fa, "host:disconnect:1.2.3.4:5");
 	fake_adb_fail(fa, "no such device '1.2.3.4:5'");
 	fake_adb_start(fa);
-	assert_int_not_equal(adb_server_disconnect(srv, "1.2.3.4:5"), 0);
+	assert_int_equal(adb_server_disconnect(srv, "1.2.3.4:5"), JG_EDEVICE);
 	assert_non_null(strstr(jg_error_msg(), "no such device '1.2.3.4:5'"));
 	assert_string_equal(fake_adb_finish(fa), "");
 	adb_server_free(srv);

@@ -3,6 +3,7 @@
  * adb client, against the scripted server of fake_adb.c.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -216,6 +217,8 @@ legacy_without_marker_is_error(void **state)
 	assert_int_equal(adb_shell(r.dev, "logcat -d", &r.res), JG_EPROTO);
 	assert_non_null(strstr(jg_error_msg(), "'logcat -d': connection closed "
 	    "before the exit status"));
+	assert_non_null(strstr(jg_error_msg(), "output ends with 'half a "
+	    "line'"));
 	rig_release(&r);
 }
 
@@ -277,6 +280,63 @@ argv_quoting_and_check(void **state)
 	    "exited with 1: wm: no display");
 	strbuf_release(&out);
 	rig_release(&r);
+}
+
+#define PARALLEL_RUNS 30
+
+struct worker {
+	pthread_t thread;
+	struct rig rig;
+	char name[32];
+	int ok;
+};
+
+/* Run PARALLEL_RUNS commands on one device, checking every result. */
+static void *
+work(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int i = 0; i < PARALLEL_RUNS; i++) {
+		struct adb_shell_result res;
+
+		adb_shell_result_init(&res);
+		if (!adb_shell(w->rig.dev, "getprop ro.serialno", &res) &&
+		    !strcmp(res.out.buf, w->name) && res.exit_code == 0)
+			w->ok++;
+		adb_shell_result_release(&res);
+	}
+	return NULL;
+}
+
+/*
+ * Two devices driven from two threads at once each get their own
+ * answers: the client keeps no shared state between handles.
+ */
+static void
+devices_in_parallel_threads(void **state)
+{
+	struct worker w[2];
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(w[k].name, sizeof(w[k].name), "device-%d\n", k);
+		w[k].ok = 0;
+		rig_init(&w[k].rig, "shell_v2", TIMEOUT_MS);
+		for (int i = 0; i < PARALLEL_RUNS; i++) {
+			expect_v2(w[k].rig.fa, "getprop ro.serialno");
+			fake_adb_v2(w[k].rig.fa, 1, w[k].name, strlen(w[k].name));
+			fake_adb_v2(w[k].rig.fa, 3, "\0", 1);
+			fake_adb_hangup(w[k].rig.fa);
+		}
+		fake_adb_start(w[k].rig.fa);
+	}
+	for (int k = 0; k < 2; k++)
+		pthread_create(&w[k].thread, NULL, work, &w[k]);
+	for (int k = 0; k < 2; k++) {
+		pthread_join(w[k].thread, NULL);
+		assert_int_equal(w[k].ok, PARALLEL_RUNS);
+		rig_release(&w[k].rig);
+	}
 }
 
 /* A device that stays silent makes a shell call time out. */
@@ -490,6 +550,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(legacy_without_marker_is_error),
 	cmocka_unit_test(exec_is_binary_safe),
 	cmocka_unit_test(argv_quoting_and_check),
+	cmocka_unit_test(devices_in_parallel_threads),
 	cmocka_unit_test(shell_times_out),
 	cmocka_unit_test(stream_lines_in_pieces),
 	cmocka_unit_test(stream_stops_from_another_thread),
