@@ -42,7 +42,6 @@ UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNIT_OBJ  = $(UNIT_SRC:%.c=$(B)/obj/%.o)
 SIM_SRC   = $(wildcard tests/simdevice/*.c)
 SIM_OBJ   = $(SIM_SRC:%.c=$(B)/obj/%.o)
-BENCH_SRC = $(wildcard tests/bench/*.c)
 
 .PHONY: all build check unit e2e bench demo fuzz install uninstall clean deps deps-test
 
@@ -55,7 +54,7 @@ deps:
 deps-test:
 	@sh tools/deps.sh test
 
-build: $(B)/jankgate $(B)/unit-tests $(if $(SIM_SRC),$(B)/simdevice)
+build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -80,6 +79,10 @@ $(B)/obj/tests/unit/%.o: JGFLAGS += -I$(B) -Itests/unit -Wno-shadow
 $(B)/unit-tests: $(UNIT_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
+# A test driver for the adb client (tests/e2e/adbprobe.c); not installed.
+$(B)/adbprobe: $(B)/obj/tests/e2e/adbprobe.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 $(B)/obj/tests/simdevice/%.o: JGFLAGS += -Itests/simdevice
 $(B)/simdevice: $(SIM_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
@@ -92,16 +95,13 @@ check: deps
 unit: $(B)/unit-tests
 	$(B)/unit-tests
 
-e2e: $(B)/jankgate $(B)/simdevice
+e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
 	$(PYTHON) tests/e2e/runner.py --build $(B)
 
 bench: deps
 	@sh tools/deps.sh test
-	@$(MAKE) --no-print-directory build $(B)/bench
-	$(B)/bench
-
-$(B)/bench: $(BENCH_SRC) $(B)/libjankgate.a
-	$(CC) $(CFLAGS) $(JGFLAGS) $(PKG_CFLAGS) -Itests/bench -o $@ $(BENCH_SRC) $(B)/libjankgate.a $(LIBS)
+	@$(MAKE) --no-print-directory build
+	$(PYTHON) tests/bench/run.py --build $(B)
 
 demo: deps
 	@sh tools/deps.sh demo

@@ -16,12 +16,15 @@ Case file syntax (one directive per line; '#' starts a comment line):
                                   private HOME; sets %ADBPORT, exports
                                   ANDROID_ADB_SERVER_PORT to every command
   simdevice NAME [OPTIONS...]     start build/simdevice, `adb connect` it and
-                                  wait until it is a device; sets
-                                  %NAME_SERIAL, %NAME_PORT, %NAME_PID
+                                  wait until it is a device (or, with
+                                  --auth reject, unauthorized); sets
+                                  %NAME_SERIAL, %NAME_PORT, %NAME_PID;
+                                  --no-connect leaves it unattached
   file PATH <<TAG                 write the lines up to TAG into %T/PATH
   env: NAME=VALUE                 for every later command
   run: ARGS...                    run a command (shlex-split; a leading
-                                  `jankgate` or `simdevice` is the built one)
+                                  `jankgate`, `simdevice` or `adbprobe`
+                                  is the built one)
   sh: SCRIPT                      run a /bin/sh script line instead
   exit: N                         expected exit status of the last command
   stdout: REGEX                   some part of stdout matches (multiline)
@@ -115,8 +118,8 @@ class Case:
     def resolve_prog(self, argv):
         if argv and argv[0] == "jankgate":
             argv[0] = self.vars["JANKGATE"]
-        elif argv and argv[0] == "simdevice":
-            argv[0] = self.vars["SIMDEVICE"]
+        elif argv and argv[0] in ("simdevice", "adbprobe"):
+            argv[0] = self.vars[argv[0].upper()]
         return argv
 
     def note(self, msg):
@@ -175,6 +178,8 @@ class Case:
     def start_simdevice(self, name, opts):
         if not self.adb_port:
             raise CaseError("simdevice needs adb-server first")
+        connect = "--no-connect" not in opts
+        opts = [o for o in opts if o != "--no-connect"]
         portfile = os.path.join(self.tmp, name + ".port")
         logf = open(os.path.join(self.tmp, name + ".simdevice.log"), "wb")
         argv = [self.vars["SIMDEVICE"], "--port-file", portfile] + opts
@@ -194,7 +199,7 @@ class Case:
         self.vars[up + "_PORT"] = port
         self.vars[up + "_SERIAL"] = serial
         self.vars[up + "_PID"] = p.pid
-        if "--no-connect" in opts:
+        if not connect:
             return
         r = self.adb("connect", serial)
         self.note("adb connect %s: %s" % (serial, r.stdout.decode(errors="replace").strip()))
@@ -309,6 +314,7 @@ class Case:
             "T": self.tmp, "SRC": SRC, "BUILD": self.build,
             "JANKGATE": os.path.join(self.build, "jankgate"),
             "SIMDEVICE": os.path.join(self.build, "simdevice"),
+            "ADBPROBE": os.path.join(self.build, "adbprobe"),
         })
         try:
             for key, arg, block in self.parse():

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Benchmarks for jankgate: `make bench` runs this and it prints its figures.
+
+Each benchmark starts what it needs on loopback (a private adb server,
+simulated devices), measures, stops everything by pid, and prints one block
+of figures.  Benchmarks never fail on a number; they report it, with the
+target next to it, so a person reading the output judges.
+
+adb: shell round trip through jankgate's client (in one process, as
+jankgate uses it) against the adb CLI (one process per command, as scripts
+use it), on the same simulated device in the same run; then push and pull
+throughput of 5 MiB through the client.  Target: client >= 3x faster per
+command than the CLI.
+
+Usage: run.py [--build DIR] [--n N]
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Rig:
+    """A private adb server and simulated devices, stopped by pid."""
+
+    def __init__(self, build):
+        self.build = build
+        self.tmp = tempfile.mkdtemp(prefix="jg-bench-")
+        self.procs = []
+        self.port = free_port()
+        self.env = dict(os.environ, HOME=self.tmp, ADB_MDNS="0", ADB_USB="0",
+                        ADB_EMU="0", ANDROID_ADB_SERVER_PORT=str(self.port))
+        self.env.pop("ADB_SERVER_SOCKET", None)
+
+    def start(self):
+        p = subprocess.Popen(["adb", "-P", str(self.port), "server", "nodaemon"],
+                             env=self.env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        self.procs.append(p)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("bench: adb server did not start")
+
+    def simdevice(self, *opts):
+        pf = os.path.join(self.tmp, "dev%d.port" % len(self.procs))
+        p = subprocess.Popen([os.path.join(self.build, "simdevice"), "--port-file", pf] + list(opts),
+                             env=self.env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        self.procs.append(p)
+        for _ in range(200):
+            if os.path.exists(pf) and open(pf).read().strip():
+                break
+            time.sleep(0.02)
+        serial = "127.0.0.1:" + open(pf).read().strip()
+        self.adb("connect", serial)
+        for _ in range(200):
+            if self.adb("-s", serial, "get-state").stdout.strip() == b"device":
+                return serial
+            time.sleep(0.05)
+        raise SystemExit("bench: simdevice did not attach")
+
+    def adb(self, *args):
+        return subprocess.run(["adb", "-P", str(self.port)] + list(args),
+                              env=self.env, capture_output=True, timeout=30)
+
+    def stop(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))]
+
+
+def bench_adb(build, n):
+    rig = Rig(build)
+    try:
+        rig.start()
+        serial = rig.simdevice("--model", "BenchPhone")
+        r = subprocess.run([os.path.join(build, "adbprobe"), "bench", serial, str(n)],
+                           env=rig.env, capture_output=True, text=True, timeout=300)
+        if r.returncode:
+            raise SystemExit("bench: adbprobe failed: " + r.stderr)
+        figures = dict(line.split(None, 1) for line in r.stdout.splitlines())
+        client = dict(kv.split("=") for kv in figures["client_shell_ms"].split())
+        cli = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            rr = rig.adb("-s", serial, "shell", "true")
+            cli.append((time.perf_counter() - t0) * 1e3)
+            if rr.returncode:
+                raise SystemExit("bench: adb shell failed")
+        cmed, cp95 = statistics.median(cli), pct(cli, 0.95)
+        jmed = float(client["median"])
+        print("adb: shell round trip on one simulated device, %d runs each" % n)
+        print("  %-34s median %7.3f ms   p95 %7.3f ms" % ("jankgate client (in process)", jmed, float(client["p95"])))
+        print("  %-34s median %7.3f ms   p95 %7.3f ms" % ("adb CLI (`adb shell true`)", cmed, cp95))
+        print("  client speed-up per command: %.1fx (target >= 3x)" % (cmed / jmed))
+        print("  push 5 MiB: %s MB/s   pull 5 MiB: %s MB/s" % (figures["client_push_MBps"].strip(),
+                                                          figures["client_pull_MBps"].strip()))
+    finally:
+        rig.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--n", type=int, default=300)
+    a = ap.parse_args()
+    build = os.path.abspath(a.build)
+    if not shutil.which("adb"):
+        print("adb: skipped (adb is not installed)")
+    else:
+        bench_adb(build, a.n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
