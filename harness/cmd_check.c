@@ -1,8 +1,8 @@
 /*
  * cmd_check.c: `jankgate check`, validate without touching anything.
  *
- * Like `httpd -n`: reads the configuration (and, once the scenario language
- * lands, every scenario it names), prints one line per problem, or
+ * Like `httpd -n`: reads the configuration and every scenario it names,
+ * prints one line per problem ("FILE:LINE:COL: message" for scenarios), or
  * "configuration OK".  With results files named on the command line it
  * checks those instead (schema version, types), which is what a user runs
  * before feeding a file from another machine to compare or baseline.  It
@@ -18,6 +18,8 @@
 #include "config.h"
 #include "diag.h"
 #include "results.h"
+#include "scenario.h"
+#include "strlist.h"
 #include "banned.h"
 
 static int
@@ -42,6 +44,26 @@ check_results(int nr, char **files)
 	return status;
 }
 
+/* Parse every scenario the config names; print each problem. */
+static int
+check_scenarios(const struct config *cfg)
+{
+	struct strlist problems = STRLIST_INIT;
+	int status = EXIT_PASS;
+
+	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
+		struct scenario *scn = NULL;
+
+		if (scenario_load(&scn, cfg->scenarios.items[i], &problems))
+			status = EXIT_BAD_INPUT;
+		scenario_free(scn);
+	}
+	for (size_t i = 0; i < problems.nr; i++)
+		diag_plain("%s", problems.items[i]);
+	strlist_release(&problems);
+	return status;
+}
+
 int
 cmd_check(int argc, char **argv)
 {
@@ -57,7 +79,9 @@ cmd_check(int argc, char **argv)
 	rc = cmd_load_config(&cfg);
 	if (rc)
 		return rc;
-	printf("configuration OK\n");
+	rc = check_scenarios(cfg);
+	if (!rc)
+		printf("configuration OK\n");
 	config_free(cfg);
-	return EXIT_PASS;
+	return rc;
 }
