@@ -184,6 +184,20 @@ proc_run(struct proc_result *res, const char *const argv[],
 			pf[nf++] = (struct pollfd){ in_p[1], POLLOUT, 0 };
 		if (have_status)
 			wait_ms = 20;
+		/*
+		 * Output closed but the child still running: without a
+		 * timeout just wait for it; with one, check often so the exit
+		 * is seen within milliseconds, not a whole poll period.
+		 */
+		if (!nf && !have_status) {
+			if (timeout <= 0) {
+				waitpid(pid, &status, 0);
+				have_status = 1;
+				exited_at = now;
+				continue;
+			}
+			wait_ms = 2;
+		}
 		if (poll(pf, (nfds_t)nf, wait_ms) < 0 && errno != EINTR) {
 			rc = jg_error_errno(JG_EIO, errno, "poll");
 			break;
