@@ -1,0 +1,1225 @@
+/*
+ * test_baseline_store.c: the git baseline store, against real repositories.
+ *
+ * Repositories are made with the git command line in unit_tmpdir() and the
+ * results are checked with it too, so "plain git can read it" is tested by
+ * plain git.  Network remotes are served by `git daemon` on a loopback port
+ * (started once per group, stopped by its process group id in teardown); a
+ * tiny HTTP server thread that always answers 401 stands in for an https
+ * host that refuses a token.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "baseline_store.h"
+#include "error.h"
+#include "fileio.h"
+#include "proc.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define PKG "com.example.app"
+#define DEV_A "google-pixel-7-api34-90hz"
+#define DEV_B "samsung-s21-api33-120hz"
+#define TOKEN "jg-T0ken-s3cret"
+
+static pid_t daemon_pid;
+static int daemon_port;
+static char *daemon_base;
+
+/* A path under this process's temp dir; a fresh name per call. */
+static char *
+tmp(const char *name)
+{
+	static int seq;
+
+	return xasprintf("%s/%s-%d", unit_tmpdir(), name, ++seq);
+}
+
+/* Run git in `dir`, assert it succeeded, return its stdout (to free). */
+static char *
+git(const char *dir, ...)
+{
+	const char *argv[32] = { "git", "-C", dir };
+	struct proc_result r;
+	va_list ap;
+	char *out;
+	int n = 3;
+
+	va_start(ap, dir);
+	while ((argv[n] = va_arg(ap, const char *)) && n < 30)
+		n++;
+	va_end(ap);
+	proc_result_init(&r);
+	assert_int_equal(proc_run(&r, argv, NULL), 0);
+	if (r.exit_code != 0)
+		fail_msg("git %s: %s", argv[3], r.err.buf);
+	out = strbuf_detach(&r.out, NULL);
+	proc_result_release(&r);
+	return out;
+}
+
+static char *
+new_bare_repo(const char *name)
+{
+	char *path = tmp(name);
+
+	free(git(unit_tmpdir(), "-c", "init.defaultBranch=main", "init",
+	    "-q", "--bare", path, NULL));
+	return path;
+}
+
+/* A small results file that names its run, so versions can be told apart. */
+static char *
+results(const char *run)
+{
+	return xasprintf("{\n  \"schema\": \"jankgate.results/1\",\n"
+	    "  \"run\": { \"id\": \"%s\" }\n}\n", run);
+}
+
+static struct baseline_store *
+open_store(const char *repo, int create)
+{
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+
+	o.repo = repo;
+	o.create = create;
+	if (baseline_store_open(&bs, &o) < 0)
+		fail_msg("open '%s': %s", repo, jg_error_msg());
+	return bs;
+}
+
+static void
+record(struct baseline_store *bs, const char *dev, const char *run,
+    char id[BASELINE_OID_HEXSZ + 1])
+{
+	struct baseline_commit_info info = { "1.4.2", run, "pass", NULL,
+	    NULL };
+	char *data = results(run);
+	char tmpid[BASELINE_OID_HEXSZ + 1];
+
+	if (baseline_store_record(id ? id : tmpid, bs, "main", PKG, dev, data,
+	    strlen(data), &info) < 0)
+		fail_msg("record %s %s: %s", dev, run, jg_error_msg());
+	free(data);
+}
+
+/* The run ids of a history, newest first, as "r3 r2 r1". */
+static char *
+runs_of(const struct baseline_entry *e, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", e[i].run_id);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+assert_history(struct baseline_store *bs, const char *ref, const char *dev,
+    size_t max, const char *want)
+{
+	struct baseline_entry *e;
+	size_t nr;
+	char *got;
+
+	if (baseline_store_history(&e, &nr, bs, ref, PKG, dev, max) < 0)
+		fail_msg("history: %s", jg_error_msg());
+	got = runs_of(e, nr);
+	assert_string_equal(got, want);
+	for (size_t i = 0; i < nr; i++) {
+		char *data = results(e[i].run_id);
+
+		assert_int_equal(e[i].len, strlen(data));
+		assert_memory_equal(e[i].data, data, e[i].len);
+		free(data);
+	}
+	free(got);
+	baseline_entries_free(e, nr);
+}
+
+/* ---- rules without a repository ---- */
+
+/* Only one safe path component is accepted as a package or device key. */
+static void
+path_accepts_only_safe_components(void **state)
+{
+	static const char *bad[] = { "", ".git", "..", "-rf", "a/b", "a b",
+	    "a\\b", "a\nb", "caf\xc3\xa9", "x:y" };
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(baseline_path(&sb, PKG, DEV_A), 0);
+	assert_string_equal(sb.buf, PKG "/" DEV_A "/results.json");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strbuf_reset(&sb);
+		assert_int_equal(baseline_path(&sb, PKG, bad[i]), JG_EINVAL);
+		assert_int_equal(baseline_path(&sb, bad[i], DEV_A), JG_EINVAL);
+	}
+	strbuf_release(&sb);
+}
+
+
+/* A recorded run's message parses back to the fields it was made from. */
+static void
+message_round_trips(void **state)
+{
+	struct baseline_commit_info info = { "1.4.2", "r42", "pass", NULL,
+	    NULL };
+	struct baseline_entry *e = xcalloc(1, sizeof(*e));
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(baseline_message_format(&sb, PKG, DEV_A, &info), 0);
+	assert_string_equal(sb.buf, "baseline " PKG " 1.4.2 on " DEV_A
+	    ": pass (run r42)\n\nJankgate-Run: r42\nJankgate-Verdict: pass\n"
+	    "Jankgate-App-Version: 1.4.2\n");
+	baseline_message_parse(e, sb.buf);
+	assert_string_equal(e->subject, "baseline " PKG " 1.4.2 on " DEV_A
+	    ": pass (run r42)");
+	assert_string_equal(e->run_id, "r42");
+	assert_string_equal(e->verdict, "pass");
+	assert_string_equal(e->app_version, "1.4.2");
+	assert_null(e->reason);
+	assert_null(e->accepted_by);
+	baseline_entries_free(e, 1);
+	strbuf_release(&sb);
+}
+
+/* An acceptance carries its reason paragraphs and who accepted it. */
+static void
+accept_message_keeps_reason(void **state)
+{
+	struct baseline_commit_info info = { "2.0", "r7", "regression",
+	    "\nNew feed layout costs 2 ms per frame.\n\nAgreed with design.\n\n",
+	    "Ann <ann@example.com>" };
+	struct baseline_entry *e = xcalloc(1, sizeof(*e));
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(baseline_message_format(&sb, PKG, DEV_A, &info), 0);
+	baseline_message_parse(e, sb.buf);
+	assert_string_equal(e->subject, "accept " PKG " 2.0 on " DEV_A
+	    ": regression (run r7)");
+	assert_string_equal(e->reason, "New feed layout costs 2 ms per "
+	    "frame.\n\nAgreed with design.");
+	assert_string_equal(e->accepted_by, "Ann <ann@example.com>");
+	assert_string_equal(e->verdict, "regression");
+	baseline_entries_free(e, 1);
+	strbuf_release(&sb);
+}
+
+/* Missing fields, line breaks in one-line fields and empty reasons fail. */
+static void
+message_rejects_bad_fields(void **state)
+{
+	static const struct baseline_commit_info bad[] = {
+		{ NULL, "r1", "pass", NULL, NULL },
+		{ "1.0", "", "pass", NULL, NULL },
+		{ "1.0", "r1\nJankgate-Verdict: pass", "pass", NULL, NULL },
+		{ "1.0", "r1", "pass\r", NULL, NULL },
+		{ "1.0", "r1", " pass", NULL, NULL },
+		{ "1.0", "r1", "pass", " \n\t\n", "me" },
+		{ "1.0", "r1", "pass", "ok", NULL },
+		{ "1.0", "r1", "pass", "bell \a", "me" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strbuf_reset(&sb);
+		assert_int_equal(baseline_message_format(&sb, PKG, DEV_A,
+		    &bad[i]), JG_EINVAL);
+		assert_int_equal(sb.len, 0);
+	}
+	strbuf_release(&sb);
+}
+
+/* A message made by hand parses to its subject and body, no trailers. */
+static void
+foreign_message_parses(void **state)
+{
+	struct baseline_entry *e = xcalloc(2, sizeof(*e));
+
+	baseline_message_parse(&e[0], "Import old baselines\n");
+	assert_string_equal(e[0].subject, "Import old baselines");
+	assert_null(e[0].reason);
+	assert_null(e[0].run_id);
+	baseline_message_parse(&e[1], "Fix\n\nSee: the wiki\nand more\n");
+	assert_string_equal(e[1].reason, "See: the wiki\nand more");
+	assert_null(e[1].run_id);
+	baseline_entries_free(e, 2);
+}
+
+/* The light content check knows a results file from anything else. */
+static void
+content_check_tells_results_files(void **state)
+{
+	static const struct {
+		const char *data;
+		int ok;
+		const char *says;
+	} cases[] = {
+		{ "{\"schema\":\"jankgate.results/1\"}", 1, NULL },
+		{ "\xef\xbb\xbf \n{ \"run\": {}, \"schema\" : "
+		  "\"jankgate.results/2\" }", 1, NULL },
+		{ "", 0, "not a JSON object" },
+		{ "[1, 2]", 0, "not a JSON object" },
+		{ "<html>", 0, "not a JSON object" },
+		{ "{\"run\": {}}", 0, "no \"schema\"" },
+		{ "{\"schema\": 3}", 0, "not a string" },
+		{ "{\"schema\": \"jankgate.comparison/1\"}", 0,
+		  "schema 'jankgate.comparison/1'" },
+		{ "{\"schema\": \"jankgate.results/", 0, "schema" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err = baseline_content_check(cases[i].data,
+		    strlen(cases[i].data), "'x.json'");
+
+		assert_int_equal(err, cases[i].ok ? 0 : JG_EINVAL);
+		if (!cases[i].ok) {
+			assert_non_null(strstr(jg_error_msg(), "'x.json'"));
+			assert_non_null(strstr(jg_error_msg(), cases[i].says));
+		}
+	}
+}
+
+/* Userinfo and the secret vanish from messages; the rest stays. */
+static void
+scrub_removes_userinfo_and_secret(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "https://u:" TOKEN "@host/x.git", "https://host/x.git" },
+		{ "cannot fetch 'ssh://git@h:22/r': refused",
+		  "cannot fetch 'ssh://h:22/r': refused" },
+		{ "http://a@b@host:8080/p?q", "http://host:8080/p?q" },
+		{ "https://host/a@b", "https://host/a@b" },
+		{ "token " TOKEN " leaked twice: " TOKEN,
+		  "token *** leaked twice: ***" },
+		{ "git@github.com:org/repo.git", "git@github.com:org/repo.git" },
+		{ "nothing to see", "nothing to see" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		baseline_scrub(&sb, cases[i].in, TOKEN);
+		assert_string_equal(sb.buf, cases[i].out);
+		strbuf_release(&sb);
+	}
+}
+
+/* ---- local repositories ---- */
+
+/*
+ * Records for two devices are plain git: one commit per run touching one
+ * file, the subject and trailers git itself parses, a clean fsck, and the
+ * history of each device newest first.
+ */
+static void
+records_are_plain_git_history(void **state)
+{
+	char *repo = new_bare_repo("plain.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	char *out, *want;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	record(bs, DEV_A, "a3", NULL);
+	record(bs, DEV_B, "b2", NULL);
+
+	out = git(repo, "log", "--format=%s|%(trailers:key=Jankgate-Run,"
+	    "valueonly,separator=)|%(trailers:key=Jankgate-Verdict,valueonly,"
+	    "separator=)", "main", "--", PKG "/" DEV_A "/results.json", NULL);
+	assert_string_equal(out,
+	    "baseline " PKG " 1.4.2 on " DEV_A ": pass (run a3)|a3|pass\n"
+	    "baseline " PKG " 1.4.2 on " DEV_A ": pass (run a2)|a2|pass\n"
+	    "baseline " PKG " 1.4.2 on " DEV_A ": pass (run a1)|a1|pass\n");
+	free(out);
+	out = git(repo, "show", "main:" PKG "/" DEV_B "/results.json", NULL);
+	want = results("b2");
+	assert_string_equal(out, want);
+	free(want);
+	free(out);
+	out = git(repo, "rev-list", "--count", "main", NULL);
+	assert_string_equal(out, "5\n");
+	free(out);
+	free(git(repo, "fsck", "--strict", "--no-progress", NULL));
+
+	assert_history(bs, "main", DEV_A, 0, "a3 a2 a1");
+	assert_history(bs, "main", DEV_A, 2, "a3 a2");
+	assert_history(bs, "refs/heads/main", DEV_B, 5, "b2 b1");
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/* A tag at an older commit gives exactly the runs under it. */
+static void
+history_at_tag_stops_there(void **state)
+{
+	char *repo = new_bare_repo("tags.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	char id[BASELINE_OID_HEXSZ + 1];
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_A, "a2", id);
+	free(git(repo, "tag", "v1.0", id, NULL));
+	free(git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com",
+	    "tag", "-a", "-m", "release", "v1.0-annotated", id, NULL));
+	record(bs, DEV_A, "a3", NULL);
+	record(bs, DEV_B, "b1", NULL);
+
+	assert_history(bs, "main", DEV_A, 0, "a3 a2 a1");
+	assert_history(bs, "v1.0", DEV_A, 0, "a2 a1");
+	assert_history(bs, "v1.0-annotated", DEV_A, 1, "a2");
+	assert_history(bs, id, DEV_A, 0, "a2 a1");
+	assert_history(bs, "v1.0", DEV_B, 0, "");
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/* No version of a device key is "no baseline yet", not an error. */
+static void
+no_baseline_yet_is_empty(void **state)
+{
+	char *repo = new_bare_repo("empty.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_entry *e;
+	size_t nr = 99;
+
+	/* An empty repository has no ref at all, not even the asked one. */
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_A, 5), 0);
+	assert_int_equal(nr, 0);
+	assert_null(e);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", NULL, NULL,
+	    0), 0);
+	assert_int_equal(nr, 0);
+	record(bs, DEV_A, "a1", NULL);
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_B, 5), 0);
+	assert_int_equal(nr, 0);
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main",
+	    "org.other", DEV_A, 5), 0);
+	assert_int_equal(nr, 0);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/* An unknown ref is JG_ENOTFOUND, and the message says what exists. */
+static void
+unknown_ref_lists_refs(void **state)
+{
+	char *repo = new_bare_repo("refs.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_entry *e;
+	size_t nr;
+
+	record(bs, DEV_A, "a1", NULL);
+	free(git(repo, "tag", "v1.0", "main", NULL));
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "release-9",
+	    PKG, DEV_A, 5), JG_ENOTFOUND);
+	assert_non_null(strstr(jg_error_msg(), "ref 'release-9' not found"));
+	assert_non_null(strstr(jg_error_msg(), "main, v1.0"));
+	assert_non_null(strstr(jg_error_msg(), "git fetch"));
+	assert_int_equal(baseline_store_show(&e, &nr, bs, "nope~1", NULL,
+	    NULL), JG_ENOTFOUND);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * A missing repository is JG_ENOTFOUND, as a path or a file:// URL, unless
+ * it may be created; a created one is bare and shows the recorded branch.
+ */
+static void
+missing_repository(void **state)
+{
+	char *path = tmp("missing.git"), *url = xasprintf("file://%s", path);
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs = NULL;
+	char *out;
+
+	o.repo = path;
+	assert_int_equal(baseline_store_open(&bs, &o), JG_ENOTFOUND);
+	assert_null(bs);
+	assert_non_null(strstr(jg_error_msg(), path));
+	assert_non_null(strstr(jg_error_msg(), "does not exist"));
+	o.repo = url;
+	assert_int_equal(baseline_store_open(&bs, &o), JG_ENOTFOUND);
+	o.repo = unit_tmpdir();
+	assert_int_equal(baseline_store_open(&bs, &o), JG_ENOTFOUND);
+	assert_non_null(strstr(jg_error_msg(), "not a git repository"));
+
+	bs = open_store(url, 1);
+	record(bs, DEV_A, "a1", NULL);
+	baseline_store_free(bs);
+	out = git(path, "rev-parse", "--is-bare-repository", NULL);
+	assert_string_equal(out, "true\n");
+	free(out);
+	out = git(path, "log", "--format=%(trailers:key=Jankgate-Run,"
+	    "valueonly,separator=)", NULL);
+	assert_string_equal(out, "a1\n");
+	free(out);
+	free(url);
+	free(path);
+}
+
+/* A non-bare repository: a commit by git, then ours; files stay as they are. */
+static char *
+worktree_repo(void)
+{
+	char *dir = tmp("work");
+	char *file;
+
+	free(git(unit_tmpdir(), "-c", "init.defaultBranch=main", "init", "-q",
+	    dir, NULL));
+	file = xasprintf("%s/README", dir);
+	assert_int_equal(file_write_atomic(file, "hi\n", 3, 0644), 0);
+	free(git(dir, "add", "README", NULL));
+	free(git(dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
+	    "commit", "-q", "-m", "start", NULL));
+	free(file);
+	return dir;
+}
+
+/* Commit by hand with git: `path` holds `data` (or is a directory). */
+static void
+git_commit_file(const char *dir, const char *path, const char *data,
+    int as_dir)
+{
+	char *full = xasprintf("%s/%s%s", dir, path, as_dir ? "/x" : "");
+	char *parent = xstrdup(full);
+
+	*strrchr(parent, '/') = '\0';
+	assert_int_equal(file_mkdirs(parent, 0777), 0);
+	assert_int_equal(file_write_atomic(full, data, strlen(data), 0644), 0);
+	free(git(dir, "add", "-A", NULL));
+	free(git(dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
+	    "commit", "-q", "-m", "by hand", NULL));
+	free(parent);
+	free(full);
+}
+
+/*
+ * Foreign things at the path are JG_EINVAL naming the path: a directory
+ * called results.json, a file that is not JSON, another schema; record
+ * refuses to replace them and refuses to store such data itself.
+ */
+static void
+foreign_files_are_invalid(void **state)
+{
+	char *dir = worktree_repo();
+	struct baseline_store *bs = open_store(dir, 0);
+	struct baseline_commit_info info = { "1", "r1", "pass", NULL, NULL };
+	char id[BASELINE_OID_HEXSZ + 1];
+	struct baseline_entry *e;
+	size_t nr;
+
+	git_commit_file(dir, PKG "/" DEV_A "/results.json", "x", 1);
+	git_commit_file(dir, PKG "/" DEV_B "/results.json", "<html>", 0);
+	git_commit_file(dir, "org.other/" DEV_A "/results.json",
+	    "{\"schema\": \"jankgate.comparison/1\"}", 0);
+
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_A, 5), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), PKG "/" DEV_A
+	    "/results.json'"));
+	assert_non_null(strstr(jg_error_msg(), "is a directory"));
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_B, 5), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "not a JSON object"));
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main",
+	    "org.other", DEV_A, 5), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "jankgate.comparison/1"));
+	assert_int_equal(baseline_store_show(&e, &nr, bs, "main", NULL, NULL),
+	    JG_EINVAL);
+
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_B,
+	    "{\"schema\":\"jankgate.results/1\"}", 31, &info), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "refusing to replace"));
+	assert_int_equal(baseline_store_record(id, bs, "main", "org.new",
+	    DEV_A, "{}", 2, &info), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "the run to record"));
+	assert_int_equal(baseline_store_record(id, bs, "v1", PKG, DEV_A,
+	    "{}", 2, &info), JG_EINVAL);
+	baseline_store_free(bs);
+	free(dir);
+}
+
+/*
+ * In a repository with a working tree the branch moves but the files on
+ * disk stay as they were, and git's own commit comes first in history.
+ */
+static void
+worktree_is_not_touched(void **state)
+{
+	char *dir = worktree_repo();
+	struct baseline_store *bs = open_store(dir, 0);
+	char *out, *pkgdir = xasprintf("%s/%s", dir, PKG);
+
+	record(bs, DEV_A, "a1", NULL);
+	assert_int_equal(file_exists(pkgdir), 0);
+	out = git(dir, "log", "--format=%s", "main", NULL);
+	assert_string_equal(out, "baseline " PKG " 1.4.2 on " DEV_A
+	    ": pass (run a1)\nstart\n");
+	free(out);
+	assert_history(bs, "main", DEV_A, 0, "a1");
+	baseline_store_free(bs);
+	free(pkgdir);
+	free(dir);
+}
+
+/*
+ * The same device twice is two commits in order; the same bytes again are
+ * no new commit at all (a retried job must not duplicate its run).
+ */
+static void
+same_device_twice_in_order(void **state)
+{
+	char *repo = new_bare_repo("twice.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	char first[BASELINE_OID_HEXSZ + 1], second[BASELINE_OID_HEXSZ + 1];
+	char again[BASELINE_OID_HEXSZ + 1];
+	char *out, *want;
+
+	record(bs, DEV_A, "a1", first);
+	assert_int_equal(baseline_store_attempts(bs), 1);
+	record(bs, DEV_A, "a2", second);
+	want = xasprintf("%s\n", first);
+	out = git(repo, "rev-parse", "main^", NULL);
+	assert_string_equal(out, want);
+	free(out);
+	free(want);
+	record(bs, DEV_A, "a2", again);
+	assert_string_equal(again, second);
+	assert_int_equal(baseline_store_attempts(bs), 0);
+	assert_history(bs, "main", DEV_A, 0, "a2 a1");
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/* An acceptance is a commit whose log entry carries reason and acceptor. */
+static void
+accept_is_logged_with_reason(void **state)
+{
+	char *repo = new_bare_repo("accept.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_commit_info info = { "2.0", "r9", "regression",
+	    "Intended: new animation.", NULL };
+	char id[BASELINE_OID_HEXSZ + 1];
+	char *data = results("r9"), *out;
+	struct baseline_entry *e;
+	size_t nr;
+
+	record(bs, DEV_A, "a1", NULL);
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_A,
+	    data, strlen(data), &info), 0);
+	out = git(repo, "log", "-1", "--format=%s%n%(trailers:key="
+	    "Jankgate-Accepted-By,valueonly,separator=)", NULL);
+	assert_string_equal(out, "accept " PKG " 2.0 on " DEV_A
+	    ": regression (run r9)\njankgate <jankgate@localhost>\n");
+	free(out);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", PKG, DEV_A,
+	    0), 0);
+	assert_int_equal(nr, 2);
+	assert_string_equal(e[0].commit, id);
+	assert_string_equal(e[0].reason, "Intended: new animation.");
+	assert_string_equal(e[0].accepted_by, "jankgate <jankgate@localhost>");
+	assert_string_equal(e[0].app_version, "2.0");
+	assert_null(e[0].data);
+	assert_null(e[1].accepted_by);
+	baseline_entries_free(e, nr);
+	baseline_store_free(bs);
+	free(data);
+	free(repo);
+}
+
+/* log lists every stored version newest first, filtered and limited. */
+static void
+log_lists_versions(void **state)
+{
+	char *repo = new_bare_repo("log.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_entry *e;
+	size_t nr;
+	char *runs;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", NULL, NULL,
+	    0), 0);
+	runs = runs_of(e, nr);
+	assert_string_equal(runs, "a2 b1 a1");
+	assert_string_equal(e[1].device_key, DEV_B);
+	assert_string_equal(e[1].package, PKG);
+	assert_true(e[0].time >= e[2].time);
+	assert_int_equal(strlen(e[0].commit), BASELINE_OID_HEXSZ);
+	free(runs);
+	baseline_entries_free(e, nr);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", NULL, DEV_B,
+	    0), 0);
+	assert_int_equal(nr, 1);
+	baseline_entries_free(e, nr);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", PKG, NULL,
+	    2), 0);
+	runs = runs_of(e, nr);
+	assert_string_equal(runs, "a2 b1");
+	free(runs);
+	baseline_entries_free(e, nr);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/* show gives the files in the tree of a revision, with their contents. */
+static void
+show_gives_files_at_rev(void **state)
+{
+	char *repo = new_bare_repo("show.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_entry *e;
+	size_t nr;
+	char *runs;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	assert_int_equal(baseline_store_show(&e, &nr, bs, "main", NULL, NULL),
+	    0);
+	assert_int_equal(nr, 2);
+	assert_string_equal(e[0].device_key, DEV_A);
+	assert_non_null(strstr(e[0].data, "\"a2\""));
+	assert_non_null(strstr(e[1].data, "\"b1\""));
+	runs = runs_of(e, nr);	/* the metadata of the shown commit */
+	assert_string_equal(runs, "a2 a2");
+	free(runs);
+	baseline_entries_free(e, nr);
+	assert_int_equal(baseline_store_show(&e, &nr, bs, "main~1", PKG,
+	    DEV_A), 0);
+	assert_int_equal(nr, 1);
+	assert_non_null(strstr(e[0].data, "\"a1\""));
+	baseline_entries_free(e, nr);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+struct writer {
+	const char *repo;
+	const char *cache;
+	const char *dev;
+	int runs;
+	pthread_barrier_t *start;
+	int err;
+	char msg[256];
+	int attempts;		/* summed over the runs */
+};
+
+static void *
+writer_main(void *arg)
+{
+	struct writer *w = arg;
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+
+	o.repo = w->repo;
+	o.cache_dir = w->cache;
+	o.push_retries = 50;
+	pthread_barrier_wait(w->start);
+	if ((w->err = baseline_store_open(&bs, &o)) < 0)
+		goto out;
+	for (int i = 1; i <= w->runs && !w->err; i++) {
+		struct baseline_commit_info info = { "1.0", NULL, "pass", NULL,
+		    NULL };
+		char run[32], id[BASELINE_OID_HEXSZ + 1];
+		char *data;
+
+		snprintf(run, sizeof(run), "%s-%d", w->dev, i);
+		info.run_id = run;
+		data = results(run);
+		w->err = baseline_store_record(id, bs, "main", PKG, w->dev,
+		    data, strlen(data), &info);
+		w->attempts += baseline_store_attempts(bs);
+		free(data);
+	}
+	baseline_store_free(bs);
+out:
+	if (w->err)
+		snprintf(w->msg, sizeof(w->msg), "%s", jg_error_msg());
+	return NULL;
+}
+
+/* Run two writers on two devices at once; each lands every run, in order. */
+static void
+run_writers(const char *repo_a, const char *repo_b, const char *cache_a,
+    const char *cache_b, const char *check_repo, int runs)
+{
+	struct writer w[2] = {
+		{ repo_a, cache_a, DEV_A, runs, NULL, 0, "", 0 },
+		{ repo_b, cache_b, DEV_B, runs, NULL, 0, "", 0 },
+	};
+	pthread_barrier_t start;
+	pthread_t t[2];
+	struct baseline_store *bs;
+	struct strbuf want = STRBUF_INIT;
+	char *out;
+
+	pthread_barrier_init(&start, NULL, 2);
+	for (int i = 0; i < 2; i++) {
+		w[i].start = &start;
+		assert_int_equal(pthread_create(&t[i], NULL, writer_main,
+		    &w[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		if (w[i].err)
+			fail_msg("writer %d: %s", i, w[i].msg);
+	}
+	pthread_barrier_destroy(&start);
+
+	out = git(check_repo, "rev-list", "--count", "main", NULL);
+	strbuf_addf(&want, "%d\n", 2 * runs);
+	assert_string_equal(out, want.buf);
+	free(out);
+	free(git(check_repo, "fsck", "--strict", "--no-progress", NULL));
+	bs = open_store(check_repo, 0);
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&want);
+		for (int r = runs; r >= 1; r--)
+			strbuf_addf(&want, "%s%s-%d", r < runs ? " " : "",
+			    w[i].dev, r);
+		assert_history(bs, "main", w[i].dev, 0, want.buf);
+	}
+	baseline_store_free(bs);
+	strbuf_release(&want);
+}
+
+/*
+ * Two writers on one local repository, one by path and one by file:// URL,
+ * race on the branch; the compare-and-swap makes both land every run.
+ */
+static void
+concurrent_local_writers_both_land(void **state)
+{
+	char *repo = new_bare_repo("race.git");
+	char *url = xasprintf("file://%s", repo);
+
+	run_writers(repo, url, NULL, NULL, repo, 20);
+	free(url);
+	free(repo);
+}
+
+/* ---- network repositories: git daemon ---- */
+
+static int
+free_port(void)
+{
+	struct sockaddr_in a = { 0 };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+static int
+port_answers(int port)
+{
+	struct sockaddr_in a = { 0 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
+
+	a.sin_family = AF_INET;
+	a.sin_port = htons((unsigned short)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Serve daemon_base over git:// with push enabled, once per group. */
+static void
+daemon_start(void)
+{
+	char port_arg[32], base_arg[512];
+
+	if (daemon_pid)
+		return;
+	daemon_base = tmp("served");
+	assert_int_equal(file_mkdirs(daemon_base, 0777), 0);
+	daemon_port = free_port();
+	snprintf(port_arg, sizeof(port_arg), "--port=%d", daemon_port);
+	snprintf(base_arg, sizeof(base_arg), "--base-path=%s", daemon_base);
+	daemon_pid = fork();
+	assert_true(daemon_pid >= 0);
+	if (daemon_pid == 0) {
+		setpgid(0, 0);
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		execlp("git", "git", "daemon", "--export-all",
+		    "--enable=receive-pack", "--informative-errors",
+		    "--reuseaddr", "--listen=127.0.0.1", port_arg, base_arg,
+		    daemon_base, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500 && !port_answers(daemon_port); i++)
+		usleep(10000);
+	assert_true(port_answers(daemon_port));
+}
+
+/* A new bare repository served by the daemon; *url gets its git:// URL. */
+static char *
+served_repo(const char *name, char **url)
+{
+	char *path;
+
+	daemon_start();
+	path = xasprintf("%s/%s", daemon_base, name);
+	free(git(unit_tmpdir(), "-c", "init.defaultBranch=main", "init",
+	    "-q", "--bare", path, NULL));
+	*url = xasprintf("git://127.0.0.1:%d/%s", daemon_port, name);
+	return path;
+}
+
+static struct baseline_store *
+open_remote(const char *url, const char *cache, int retries, int offline)
+{
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+
+	o.repo = url;
+	o.cache_dir = cache;
+	o.push_retries = retries;
+	o.offline = offline;
+	if (baseline_store_open(&bs, &o) < 0)
+		fail_msg("open '%s': %s", url, jg_error_msg());
+	return bs;
+}
+
+/*
+ * A network repository is cloned into the cache, recorded to and pushed;
+ * the served repository then holds plain git history, and a second store
+ * with another cache reads it back.
+ */
+static void
+remote_record_is_pushed(void **state)
+{
+	char *url, *repo = served_repo("push.git", &url);
+	char *cache = tmp("cache"), *cache2 = tmp("cache");
+	struct baseline_store *bs = open_remote(url, cache, 0, 0);
+	char *out;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	baseline_store_free(bs);
+	out = git(repo, "log", "--format=%(trailers:key=Jankgate-Run,"
+	    "valueonly,separator=)", "main", "--",
+	    PKG "/" DEV_A "/results.json", NULL);
+	assert_string_equal(out, "a2\na1\n");
+	free(out);
+	free(git(repo, "fsck", "--strict", "--no-progress", NULL));
+
+	bs = open_remote(url, cache2, 0, 0);
+	assert_history(bs, "main", DEV_A, 0, "a2 a1");
+	baseline_store_free(bs);
+	/* The cache works without the network, and refuses to record. */
+	bs = open_remote(url, cache, 0, 1);
+	assert_history(bs, "main", DEV_A, 0, "a2 a1");
+	{
+		struct baseline_commit_info info = { "1", "r", "pass", NULL,
+		    NULL };
+		char id[BASELINE_OID_HEXSZ + 1];
+
+		assert_int_equal(baseline_store_record(id, bs, "main", PKG,
+		    DEV_B, "{\"schema\":\"jankgate.results/1\"}", 31, &info),
+		    JG_EINVAL);
+	}
+	baseline_store_free(bs);
+	free(cache2);
+	free(cache);
+	free(url);
+	free(repo);
+}
+
+/*
+ * A store whose cache went stale while another job pushed has its push
+ * refused, fetches, rebuilds on the new tip and lands on the second try;
+ * with no retries allowed, the same situation is an error that says so.
+ */
+static void
+stale_push_is_retried(void **state)
+{
+	char *url, *repo = served_repo("stale.git", &url);
+	char *cache_a = tmp("cache"), *cache_b = tmp("cache");
+	struct baseline_store *a, *b;
+	struct baseline_commit_info info = { "1", "late", "pass", NULL, NULL };
+	char ida[BASELINE_OID_HEXSZ + 1], idb[BASELINE_OID_HEXSZ + 1];
+	char *data = results("late"), *out, *want;
+
+	a = open_remote(url, cache_a, 0, 0);
+	record(a, DEV_A, "a1", NULL);
+	baseline_store_free(a);
+
+	a = open_remote(url, cache_a, 0, 0);
+	b = open_remote(url, cache_b, 3, 0);
+	record(a, DEV_A, "a2", ida);
+	assert_int_equal(baseline_store_attempts(a), 1);
+	/* b fetched before a pushed: its first push must be refused. */
+	record(b, DEV_B, "b1", idb);
+	assert_int_equal(baseline_store_attempts(b), 2);
+	want = xasprintf("%s\n", ida);
+	out = git(repo, "rev-parse", "main^", NULL);
+	assert_string_equal(out, want);
+	free(out);
+	free(want);
+
+	/* Now a is stale, and may not retry. */
+	assert_int_equal(baseline_store_record(ida, a, "main", PKG, DEV_A,
+	    data, strlen(data), &info), JG_EIO);
+	assert_non_null(strstr(jg_error_msg(), "refused"));
+	assert_non_null(strstr(jg_error_msg(), "push_retries"));
+	baseline_store_free(a);
+	baseline_store_free(b);
+	out = git(repo, "rev-list", "--count", "main", NULL);
+	assert_string_equal(out, "3\n");
+	free(out);
+	free(data);
+	free(cache_a);
+	free(cache_b);
+	free(url);
+	free(repo);
+}
+
+/* Two jobs with their own caches push at the same moment: all runs land. */
+static void
+concurrent_remote_writers_both_land(void **state)
+{
+	char *url, *repo = served_repo("race.git", &url);
+	char *cache_a = tmp("cache"), *cache_b = tmp("cache");
+
+	run_writers(url, url, cache_a, cache_b, repo, 5);
+	free(cache_a);
+	free(cache_b);
+	free(url);
+	free(repo);
+}
+
+/* A repository the server does not have is JG_ENOTFOUND. */
+static void
+remote_not_found(void **state)
+{
+	char *url, *repo = served_repo("exists.git", &url);
+	char *missing = xasprintf("git://127.0.0.1:%d/nope.git", daemon_port);
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs = NULL;
+
+	o.repo = missing;
+	o.cache_dir = unit_tmpdir();
+	assert_int_equal(baseline_store_open(&bs, &o), JG_ENOTFOUND);
+	assert_null(bs);
+	assert_non_null(strstr(jg_error_msg(), missing));
+	free(missing);
+	free(url);
+	free(repo);
+}
+
+/* ---- credentials ---- */
+
+/* An https host that is not there: an I/O error without the secrets. */
+static void
+token_not_in_connect_error(void **state)
+{
+	char *url = xasprintf("https://robot:pw-in-url@127.0.0.1:%d/x.git",
+	    free_port());
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+
+	setenv("JG_TEST_TOKEN", TOKEN, 1);
+	o.repo = url;
+	o.cache_dir = unit_tmpdir();
+	o.token_env = "JG_TEST_TOKEN";
+	assert_int_equal(baseline_store_open(&bs, &o), JG_EIO);
+	assert_null(strstr(jg_error_msg(), TOKEN));
+	assert_null(strstr(jg_error_msg(), "pw-in-url"));
+	assert_null(strstr(jg_error_msg(), "robot"));
+	assert_non_null(strstr(jg_error_msg(), "127.0.0.1"));
+	unsetenv("JG_TEST_TOKEN");
+	free(url);
+}
+
+/* An HTTP server that refuses every request with 401 and keeps the last
+ * Authorization header it saw. */
+struct http401 {
+	int fd, port, stop, requests;
+	char auth[256];
+	pthread_t thread;
+};
+
+static void *
+http401_main(void *arg)
+{
+	static const char reply[] = "HTTP/1.1 401 Unauthorized\r\n"
+	    "WWW-Authenticate: Basic realm=\"jg\"\r\n"
+	    "Content-Length: 0\r\nConnection: close\r\n\r\n";
+	struct http401 *h = arg;
+
+	while (!h->stop) {
+		struct pollfd p = { h->fd, POLLIN, 0 };
+		char req[8192];
+		size_t len = 0;
+		ssize_t n;
+		char *a;
+		int c;
+
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		if ((c = accept(h->fd, NULL, NULL)) < 0)
+			continue;
+		while (len < sizeof(req) - 1 &&
+		    (n = read(c, req + len, sizeof(req) - 1 - len)) > 0) {
+			len += (size_t)n;
+			req[len] = '\0';
+			if (strstr(req, "\r\n\r\n"))
+				break;
+		}
+		req[len] = '\0';
+		h->requests++;
+		if ((a = strstr(req, "Authorization: ")))
+			snprintf(h->auth, sizeof(h->auth), "%.*s",
+			    (int)strcspn(a, "\r\n"), a);
+		if (write(c, reply, sizeof(reply) - 1) < 0)
+			h->stop = 1;
+		close(c);
+	}
+	return NULL;
+}
+
+static void
+http401_start(struct http401 *h)
+{
+	struct sockaddr_in a = { 0 };
+	socklen_t len = sizeof(a);
+
+	memset(h, 0, sizeof(*h));
+	h->fd = socket(AF_INET, SOCK_STREAM, 0);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(h->fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(h->fd, 8), 0);
+	assert_int_equal(getsockname(h->fd, (struct sockaddr *)&a, &len), 0);
+	h->port = ntohs(a.sin_port);
+	assert_int_equal(pthread_create(&h->thread, NULL, http401_main, h), 0);
+}
+
+static void
+http401_stop(struct http401 *h)
+{
+	h->stop = 1;
+	pthread_join(h->thread, NULL);
+	close(h->fd);
+}
+
+/*
+ * A refused token is JG_EAUTH naming the variable, never the token; the
+ * token went out as the password of "x-access-token" (or the configured
+ * user), and a missing token says how to provide one.
+ */
+static void
+refused_token_is_auth_error(void **state)
+{
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+	struct http401 h;
+	char *url;
+
+	http401_start(&h);
+	url = xasprintf("http://127.0.0.1:%d/x.git", h.port);
+	setenv("JG_TEST_TOKEN", TOKEN, 1);
+	o.repo = url;
+	o.cache_dir = unit_tmpdir();
+	o.token_env = "JG_TEST_TOKEN";
+	assert_int_equal(baseline_store_open(&bs, &o), JG_EAUTH);
+	assert_null(strstr(jg_error_msg(), TOKEN));
+	assert_non_null(strstr(jg_error_msg(), "$JG_TEST_TOKEN"));
+	assert_string_equal(h.auth, "Authorization: Basic "
+	    "eC1hY2Nlc3MtdG9rZW46amctVDBrZW4tczNjcmV0");
+
+	o.token_user = "robot";
+	assert_int_equal(baseline_store_open(&bs, &o), JG_EAUTH);
+	assert_string_equal(h.auth, "Authorization: Basic "
+	    "cm9ib3Q6amctVDBrZW4tczNjcmV0");
+
+	unsetenv("JG_TEST_TOKEN");
+	assert_int_equal(baseline_store_open(&bs, &o), JG_EAUTH);
+	assert_non_null(strstr(jg_error_msg(), "export it in $JG_TEST_TOKEN"));
+	http401_stop(&h);
+	free(url);
+}
+
+static int
+group_setup(void **state)
+{
+	/* A push into a closed socket must be an error, not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	if (daemon_pid > 0) {
+		kill(-daemon_pid, SIGTERM);
+		waitpid(daemon_pid, NULL, 0);
+		daemon_pid = 0;
+	}
+	free(daemon_base);
+	daemon_base = NULL;
+	return 0;
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(path_accepts_only_safe_components),
+	cmocka_unit_test(message_round_trips),
+	cmocka_unit_test(accept_message_keeps_reason),
+	cmocka_unit_test(message_rejects_bad_fields),
+	cmocka_unit_test(foreign_message_parses),
+	cmocka_unit_test(content_check_tells_results_files),
+	cmocka_unit_test(scrub_removes_userinfo_and_secret),
+	cmocka_unit_test(records_are_plain_git_history),
+	cmocka_unit_test(history_at_tag_stops_there),
+	cmocka_unit_test(no_baseline_yet_is_empty),
+	cmocka_unit_test(unknown_ref_lists_refs),
+	cmocka_unit_test(missing_repository),
+	cmocka_unit_test(foreign_files_are_invalid),
+	cmocka_unit_test(worktree_is_not_touched),
+	cmocka_unit_test(same_device_twice_in_order),
+	cmocka_unit_test(accept_is_logged_with_reason),
+	cmocka_unit_test(log_lists_versions),
+	cmocka_unit_test(show_gives_files_at_rev),
+	cmocka_unit_test(concurrent_local_writers_both_land),
+	cmocka_unit_test(remote_record_is_pushed),
+	cmocka_unit_test(stale_push_is_retried),
+	cmocka_unit_test(concurrent_remote_writers_both_land),
+	cmocka_unit_test(remote_not_found),
+	cmocka_unit_test(token_not_in_connect_error),
+	cmocka_unit_test(refused_token_is_auth_error),
+};
+
+JG_UNIT_GROUP(baseline_store, tests, group_setup, group_teardown)
