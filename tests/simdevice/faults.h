@@ -41,6 +41,7 @@ struct faults {
 	char *pm_fail;
 };
 
+/* No faults; faults_release() frees the lists and resets to no faults. */
 void faults_init(struct faults *f);
 void faults_release(struct faults *f);
 /* Make `dst` (initialised) an independent copy of `src`. */

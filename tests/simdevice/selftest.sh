@@ -132,6 +132,74 @@ threads() {
 	ls "/proc/$1/task" | wc -l
 }
 
+# ---------------------------------------------------------------- shell, locally
+# The shell and the file system through --exec, no adb involved: one case
+# per line, "command line" TAB "expected output (printf %b; - for none)"
+# TAB "status".
+while IFS=$'\t' read -r line want status; do
+	[ -z "$line" ] && continue
+	[ "$want" == - ] && want=
+	got=$("$SIM" --exec "$line" 2>&1)
+	rc=$?
+	check "sh: $line" "$got/$rc" "$(printf '%b' "$want")/$status"
+done <<'CASES'
+echo a   b	a b	0
+echo 'a   b'	a   b	0
+echo "a \"q\" \$x \\ \z"	a "q" $x \\ \\z	0
+echo a\ b\'c	a b'c	0
+echo ''x""	x	0
+echo one # a comment	one	0
+echo -n x; echo y	xy	0
+echo -e 'a\tb\nc'	a\tb\nc	0
+true && echo y || echo n	y	0
+false && echo y || echo n	n	0
+false; echo after	after	0
+false || false	-	1
+exit 5; echo never	-	5
+echo 'unterminated	/system/bin/sh: syntax error: unterminated quoted string	1
+echo a && && echo b	/system/bin/sh: syntax error: '&&' unexpected	1
+echo a &	/system/bin/sh: syntax error: '&' unexpected	1
+echo x > /data/local/tmp/f; echo y >> /data/local/tmp/f; cat /data/local/tmp/f	x\ny	0
+cat < /nope	/system/bin/sh: can't open /nope: No such file or directory	1
+echo x > /nodir/f	/system/bin/sh: can't create /nodir/f: No such file or directory	1
+cat /nope 2>&1	cat: /nope: No such file or directory	1
+echo e >&2 2>/dev/null; echo o	e\no	0
+echo piped | cat	piped	0
+/system/bin/echo full path	full path	0
+/usr/bin/echo x	/system/bin/sh: /usr/bin/echo: inaccessible or not found	127
+mkdir /a/b	mkdir: '/a/b': No such file or directory	1
+mkdir -p /a/b/c && ls /a/b	c	0
+mkdir /sdcard	mkdir: '/sdcard': File exists	1
+touch /sdcard/t && ls /sdcard/t	/sdcard/t	0
+rm /sdcard/Download	rm: /sdcard/Download: Is a directory	1
+rm -r /sdcard/Download && ls /sdcard	Android\nDCIM	0
+rm -f /nope; echo ok	ok	0
+rm /nope	rm: /nope: No such file or directory	1
+ls /data/local/../local/./tmp/..	tmp	0
+getprop ro.build.version.release	14	0
+setprop ro.build.version.sdk 1	setprop: failed to set property 'ro.build.version.sdk' to '1'	1
+setprop debug.x 7 && getprop debug.x	7	0
+sleep 0.01 && sleep x	sleep: invalid time interval 'x'	1
+pm path com.nope	-	1
+pm list packages shell	package:com.android.shell	0
+cmd nosuch	cmd: Can't find service: nosuch	20
+pm install /data/local/tmp/none.apk	Error: Can't open file: /data/local/tmp/none.apk\nConsider using a file under /data/local/tmp/	1
+CASES
+out=$("$SIM" --sdk 28 --exec 'getprop ro.build.version.sdk; getprop ro.build.version.release')
+check "--sdk sets the API level and its release" "$out" "28
+9"
+out=$(printf '{"package":"com.x.y","versionName":"2","versionCode":2}' |
+	"$SIM" --exec 'pm install -S 55 && pm list packages -3')
+check "pm install -S N reads the APK from stdin" "$out" "Success
+package:com.x.y"
+out=$(printf 'PK\003\004zip-ish{"not":1} {"package":"com.z.w","versionName":"1","versionCode":3}trailer' |
+	"$SIM" --exec 'cat > /data/local/tmp/e.apk; pm install /data/local/tmp/e.apk && pm path com.z.w')
+check "an app model embedded in other bytes is found" "$out" "Success
+package:/data/app/com.z.w-1/base.apk"
+out=$(printf '{"package":"com.x.y","versionName":"1","versionCode":1}' >"$T/v1.apk"
+	"$SIM" --install "$T/v1.apk" --exec 'echo "{\"package\":\"com.x.y\",\"versionName\":\"0\",\"versionCode\":0}" > /data/local/tmp/bad.apk; pm install /data/local/tmp/bad.apk')
+check_match "a versionCode below 1 is refused" "$out" '^Failure \[INSTALL_FAILED_INVALID_APK: '
+
 # ---------------------------------------------------------------- setup
 $ADB start-server >/dev/null 2>&1 || { echo "selftest: adb start-server failed" >&2; exit 2; }
 

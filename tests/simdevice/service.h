@@ -29,7 +29,10 @@ struct simsvc {
 const struct simsvc *service_find(const char *service, size_t len,
     const char **arg);
 
-/* Handlers, one per file. */
+/*
+ * Handlers: svc_shell.c (shell, exec, abb_exec, abb), svc_sync.c and
+ * svc_tcp.c.  `arg` is the service string after the table's prefix.
+ */
 void svc_shell_run(struct simstream *st, const char *arg, void *state);
 void svc_exec_run(struct simstream *st, const char *arg, void *state);
 void svc_abb_exec_run(struct simstream *st, const char *arg, void *state);

@@ -53,27 +53,25 @@ static int
 redir_out(struct simsh *sh, struct simio *io, const struct sh_redir *r,
     struct redir_state *rs)
 {
-	int append = r->kind == SH_R_APPEND;
+	struct simio_sink *sink = r->fd == 2 ? &io->err : &io->out;
 	int err;
 
 	if (!strcmp(r->target, "/dev/null")) {
-		if (r->fd == 2)
-			io->err_null = 1;
-		else
-			io->out_null = 1;
+		sink->to = SIMIO_TO_NULL;
 		return 0;
 	}
-	err = simfs_write(sh->dev->fs, r->target, "", 0, append, 0);
+	err = simfs_write(sh->dev->fs, r->target, "", 0,
+	    r->kind == SH_R_APPEND, 0);
 	if (err) {
-		say(io, "can't create %s: %s", r->target,
-		    jg_strerror(-err));
+		say(io, "can't create %s: %s", r->target, jg_strerror(-err));
 		return -1;
 	}
+	sink->to = SIMIO_TO_BUF;
 	if (r->fd == 2) {
-		io->err = &rs->err;
+		sink->buf = &rs->err;
 		rs->err_path = r->target;
 	} else {
-		io->out = &rs->out;
+		sink->buf = &rs->out;
 		rs->out_path = r->target;
 	}
 	return 0;
@@ -106,16 +104,15 @@ apply_redirs(struct simsh *sh, struct simio *io, const struct sh_cmd *cmd,
 			break;
 		case SH_R_OUT:
 		case SH_R_APPEND:
-			if (r->fd != 1 && r->fd != 2)
-				break;
-			if (redir_out(sh, io, r, rs))
+			if ((r->fd == 1 || r->fd == 2) &&
+			    redir_out(sh, io, r, rs))
 				return -1;
 			break;
 		case SH_R_DUP:
 			if (r->fd == 2 && !strcmp(r->target, "1"))
-				io->err_to_out = 1;
+				io->err = io->out;
 			else if (r->fd == 1 && !strcmp(r->target, "2"))
-				io->out_to_err = 1;
+				io->out = io->err;
 			break;
 		}
 	}
@@ -200,8 +197,10 @@ run_pipeline(struct simsh *sh, struct sh_script *s, size_t i, int *status)
 			io.in_set = 1;
 		}
 		strbuf_reset(&next);
-		if (to_pipe)
-			io.out = &next;
+		if (to_pipe) {
+			io.out.to = SIMIO_TO_BUF;
+			io.out.buf = &next;
+		}
 		if (apply_redirs(sh, &io, cmd, &rs)) {
 			*status = 1;
 		} else {

@@ -63,6 +63,7 @@ struct sh_script {
  * must be released either way.
  */
 int shparse(struct sh_script *out, const char *line, struct strbuf *err);
+/* Free every command of `s` and zero it. */
 void shparse_release(struct sh_script *s);
 
 #endif

@@ -98,6 +98,7 @@ struct simdev {
 
 /* Fill `o` with the defaults (API 34, no faults). */
 void simdev_opts_init(struct simdev_opts *o);
+/* Free the option lists (not the argv strings they point to). */
 void simdev_opts_release(struct simdev_opts *o);
 
 /*
@@ -107,8 +108,10 @@ void simdev_opts_release(struct simdev_opts *o);
  * and *out = NULL.
  */
 int simdev_new(struct simdev **out, const struct simdev_opts *o);
+/* Free the device and all its state; NULL is a no-op. */
 void simdev_free(struct simdev *dev);
 
+/* Guard packages and lock-less fields; never held across a stream call. */
 void simdev_lock(struct simdev *dev);
 void simdev_unlock(struct simdev *dev);
 

@@ -175,31 +175,28 @@ simio_init(struct simio *io, struct simchan *ch)
 {
 	memset(io, 0, sizeof(*io));
 	io->chan = ch;
+	io->out.to = SIMIO_TO_STDOUT;
+	io->err.to = SIMIO_TO_STDERR;
 }
 
 int
 simio_write(struct simio *io, int fd, const void *buf, size_t len)
 {
-	if (fd == 2 && io->err_to_out)
-		fd = 1;
-	else if (fd == 1 && io->out_to_err)
-		fd = 2;
-	if (fd == 2) {
-		if (io->err_null)
-			return 0;
-		if (io->err) {
-			strbuf_add(io->err, buf, len);
-			return 0;
-		}
+	const struct simio_sink *sink = fd == 2 ? &io->err : &io->out;
+
+	switch (sink->to) {
+	case SIMIO_TO_STDOUT:
+		return chan_write(io->chan, V2_STDOUT, buf, len);
+	case SIMIO_TO_STDERR:
 		return chan_write(io->chan, V2_STDERR, buf, len);
+	case SIMIO_TO_NULL:
+		break;
+	case SIMIO_TO_BUF:
+		strbuf_add(sink->buf, buf, len);
+		break;
 	}
-	if (io->out_null)
-		return 0;
-	if (io->out) {
-		strbuf_add(io->out, buf, len);
-		return simio_closed(io) ? -1 : 0;
-	}
-	return chan_write(io->chan, V2_STDOUT, buf, len);
+	/* Memory never fails; still tell a streaming command to stop. */
+	return simio_closed(io) ? -1 : 0;
 }
 
 int

@@ -30,6 +30,7 @@ struct strbuf;
 struct simchan *simchan_new_stream(struct simstream *st, int v2);
 /* A channel on fds 0, 1 and 2. */
 struct simchan *simchan_new_stdio(void);
+/* Free the channel (not its stream); NULL is a no-op. */
 void simchan_free(struct simchan *ch);
 
 /* Send the exit status (shell v2 only; a no-op otherwise). */
@@ -38,14 +39,28 @@ void simchan_exit(struct simchan *ch, int status);
 /* 1 when the channel frames output (shell v2). */
 int simchan_is_v2(const struct simchan *ch);
 
+/* Where a command's stdout or stderr goes. */
+enum simio_to {
+	SIMIO_TO_STDOUT,	/* the channel's stdout */
+	SIMIO_TO_STDERR,	/* the channel's stderr */
+	SIMIO_TO_NULL,		/* /dev/null */
+	SIMIO_TO_BUF,		/* memory: a file being written, a pipe */
+};
+
+struct simio_sink {
+	enum simio_to to;
+	struct strbuf *buf;	/* SIMIO_TO_BUF */
+};
+
+/*
+ * The shell applies redirections in order by assigning sinks, so
+ * "2>&1" is `err = out` and ">&2 2>/dev/null" still shows stdout on the
+ * channel's stderr, as in any POSIX shell.
+ */
 struct simio {
 	struct simchan *chan;
-	struct strbuf *out;	/* stdout into memory, or NULL */
-	struct strbuf *err;	/* stderr into memory, or NULL */
-	int out_null;		/* >/dev/null */
-	int err_null;		/* 2>/dev/null */
-	int err_to_out;		/* 2>&1 */
-	int out_to_err;		/* >&2 */
+	struct simio_sink out;
+	struct simio_sink err;
 	const char *in;		/* stdin from memory when in_set */
 	size_t in_len, in_pos;
 	int in_set;		/* </dev/null, <FILE or a pipe */

@@ -25,6 +25,7 @@ struct simkv {
 	size_t nr, alloc;
 };
 
+/* An empty map; simkv_release() frees every entry and the lock. */
 void simkv_init(struct simkv *kv);
 void simkv_release(struct simkv *kv);
 

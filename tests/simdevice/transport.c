@@ -100,8 +100,10 @@ conn_drop(struct conn *c)
 	c->dead = 1;
 	close_all_streams(c);
 	pthread_cond_broadcast(&c->cond);
+	/* Under the lock: teardown closes the fd (and sets -1) under it. */
+	if (c->fd >= 0)
+		shutdown(c->fd, SHUT_RDWR);
 	pthread_mutex_unlock(&c->lock);
-	shutdown(c->fd, SHUT_RDWR);
 }
 
 /* Replace the banner's forbidden characters (ADB.md §2.4). */
@@ -306,9 +308,15 @@ conn_teardown(struct conn *c)
 	pthread_mutex_lock(&c->lock);
 	while (c->nr_streams)
 		pthread_cond_wait(&c->cond, &c->lock);
-	pthread_mutex_unlock(&c->lock);
 	close(c->fd);
+	c->fd = -1;
+	pthread_mutex_unlock(&c->lock);
 
+	/*
+	 * Unlink and free under the transport's lock: transport_serve()
+	 * drops connections while holding it, and stops waiting as soon as
+	 * the list is empty.
+	 */
 	pthread_mutex_lock(&t->lock);
 	for (pp = &t->conns; *pp; pp = &(*pp)->next) {
 		if (*pp == c) {
@@ -316,14 +324,13 @@ conn_teardown(struct conn *c)
 			break;
 		}
 	}
-	pthread_cond_broadcast(&t->cond);
-	pthread_mutex_unlock(&t->lock);
-
 	free(c->streams);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->wlock);
 	pthread_cond_destroy(&c->cond);
 	free(c);
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
 }
 
 static void *
