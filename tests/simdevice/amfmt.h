@@ -32,7 +32,7 @@ enum amfmt_state {
 enum amfmt_warning {
 	AMFMT_NO_WARNING,
 	AMFMT_DELIVERED_TO_TOP,	/* intent delivered to the running top */
-	AMFMT_BROUGHT_TO_FRONT,	/* its current task brought to the front */
+	AMFMT_BROUGHT_TO_FRONT,	/* its task brought to the front */
 };
 
 struct amfmt_start {
@@ -41,7 +41,7 @@ struct amfmt_start {
 	int stop_first;		/* -S */
 	int timeout;		/* "Status: timeout" */
 	enum amfmt_warning warning;
-	int state;		/* enum amfmt_state, or any number (UNKNOWN) */
+	int state;		/* enum amfmt_state, or another number */
 	int has_activity;	/* print "Activity:" (result.who != null) */
 	long long this_ms;	/* < 0: not printed */
 	long long total_ms;	/* < 0: not printed */

@@ -61,7 +61,7 @@ want_object(const cJSON *j, const char *where)
 	return 0;
 }
 
-/* *out = copy of string member `key`, or of `def` when absent (NULL: required). */
+/* *out = a copy of string `key`, else of `def` (NULL: `key` is required). */
 static int
 get_string(const cJSON *obj, const char *key, const char *where,
     const char *def, char **out)
@@ -82,7 +82,7 @@ get_string(const cJSON *obj, const char *key, const char *where,
 	return 0;
 }
 
-/* *out = number member `key` in [min, max], or `def` when absent (NAN: required). */
+/* *out = number `key` in [min, max], else `def` (NAN: `key` is required). */
 static int
 get_number(const cJSON *obj, const char *key, const char *where, double def,
     double min, double max, double *out)
@@ -174,13 +174,13 @@ parse_kind(const cJSON *obj, const char *where, enum appmodel_kind def,
 	*out = def;
 	if (!j)
 		return 0;
-	for (k = 0; k <= APPMODEL_ANY; k++)
-		if (cJSON_IsString(j) && !strcmp(j->valuestring, kind_names[k])) {
+	for (k = 0; cJSON_IsString(j) && k <= APPMODEL_ANY; k++)
+		if (!strcmp(j->valuestring, kind_names[k])) {
 			*out = (enum appmodel_kind)k;
 			return 0;
 		}
-	return jg_error_set(JG_EINVAL,
-	    "%s.on: expected \"scroll\", \"tap\", \"launch\" or \"any\"", where);
+	return jg_error_set(JG_EINVAL, "%s.on: expected \"scroll\", "
+	    "\"tap\", \"launch\" or \"any\"", where);
 }
 
 /* ".Foo" and "Foo" are relative to the package, "a.b.Foo" is full. */

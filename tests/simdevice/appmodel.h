@@ -2,11 +2,11 @@
  * appmodel.h: the model of an instrumented Android app.
  *
  * The simulated device runs no Java; it runs a description of an app read
- * from JSON (the files in tests/simdevice/apps/, documented in APPMODEL.md): its
- * identity, the device libraries it carries (Matrix, BlockCanary...), its
- * activities with their on-screen elements, and the statistics that the
- * frame generator draws from (frame costs per interaction, main-thread
- * blocks, method costs, startup times).  An installed "APK" is just a file
+ * from JSON (the files in tests/simdevice/apps/, documented in
+ * APPMODEL.md): its identity, the device libraries it carries (Matrix,
+ * BlockCanary...), its activities with their on-screen elements, and the
+ * statistics that the frame generator draws from (frame costs per
+ * interaction, main-thread blocks, method costs, startup times).  An installed "APK" is just a file
  * holding such a model, bare or embedded in other bytes.
  *
  * The loaded model is a plain read-only record: the frame generator, the
@@ -62,7 +62,7 @@ struct appmodel_block {
 	double p;		/* chance per interaction */
 	double ms, sigma;	/* wall duration: lognormal(ms, sigma) */
 	double thread_ratio;	/* main-thread CPU time / wall time */
-	char **stack;		/* StackTraceElement.toString(), top first */
+	char **stack;		/* StackTraceElement strings, top first */
 	size_t nr_stack;
 	int *method_ids;	/* Matrix method ids, outermost call first */
 	size_t nr_method_ids;

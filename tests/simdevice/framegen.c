@@ -31,7 +31,7 @@
 #define SHARE_SYNC	0.08
 #define SHARE_ISSUE	0.32
 /* and swap takes the remaining 0.15 */
-#define HANDOFF		20000	/* ns from SyncQueued to the RenderThread */
+#define HANDOFF	20000	/* ns from SyncQueued to the RenderThread */
 
 struct framegen {
 	struct simrng rng;
@@ -44,8 +44,8 @@ struct framegen {
 struct span {
 	const struct appmodel_activity *act;
 	const struct appmodel_dist *dist;
-	long long from, to;	/* frames are requested for ticks in [from, to) */
-	long long input_to;	/* frames requested before this carry input */
+	long long from, to;	/* frames are requested for ticks in these */
+	long long input_to;	/* frames requested before this have input */
 	unsigned int first_flags;
 };
 

@@ -35,7 +35,7 @@ struct framegen;
 
 enum framegen_kind {
 	FRAMEGEN_SWIPE,		/* finger drags for duration_ms */
-	FRAMEGEN_FLING,		/* drag, then the list coasts for fling_ms */
+	FRAMEGEN_FLING,		/* drag, then the list coasts fling_ms */
 	FRAMEGEN_TAP,		/* press; ripple, or opens `target` */
 	FRAMEGEN_RETURN,	/* `activity` comes back (back key, finish) */
 	FRAMEGEN_LAUNCH,	/* am start / launcher: `launch` says how */
@@ -71,7 +71,7 @@ struct framegen_frame {
 	unsigned int flags;
 	long long vsync_id;		/* FrameTimelineVsyncId */
 	long long intended_vsync, vsync;
-	long long oldest_input, newest_input;	/* NO_INPUT and 0 if none */
+	long long oldest_input, newest_input;	/* NO_INPUT, 0: none */
 	long long input_event_id;	/* 0 without input */
 	long long handle_input_start, animation_start;
 	long long perform_traversals_start, draw_start;
@@ -81,8 +81,8 @@ struct framegen_frame {
 	long long dequeue_buffer_duration, queue_buffer_duration;
 	long long gpu_completed, swap_buffers_completed;
 	long long display_present_time, command_submission_completed;
-	int skipped;			/* Choreographer's "Skipped N frames" */
-	long block;			/* index in framegen_out.blocks, or -1 */
+	int skipped;		/* Choreographer's "Skipped N frames" */
+	long block;		/* index in framegen_out.blocks, or -1 */
 };
 
 /* A main-thread block: one Looper message that ran long. */
@@ -123,7 +123,7 @@ struct framegen_out {
 	size_t nr_methods, alloc_methods;
 	int has_launch;
 	struct framegen_launch launch;
-	long long end_ns;	/* nothing renders after this, until the next action */
+	long long end_ns;	/* idle from here until the next action */
 };
 
 #define FRAMEGEN_OUT_INIT { 0 }

@@ -532,7 +532,7 @@ gfx_dump_header(struct strbuf *out, long long uptime_ms,
     long long realtime_ms)
 {
 	strbuf_addf(out, "Applications Graphics Acceleration Info:\n"
-	    "Uptime: %lld Realtime: %lld\n\n", uptime_ms, realtime_ms);
+	    "Uptime: %lld Realtime: %lld\n", uptime_ms, realtime_ms);
 }
 
 void

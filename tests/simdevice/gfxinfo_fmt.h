@@ -24,11 +24,11 @@
  *	HISTOGRAM: 5ms=10 6ms=2 ... 4950ms=0
  *	50th gpu percentile: 3ms ... GPU HISTOGRAM: 1ms=0 ... 4950ms=0  <- 30+
  *
- *	Pipeline=Skia (OpenGL) ...              <- memory dump (28+; Caches: before)
+ *	Pipeline=Skia (OpenGL) ...       <- memory dump (28+; Caches: before)
  *	Profile data in ms:
  *
  *		com.example.shop/com.example.shop.FeedActivity/android.view.ViewRootImpl@1a2b3c4 (visibility=0)
- *	Window: com.example.shop/com.example.shop.FeedActivity   <- 26+, framestats
+ *	Window: com.example.shop/com.example.shop.FeedActivity  <- 26+
  *	Stats since: ... (the same summary, for this window)
  *
  *	---PROFILEDATA---                       <- framestats
@@ -48,6 +48,8 @@
  * "Frame deadline missed" counts janky frames of two periods or more
  * (26..30) or the deadline-janky frames (31+).  Frames of 136..149 ms,
  * which hwui's bucket arithmetic mishandles, count in the 150ms bucket.
+ * The memory dump and the "Total ..." trailer are plausible fillers (the
+ * padded "Total %-15s" form from API 26 on is a guess); parsers skip them.
  */
 #ifndef SIM_GFXINFO_FMT_H
 #define SIM_GFXINFO_FMT_H
@@ -91,7 +93,7 @@ void gfx_close_window(struct gfx_state *st, const char *activity);
 void gfx_parse_args(int sdk, int argc, const char *const *argv,
     const char **package, unsigned int *flags);
 
-/* Append the two header lines and the blank line after them. */
+/* Append the two header lines (a process section starts with a blank line). */
 void gfx_dump_header(struct strbuf *out, long long uptime_ms,
     long long realtime_ms);
 

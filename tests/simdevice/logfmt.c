@@ -8,6 +8,7 @@
  * the capacity, which keeps insertion cheap for the common case of
  * appending near the end.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -131,8 +132,8 @@ time_field(struct strbuf *out, const struct logfmt_opts *o,
 		int m = o->tz_offset_min < 0 ? -o->tz_offset_min :
 		    o->tz_offset_min;
 
-		strbuf_addf(out, " %c%02d%02d", o->tz_offset_min < 0 ? '-' : '+',
-		    m / 60, m % 60);
+		strbuf_addf(out, " %c%02d%02d",
+		    o->tz_offset_min < 0 ? '-' : '+', m / 60, m % 60);
 	}
 }
 
@@ -325,6 +326,13 @@ logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers)
 	b->nr = keep;
 }
 
+void
+logfmt_cursor_since(struct logfmt_cursor *c, long long mono_ns)
+{
+	c->mono_ns = mono_ns - 1;
+	c->seq = ULLONG_MAX;
+}
+
 static int
 selected(const struct stored *s, const struct logfmt_opts *o,
     long long until_ns)
@@ -337,14 +345,14 @@ logfmt_buf_dump(struct logfmt_buf *b, struct strbuf *out,
     const struct logfmt_opts *o, struct logfmt_cursor *c, long long until_ns,
     size_t tail)
 {
-	size_t first = c->mono_ns < 0 ? 0 :
-	    lower_bound(b, c->mono_ns, c->seq + 1);
-	size_t i, count = 0, skip = 0, printed = 0;
+	size_t i, first, count = 0, skip = 0, printed = 0;
 
-	/* An entry at exactly the cursor's time but newer than it is new. */
-	while (first > 0 && b->v[first - 1].e.mono_ns == c->mono_ns &&
-	    b->v[first - 1].seq > c->seq)
-		first--;
+	if (c->mono_ns < 0)
+		first = 0;
+	else if (c->seq == ULLONG_MAX)
+		first = lower_bound(b, c->mono_ns + 1, 0);
+	else
+		first = lower_bound(b, c->mono_ns, c->seq + 1);
 	if (tail) {
 		for (i = first; i < b->nr; i++)
 			count += selected(&b->v[i], o, until_ns);

@@ -6,7 +6,7 @@
  * options and calls logfmt_buf_dump().  Layouts follow FORMATS.md 3.5
  * (liblog's android_log_formatLogLine):
  *
- *	threadtime:  11-05 14:22:33.123  4242  4242 I Choreographer: Skipped ...
+ *	threadtime:  11-05 14:22:33.123  4242  4242 I Choreographer: ...
  *	  ,monotonic:    1234.567  4242  4242 I Choreographer: ...
  *	  ,epoch:              1730816553.123  4242  4242 I ...
  *	  ,uid:      11-05 14:22:33.123 10123  4242  4242 I ...
@@ -68,7 +68,7 @@ enum logfmt_format {
 struct logfmt_opts {
 	enum logfmt_format format;
 	int monotonic, epoch, uid, year, usec, nsec, zone;
-	int tz_offset_min;	/* local time = UTC + this (persist.sys.timezone) */
+	int tz_offset_min;	/* local time = UTC + this many minutes */
 	unsigned int buffers;	/* 1u << LOGFMT_* */
 };
 
@@ -81,6 +81,9 @@ struct logfmt_cursor {
 };
 
 #define LOGFMT_CURSOR_INIT { -1, 0, 0, -1 }
+
+/* Make `c` select entries at or after `mono_ns` (logcat -T TIME). */
+void logfmt_cursor_since(struct logfmt_cursor *c, long long mono_ns);
 
 /* threadtime, UTC, the default buffers. */
 void logfmt_opts_init(struct logfmt_opts *o);
@@ -124,8 +127,7 @@ void logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers);
  * Append the entries of o->buffers that come after cursor `c` and whose
  * time is at most `until_ns`, with buffer separators, and move `c` past
  * them.  With `tail` > 0 only the last `tail` of them (logcat -t N).
- * logcat -T TIME is a cursor with mono_ns = TIME - 1.  Returns the number
- * of entries printed.
+ * Returns the number of entries printed.
  */
 size_t logfmt_buf_dump(struct logfmt_buf *b, struct strbuf *out,
     const struct logfmt_opts *o, struct logfmt_cursor *c, long long until_ns,
