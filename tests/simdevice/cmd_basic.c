@@ -108,8 +108,8 @@ cmd_exit(struct simcmd_ctx *ctx, int argc, char **argv)
 	errno = 0;
 	v = strtol(argv[1], &end, 10);
 	if (errno || end == argv[1] || *end) {
-		simio_printf(ctx->io, 2, "/system/bin/sh: exit: %s: bad number\n",
-		    argv[1]);
+		simio_printf(ctx->io, 2,
+		    "/system/bin/sh: exit: %s: bad number\n", argv[1]);
 		return 1;
 	}
 	return (int)(v & 0xff);

@@ -23,7 +23,7 @@ struct simio;
 struct simcmd_ctx {
 	struct simdev *dev;
 	struct simio *io;
-	const char *kind;	/* the service: "shell", "shell,v2", "exec"... */
+	const char *kind;	/* service: "shell", "shell,v2", "exec"... */
 	int exit;		/* set by a command to end the script (exit) */
 };
 

@@ -243,6 +243,7 @@ start_device exe --features shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir \
 start_device acc --auth accept
 start_device rej --auth reject
 start_device pub --auth pubkey
+start_device old --protocol-version 0x01000000 --maxdata 4096
 
 A="$ADB -s $SER_def"
 L="$ADB -s $SER_leg"
@@ -339,6 +340,15 @@ $L push "$T/r5" /sdcard/x/y/r5 >/dev/null
 $L pull /sdcard/x/y/r5 "$T/r5.leg" >/dev/null
 if cmp -s "$T/r5" "$T/r5.leg"; then ok "legacy (STAT/LIST v1) push/pull 5 MiB"; else not_ok "legacy (STAT/LIST v1) push/pull 5 MiB"; fi
 check_match "legacy adb ls (LIST/DENT)" "$($L ls /sdcard/x/y)" '^000081a4 00500000 [0-9a-f]{8} r5$'
+
+# ---------------------------------------------------------------- old protocol
+O="$ADB -s $SER_old"
+$ADB connect "$SER_old" >/dev/null
+$O push "$T/r5" /sdcard/r5 >/dev/null
+$O pull /sdcard/r5 "$T/r5.old" >/dev/null
+if cmp -s "$T/r5" "$T/r5.old"; then ok "checksummed 4 KiB packets: push/pull 5 MiB"; else not_ok "checksummed 4 KiB packets: push/pull 5 MiB"; fi
+if $O shell cat /sdcard/r5 | cmp -s - "$T/r5"; then ok "checksummed 4 KiB packets: 5 MiB of output"; else not_ok "checksummed 4 KiB packets: 5 MiB of output"; fi
+check "adb abb (v2-framed cmd)" "$($O abb package path com.android.shell)" "package:/system/priv-app/Shell/Shell.apk"
 
 # ---------------------------------------------------------------- streams
 base=$(threads "$PID_def")
@@ -437,7 +447,7 @@ check "--help exits 0" "$?" 0
 check "a bad option value exits 2" "$?" 2
 
 # ---------------------------------------------------------------- shutdown
-for d in def leg exe acc rej pub; do
+for d in def leg exe acc rej pub old; do
 	stop_device "$d"
 done
 $ADB kill-server >/dev/null 2>&1

@@ -173,56 +173,70 @@ run_simple(struct simsh *sh, struct simio *io, int argc, char **argv)
 	return status & 0xff;
 }
 
-/* Run cmds[i..] up to the end of the pipeline; returns the next index. */
+/*
+ * Run one command with its redirections; stdin comes from `in` and stdout
+ * goes into `out` when they are not NULL (the two ends of a pipe).
+ */
+static int
+run_command(struct simsh *sh, const struct sh_cmd *cmd,
+    const struct strbuf *in, struct strbuf *out)
+{
+	struct redir_state rs;
+	struct simio io;
+	int status;
+
+	memset(&rs, 0, sizeof(rs));
+	strbuf_init(&rs.in, 0);
+	strbuf_init(&rs.out, 0);
+	strbuf_init(&rs.err, 0);
+	simio_init(&io, sh->chan);
+	if (in) {
+		io.in = in->buf;
+		io.in_len = in->len;
+		io.in_set = 1;
+	}
+	if (out) {
+		io.out.to = SIMIO_TO_BUF;
+		io.out.buf = out;
+	}
+	if (apply_redirs(sh, &io, cmd, &rs)) {
+		status = 1;
+	} else {
+		status = run_simple(sh, &io, cmd->argc, cmd->argv);
+		finish_redirs(sh, &rs);
+	}
+	strbuf_release(&rs.in);
+	strbuf_release(&rs.out);
+	strbuf_release(&rs.err);
+	return status;
+}
+
+/*
+ * Run cmds[i..] to the end of the pipeline, each command's output being
+ * the next one's input; returns the index after the pipeline.
+ */
 static size_t
 run_pipeline(struct simsh *sh, struct sh_script *s, size_t i, int *status)
 {
-	struct strbuf piped = STRBUF_INIT, next = STRBUF_INIT;
-	int have_pipe = 0;
+	struct strbuf bufs[2] = { STRBUF_INIT, STRBUF_INIT };
+	const struct strbuf *in = NULL;
+	int k = 0;
 
-	do {
-		struct sh_cmd *cmd = &s->cmds[i];
+	for (;;) {
 		int to_pipe = i + 1 < s->nr && s->cmds[i + 1].join == SH_PIPE;
-		struct redir_state rs;
-		struct simio io;
 
-		memset(&rs, 0, sizeof(rs));
-		strbuf_init(&rs.in, 0);
-		strbuf_init(&rs.out, 0);
-		strbuf_init(&rs.err, 0);
-		simio_init(&io, sh->chan);
-		if (have_pipe) {
-			io.in = piped.buf;
-			io.in_len = piped.len;
-			io.in_set = 1;
-		}
-		strbuf_reset(&next);
-		if (to_pipe) {
-			io.out.to = SIMIO_TO_BUF;
-			io.out.buf = &next;
-		}
-		if (apply_redirs(sh, &io, cmd, &rs)) {
-			*status = 1;
-		} else {
-			*status = run_simple(sh, &io, cmd->argc, cmd->argv);
-			finish_redirs(sh, &rs);
-		}
-		strbuf_release(&rs.in);
-		strbuf_release(&rs.out);
-		strbuf_release(&rs.err);
-		{
-			struct strbuf tmp = piped;
-
-			piped = next;
-			next = tmp;
-		}
-		have_pipe = to_pipe;
-		i++;
-	} while (have_pipe && !sh->exiting);
+		strbuf_reset(&bufs[k]);
+		*status = run_command(sh, &s->cmds[i++], in,
+		    to_pipe ? &bufs[k] : NULL);
+		if (!to_pipe || sh->exiting)
+			break;
+		in = &bufs[k];
+		k = !k;
+	}
 	while (i < s->nr && s->cmds[i].join == SH_PIPE)
 		i++;
-	strbuf_release(&piped);
-	strbuf_release(&next);
+	strbuf_release(&bufs[0]);
+	strbuf_release(&bufs[1]);
 	return i;
 }
 

@@ -15,8 +15,8 @@ enum tok_type { TOK_WORD, TOK_OP };
 
 struct tok {
 	enum tok_type type;
-	char *text;		/* the word, or the operator (";", "&&", ">>"...) */
-	int fd;			/* redirection operators: explicit fd or -1 */
+	char *text;		/* the word, or the operator: ";" "&&" ">>" */
+	int fd;			/* redirections: the explicit fd, or -1 */
 };
 
 struct lexer {

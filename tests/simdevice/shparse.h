@@ -24,7 +24,7 @@
 struct strbuf;
 
 enum sh_join {
-	SH_SEQ,			/* first command, or after ";" / newline */
+	SH_SEQ,			/* first, or after ";" or a newline */
 	SH_AND,			/* after "&&" */
 	SH_OR,			/* after "||" */
 	SH_PIPE,		/* after "|" */

@@ -28,7 +28,7 @@ enum simdev_auth {
 	SIMDEV_AUTH_NONE,	/* answer CNXN with CNXN */
 	SIMDEV_AUTH_ACCEPT,	/* AUTH token, accept the first signature */
 	SIMDEV_AUTH_REJECT,	/* refuse signatures and public keys */
-	SIMDEV_AUTH_PUBKEY,	/* refuse signatures, accept the public key */
+	SIMDEV_AUTH_PUBKEY,	/* refuse signatures, accept the key */
 };
 
 /* A forwarded device port: connections to it reach a host port or echo. */
@@ -83,7 +83,7 @@ struct simdev {
 
 	/* self-locking state */
 	struct simkv props;
-	struct simkv settings;		/* keys "system/x", "secure/x", ... */
+	struct simkv settings;		/* "system/x", "secure/x", ... */
 	struct simfs *fs;
 
 	/* guarded by `lock` */

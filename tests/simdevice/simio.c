@@ -86,6 +86,8 @@ chan_write(struct simchan *ch, int id, const void *buf, size_t len)
 	const char *p = buf;
 	int ret;
 
+	if (!len)
+		return 0;
 	if (!ch->st)
 		return write_fd(id == V2_STDERR ? 2 : 1, buf, len);
 	if (!ch->v2)
@@ -149,8 +151,10 @@ chan_read(struct simchan *ch, void *buf, size_t len)
 		return simstream_read(ch->st, buf, len);
 	while (!ch->stdin_eof) {
 		if (ch->packet_left) {
-			size_t n = len < ch->packet_left ? len : ch->packet_left;
+			size_t n = len;
 
+			if (n > ch->packet_left)
+				n = ch->packet_left;
 			n = simstream_read(ch->st, buf, n);
 			if (!n)
 				break;
