@@ -42,6 +42,7 @@
 #include "baseline_store.h"
 #include "error.h"
 #include "fileio.h"
+#include "proc.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -61,6 +62,7 @@ struct baseline_store {
 	char *lock_path;	/* the cache's lock file (network only) */
 	int lock_fd;
 	char *ssh_key;
+	char *known_hosts;	/* NULL: ~/.ssh and /etc/ssh known_hosts */
 	char *token;		/* the token itself, or NULL */
 	char *token_env;
 	char *token_user;
@@ -84,6 +86,8 @@ struct cred_state {
 	const struct baseline_store *bs;
 	int tries;		/* keys or tokens handed to libgit2 */
 	int no_token;		/* the server asked for a token we lack */
+	int host_unknown;	/* the ssh host key is not a known one */
+	char host[256];		/* the host as known_hosts names it */
 };
 
 struct push_state {
@@ -144,6 +148,132 @@ sleep_ms(long ms)
 		;
 }
 
+/* ---- network: ssh host keys ---- */
+
+static void
+base64(struct strbuf *out, const unsigned char *p, size_t len)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < len; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+
+		if (i + 1 < len)
+			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
+		strbuf_addch(out, tab[v >> 18 & 63]);
+		strbuf_addch(out, tab[v >> 12 & 63]);
+		strbuf_addch(out, i + 1 < len ? tab[v >> 6 & 63] : '=');
+		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
+	}
+}
+
+/* The port of an ssh:// URL, 22 for the scp-like form or when absent. */
+static int
+ssh_port(const char *url)
+{
+	const char *p = strstr(url, "://"), *end, *colon, *q;
+
+	if (!p)
+		return 22;
+	p += 3;
+	end = p + strcspn(p, "/");
+	for (q = p; q < end; q++)
+		if (*q == '@')
+			p = q + 1;
+	/* An IPv6 address is bracketed: its port follows the ']'. */
+	if (*p == '[' && (q = memchr(p, ']', (size_t)(end - p))))
+		p = q;
+	colon = memchr(p, ':', (size_t)(end - p));
+	return colon ? (int)strtol(colon + 1, NULL, 10) : 22;
+}
+
+/*
+ * Whether `file` lists `key` (base64) for `host`: 1 yes, 0 no, -1 revoked.
+ * ssh-keygen does the lookup because it knows hashed host names.
+ */
+static int
+known_host(const char *file, const char *host, const char *key)
+{
+	const char *argv[] = { "ssh-keygen", "-F", host, "-f", file, NULL };
+	struct proc_result r;
+	int found = 0;
+	char *save = NULL;
+
+	proc_result_init(&r);
+	if (proc_run(&r, argv, NULL) == 0 && r.exit_code == 0) {
+		for (char *line = strtok_r(r.out.buf, "\n", &save); line;
+		    line = strtok_r(NULL, "\n", &save)) {
+			char *f[4] = { NULL }, *fs = NULL;
+			int n = 0, revoked = line[0] == '@' &&
+			    !strncmp(line, "@revoked", 8);
+
+			if (line[0] == '#')
+				continue;
+			for (char *w = strtok_r(line, " \t", &fs); w && n < 4;
+			    w = strtok_r(NULL, " \t", &fs))
+				f[n++] = w;
+			/* [@marker] hosts keytype key */
+			if (f[0] && f[0][0] == '@')
+				memmove(f, f + 1, 3 * sizeof(*f));
+			if (!f[2] || strcmp(f[2], key))
+				continue;
+			if (revoked)
+				found = -1;
+			else if (found == 0 && line[0] != '@')
+				found = 1;
+		}
+	}
+	proc_result_release(&r);
+	git_error_clear();
+	return found;
+}
+
+/*
+ * libgit2 1.5 accepts any ssh host key unless this callback objects: the
+ * key must be in known_hosts, as the ssh client would insist.  Other
+ * certificates (https) keep libgit2's own verdict.
+ */
+static int
+cert_cb(git_cert *cert, int valid, const char *host, void *payload)
+{
+	struct cred_state *cs = payload;
+	const struct baseline_store *bs = cs->bs;
+	const git_cert_hostkey *hk = (const git_cert_hostkey *)cert;
+	struct strbuf key = STRBUF_INIT, sys = STRBUF_INIT;
+	const char *home = getenv("HOME");
+	int port = ssh_port(bs->url), ok = 0;
+
+	(void)valid;
+	if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2)
+		return GIT_PASSTHROUGH;
+	if (port == 22)
+		snprintf(cs->host, sizeof(cs->host), "%s", host);
+	else
+		snprintf(cs->host, sizeof(cs->host), "[%s]:%d", host, port);
+	if (hk->type & GIT_CERT_SSH_RAW)
+		base64(&key, (const unsigned char *)hk->hostkey,
+		    hk->hostkey_len);
+	if (key.len && bs->known_hosts) {
+		ok = known_host(bs->known_hosts, cs->host, key.buf);
+	} else if (key.len) {
+		strbuf_addf(&sys, "%s/.ssh/known_hosts", home ? home : "");
+		ok = home ? known_host(sys.buf, cs->host, key.buf) : 0;
+		if (ok == 0)
+			ok = known_host("/etc/ssh/ssh_known_hosts", cs->host,
+			    key.buf);
+	}
+	strbuf_release(&key);
+	strbuf_release(&sys);
+	if (ok > 0)
+		return 0;
+	cs->host_unknown = 1;
+	git_error_set_str(GIT_ERROR_SSH, "unknown host key");
+	return GIT_ECERTIFICATE;
+}
+
 /* ---- network: credentials, fetch, push ---- */
 
 static int
@@ -191,7 +321,11 @@ static void
 auth_advice(struct strbuf *sb, const struct baseline_store *bs,
     const struct cred_state *cs)
 {
-	if (cs->no_token && bs->token_env)
+	if (cs->host_unknown)
+		strbuf_addf(sb, "the host key of '%s' is not in %s; check it "
+		    "and add it (ssh-keyscan)", cs->host, bs->known_hosts ?
+		    bs->known_hosts : "~/.ssh/known_hosts");
+	else if (cs->no_token && bs->token_env)
 		strbuf_addf(sb, "the server wants a token: export it in $%s",
 		    bs->token_env);
 	else if (cs->no_token)
@@ -222,8 +356,8 @@ net_fail(const struct baseline_store *bs, int gerr,
 	int code = JG_EIO;
 
 	if (gerr == GIT_EAUTH || cs->tries > 1 || cs->no_token ||
-	    strstr(m, "401") || strstr(m, "403") ||
-	    strcasestr(m, "authentication")) {
+	    cs->host_unknown || strstr(m, "401") || strstr(m, "403") ||
+	    strcasestr(m, "authenticat")) {
 		auth_advice(&advice, bs, cs);
 		code = fail(bs, JG_EAUTH, "authentication to '%s' failed: %s",
 		    bs->name, advice.buf);
@@ -270,13 +404,14 @@ remote_fetch(struct baseline_store *bs)
 	    "+refs/tags/*:refs/tags/*" };
 	git_strarray refspecs = { specs, 2 };
 	git_fetch_options fo;
-	struct cred_state cs = { bs, 0, 0 };
+	struct cred_state cs = { bs, 0, 0, 0, "" };
 	git_remote *remote = NULL;
 	int err;
 
 	/* The _init() calls, not the macros, which -Wextra finds incomplete. */
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.callbacks.credentials = cred_cb;
+	fo.callbacks.certificate_check = cert_cb;
 	fo.callbacks.payload = &cs;
 	fo.prune = GIT_FETCH_PRUNE;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
@@ -311,12 +446,13 @@ remote_push(struct baseline_store *bs, const char *refname, char **refused)
 	char *spec = xasprintf("%s:%s", refname, refname);
 	git_strarray refspecs = { &spec, 1 };
 	git_push_options po;
-	struct push_state ps = { { bs, 0, 0 }, NULL };
+	struct push_state ps = { { bs, 0, 0, 0, "" }, NULL };
 	git_remote *remote = NULL;
 	int err;
 
 	git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
 	po.callbacks.credentials = cred_cb;
+	po.callbacks.certificate_check = cert_cb;
 	po.callbacks.push_update_reference = push_ref_cb;
 	po.callbacks.payload = &ps;
 	if ((err = remote_new(&remote, bs)) < 0)
@@ -566,6 +702,7 @@ baseline_store_open(struct baseline_store **out,
 	baseline_scrub(&name, o->repo, bs->token);
 	bs->name = strbuf_detach(&name, NULL);
 	bs->ssh_key = xstrdup_or_null(o->ssh_key);
+	bs->known_hosts = xstrdup_or_null(o->known_hosts);
 	bs->token_env = xstrdup_or_null(o->token_env);
 	bs->token_user = xstrdup_or_null(o->token_user);
 	bs->author_name = xstrdup(o->author_name ? o->author_name :
@@ -608,6 +745,7 @@ baseline_store_free(struct baseline_store *bs)
 	free(bs->url);
 	free(bs->lock_path);
 	free(bs->ssh_key);
+	free(bs->known_hosts);
 	free(bs->token_env);
 	free(bs->token_user);
 	free(bs->author_name);

@@ -35,7 +35,8 @@
  * Reading never checks anything out: histories are first-parent walks over
  * commit and tree objects.  Credentials come from ssh-agent, the key file in
  * opts.ssh_key or the token in the variable opts.token_env names; no message
- * this module sets contains a token or the userinfo part of a URL.
+ * this module sets contains a token or the userinfo part of a URL.  An ssh
+ * host must be in known_hosts, as the ssh client would insist.
  *
  * The operations live in baseline_git.c, the only file that speaks libgit2;
  * baseline_store.c holds the rules that need no repository (layout, commit
@@ -58,6 +59,8 @@ struct baseline_store_opts {
 	const char *cache_dir;	/* clones of network repositories; NULL:
 				   $XDG_CACHE_HOME/jankgate, ~/.cache/jankgate */
 	const char *ssh_key;	/* private key file; NULL: ssh-agent */
+	const char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts
+				   and /etc/ssh/ssh_known_hosts */
 	const char *token_env;	/* variable holding an https token, or NULL */
 	const char *token_user;	/* user sent with the token; NULL: the URL's
 				   user, else "x-access-token" */
