@@ -96,6 +96,7 @@ unit: $(B)/unit-tests
 	$(B)/unit-tests
 
 e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
+	bash tests/simdevice/selftest.sh $(B)/simdevice
 	$(PYTHON) tests/e2e/runner.py --build $(B)
 
 bench: deps

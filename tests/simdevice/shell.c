@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,49 @@ lookup(const char *name)
 	return NULL;
 }
 
+/*
+ * "$?" in a word becomes the previous command's status.  The parser keeps
+ * no quoting, so '$?' in single quotes expands too; adb clients only send
+ * it bare (ADB.md: the legacy-shell exit marker), so that is accepted.
+ */
+static char **
+expand_status(int argc, char **argv, int last)
+{
+	char **out = NULL;
+	char num[8];
+
+	for (int i = 0; i < argc; i++)
+		if (strstr(argv[i], "$?"))
+			break;
+		else if (i == argc - 1)
+			return NULL;
+	if (!argc)
+		return NULL;
+	snprintf(num, sizeof(num), "%d", last);
+	out = xcalloc((size_t)argc + 1, sizeof(*out));
+	for (int i = 0; i < argc; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *p = argv[i], *q;
+
+		while ((q = strstr(p, "$?"))) {
+			strbuf_add(&sb, p, (size_t)(q - p));
+			strbuf_addstr(&sb, num);
+			p = q + 2;
+		}
+		strbuf_addstr(&sb, p);
+		out[i] = strbuf_detach(&sb, NULL);
+	}
+	return out;
+}
+
+static void
+free_argv(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
 static int
 run_simple(struct simsh *sh, struct simio *io, int argc, char **argv)
 {
@@ -179,8 +223,9 @@ run_simple(struct simsh *sh, struct simio *io, int argc, char **argv)
  */
 static int
 run_command(struct simsh *sh, const struct sh_cmd *cmd,
-    const struct strbuf *in, struct strbuf *out)
+    const struct strbuf *in, struct strbuf *out, int last)
 {
+	char **expanded = expand_status(cmd->argc, cmd->argv, last);
 	struct redir_state rs;
 	struct simio io;
 	int status;
@@ -202,9 +247,11 @@ run_command(struct simsh *sh, const struct sh_cmd *cmd,
 	if (apply_redirs(sh, &io, cmd, &rs)) {
 		status = 1;
 	} else {
-		status = run_simple(sh, &io, cmd->argc, cmd->argv);
+		status = run_simple(sh, &io, cmd->argc,
+		    expanded ? expanded : cmd->argv);
 		finish_redirs(sh, &rs);
 	}
+	free_argv(expanded);
 	strbuf_release(&rs.in);
 	strbuf_release(&rs.out);
 	strbuf_release(&rs.err);
@@ -227,7 +274,7 @@ run_pipeline(struct simsh *sh, struct sh_script *s, size_t i, int *status)
 
 		strbuf_reset(&bufs[k]);
 		*status = run_command(sh, &s->cmds[i++], in,
-		    to_pipe ? &bufs[k] : NULL);
+		    to_pipe ? &bufs[k] : NULL, *status);
 		if (!to_pipe || sh->exiting)
 			break;
 		in = &bufs[k];
@@ -241,9 +288,8 @@ run_pipeline(struct simsh *sh, struct sh_script *s, size_t i, int *status)
 }
 
 static int
-run_script(struct simsh *sh, struct sh_script *s)
+run_script(struct simsh *sh, struct sh_script *s, int status)
 {
-	int status = 0;
 	size_t i = 0;
 
 	while (i < s->nr && !sh->exiting) {
@@ -263,27 +309,102 @@ run_script(struct simsh *sh, struct sh_script *s)
 	return status;
 }
 
-int
-simsh_run(struct simsh *sh, const char *line)
+/*
+ * The end of a "( ... )" group that starts at `p` (which points at the
+ * "("), respecting quotes and nesting; NULL when unbalanced.
+ */
+static const char *
+group_end(const char *p)
+{
+	int depth = 0;
+	char q = 0;
+
+	for (; *p; p++) {
+		if (q) {
+			if (*p == q)
+				q = 0;
+			else if (q == '"' && *p == '\\' && p[1])
+				p++;
+		} else if (*p == '\'' || *p == '"') {
+			q = *p;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && --depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static int
+syntax_error(struct simsh *sh, const char *msg)
+{
+	struct simio io;
+
+	simio_init(&io, sh->chan);
+	say(&io, "%s", msg);
+	return 1;
+}
+
+/*
+ * Run `line` with `status` as the previous command's status.  A line that
+ * begins with a "( list )" group runs the list as a subshell first (an
+ * `exit` in it leaves only the group), then the rest of the line joined by
+ * ";", a newline, "&&" or "||".  That is the shape adb clients use to read
+ * the exit code from a legacy shell: "( CMD\n); echo MARKER$?".
+ */
+static int
+run_text(struct simsh *sh, const char *line, int status)
 {
 	struct sh_script script;
 	struct strbuf err = STRBUF_INIT;
-	int status;
+	enum sh_join join = SH_SEQ;
+	const char *p = line + strspn(line, " \t\r\n");
 
-	simdev_log(sh->dev, sh->kind, line);
+	if (*p == '(') {
+		const char *end = group_end(p);
+		char *inner;
+		int was_exiting = sh->exiting;
+
+		if (!end)
+			return syntax_error(sh, "syntax error: '(' unmatched");
+		inner = xstrndup(p + 1, (size_t)(end - p - 1));
+		status = run_text(sh, inner, status);
+		free(inner);
+		sh->exiting = was_exiting;
+		p = end + 1;
+		p += strspn(p, " \t\r");
+		if (!strncmp(p, "&&", 2) || !strncmp(p, "||", 2)) {
+			join = p[0] == '&' ? SH_AND : SH_OR;
+			p += 2;
+		} else if (*p == ';' || *p == '\n') {
+			p++;
+		} else if (*p) {
+			return syntax_error(sh, "syntax error: ')' unexpected");
+		}
+		if (!*p || (sh->st && simstream_closed(sh->st)))
+			return status;
+	}
 	memset(&script, 0, sizeof(script));
-	if (shparse(&script, line, &err)) {
-		struct simio io;
-
-		simio_init(&io, sh->chan);
-		say(&io, "%s", err.buf);
-		status = 1;
+	if (shparse(&script, p, &err)) {
+		status = syntax_error(sh, err.buf);
 	} else {
-		status = run_script(sh, &script);
+		if (script.nr && script.cmds[0].join == SH_SEQ)
+			script.cmds[0].join = join;
+		status = run_script(sh, &script, status);
 	}
 	shparse_release(&script);
 	strbuf_release(&err);
 	return status;
+}
+
+int
+simsh_run(struct simsh *sh, const char *line)
+{
+	simdev_log(sh->dev, sh->kind, line);
+	return run_text(sh, line, 0);
 }
 
 int

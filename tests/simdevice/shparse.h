@@ -12,9 +12,10 @@
  * Single quotes keep everything; double quotes let backslash escape only
  * $ ` " \ and newline; an unquoted backslash escapes any character.  `#`
  * at the start of a word comments out the rest of the line.  There is no
- * expansion of $variables, globs or `~`, no subshells, no background jobs:
- * '$' is an ordinary character and "(", ")" and a lone "&" are syntax
- * errors.  Pipes are parsed here; the shell runs them buffered.
+ * expansion of $variables, globs or `~` here and no background jobs: "(",
+ * ")" and a lone "&" are syntax errors to this parser.  shell.c adds the
+ * two things adb clients rely on: "$?" and a leading "( list )" group.
+ * Pipes are parsed here; the shell runs them buffered.
  */
 #ifndef SIM_SHPARSE_H
 #define SIM_SHPARSE_H
