@@ -64,7 +64,8 @@ framegen_new(uint64_t seed, int refresh_hz)
 	if (refresh_hz < 1)
 		refresh_hz = 60;
 	simrng_seed(&g->rng, seed);
-	g->period = (1000000000LL + refresh_hz / 2) / refresh_hz;
+	/* Choreographer truncates: 16666666, 11111111, 8333333. */
+	g->period = 1000000000LL / refresh_hz;
 	return g;
 }
 

@@ -135,7 +135,7 @@ struct framegen_out {
 struct framegen *framegen_new(uint64_t seed, int refresh_hz);
 void framegen_free(struct framegen *g);
 
-/* The vsync period in ns (1e9 / refresh rate, rounded). */
+/* The vsync period in ns (1e9 / refresh rate, truncated). */
 long long framegen_period_ns(const struct framegen *g);
 
 /*

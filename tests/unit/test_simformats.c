@@ -12,7 +12,10 @@
  * jankgate's own parsers, so a shared misreading cannot hide.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -35,6 +38,9 @@
 #include "../simdevice/amfmt.c"
 #include "../simdevice/logfmt.c"
 #include "../simdevice/logfmt_msg.c"
+#include "../simdevice/logfmt_matrix.c"
+#include "../simdevice/blockcanary_fmt.c"
+#include "../simdevice/truth.c"
 
 #define SEC	1000000000LL
 
@@ -759,7 +765,7 @@ gfx_label_swap_and_no_input(void **state)
 	    &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]), 12);
 	assert_int_equal(v[0], 1);		/* first frame of the window */
 	assert_true(v[10] >= v[3] && v[10] <= v[5]);	/* "FrameInterval" */
-	assert_int_equal(v[11], 16666667);	/* "FrameStartTime" */
+	assert_int_equal(v[11], 16666666);	/* "FrameStartTime" */
 	strbuf_release(&sb);
 
 	session_dump(2, "hello.json", 28, &sb);
@@ -815,7 +821,7 @@ frame_of(const char *act, long long t, long long ms)
 	f.block = -1;
 	f.intended_vsync = f.vsync = f.frame_start = t;
 	f.oldest_input = FRAMEGEN_NO_INPUT;
-	f.frame_interval = 16666667;
+	f.frame_interval = 16666666;
 	f.frame_deadline = t + 30555556;
 	f.handle_input_start = f.animation_start = t + 100000;
 	f.perform_traversals_start = f.draw_start = t + 200000;
@@ -1434,6 +1440,507 @@ log_library_lines(void **state)
 	strbuf_release(&sb);
 }
 
+/* ---- Matrix ---- */
+
+static const struct logfmt_matrix_device matrix_dev_147 = {
+	"HIGH", 0.002791045673872224, 3926458368LL, 161364,
+	"sample.tencent.matrix"
+};
+
+static const struct logfmt_matrix_device matrix_dev = {
+	"HIGH", 0, 7883890688LL, 4016924, "sample.tencent.matrix"
+};
+
+/* Java's Double.toString as org.json uses it. */
+static void
+matrix_numbers(void **state)
+{
+	static const struct {
+		double d;
+		const char *text;
+	} cases[] = {
+		{ 60, "60" }, { -3, "-3" }, { 0.5, "0.5" },
+		{ (double)57.41302490234375f, "57.41302490234375" },
+		{ 0.002791045673872224, "0.002791045673872224" },
+		{ 24.476625442504883, "24.476625442504883" },
+		{ 1e-4, "1.0E-4" }, { 1.5e-5, "1.5E-5" }, { 12345678.5,
+		  "1.23456785E7" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		logfmt_matrix_number(&sb, cases[i].d);
+		assert_string_equal(sb.buf, cases[i].text);
+	}
+	strbuf_release(&sb);
+}
+
+/* A 0.5.x FPS report of 61 smooth frames is issue #147's line, exactly. */
+static void
+matrix_fps_05_matches_real_issue(void **state)
+{
+	struct logfmt_matrix_fps c;
+	struct strbuf content = STRBUF_INIT, line = STRBUF_INIT;
+
+	logfmt_matrix_fps_init(&c, APPMODEL_MATRIX_05, 28, 16666666);
+	for (int i = 0; i < 61; i++) {
+		struct framegen_frame f = frame_of("x", SEC + i * 16666666LL,
+		    5);
+
+		logfmt_matrix_fps_add(&c, &f);
+	}
+	assert_false(logfmt_matrix_fps_due(&c));
+	assert_int_equal(logfmt_matrix_fps_report(&c, &content,
+	    &matrix_dev_147, "sample.tencent.matrix.issue.IssuesListActivity",
+	    1553675665018LL), 1);
+	logfmt_matrix_issue(&line, APPMODEL_MATRIX_05, "Trace_FPS", NULL,
+	    content.buf);
+	assert_string_equal(line.buf, "tag[Trace_FPS]type[null];key[null];"
+	    "content[{\"machine\":\"HIGH\",\"cpu_app\":0.002791045673872224,"
+	    "\"mem\":3926458368,\"mem_free\":161364,\"scene\":\"sample.tencent."
+	    "matrix.issue.IssuesListActivity\",\"dropLevel\":{\"DROPPED_FROZEN"
+	    "\":0,\"DROPPED_HIGH\":0,\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,"
+	    "\"DROPPED_BEST\":61},\"dropSum\":{\"DROPPED_FROZEN\":0,\"DROPPED_"
+	    "HIGH\":0,\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,\"DROPPED_BEST"
+	    "\":0},\"fps\":60,\"tag\":\"Trace_FPS\",\"process\":\"sample.tencent."
+	    "matrix\",\"time\":1553675665018}]");
+	/* The collector starts over after a report. */
+	assert_int_equal(c.frames, 0);
+	strbuf_release(&content);
+	strbuf_release(&line);
+}
+
+/* 2.1+ FPS: key order, levels, averages, GPU on 31+, the 20-frame rule. */
+static void
+matrix_fps_21(void **state)
+{
+	static const char *const keys[] = {
+		"machine", "cpu_app", "mem", "mem_free", "scene", "dropLevel",
+		"dropSum", "fps", "UNKNOWN_DELAY_DURATION",
+		"INPUT_HANDLING_DURATION", "ANIMATION_DURATION",
+		"LAYOUT_MEASURE_DURATION", "DRAW_DURATION", "SYNC_DURATION",
+		"COMMAND_ISSUE_DURATION", "SWAP_BUFFERS_DURATION",
+		"TOTAL_DURATION", "GPU_DURATION", "DROP_COUNT", "REFRESH_RATE",
+		"tag", "process", "time",
+	};
+	struct logfmt_matrix_fps c;
+	struct strbuf sb = STRBUF_INIT;
+	cJSON *j, *it;
+	size_t k = 0;
+	long long t = SEC;
+
+	logfmt_matrix_fps_init(&c, APPMODEL_MATRIX_21, 31, 16666666);
+	for (int i = 0; i < 20; i++)
+		logfmt_matrix_fps_add(&c, &(struct framegen_frame){ 0 });
+	assert_int_equal(logfmt_matrix_fps_report(&c, &sb, &matrix_dev, "s",
+	    1), 0);
+	assert_int_equal(sb.len, 0);
+
+	/* 28 frames of 10 ms, one of 100 ms (5 dropped), one of 500 (29). */
+	for (int i = 0; i < 30; i++) {
+		struct framegen_frame f = frame_of("x", t,
+		    i == 3 ? 100 : i == 7 ? 500 : 10);
+
+		logfmt_matrix_fps_add(&c, &f);
+		t += 600 * 1000000LL;
+	}
+	assert_true(logfmt_matrix_fps_due(&c));
+	assert_int_equal(logfmt_matrix_fps_report(&c, &sb, &matrix_dev,
+	    "a.Feed", 1700000000000LL), 1);
+	j = cJSON_Parse(sb.buf);
+	assert_non_null(j);
+	cJSON_ArrayForEach(it, j) {
+		assert_true(k < sizeof(keys) / sizeof(keys[0]));
+		assert_string_equal(it->string, keys[k++]);
+	}
+	assert_int_equal(k, sizeof(keys) / sizeof(keys[0]));
+	assert_non_null(strstr(sb.buf, "\"dropLevel\":{\"DROPPED_BEST\":28,"
+	    "\"DROPPED_NORMAL\":1,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":1,"
+	    "\"DROPPED_FROZEN\":0},\"dropSum\":{\"DROPPED_BEST\":0,"
+	    "\"DROPPED_NORMAL\":5,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":29,"));
+	/* fps = 1e9 / mean(max(total, period)), as a float. */
+	{
+		double mean = (28 * 16666666.0 + 100e6 + 500e6) / 30;
+		struct strbuf want = STRBUF_INIT;
+
+		strbuf_addstr(&want, "\"fps\":");
+		logfmt_matrix_number(&want, (double)(float)(1e9 / mean));
+		strbuf_addch(&want, ',');
+		assert_non_null(strstr(sb.buf, want.buf));
+		strbuf_release(&want);
+	}
+	assert_int_equal(cJSON_GetObjectItem(j, "TOTAL_DURATION")->valuedouble,
+	    (28 * 10000000LL + 100000000LL + 500000000LL) / 30);
+	assert_int_equal(cJSON_GetObjectItem(j, "DROP_COUNT")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(j, "REFRESH_RATE")->valueint, 60);
+	cJSON_Delete(j);
+
+	/* No GPU_DURATION below 31. */
+	strbuf_reset(&sb);
+	logfmt_matrix_fps_init(&c, APPMODEL_MATRIX_21, 30, 16666666);
+	for (int i = 0; i < 25; i++) {
+		struct framegen_frame f = frame_of("x", SEC + i * SEC, 8);
+
+		logfmt_matrix_fps_add(&c, &f);
+	}
+	assert_int_equal(logfmt_matrix_fps_report(&c, &sb, &matrix_dev, "s",
+	    1), 1);
+	assert_null(strstr(sb.buf, "GPU_DURATION"));
+	/* Every frame counts as one 16666666 ns period. */
+	assert_true(matches(sb.buf, "\"fps\":60\\.0000[0-9]*,"));
+	strbuf_release(&sb);
+}
+
+/* NORMAL on 2.1 is the 27house.cn real report, byte for byte. */
+static void
+matrix_evil_normal_per_version(void **state)
+{
+	static const int ids[] = { 243 };
+	struct strbuf stack = STRBUF_INIT, key = STRBUF_INIT, sb = STRBUF_INIT;
+	struct logfmt_matrix_evil e = { LOGFMT_MATRIX_NORMAL, 1006,
+	    "sample.tencent.matrix.trace.TestFpsActivity", NULL, NULL, NULL,
+	    95.65, 0, 0, 0, 1, 0, 0, 0, 0 };
+
+	logfmt_matrix_trace(&stack, &key, APPMODEL_MATRIX_21, 1006, ids, 1);
+	assert_string_equal(stack.buf, "0,1048574,1,1006\n1,243,1,1000\n");
+	assert_string_equal(key.buf, "243|");
+	e.stack = stack.buf;
+	e.stack_key = key.buf;
+	logfmt_matrix_evil(&sb, APPMODEL_MATRIX_21, &matrix_dev, &e,
+	    1683771521931LL);
+	assert_string_equal(sb.buf, "{\"machine\":\"HIGH\",\"cpu_app\":0,"
+	    "\"mem\":7883890688,\"mem_free\":4016924,\"detail\":\"NORMAL\","
+	    "\"cost\":1006,\"scene\":\"sample.tencent.matrix.trace."
+	    "TestFpsActivity\",\"stack\":\"0,1048574,1,1006\\n1,243,1,1000\\n"
+	    "\",\"stackKey\":\"243|\",\"tag\":\"Trace_EvilMethod\",\"process\":"
+	    "\"sample.tencent.matrix\",\"time\":1683771521931}");
+	strbuf_reset(&sb);
+	logfmt_matrix_evil(&sb, APPMODEL_MATRIX_20, &matrix_dev, &e, 1);
+	assert_true(matches(sb.buf, "\"cost\":1006,\"usage\":\"95.65%\","
+	    "\"scene\":\"[^\"]+\",\"stack\":"));
+	strbuf_reset(&sb);
+	logfmt_matrix_evil(&sb, APPMODEL_MATRIX_05, &matrix_dev, &e, 1);
+	assert_true(matches(sb.buf, "\"cost\":1006,\"usage\":\"95.65%\","
+	    "\"stack\":"));
+	assert_null(strstr(sb.buf, "scene"));
+
+	/* 0.5 keys every heavy call, 2.x only the heaviest deepest one. */
+	{
+		static const int chain[] = { 10, 11, 12 };
+		struct strbuf s2 = STRBUF_INIT, k2 = STRBUF_INIT;
+
+		logfmt_matrix_trace(&s2, &k2, APPMODEL_MATRIX_05, 800, chain,
+		    3);
+		assert_string_equal(k2.buf, "10|11|12|");
+		strbuf_reset(&s2);
+		strbuf_reset(&k2);
+		logfmt_matrix_trace(&s2, &k2, APPMODEL_MATRIX_20, 800, chain,
+		    3);
+		assert_string_equal(k2.buf, "12|");
+		assert_string_equal(s2.buf, "0,1048574,1,800\n1,10,1,795\n"
+		    "2,11,1,790\n3,12,1,785\n");
+		strbuf_release(&s2);
+		strbuf_release(&k2);
+	}
+	strbuf_release(&stack);
+	strbuf_release(&key);
+	strbuf_release(&sb);
+}
+
+/* Key lists and orders of the other details (FORMATS.md 1.4). */
+static void
+matrix_evil_other_details(void **state)
+{
+	static const struct {
+		enum logfmt_matrix_detail detail;
+		const char *keys;
+	} cases[] = {
+		{ LOGFMT_MATRIX_ANR, "detail,cost,stackKey,scene,stack,"
+		  "threadStack,processPriority,processNice,isProcessForeground,"
+		  "memory," },
+		{ LOGFMT_MATRIX_LAG, "detail,scene,threadStack,"
+		  "isProcessForeground," },
+		{ LOGFMT_MATRIX_SIGNAL_ANR, "detail,threadStack,scene,"
+		  "isProcessForeground," },
+		{ LOGFMT_MATRIX_LAG_TOUCH, "detail,scene,threadStack,"
+		  "isProcessForeground," },
+		{ LOGFMT_MATRIX_PRIORITY_MODIFIED, "detail,threadStack,"
+		  "processPriority," },
+		{ LOGFMT_MATRIX_TIMERSLACK_MODIFIED, "detail,threadStack,"
+		  "processTimerSlack," },
+		{ LOGFMT_MATRIX_STARTUP, "detail,cost,stack,stackKey,subType," },
+	};
+	struct logfmt_matrix_evil e = { 0, 5200, "a.Main", "0,1048574,1,5200\n",
+	    "", "java.lang.Thread.sleep(Native Method)\n", 0, 10, -10, 50000,
+	    1, 8804, 33084, 4194304, 1 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT, got = STRBUF_INIT;
+		cJSON *j, *it;
+		int n = 0;
+
+		e.detail = cases[i].detail;
+		logfmt_matrix_evil(&sb, APPMODEL_MATRIX_21, &matrix_dev, &e, 1);
+		j = cJSON_Parse(sb.buf);
+		assert_non_null(j);
+		cJSON_ArrayForEach(it, j)
+			if (n++ >= 4 && strcmp(it->string, "tag") &&
+			    strcmp(it->string, "process") &&
+			    strcmp(it->string, "time"))
+				strbuf_addf(&got, "%s,", it->string);
+		assert_string_equal(got.buf, cases[i].keys);
+		if (e.detail == LOGFMT_MATRIX_ANR)
+			assert_non_null(strstr(sb.buf, "\"memory\":{\"dalvik_heap"
+			    "\":8804,\"native_heap\":33084,\"vm_size\":4194304}"));
+		cJSON_Delete(j);
+		strbuf_release(&sb);
+		strbuf_release(&got);
+	}
+}
+
+/* Trace_StartUp is FORMATS.md's example; threadStack formats; escaping. */
+static void
+matrix_startup_and_stacks(void **state)
+{
+	static const char *const frames[] = {
+		"java.lang.Thread.sleep(Native Method)",
+		"java.lang.Thread.sleep(Thread.java:450)",
+		"java.lang.Thread.sleep(Thread.java:355)",
+		"com.a.Feed.onBind(Feed.java:88)",
+		"android.os.Handler.dispatchMessage(Handler.java:99)",
+		"Weird(Unknown Source)",
+	};
+	struct logfmt_matrix_startup s = { 415, 159, 1240, 1240, 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	logfmt_matrix_startup(&sb, &matrix_dev, &s, 1700000000000LL);
+	assert_string_equal(sb.buf, "{\"machine\":\"HIGH\",\"cpu_app\":0,"
+	    "\"mem\":7883890688,\"mem_free\":4016924,\"application_create\":"
+	    "415,\"application_create_scene\":159,\"first_activity_create\":"
+	    "1240,\"startup_duration\":1240,\"is_warm_start_up\":false,\"tag\":"
+	    "\"Trace_StartUp\",\"process\":\"sample.tencent.matrix\",\"time\":"
+	    "1700000000000}");
+
+	strbuf_reset(&sb);
+	logfmt_matrix_thread_stack(&sb, 0, frames, 2);
+	assert_string_equal(sb.buf, "java.lang.Thread.sleep(Native Method)\n"
+	    "java.lang.Thread.sleep(Thread.java:450)\n");
+	strbuf_reset(&sb);
+	logfmt_matrix_thread_stack(&sb, 1, frames, 6);
+	assert_string_equal(sb.buf, " \n|*\t\tat com.a.Feed:onBind(88)\n"
+	    "|*\t\tat android.os.Handler:dispatchMessage(99)\n"
+	    "|*\t\tat :Weird(-1)\n");
+
+	/* org.json escapes '/', quotes and controls in string values. */
+	strbuf_reset(&sb);
+	{
+		struct logfmt_matrix_evil e = { LOGFMT_MATRIX_LAG, 0,
+		    "a/b\"c\x01", NULL, NULL, "x\ty", 0, 0, 0, 0, 1, 0, 0, 0,
+		    0 };
+
+		logfmt_matrix_evil(&sb, APPMODEL_MATRIX_21, &matrix_dev, &e, 1);
+	}
+	assert_non_null(strstr(sb.buf, "\"scene\":\"a\\/b\\\"c\\u0001\","
+	    "\"threadStack\":\"x\\ty\""));
+	strbuf_reset(&sb);
+	logfmt_matrix_issue(&sb, APPMODEL_MATRIX_20, "Trace_EvilMethod",
+	    "1234", "{}");
+	assert_string_equal(sb.buf,
+	    "tag[Trace_EvilMethod]type[0];key[1234];content[{}]");
+	strbuf_release(&sb);
+}
+
+/* ---- BlockCanary ---- */
+
+static const struct bcfmt_device bc_dev = {
+	"1_1.0_YYB", "1.0", 1, "empty_imei", "87224330", "4G", "Pixel 5", 30,
+	"11", 8, "com.example.blockcanary", 3870096, 7636716
+};
+
+/* 2016-11-02 14:05:32.011 as wall ms. */
+#define BC_START	1478095532011LL
+
+/* The 1.5 file: CRLF only, key order, samples inside the block. */
+static void
+bc_file_layout(void **state)
+{
+	static const char *const stack[] = {
+		"java.lang.Thread.sleep(Native Method)",
+		"com.example.blockcanary.DemoFragment.onClick(DemoFragment.java:79)",
+	};
+	static const char *const keys[] = {
+		"qua", "versionName", "versionCode", "imei", "uid", "network",
+		"model", "api-level", "cpu-core", "process", "freeMemory",
+		"totalMemory", "time", "thread-time", "time-start", "time-end",
+		"cpu-busy", "cpu-rate", "stack", NULL
+	};
+	struct bcfmt_block b = { BC_START, BC_START + 1203, 1198, 0, stack, 2,
+	    500, 0 };
+	struct strbuf sb = STRBUF_INIT, lf = STRBUF_INIT;
+	size_t k = 0;
+	int samples = 0;
+	char *save = NULL, *line;
+
+	assert_true(bcfmt_writes(&b));
+	bcfmt_file(&sb, 15, &bc_dev, &b, BC_START + 1203);
+	assert_true(!strncmp(sb.buf, "\r\n**********************\r\n"
+	    "2016-11-02 14:05:33(write log time)\r\n\r\nqua = 1_1.0_YYB\r\n",
+	    82));
+	/* Every '\n' is part of a "\r\n". */
+	for (size_t i = 0; i < sb.len; i++)
+		if (sb.buf[i] == '\n')
+			assert_true(i > 0 && sb.buf[i - 1] == '\r');
+	assert_non_null(strstr(sb.buf, "\r\napi-level = 30 11\r\n"));
+	assert_non_null(strstr(sb.buf, "\r\ntime = 1203\r\nthread-time = 1198"
+	    "\r\ntime-start = 11-02 14:05:32.011\r\ntime-end = 11-02 "
+	    "14:05:33.214\r\ncpu-busy = false\r\ncpu-rate = 11-02 "
+	    "14:05:32.411 cpu:"));
+	assert_non_null(strstr(sb.buf, "\r\nstack = 11-02 14:05:32.414\r\n\r\n"
+	    "java.lang.Thread.sleep(Native Method)\r\n"));
+
+	/* Keys in order; sample timestamps alone on their line, then blank. */
+	for (size_t i = 0; i < sb.len; i++)
+		if (sb.buf[i] != '\r')
+			strbuf_addch(&lf, sb.buf[i]);
+	for (line = strtok_r(lf.buf, "\n", &save); line;
+	    line = strtok_r(NULL, "\n", &save)) {
+		int mo, d, h, mi, s, ms, used = 0;
+
+		if (keys[k] && !strncmp(line, keys[k], strlen(keys[k])) &&
+		    !strncmp(line + strlen(keys[k]), " = ", 3))
+			k++;
+		if (sscanf(line, "%2d-%2d %2d:%2d:%2d.%3d%n", &mo, &d, &h, &mi,
+		    &s, &ms, &used) == 6 && !line[used])
+			samples++;
+	}
+	assert_null(keys[k]);
+	/*
+	 * Samples at 0.4 s + 3 ms, then every 0.5 s, inside 1.203 s: two;
+	 * the first one's time is on the "stack = " line.
+	 */
+	assert_int_equal(samples, 1);
+	assert_non_null(strstr(sb.buf, "\r\n\r\n11-02 14:05:32.914\r\n\r\n"
+	    "java.lang.Thread.sleep(Native Method)\r\n"));
+	assert_non_null(strstr(sb.buf, "\r\n11-02 14:05:32.911 cpu:"));
+	assert_int_equal(count_lines_starting(sb.buf, "11-02 14:05:"), 2);
+	strbuf_release(&lf);
+
+	/* A short block writes nothing. */
+	b.end_ms = BC_START + 499;
+	assert_false(bcfmt_writes(&b));
+	strbuf_release(&sb);
+}
+
+/* 1.0-1.2 keys and .txt; the two directories. */
+static void
+bc_old_keys_names_and_dirs(void **state)
+{
+	static const char *const stack[] = { "a.B.c(B.java:1)" };
+	struct bcfmt_block b = { BC_START, BC_START + 2500, 2000, 1, stack, 1,
+	    1000, 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	bcfmt_file(&sb, 12, &bc_dev, &b, BC_START + 2500);
+	assert_true(matches(sb.buf, "\r\nqualifier = 1_1.0_YYB\r\n"));
+	assert_true(matches(sb.buf, "\r\napilevel = 30 11\r\ncpuCore = 8\r\n"
+	    "processName = com.example.blockcanary\r\n"));
+	assert_true(matches(sb.buf, "\r\ntimecost = 2500\r\nthreadtimecost = "
+	    "2000\r\ntimestart = .*\r\ntimeend = .*\r\ncpubusy = true\r\n"
+	    "cpurate = "));
+	assert_null(strstr(sb.buf, "api-level"));
+	strbuf_reset(&sb);
+	bcfmt_file_name(&sb, 15, BC_START + 1203);
+	strbuf_addch(&sb, ' ');
+	bcfmt_file_name(&sb, 12, BC_START + 1203);
+	strbuf_addch(&sb, ' ');
+	bcfmt_dir(&sb, APPMODEL_BC_FILES, "com.a");
+	strbuf_addch(&sb, ' ');
+	bcfmt_dir(&sb, APPMODEL_BC_EXTERNAL, "com.a");
+	assert_string_equal(sb.buf, "looper-2016-11-02_14-05-33.214.log "
+	    "looper-2016-11-02_14-05-33.214.txt "
+	    "/data/user/0/com.a/files/blockcanary/ "
+	    "/storage/emulated/0/blockcanary/");
+	strbuf_release(&sb);
+}
+
+/* ---- truth ---- */
+
+/* Every frame, block, launch and method is one JSON line, values intact. */
+static void
+truth_lines_match_generation(void **state)
+{
+	struct appmodel *m = model_file("shop-v2.json");
+	struct framegen *g = framegen_new(4, 60);
+	struct framegen_out out = FRAMEGEN_OUT_INIT;
+	struct truth_mark mark = { 0, 0, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct truth *t = NULL;
+	char *path = xasprintf("%s/truth.jsonl", unit_tmpdir());
+	int kinds[4] = { 0, 0, 0, 0 };
+	size_t frame = 0;
+	char *save = NULL, *line;
+	struct framegen_action acts[] = {
+		{ FRAMEGEN_LAUNCH, ".CheckoutActivity", 5 * SEC, 0, NULL,
+		  FRAMEGEN_WARM },
+		{ FRAMEGEN_TAP, ".CheckoutActivity", 8 * SEC, 60, NULL, 0 },
+		{ FRAMEGEN_TAP, ".CheckoutActivity", 9 * SEC, 60, NULL, 0 },
+		{ FRAMEGEN_TAP, ".CheckoutActivity", 10 * SEC, 60, NULL, 0 },
+	};
+
+	assert_int_equal(truth_open(&t, path), 0);
+	for (size_t i = 0; i < 4; i++) {
+		run_ok(g, m, &acts[i], &out);
+		truth_record(t, m->package, &out, &mark);
+	}
+	truth_close(t);
+	assert_true(out.nr_blocks > 0);
+	assert_int_equal(file_read(&sb, path), 0);
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	    line = strtok_r(NULL, "\n", &save)) {
+		cJSON *j = cJSON_Parse(line);
+		const char *kind;
+
+		assert_non_null(j);
+		kind = cJSON_GetObjectItem(j, "kind")->valuestring;
+		assert_string_equal(cJSON_GetObjectItem(j, "package")->
+		    valuestring, "com.example.shop");
+		if (!strcmp(kind, "frame")) {
+			const struct framegen_frame *f = &out.frames[frame++];
+
+			kinds[0]++;
+			assert_true(cJSON_GetObjectItem(j, "start_ns")->
+			    valuedouble == (double)f->intended_vsync);
+			assert_true(cJSON_GetObjectItem(j, "duration_ns")->
+			    valuedouble == (double)framegen_duration(f));
+			assert_int_equal(cJSON_GetObjectItem(j, "block")->
+			    valueint, f->block);
+		} else if (!strcmp(kind, "block")) {
+			kinds[1]++;
+			assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(j,
+			    "stack")) > 3);
+		} else if (!strcmp(kind, "launch")) {
+			kinds[2]++;
+			assert_string_equal(cJSON_GetObjectItem(j, "state")->
+			    valuestring, "warm");
+		} else if (!strcmp(kind, "method"))
+			kinds[3]++;
+		else
+			fail_msg("unknown kind '%s'", kind);
+		cJSON_Delete(j);
+	}
+	assert_int_equal(kinds[0], out.nr_frames);
+	assert_int_equal(kinds[1], out.nr_blocks);
+	assert_int_equal(kinds[2], 1);
+	assert_int_equal(kinds[3], out.nr_methods);
+	assert_int_equal(kinds[3], 3);
+	free(path);
+	strbuf_release(&sb);
+	framegen_out_release(&out);
+	framegen_free(g);
+	appmodel_free(m);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rng_same_seed_same_stream),
 	cmocka_unit_test(rng_distributions),
@@ -1465,6 +1972,15 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(log_buffer_selection),
 	cmocka_unit_test(log_buffer_prunes),
 	cmocka_unit_test(log_library_lines),
+	cmocka_unit_test(matrix_numbers),
+	cmocka_unit_test(matrix_fps_05_matches_real_issue),
+	cmocka_unit_test(matrix_fps_21),
+	cmocka_unit_test(matrix_evil_normal_per_version),
+	cmocka_unit_test(matrix_evil_other_details),
+	cmocka_unit_test(matrix_startup_and_stacks),
+	cmocka_unit_test(bc_file_layout),
+	cmocka_unit_test(bc_old_keys_names_and_dirs),
+	cmocka_unit_test(truth_lines_match_generation),
 };
 
 JG_UNIT_GROUP(simformats, tests, NULL, NULL)
