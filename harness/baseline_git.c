@@ -57,7 +57,7 @@
 
 struct baseline_store {
 	git_repository *repo;
-	char *name;		/* the repository for messages: no userinfo */
+	char *name;		/* the repository in messages: no userinfo */
 	char *url;		/* network URL; NULL for a local repository */
 	char *lock_path;	/* the cache's lock file (network only) */
 	int lock_fd;
@@ -90,6 +90,7 @@ struct cred_state {
 	char host[256];		/* the host as known_hosts names it */
 };
 
+/* cred comes first: the callbacks of a push share this one payload. */
 struct push_state {
 	struct cred_state cred;
 	char *refused;		/* the server's reason, when it refused */
@@ -242,11 +243,10 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 	struct cred_state *cs = payload;
 	const struct baseline_store *bs = cs->bs;
 	const git_cert_hostkey *hk = (const git_cert_hostkey *)cert;
-	struct strbuf key = STRBUF_INIT, sys = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, mine = STRBUF_INIT;
 	const char *home = getenv("HOME");
 	int port = ssh_port(bs->url), ok = 0;
 
-	(void)valid;
 	if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2)
 		return GIT_PASSTHROUGH;
 	if (port == 22)
@@ -259,14 +259,16 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 	if (key.len && bs->known_hosts) {
 		ok = known_host(bs->known_hosts, cs->host, key.buf);
 	} else if (key.len) {
-		strbuf_addf(&sys, "%s/.ssh/known_hosts", home ? home : "");
-		ok = home ? known_host(sys.buf, cs->host, key.buf) : 0;
+		if (home && *home) {
+			strbuf_addf(&mine, "%s/.ssh/known_hosts", home);
+			ok = known_host(mine.buf, cs->host, key.buf);
+		}
 		if (ok == 0)
 			ok = known_host("/etc/ssh/ssh_known_hosts", cs->host,
 			    key.buf);
 	}
 	strbuf_release(&key);
-	strbuf_release(&sys);
+	strbuf_release(&mine);
 	if (ok > 0)
 		return 0;
 	cs->host_unknown = 1;
@@ -283,7 +285,6 @@ cred_cb(git_credential **out, const char *url, const char *url_user,
 	struct cred_state *cs = payload;
 	const struct baseline_store *bs = cs->bs;
 
-	(void)url;
 	if (allowed & GIT_CREDENTIAL_USERNAME)
 		return git_credential_username_new(out,
 		    url_user ? url_user : "git");
@@ -429,7 +430,6 @@ push_ref_cb(const char *refname, const char *status, void *payload)
 {
 	struct push_state *ps = payload;
 
-	(void)refname;
 	if (status && !ps->refused)
 		ps->refused = xstrdup(status);
 	return 0;
@@ -1046,7 +1046,7 @@ baseline_store_history(struct baseline_entry **out, size_t *nr,
 				break;
 			}
 		}
-		/* A version is a commit whose blob differs from its parent's. */
+		/* A version: a commit whose blob is not its parent's. */
 		if (!prev_has || !git_oid_equal(&prev, &cur)) {
 			struct baseline_entry *e = entry_add(&es, c, package,
 			    device_key);
@@ -1231,7 +1231,8 @@ baseline_store_show(struct baseline_entry **out, size_t *nr,
 			    git_commit_id(c));
 			break;
 		}
-		if (git_tree_lookup(&pkg, bs->repo, git_tree_entry_id(pe)) < 0) {
+		if (git_tree_lookup(&pkg, bs->repo,
+		    git_tree_entry_id(pe)) < 0) {
 			err = fail_git(bs, JG_EIO, "cannot read a tree of "
 			    "'%s'", bs->name);
 			break;
@@ -1484,6 +1485,27 @@ out:
 	return err;
 }
 
+/*
+ * A commit that did not land must not stay in the cache, where an offline
+ * read would take it for the remote's: put the branch back where it was.
+ */
+static void
+cache_rollback(struct baseline_store *bs, const char *refname,
+    const git_oid *ours, const git_oid *tip)
+{
+	git_reference *ref = NULL;
+
+	if (!git_oid_is_zero(tip)) {
+		git_reference_create_matching(&ref, bs->repo, refname, tip, 1,
+		    ours, "jankgate: push failed");
+	} else if (git_reference_lookup(&ref, bs->repo, refname) == 0 &&
+	    git_oid_equal(git_reference_target(ref), ours)) {
+		git_reference_delete(ref);
+	}
+	git_reference_free(ref);
+	git_error_clear();
+}
+
 /* A bare repository created by jankgate shows the branch it holds. */
 static void
 point_unborn_head(struct baseline_store *bs, const char *refname)
@@ -1522,7 +1544,8 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 	}
 	if ((err = baseline_path(&path, package, device_key)) < 0 ||
 	    (err = branch_refname(&refname, bs, branch)) < 0 ||
-	    (err = baseline_content_check(data, len, "the run to record")) < 0 ||
+	    (err = baseline_content_check(data, len,
+	    "the run to record")) < 0 ||
 	    (err = baseline_message_format(&msg, package, device_key, &ci)) < 0)
 		goto out;
 	if (git_signature_now(&sig, bs->author_name, bs->author_email) < 0) {
@@ -1563,6 +1586,8 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 		if (!bs->url)
 			break;
 		err = push_or_retry(bs, refname.buf, &tip, ++pushes);
+		if (err < 0)
+			cache_rollback(bs, refname.buf, &id, &tip);
 		if (err <= 0)
 			break;
 	}

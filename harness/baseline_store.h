@@ -7,10 +7,10 @@
  *	<package>/<device-key>/results.json
  *
  * Every accepted run is one commit that touches one such file, so plain
- * `git log -- com.example.app/google-pixel-7-api34-90hz/results.json` is
- * that device's history.  The commit message names the run:
+ * `git log -- com.example.app/pixel-7-api34/results.json` is that device's
+ * history.  The commit message names the run:
  *
- *	baseline com.example.app 1.4.2 on google-pixel-7-api34-90hz: pass (run r42)
+ *	baseline com.example.app 1.4.2 on pixel-7-api34: pass (run r42)
  *
  *	Jankgate-Run: r42
  *	Jankgate-Verdict: pass
@@ -55,20 +55,29 @@ struct strbuf;
 struct baseline_store;
 
 struct baseline_store_opts {
-	const char *repo;	/* path, file:// URL or network URL */
-	const char *cache_dir;	/* clones of network repositories; NULL:
-				   $XDG_CACHE_HOME/jankgate, ~/.cache/jankgate */
-	const char *ssh_key;	/* private key file; NULL: ssh-agent */
-	const char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts
-				   and /etc/ssh/ssh_known_hosts */
-	const char *token_env;	/* variable holding an https token, or NULL */
-	const char *token_user;	/* user sent with the token; NULL: the URL's
-				   user, else "x-access-token" */
-	int push_retries;	/* pushes after a rejected one (< 0: 0) */
-	const char *author_name;	/* NULL: "jankgate" */
-	const char *author_email;	/* NULL: "jankgate@localhost" */
-	int create;		/* a missing local path becomes a bare repo */
-	int offline;		/* use the cache as it is: no fetch, no push */
+	/* A path, a file:// URL or a network URL. */
+	const char *repo;
+	/* Clones of network repositories.  NULL: $XDG_CACHE_HOME/jankgate,
+	 * else ~/.cache/jankgate. */
+	const char *cache_dir;
+	/* Private key file for ssh.  NULL: ssh-agent. */
+	const char *ssh_key;
+	/* Known ssh host keys.  NULL: ~/.ssh/known_hosts, then
+	 * /etc/ssh/ssh_known_hosts. */
+	const char *known_hosts;
+	/* The variable holding an https token, or NULL. */
+	const char *token_env;
+	/* User sent with the token.  NULL: the URL's, else x-access-token. */
+	const char *token_user;
+	/* Pushes after a refused one, each on the new tip (< 0: none). */
+	int push_retries;
+	/* Commit identity.  NULL: "jankgate" <jankgate@localhost>. */
+	const char *author_name;
+	const char *author_email;
+	/* A local path that does not exist becomes a bare repository. */
+	int create;
+	/* Use the cache as it was last fetched: no fetch and no push. */
+	int offline;
 };
 
 /* What a commit says about the run it stores. */
@@ -76,8 +85,8 @@ struct baseline_commit_info {
 	const char *app_version;	/* required, one line */
 	const char *run_id;		/* required, one line */
 	const char *verdict;		/* required, one line */
-	const char *reason;	/* NULL: a recorded run; else an acceptance */
-	const char *accepted_by;	/* acceptance only; NULL: the author */
+	const char *reason;	/* NULL: a recorded run; else accepted */
+	const char *accepted_by;	/* accepted only; NULL: the author */
 };
 
 /*
@@ -89,17 +98,17 @@ struct baseline_commit_info {
  */
 struct baseline_entry {
 	char commit[BASELINE_OID_HEXSZ + 1];
-	long long time;		/* committer time, seconds since the epoch */
+	long long time;		/* committer time, seconds since 1970 */
 	int tz_minutes;		/* committer's offset from UTC */
 	char *subject;
 	char *run_id;		/* Jankgate-Run */
 	char *verdict;		/* Jankgate-Verdict */
 	char *app_version;	/* Jankgate-App-Version */
-	char *accepted_by;	/* Jankgate-Accepted-By: set for acceptances */
-	char *reason;		/* the paragraphs between subject and trailers */
+	char *accepted_by;	/* Jankgate-Accepted-By: acceptances */
+	char *reason;		/* between the subject and the trailers */
 	char *package;
 	char *device_key;
-	char *data;		/* the file; NULL in baseline_store_log() */
+	char *data;		/* the file; NULL in a log entry */
 	size_t len;
 };
 

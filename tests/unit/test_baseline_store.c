@@ -221,7 +221,8 @@ static void
 accept_message_keeps_reason(void **state)
 {
 	struct baseline_commit_info info = { "2.0", "r7", "regression",
-	    "\nNew feed layout costs 2 ms per frame.\n\nAgreed with design.\n\n",
+	    "\nNew feed layout costs 2 ms per frame.\n\n"
+	    "Agreed with design.\n\n",
 	    "Ann <ann@example.com>" };
 	struct baseline_entry *e = xcalloc(1, sizeof(*e));
 	struct strbuf sb = STRBUF_INIT;
@@ -327,7 +328,7 @@ scrub_removes_userinfo_and_secret(void **state)
 		{ "https://host/a@b", "https://host/a@b" },
 		{ "token " TOKEN " leaked twice: " TOKEN,
 		  "token *** leaked twice: ***" },
-		{ "git@github.com:org/repo.git", "git@github.com:org/repo.git" },
+		{ "git@example.com:org/r.git", "git@example.com:org/r.git" },
 		{ "nothing to see", "nothing to see" },
 	};
 
@@ -980,7 +981,8 @@ remote_record_is_pushed(void **state)
 /*
  * A store whose cache went stale while another job pushed has its push
  * refused, fetches, rebuilds on the new tip and lands on the second try;
- * with no retries allowed, the same situation is an error that says so.
+ * with no retries allowed, the same situation is an error that says so,
+ * and the cache forgets the commit that did not land.
  */
 static void
 stale_push_is_retried(void **state)
@@ -1016,6 +1018,10 @@ stale_push_is_retried(void **state)
 	assert_non_null(strstr(jg_error_msg(), "push_retries"));
 	baseline_store_free(a);
 	baseline_store_free(b);
+	/* The refused commit did not stay in a's cache either. */
+	a = open_remote(url, cache_a, 0, 1);
+	assert_history(a, "main", DEV_A, 0, "a2 a1");
+	baseline_store_free(a);
 	out = git(repo, "rev-list", "--count", "main", NULL);
 	assert_string_equal(out, "3\n");
 	free(out);
