@@ -35,7 +35,7 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "jankgate: installing missing packages:$missing" >&2
+echo "jankgate: missing Debian packages:$missing" >&2
 cmd="apt-get install -y --no-install-recommends$missing"
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" = 0 ]; then
