@@ -1410,17 +1410,20 @@ refused_token_is_auth_error(void **state)
 	free(url);
 }
 
+static void (*old_sigpipe)(int);
+
 static int
 group_setup(void **state)
 {
 	/* A push into a closed socket must be an error, not a death. */
-	signal(SIGPIPE, SIG_IGN);
+	old_sigpipe = signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
 
 static int
 group_teardown(void **state)
 {
+	signal(SIGPIPE, old_sigpipe);
 	if (daemon_pid > 0) {
 		kill(-daemon_pid, SIGTERM);
 		waitpid(daemon_pid, NULL, 0);
