@@ -87,6 +87,7 @@ struct cred_state {
 	int tries;		/* keys or tokens handed to libgit2 */
 	int no_token;		/* the server asked for a token we lack */
 	int host_unknown;	/* the ssh host key is not a known one */
+	int no_keygen;		/* ssh-keygen, which looks keys up, is missing */
 	char host[256];		/* the host as known_hosts names it */
 };
 
@@ -196,15 +197,19 @@ ssh_port(const char *url)
  * ssh-keygen does the lookup because it knows hashed host names.
  */
 static int
-known_host(const char *file, const char *host, const char *key)
+known_host(struct cred_state *cs, const char *file, const char *key)
 {
-	const char *argv[] = { "ssh-keygen", "-F", host, "-f", file, NULL };
+	const char *argv[] = { "ssh-keygen", "-F", cs->host, "-f", file,
+	    NULL };
 	struct proc_result r;
-	int found = 0;
+	int found = 0, err;
 	char *save = NULL;
 
 	proc_result_init(&r);
-	if (proc_run(&r, argv, NULL) == 0 && r.exit_code == 0) {
+	err = proc_run(&r, argv, NULL);
+	if (err == JG_ENOTFOUND)
+		cs->no_keygen = 1;
+	if (err == 0 && r.exit_code == 0) {
 		for (char *line = strtok_r(r.out.buf, "\n", &save); line;
 		    line = strtok_r(NULL, "\n", &save)) {
 			char *f[4] = { NULL }, *fs = NULL;
@@ -228,7 +233,7 @@ known_host(const char *file, const char *host, const char *key)
 		}
 	}
 	proc_result_release(&r);
-	git_error_clear();
+	jg_error_clear();
 	return found;
 }
 
@@ -257,14 +262,14 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 		base64(&key, (const unsigned char *)hk->hostkey,
 		    hk->hostkey_len);
 	if (key.len && bs->known_hosts) {
-		ok = known_host(bs->known_hosts, cs->host, key.buf);
+		ok = known_host(cs, bs->known_hosts, key.buf);
 	} else if (key.len) {
 		if (home && *home) {
 			strbuf_addf(&mine, "%s/.ssh/known_hosts", home);
-			ok = known_host(mine.buf, cs->host, key.buf);
+			ok = known_host(cs, mine.buf, key.buf);
 		}
 		if (ok == 0)
-			ok = known_host("/etc/ssh/ssh_known_hosts", cs->host,
+			ok = known_host(cs, "/etc/ssh/ssh_known_hosts",
 			    key.buf);
 	}
 	strbuf_release(&key);
@@ -322,7 +327,10 @@ static void
 auth_advice(struct strbuf *sb, const struct baseline_store *bs,
     const struct cred_state *cs)
 {
-	if (cs->host_unknown)
+	if (cs->no_keygen)
+		strbuf_addstr(sb, "ssh host keys are checked with ssh-keygen, "
+		    "which is not installed (openssh-client)");
+	else if (cs->host_unknown)
 		strbuf_addf(sb, "the host key of '%s' is not in %s; check it "
 		    "and add it (ssh-keyscan)", cs->host, bs->known_hosts ?
 		    bs->known_hosts : "~/.ssh/known_hosts");
@@ -405,7 +413,7 @@ remote_fetch(struct baseline_store *bs)
 	    "+refs/tags/*:refs/tags/*" };
 	git_strarray refspecs = { specs, 2 };
 	git_fetch_options fo;
-	struct cred_state cs = { bs, 0, 0, 0, "" };
+	struct cred_state cs = { .bs = bs };
 	git_remote *remote = NULL;
 	int err;
 
@@ -446,7 +454,7 @@ remote_push(struct baseline_store *bs, const char *refname, char **refused)
 	char *spec = xasprintf("%s:%s", refname, refname);
 	git_strarray refspecs = { &spec, 1 };
 	git_push_options po;
-	struct push_state ps = { { bs, 0, 0, 0, "" }, NULL };
+	struct push_state ps = { .cred = { .bs = bs } };
 	git_remote *remote = NULL;
 	int err;
 
