@@ -676,11 +676,24 @@ parse_model(const cJSON *root, struct appmodel *m)
 		return ret;
 
 	acts = cJSON_GetObjectItemCaseSensitive(root, "activities");
-	if (!cJSON_IsArray(acts) || !cJSON_GetArraySize(acts))
+	if (!acts) {
+		/* An identity-only model still has a screen to launch. */
+		cJSON *main = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(main, "name", ".MainActivity");
+		m->activities = xcalloc(1, sizeof(*m->activities));
+		m->nr_activities = 1;
+		ret = parse_activity(main, "activities[0]", m->package,
+		    frames, set, &m->activities[0]);
+		cJSON_Delete(main);
+		if (ret)
+			return ret;
+	} else if (!cJSON_IsArray(acts) || !cJSON_GetArraySize(acts))
 		return jg_error_set(JG_EINVAL,
 		    "model: 'activities' must be a non-empty array");
-	m->activities = xcalloc((size_t)cJSON_GetArraySize(acts),
-	    sizeof(*m->activities));
+	else
+		m->activities = xcalloc((size_t)cJSON_GetArraySize(acts),
+		    sizeof(*m->activities));
 	cJSON_ArrayForEach(it, acts) {
 		char *w = xasprintf("activities[%zu]", m->nr_activities);
 

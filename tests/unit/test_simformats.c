@@ -208,6 +208,14 @@ appmodel_shipped_models_load(void **state)
 	appmodel_free(v1);
 	appmodel_free(v2);
 	appmodel_free(hello);
+
+	/* Identity only: one default screen to launch. */
+	hello = model_file("hello-min.json");
+	assert_int_equal(hello->nr_activities, 1);
+	assert_string_equal(hello->launcher, "com.example.hello.MainActivity");
+	assert_true(hello->activities[0].frames[APPMODEL_SCROLL].median_ms ==
+	    6.0);
+	appmodel_free(hello);
 }
 
 /* An APK is found behind a fake zip header and before trailing bytes. */
