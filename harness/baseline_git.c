@@ -88,6 +88,7 @@ struct cred_state {
 	int no_token;		/* the server asked for a token we lack */
 	int host_unknown;	/* the ssh host key is not a known one */
 	int no_keygen;		/* ssh-keygen, which looks keys up, is missing */
+	int cleartext;		/* a token was asked for over plain http */
 	char host[256];		/* the host as known_hosts names it */
 };
 
@@ -283,6 +284,26 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 
 /* ---- network: credentials, fetch, push ---- */
 
+/* 1 for an http:// URL to another machine, where a token would be sent in
+ * clear; loopback is allowed for local test servers. */
+static int
+is_cleartext_http(const char *url)
+{
+	const char *host = url + 7, *end;
+	size_t len;
+
+	if (strncmp(url, "http://", 7))
+		return 0;
+	end = host + strcspn(host, "/");
+	for (const char *q = host; q < end; q++)
+		if (*q == '@')
+			host = q + 1;
+	len = *host == '[' ? strcspn(host, "]") + 1 : strcspn(host, ":/");
+	return !((len == 9 && !strncmp(host, "localhost", 9)) ||
+	    !strncmp(host, "127.", 4) || (len == 5 &&
+	    !strncmp(host, "[::1]", 5)));
+}
+
 static int
 cred_cb(git_credential **out, const char *url, const char *url_user,
     unsigned int allowed, void *payload)
@@ -316,6 +337,11 @@ cred_cb(git_credential **out, const char *url, const char *url_user,
 			    "the server asks for credentials");
 			return GIT_EAUTH;
 		}
+		if (is_cleartext_http(url)) {
+			cs->cleartext = 1;
+			git_error_set_str(GIT_ERROR_NET, "plain http");
+			return GIT_EAUTH;
+		}
 		return git_credential_userpass_plaintext_new(out, user,
 		    bs->token);
 	}
@@ -330,6 +356,9 @@ auth_advice(struct strbuf *sb, const struct baseline_store *bs,
 	if (cs->no_keygen)
 		strbuf_addstr(sb, "ssh host keys are checked with ssh-keygen, "
 		    "which is not installed (openssh-client)");
+	else if (cs->cleartext)
+		strbuf_addstr(sb, "the token is not sent over plain http; use "
+		    "an https URL");
 	else if (cs->host_unknown)
 		strbuf_addf(sb, "the host key of '%s' is not in %s; check it "
 		    "and add it (ssh-keyscan)", cs->host, bs->known_hosts ?
@@ -365,7 +394,7 @@ net_fail(const struct baseline_store *bs, int gerr,
 	int code = JG_EIO;
 
 	if (gerr == GIT_EAUTH || cs->tries > 1 || cs->no_token ||
-	    cs->host_unknown || strstr(m, "401") || strstr(m, "403") ||
+	    cs->host_unknown || cs->cleartext || strstr(m, "401") || strstr(m, "403") ||
 	    strcasestr(m, "authenticat")) {
 		auth_advice(&advice, bs, cs);
 		code = fail(bs, JG_EAUTH, "authentication to '%s' failed: %s",

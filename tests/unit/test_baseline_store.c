@@ -9,6 +9,7 @@
  * host that refuses a token.
  */
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -1348,8 +1349,9 @@ http401_main(void *arg)
 	return NULL;
 }
 
+/* Listen on `addr` (an IPv4 address) and answer from a thread. */
 static void
-http401_start(struct http401 *h)
+http401_start(struct http401 *h, const char *addr)
 {
 	struct sockaddr_in a = { 0 };
 	socklen_t len = sizeof(a);
@@ -1357,7 +1359,7 @@ http401_start(struct http401 *h)
 	memset(h, 0, sizeof(*h));
 	h->fd = socket(AF_INET, SOCK_STREAM, 0);
 	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(inet_pton(AF_INET, addr, &a.sin_addr), 1);
 	assert_int_equal(bind(h->fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	assert_int_equal(listen(h->fd, 8), 0);
 	assert_int_equal(getsockname(h->fd, (struct sockaddr *)&a, &len), 0);
@@ -1386,7 +1388,7 @@ refused_token_is_auth_error(void **state)
 	struct http401 h;
 	char *url;
 
-	http401_start(&h);
+	http401_start(&h, "127.0.0.1");
 	url = xasprintf("http://127.0.0.1:%d/x.git", h.port);
 	setenv("JG_TEST_TOKEN", TOKEN, 1);
 	o.repo = url;
@@ -1408,6 +1410,55 @@ refused_token_is_auth_error(void **state)
 	assert_non_null(strstr(jg_error_msg(), "export it in $JG_TEST_TOKEN"));
 	http401_stop(&h);
 	free(url);
+}
+
+/* This machine's first IPv4 address that is not loopback, or NULL. */
+static char *
+outside_address(void)
+{
+	struct ifaddrs *ifs, *i;
+	char buf[INET_ADDRSTRLEN];
+	char *found = NULL;
+
+	if (getifaddrs(&ifs) < 0)
+		return NULL;
+	for (i = ifs; i && !found; i = i->ifa_next) {
+		struct sockaddr_in *a = (struct sockaddr_in *)i->ifa_addr;
+
+		if (a && a->sin_family == AF_INET &&
+		    ntohl(a->sin_addr.s_addr) >> 24 != 127 &&
+		    inet_ntop(AF_INET, &a->sin_addr, buf, sizeof(buf)))
+			found = xstrdup(buf);
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+/* Over plain http to another machine the token is not sent at all. */
+static void
+token_not_sent_in_clear(void **state)
+{
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs;
+	struct http401 h;
+	char *addr = outside_address(), *url;
+
+	if (!addr)
+		skip();
+	http401_start(&h, addr);
+	url = xasprintf("http://%s:%d/x.git", addr, h.port);
+	setenv("JG_TEST_TOKEN", TOKEN, 1);
+	o.repo = url;
+	o.cache_dir = unit_tmpdir();
+	o.token_env = "JG_TEST_TOKEN";
+	assert_int_equal(baseline_store_open(&bs, &o), JG_EAUTH);
+	assert_non_null(strstr(jg_error_msg(), "https"));
+	assert_true(h.requests > 0);
+	assert_string_equal(h.auth, "");
+	unsetenv("JG_TEST_TOKEN");
+	http401_stop(&h);
+	free(url);
+	free(addr);
 }
 
 static void (*old_sigpipe)(int);
@@ -1468,6 +1519,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ssh_key_file_and_host_key),
 	cmocka_unit_test(token_not_in_connect_error),
 	cmocka_unit_test(refused_token_is_auth_error),
+	cmocka_unit_test(token_not_sent_in_clear),
 };
 
 JG_UNIT_GROUP(baseline_store, tests, group_setup, group_teardown)
