@@ -116,7 +116,8 @@ struct baseline_entry {
  * Open the repository named by o->repo: a local repository as it is (a
  * missing path is created as a bare repository when o->create is set), a
  * network one by cloning or fetching it into the cache.  Returns 0,
- * JG_ENOTFOUND (no such repository), JG_EAUTH, JG_EIO or JG_EINVAL.
+ * JG_ENOTFOUND (no such repository), JG_EAUTH, JG_EIO, JG_EINVAL, or
+ * JG_ETIMEOUT when another jankgate held the cache for minutes.
  */
 int baseline_store_open(struct baseline_store **out,
     const struct baseline_store_opts *o);
@@ -164,9 +165,10 @@ int baseline_store_show(struct baseline_entry **out, size_t *nr,
  * `package`/`device_key` on `branch`, which is created when missing, and
  * push it for a network repository.  Writes the new commit's id to `out`.
  * When the branch already holds exactly these bytes nothing is committed
- * and `out` is the tip.  Returns 0, JG_EINVAL (bad names, info or data, or
- * a foreign file in the way), JG_EAUTH, or JG_EIO (also when every retry of
- * a rejected push was beaten again).
+ * and `out` is the tip.  A checked-out branch moves without its index or
+ * files.  Returns 0, JG_EINVAL (bad names, info or data, a foreign file in
+ * the way, or a store opened offline), JG_EAUTH, JG_ETIMEOUT, or JG_EIO
+ * (also when every retry of a refused push was beaten again).
  */
 int baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
     struct baseline_store *bs, const char *branch, const char *package,
@@ -175,7 +177,8 @@ int baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 
 /*
  * How many times the last baseline_store_record() wrote its commit: 1 when
- * the first push or branch update went through, more when it was beaten.
+ * the first push or branch update went through, more when it was beaten,
+ * 0 when the branch already held the data.
  */
 int baseline_store_attempts(const struct baseline_store *bs);
 
