@@ -41,6 +41,8 @@
 #include "../simdevice/logfmt_matrix.c"
 #include "../simdevice/blockcanary_fmt.c"
 #include "../simdevice/truth.c"
+#include "../simdevice/apprun.c"
+#include "../simdevice/apprun_emit.c"
 
 #define SEC	1000000000LL
 
@@ -98,6 +100,20 @@ matches(const char *s, const char *re)
 	ok = !regexec(&r, s, 0, NULL, 0);
 	regfree(&r);
 	return ok;
+}
+
+/* How many lines of `s` contain `needle`. */
+static int
+count_containing(const char *s, const char *needle)
+{
+	int count = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); count++) {
+		p = strchr(p, '\n');
+		if (!p)
+			return count + 1;
+	}
+	return count;
 }
 
 static int
@@ -1949,6 +1965,180 @@ truth_lines_match_generation(void **state)
 	appmodel_free(m);
 }
 
+/* ---- apprun ---- */
+
+/* An app with every library and a block that every scroll triggers. */
+static const char busy_model[] =
+	"{\"package\":\"com.example.busy\",\"versionName\":\"2.0\","
+	"\"versionCode\":20,\"startup\":{\"fully_drawn_ms\":900},"
+	"\"libraries\":{\"matrix\":\"2.1\",\"blockcanary\":{\"version\":"
+	"\"1.5\",\"threshold_ms\":500},\"perf\":true,\"fpsanalyzer\":true,"
+	"\"traceman\":true},"
+	"\"activities\":[{\"name\":\".Main\",\"elements\":["
+	"{\"text\":\"Go\",\"bounds\":[0,0,500,500],\"tap\":{\"open\":\".List\"}}"
+	"]},{\"name\":\".List\","
+	"\"frames\":{\"scroll\":{\"median_ms\":9}},"
+	"\"scroll\":{\"bounds\":[0,0,1080,2000],\"content_px\":9000},"
+	"\"elements\":[{\"desc\":\"up\",\"bounds\":[0,0,100,100],"
+	"\"tap\":\"back\"}],"
+	"\"blocks\":[{\"on\":\"scroll\",\"p\":1,\"ms\":1200,\"sigma\":0,"
+	"\"stack\":[\"java.lang.Thread.sleep(Native Method)\","
+	"\"com.example.busy.List.bind(List.java:42)\"],\"methods\":[5,6]}],"
+	"\"methods\":[{\"name\":\"com.example.busy.List.bind\","
+	"\"on\":\"scroll\",\"ms\":3}]}]}";
+
+struct files {
+	struct strbuf names;
+	int count;
+	size_t bytes;
+};
+
+static void
+save_file(void *ctx, const char *path, const void *data, size_t len)
+{
+	struct files *f = ctx;
+
+	strbuf_addf(&f->names, "%s\n", path);
+	f->count++;
+	f->bytes += len;
+	assert_non_null(memmem(data, len, "\r\nstack = ", 10));
+}
+
+/* A scripted session; its log (threadtime) and files go to `log`/`f`. */
+static void
+busy_session(int sdk, uint64_t seed, struct strbuf *log, struct files *f)
+{
+	struct appmodel *m = model_from(busy_model);
+	struct logfmt_buf *buf = logfmt_buf_new(1 << 24);
+	struct apprun_env env = { sdk, "14", "Pixel 7", 8, 7800000, 3900000,
+	    60, seed, 1502, 1730815000LL * SEC, 0, buf, NULL, save_file, f };
+	struct apprun *r = apprun_new(m, &env, 10123);
+	struct logfmt_cursor c = LOGFMT_CURSOR_INIT;
+	struct amfmt_start as;
+	struct logfmt_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	long long t = 5 * SEC;
+
+	assert_int_equal(apprun_start(r, NULL, 4242, t, &as), 0);
+	assert_int_equal(as.state, AMFMT_COLD);
+	assert_true(as.total_ms > 0 && as.wait_ms >= as.total_ms);
+	assert_string_equal(apprun_top(r), "com.example.busy.Main");
+	assert_int_equal(apprun_tap(r, 100, 100, 60, 8 * SEC), 0);
+	assert_string_equal(apprun_top(r), "com.example.busy.List");
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(apprun_swipe(r, 500, 1800, 500, 300, 200,
+		    (10 + 3 * i) * SEC), 0);
+	apprun_advance(r, 25 * SEC);
+	apprun_traceman_end(r, 25 * SEC);
+	assert_int_equal(apprun_gfxinfo(r, &sb, GFX_FRAMESTATS, 25 * SEC), 0);
+	/* Each block stalls most of its fling: few, long frames. */
+	assert_true(field(sb.buf, "Total frames rendered") > 50);
+	assert_int_equal(field(sb.buf, "Number Missed Vsync"), 3);
+	assert_int_equal(count_lines_starting(sb.buf, "Window: "), 2);
+	/* Back to Main, then out of the app: taps miss it. */
+	assert_int_equal(apprun_tap(r, 50, 50, 60, 26 * SEC), 0);
+	assert_int_equal(apprun_back(r, 28 * SEC), 0);
+	assert_null(apprun_top(r));
+	assert_int_equal(apprun_tap(r, 100, 100, 60, 29 * SEC), JG_ENOTFOUND);
+	/* Still alive in the background: a start brings it back hot. */
+	assert_int_equal(apprun_start(r, NULL, 999, 30 * SEC, &as), 0);
+	assert_int_equal(as.state, AMFMT_WARM);
+	apprun_home(r, 31 * SEC);
+	assert_int_equal(apprun_start(r, ".Main", 999, 32 * SEC, &as), 0);
+	assert_int_equal(as.state, AMFMT_HOT);
+	assert_int_equal(as.warning, AMFMT_BROUGHT_TO_FRONT);
+	assert_int_equal(apprun_pid(r), 4242);
+	assert_int_equal(apprun_start(r, ".Main", 999, 33 * SEC, &as), 0);
+	assert_int_equal(as.warning, AMFMT_DELIVERED_TO_TOP);
+	apprun_force_stop(r, 34 * SEC);
+	assert_int_equal(apprun_pid(r), 0);
+	strbuf_reset(&sb);
+	assert_int_equal(apprun_gfxinfo(r, &sb, 0, 34 * SEC), JG_ENOTFOUND);
+	assert_int_equal(apprun_start(r, ".Nope", 1, 35 * SEC, &as),
+	    JG_ENOTFOUND);
+
+	logfmt_opts_init(&o);
+	logfmt_buf_dump(buf, log, &o, &c, 60 * SEC, 0);
+	strbuf_release(&sb);
+	apprun_free(r);
+	logfmt_buf_free(buf);
+	appmodel_free(m);
+}
+
+/* A session's log holds each framework and library output it should. */
+static void
+apprun_session_outputs(void **state)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct files f = { STRBUF_INIT, 0, 0 };
+
+	busy_session(34, 5, &log, &f);
+	/* Displayed for the cold start, the in-app start and the warm one. */
+	assert_int_equal(count_lines_starting(log.buf, "--------- beginning "
+	    "of system"), 1);
+	assert_true(matches(log.buf, "\n11-05 13:5[0-9]:[0-9.]+  1502  1529 I "
+	    "ActivityTaskManager: Displayed com.example.busy/.Main for user 0: "
+	    "\\+[0-9]+ms\n"));
+	assert_true(matches(log.buf, "ActivityTaskManager: Displayed "
+	    "com.example.busy/.List for user 0: "));
+	assert_true(matches(log.buf, "ActivityTaskManager: Fully drawn "
+	    "com.example.busy/.Main: \\+[0-9s]+ms\n"));
+	/* Three 1.2 s blocks: Choreographer, Matrix, BlockCanary, perf. */
+	assert_true(matches(log.buf, " 4242  4242 I Choreographer: Skipped "
+	    "7[0-9] frames!  The application"));
+	assert_true(matches(log.buf, " 4242  4301 I Matrix.DefaultPluginListener"
+	    ": report issue content: tag\\[Trace_StartUp\\]type\\[0\\];key"
+	    "\\[null\\];content\\[\\{\"machine\":\"HIGH\",.*"
+	    "\"is_warm_start_up\":false,"));
+	assert_int_equal(count_containing(log.buf,
+	    "tag[Trace_EvilMethod]"), 3);
+	assert_true(count_containing(log.buf, "tag[Trace_FPS]") >= 2);
+	assert_true(count_containing(log.buf,
+	    " I FPSAnalyzer: FPSAnalyzer DISPATCH FRAME:") > 100);
+	assert_int_equal(count_containing(log.buf,
+	    " E FPSAnalyzer: FPSAnalyzer DISPATCH FRAME(>40):"), 3);
+	assert_int_equal(count_containing(log.buf,
+	    " W PERF_Issue: type: UI BLOCK"), 3);
+	assert_true(count_containing(log.buf, "PERF_FPSTool: APP FPS is: ")
+	    >= 19);
+	assert_int_equal(count_containing(log.buf,
+	    " I costTime: com.example.busy.List.bind  "), 3);
+	assert_true(matches(log.buf, " E PERF_FPSTool: APP FPS is: [0-4][0-9] "
+	    "Hz\n"));
+	/* A BlockCanary file per block, in the app's files dir. */
+	assert_int_equal(f.count, 3);
+	assert_true(matches(f.names.buf, "^/data/user/0/com.example.busy/files/"
+	    "blockcanary/looper-2024-11-05_13-5[0-9]-[0-9.]+\\.log\n"));
+	strbuf_release(&log);
+	strbuf_release(&f.names);
+}
+
+/* Same seed, same log and files; API 28 logs as ActivityManager. */
+static void
+apprun_is_deterministic(void **state)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	struct files fa = { STRBUF_INIT, 0, 0 }, fb = { STRBUF_INIT, 0, 0 };
+	struct files fc = { STRBUF_INIT, 0, 0 };
+
+	busy_session(28, 9, &a, &fa);
+	busy_session(28, 9, &b, &fb);
+	busy_session(28, 10, &c, &fc);
+	assert_string_equal(a.buf, b.buf);
+	assert_string_equal(fa.names.buf, fb.names.buf);
+	assert_int_equal(fa.bytes, fb.bytes);
+	assert_string_not_equal(a.buf, c.buf);
+	assert_true(matches(a.buf, " I ActivityManager: Displayed "
+	    "com.example.busy/.Main: \\+[0-9]+ms\n"));
+	assert_null(strstr(a.buf, "ActivityTaskManager"));
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	strbuf_release(&fa.names);
+	strbuf_release(&fb.names);
+	strbuf_release(&fc.names);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rng_same_seed_same_stream),
 	cmocka_unit_test(rng_distributions),
@@ -1989,6 +2179,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bc_file_layout),
 	cmocka_unit_test(bc_old_keys_names_and_dirs),
 	cmocka_unit_test(truth_lines_match_generation),
+	cmocka_unit_test(apprun_session_outputs),
+	cmocka_unit_test(apprun_is_deterministic),
 };
 
 JG_UNIT_GROUP(simformats, tests, NULL, NULL)
