@@ -510,17 +510,18 @@ gfx_parse_args(int sdk, int argc, const char *const *argv,
 	*package = NULL;
 	*flags = 0;
 	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "framestats"))
+		const char *a = argv[i];
+
+		if (!strcmp(a, "framestats") || (sdk >= 28 && !strcmp(a, "-a")))
 			*flags |= GFX_FRAMESTATS;
-		else if (!strcmp(argv[i], "reset"))
+		else if (!strcmp(a, "reset"))
 			*flags |= GFX_RESET;
-		else if (!strcmp(argv[i], "-a") && sdk >= 28)
-			*flags |= GFX_FRAMESTATS;
-		else if (argv[i][0] != '-' && !*package) {
-			*package = argv[i];
+		else {
+			/* The first other word names the package; AMS eats it. */
+			if (a[0] != '-' && !*package)
+				*package = a;
 			continue;
-		} else
-			continue;
+		}
 		any = 1;
 	}
 	if (!any && sdk >= 28)

@@ -38,6 +38,7 @@ struct truth;
 int truth_open(struct truth **out, const char *path);
 void truth_close(struct truth *t);
 
+/* Write one line for a frame, block, launch or method of `package`. */
 void truth_frame(struct truth *t, const char *package,
     const struct framegen_frame *f);
 void truth_block(struct truth *t, const char *package,
