@@ -1449,13 +1449,14 @@ commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
 		    bs->name);
 		goto out;
 	}
-	/* The compare-and-swap: only from the tip the commit was built on. */
-	if (parent)
-		err = git_reference_create_matching(&ref, bs->repo, refname,
-		    new_id, 1, tip, "jankgate: baseline");
-	else
-		err = git_reference_create(&ref, bs->repo, refname, new_id, 0,
-		    "jankgate: baseline");
+	/*
+	 * The compare-and-swap: only from the tip the commit was built on, a
+	 * zero tip meaning "only if the branch still does not exist".  Both
+	 * are checked under the ref's lock; git_reference_create() without
+	 * force is not, and lets two first commits overwrite each other.
+	 */
+	err = git_reference_create_matching(&ref, bs->repo, refname, new_id,
+	    1, tip, "jankgate: baseline");
 	if (err == GIT_EMODIFIED || err == GIT_EEXISTS ||
 	    err == GIT_ENOTFOUND)
 		err = STEP_RACED;

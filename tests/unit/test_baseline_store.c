@@ -843,6 +843,22 @@ concurrent_local_writers_both_land(void **state)
 	free(repo);
 }
 
+/*
+ * Two first commits racing to create the branch both land: creating a ref
+ * must be as atomic as moving one.  Many fresh repositories, because the
+ * window is narrow.
+ */
+static void
+racing_first_commits_both_land(void **state)
+{
+	for (int i = 0; i < 30; i++) {
+		char *repo = new_bare_repo("first.git");
+
+		run_writers(repo, repo, NULL, NULL, repo, 1);
+		free(repo);
+	}
+}
+
 /* ---- network repositories: git daemon ---- */
 
 static int
@@ -1512,6 +1528,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(log_lists_versions),
 	cmocka_unit_test(show_gives_files_at_rev),
 	cmocka_unit_test(concurrent_local_writers_both_land),
+	cmocka_unit_test(racing_first_commits_both_land),
 	cmocka_unit_test(remote_record_is_pushed),
 	cmocka_unit_test(stale_push_is_retried),
 	cmocka_unit_test(concurrent_remote_writers_both_land),
