@@ -4,12 +4,12 @@
  * The reader is strict on purpose: unknown keys, wrong types and values out
  * of range are errors that name the key path, because a typo in a model
  * would otherwise silently become a default and a test would measure the
- * wrong app.  Defaults exist for everything but identity and activities;
+ * wrong app.  Defaults exist for everything but the identity;
  * APPMODEL.md lists them.  Frame costs fall back from the activity's kind
  * to the activity's "default", then to the model-wide "frames" (kind, then
- * default), then to a built-in light frame.
+ * default), then to a built-in light frame.  The typed member readers
+ * live in appmodel_json.c, the library set in appmodel_libs.c.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 #include <cJSON.h>
 
 #include "appmodel.h"
+#include "appmodel_json.h"
 #include "error.h"
 #include "fileio.h"
 #include "strbuf.h"
@@ -32,136 +33,6 @@ const char *
 appmodel_kind_name(enum appmodel_kind k)
 {
 	return k <= APPMODEL_ANY ? kind_names[k] : "?";
-}
-
-/* Reject members of `obj` that are not in the NULL-terminated `allowed`. */
-static int
-check_keys(const cJSON *obj, const char *const *allowed, const char *where)
-{
-	const cJSON *it;
-	size_t i;
-
-	cJSON_ArrayForEach(it, obj) {
-		for (i = 0; allowed[i]; i++)
-			if (!strcmp(it->string, allowed[i]))
-				break;
-		if (!allowed[i])
-			return jg_error_set(JG_EINVAL, "%s: unknown key '%s'",
-			    where, it->string);
-	}
-	return 0;
-}
-
-static int
-want_object(const cJSON *j, const char *where)
-{
-	if (!cJSON_IsObject(j))
-		return jg_error_set(JG_EINVAL, "%s: expected an object",
-		    where);
-	return 0;
-}
-
-/* *out = a copy of string `key`, else of `def` (NULL: `key` is required). */
-static int
-get_string(const cJSON *obj, const char *key, const char *where,
-    const char *def, char **out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (!j) {
-		if (!def)
-			return jg_error_set(JG_EINVAL, "%s: missing '%s'",
-			    where, key);
-		*out = xstrdup(def);
-		return 0;
-	}
-	if (!cJSON_IsString(j))
-		return jg_error_set(JG_EINVAL, "%s.%s: expected a string",
-		    where, key);
-	*out = xstrdup(j->valuestring);
-	return 0;
-}
-
-/* *out = number `key` in [min, max], else `def` (NAN: `key` is required). */
-static int
-get_number(const cJSON *obj, const char *key, const char *where, double def,
-    double min, double max, double *out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (!j) {
-		if (isnan(def))
-			return jg_error_set(JG_EINVAL, "%s: missing '%s'",
-			    where, key);
-		*out = def;
-		return 0;
-	}
-	if (!cJSON_IsNumber(j))
-		return jg_error_set(JG_EINVAL, "%s.%s: expected a number",
-		    where, key);
-	if (j->valuedouble < min || j->valuedouble > max)
-		return jg_error_set(JG_EINVAL,
-		    "%s.%s: %g is outside [%g, %g]", where, key,
-		    j->valuedouble, min, max);
-	*out = j->valuedouble;
-	return 0;
-}
-
-static int
-get_int(const cJSON *obj, const char *key, const char *where, double def,
-    double min, double max, long long *out)
-{
-	double d;
-	int ret = get_number(obj, key, where, def, min, max, &d);
-
-	if (ret)
-		return ret;
-	if (d != floor(d))
-		return jg_error_set(JG_EINVAL, "%s.%s: expected an integer",
-		    where, key);
-	*out = (long long)d;
-	return 0;
-}
-
-static int
-get_bool(const cJSON *obj, const char *key, const char *where, int def,
-    int *out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (!j) {
-		*out = def;
-		return 0;
-	}
-	if (!cJSON_IsBool(j))
-		return jg_error_set(JG_EINVAL, "%s.%s: expected true or false",
-		    where, key);
-	*out = cJSON_IsTrue(j);
-	return 0;
-}
-
-/* A [left, top, right, bottom] array with left < right and top < bottom. */
-static int
-get_bounds(const cJSON *obj, const char *key, const char *where, int out[4])
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key), *v;
-	int i = 0;
-
-	if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != 4)
-		return jg_error_set(JG_EINVAL,
-		    "%s.%s: expected [left, top, right, bottom]", where, key);
-	cJSON_ArrayForEach(v, j) {
-		if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
-		    v->valuedouble > 100000)
-			return jg_error_set(JG_EINVAL,
-			    "%s.%s: coordinates are pixels from 0 to 100000",
-			    where, key);
-		out[i++] = (int)v->valuedouble;
-	}
-	if (out[0] >= out[2] || out[1] >= out[3])
-		return jg_error_set(JG_EINVAL, "%s.%s: empty rectangle",
-		    where, key);
-	return 0;
 }
 
 static int
@@ -202,13 +73,13 @@ parse_dist(const cJSON *j, const char *where, struct appmodel_dist *d)
 	};
 	int ret;
 
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
-	if ((ret = get_number(j, "median_ms", where, NAN, 0.1, 60000,
+	if ((ret = appmodel_jnum(j, "median_ms", where, NAN, 0.1, 60000,
 	    &d->median_ms)) ||
-	    (ret = get_number(j, "sigma", where, 0.2, 0, 3, &d->sigma)) ||
-	    (ret = get_number(j, "spike_p", where, 0, 0, 1, &d->spike_p)) ||
-	    (ret = get_number(j, "spike_ms", where, 0, 0, 60000,
+	    (ret = appmodel_jnum(j, "sigma", where, 0.2, 0, 3, &d->sigma)) ||
+	    (ret = appmodel_jnum(j, "spike_p", where, 0, 0, 1, &d->spike_p)) ||
+	    (ret = appmodel_jnum(j, "spike_ms", where, 0, 0, 60000,
 	    &d->spike_ms)))
 		return ret;
 	return 0;
@@ -231,7 +102,7 @@ parse_frames(const cJSON *j, const char *where,
 	memset(set, 0, sizeof(int) * (APPMODEL_NR_KINDS + 1));
 	if (!j)
 		return 0;
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
 	for (k = 0; k <= APPMODEL_NR_KINDS; k++) {
 		const char *name = k < APPMODEL_NR_KINDS ? kind_names[k] :
@@ -285,13 +156,13 @@ parse_block(const cJSON *j, const char *where, void *elem, const void *arg)
 	const cJSON *ids, *v;
 	int ret;
 
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
 	if ((ret = parse_kind(j, where, APPMODEL_ANY, &b->on)) ||
-	    (ret = get_number(j, "p", where, NAN, 0, 1, &b->p)) ||
-	    (ret = get_number(j, "ms", where, NAN, 1, 600000, &b->ms)) ||
-	    (ret = get_number(j, "sigma", where, 0.1, 0, 3, &b->sigma)) ||
-	    (ret = get_number(j, "thread_ratio", where, 0.95, 0, 1,
+	    (ret = appmodel_jnum(j, "p", where, NAN, 0, 1, &b->p)) ||
+	    (ret = appmodel_jnum(j, "ms", where, NAN, 1, 600000, &b->ms)) ||
+	    (ret = appmodel_jnum(j, "sigma", where, 0.1, 0, 3, &b->sigma)) ||
+	    (ret = appmodel_jnum(j, "thread_ratio", where, 0.95, 0, 1,
 	    &b->thread_ratio)) ||
 	    (ret = parse_string_array(j, "stack", where, &b->stack,
 	    &b->nr_stack)))
@@ -326,13 +197,13 @@ parse_method(const cJSON *j, const char *where, void *elem, const void *arg)
 	};
 	int ret;
 
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
-	if ((ret = get_string(j, "name", where, NULL, &m->name)) ||
+	if ((ret = appmodel_jstr(j, "name", where, NULL, &m->name)) ||
 	    (ret = parse_kind(j, where, APPMODEL_ANY, &m->on)) ||
-	    (ret = get_number(j, "ms", where, NAN, 0, 600000, &m->ms)) ||
-	    (ret = get_number(j, "sigma", where, 0.2, 0, 3, &m->sigma)) ||
-	    (ret = get_bool(j, "main", where, 1, &m->main_thread)))
+	    (ret = appmodel_jnum(j, "ms", where, NAN, 0, 600000, &m->ms)) ||
+	    (ret = appmodel_jnum(j, "sigma", where, 0.2, 0, 3, &m->sigma)) ||
+	    (ret = appmodel_jbool(j, "main", where, 1, &m->main_thread)))
 		return ret;
 	return 0;
 }
@@ -349,12 +220,12 @@ parse_element(const cJSON *j, const char *where, void *elem, const void *arg)
 	const cJSON *tap;
 	int ret;
 
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
-	if ((ret = get_string(j, "text", where, "", &e->text)) ||
-	    (ret = get_string(j, "id", where, "", &e->id)) ||
-	    (ret = get_string(j, "desc", where, "", &e->desc)) ||
-	    (ret = get_bounds(j, "bounds", where, e->bounds)))
+	if ((ret = appmodel_jstr(j, "text", where, "", &e->text)) ||
+	    (ret = appmodel_jstr(j, "id", where, "", &e->id)) ||
+	    (ret = appmodel_jstr(j, "desc", where, "", &e->desc)) ||
+	    (ret = appmodel_jbounds(j, "bounds", where, e->bounds)))
 		return ret;
 	tap = cJSON_GetObjectItemCaseSensitive(j, "tap");
 	if (!tap || (cJSON_IsString(tap) && !strcmp(tap->valuestring, "none")))
@@ -384,12 +255,12 @@ parse_scroll(const cJSON *j, const char *where, struct appmodel_activity *a)
 	a->fling_ms = 900;
 	if (!j)
 		return 0;
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
-	if ((ret = get_bounds(j, "bounds", where, a->scroll_bounds)) ||
-	    (ret = get_int(j, "content_px", where, NAN, 1, 10000000,
+	if ((ret = appmodel_jbounds(j, "bounds", where, a->scroll_bounds)) ||
+	    (ret = appmodel_jint(j, "content_px", where, NAN, 1, 10000000,
 	    &content)) ||
-	    (ret = get_number(j, "fling_ms", where, 900, 0, 10000,
+	    (ret = appmodel_jnum(j, "fling_ms", where, 900, 0, 10000,
 	    &a->fling_ms)))
 		return ret;
 	a->content_px = (int)content;
@@ -447,9 +318,9 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 	char *name, *w;
 	int k, ret;
 
-	if ((ret = want_object(j, where)) || (ret = check_keys(j, keys, where)))
+	if ((ret = appmodel_jcheck(j, keys, where)))
 		return ret;
-	if ((ret = get_string(j, "name", where, NULL, &name)))
+	if ((ret = appmodel_jstr(j, "name", where, NULL, &name)))
 		return ret;
 	a->name = full_class(pkg, name);
 	free(name);
@@ -492,6 +363,12 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 	return ret;
 }
 
+static const cJSON *
+member(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
 static int
 parse_startup(const cJSON *j, struct appmodel_startup *s)
 {
@@ -502,143 +379,27 @@ parse_startup(const cJSON *j, struct appmodel_startup *s)
 	const char *w = "startup";
 	int ret;
 
-	if (j && ((ret = want_object(j, w)) || (ret = check_keys(j, keys, w))))
+	if (j && (ret = appmodel_jcheck(j, keys, w)))
 		return ret;
 	/* cJSON_GetObjectItem(NULL, ...) is NULL, so defaults apply. */
-	if ((ret = get_number(j, "cold_ms", w, 800, 1, 600000, &s->cold_ms)) ||
-	    (ret = get_number(j, "warm_ms", w, 350, 1, 600000, &s->warm_ms)) ||
-	    (ret = get_number(j, "hot_ms", w, 120, 1, 600000, &s->hot_ms)) ||
-	    (ret = get_number(j, "application_create_ms", w, s->cold_ms * 0.3,
-	    0, 600000, &s->app_create_ms)) ||
-	    (ret = get_number(j, "first_activity_ms", w, s->cold_ms * 0.5, 0,
-	    600000, &s->first_activity_ms)) ||
-	    (ret = get_number(j, "fully_drawn_ms", w, 0, 0, 600000,
+	if ((ret = appmodel_jnum(j, "cold_ms", w, 800, 1, 600000,
+	    &s->cold_ms)) ||
+	    (ret = appmodel_jnum(j, "warm_ms", w, 350, 1, 600000,
+	    &s->warm_ms)) ||
+	    (ret = appmodel_jnum(j, "hot_ms", w, 120, 1, 600000,
+	    &s->hot_ms)) ||
+	    (ret = appmodel_jnum(j, "application_create_ms", w,
+	    s->cold_ms * 0.3, 0, 600000, &s->app_create_ms)) ||
+	    (ret = appmodel_jnum(j, "first_activity_ms", w, s->cold_ms * 0.5,
+	    0, 600000, &s->first_activity_ms)) ||
+	    (ret = appmodel_jnum(j, "fully_drawn_ms", w, 0, 0, 600000,
 	    &s->fully_drawn_ms)) ||
-	    (ret = get_number(j, "sigma", w, 0.08, 0, 3, &s->sigma)))
+	    (ret = appmodel_jnum(j, "sigma", w, 0.08, 0, 3, &s->sigma)))
 		return ret;
 	/* What is left of cold_ms is process creation and binding. */
 	if (s->app_create_ms + s->first_activity_ms > s->cold_ms)
 		return jg_error_set(JG_EINVAL, "startup: application_create_ms "
 		    "+ first_activity_ms exceed cold_ms");
-	return 0;
-}
-
-static int
-matrix_version(const char *v, enum appmodel_matrix *out)
-{
-	if (!strcmp(v, "0.5"))
-		*out = APPMODEL_MATRIX_05;
-	else if (!strcmp(v, "2.0"))
-		*out = APPMODEL_MATRIX_20;
-	else if (!strcmp(v, "2.1"))
-		*out = APPMODEL_MATRIX_21;
-	else
-		return jg_error_set(JG_EINVAL, "matrix version '%s' is not "
-		    "one of \"0.5\", \"2.0\", \"2.1\"", v);
-	return 0;
-}
-
-/* "1.0" .. "1.5" as 10 .. 15. */
-static int
-blockcanary_version(const char *v, int *out)
-{
-	if (strlen(v) != 3 || v[0] != '1' || v[1] != '.' || v[2] < '0' ||
-	    v[2] > '5')
-		return jg_error_set(JG_EINVAL, "blockcanary version '%s' is "
-		    "not one of 1.0 to 1.5", v);
-	*out = 10 + (v[2] - '0');
-	return 0;
-}
-
-static int
-bc_dir(const char *v, enum appmodel_bcdir *out)
-{
-	if (!strcmp(v, "files"))
-		*out = APPMODEL_BC_FILES;
-	else if (!strcmp(v, "external"))
-		*out = APPMODEL_BC_EXTERNAL;
-	else
-		return jg_error_set(JG_EINVAL, "blockcanary dir '%s' is not "
-		    "\"files\" or \"external\"", v);
-	return 0;
-}
-
-static void
-libs_clear(struct appmodel_libs *l)
-{
-	free(l->perf_tag);
-	memset(l, 0, sizeof(*l));
-	l->perf_tag = xstrdup("PERF");
-	l->bc_threshold_ms = 1000;
-}
-
-static int
-parse_blockcanary(const cJSON *j, struct appmodel_libs *l)
-{
-	static const char *const keys[] = {
-		"version", "dir", "threshold_ms", NULL
-	};
-	const char *w = "libraries.blockcanary";
-	char *s = NULL;
-	long long thr;
-	int ret;
-
-	if (cJSON_IsString(j))
-		return blockcanary_version(j->valuestring, &l->blockcanary);
-	if ((ret = want_object(j, w)) || (ret = check_keys(j, keys, w)))
-		return ret;
-	if ((ret = get_string(j, "version", w, "1.5", &s)) ||
-	    (ret = blockcanary_version(s, &l->blockcanary)))
-		goto out;
-	free(s);
-	s = NULL;
-	if ((ret = get_string(j, "dir", w, "files", &s)) ||
-	    (ret = bc_dir(s, &l->bc_dir)) ||
-	    (ret = get_int(j, "threshold_ms", w, 1000, 1, 60000, &thr)))
-		goto out;
-	l->bc_threshold_ms = (int)thr;
-out:
-	free(s);
-	return ret;
-}
-
-static int
-parse_libraries(const cJSON *j, struct appmodel_libs *l)
-{
-	static const char *const keys[] = {
-		"matrix", "blockcanary", "perf", "fpsanalyzer", "traceman", NULL
-	};
-	const char *w = "libraries";
-	const cJSON *v;
-	int ret;
-
-	libs_clear(l);
-	if (!j)
-		return 0;
-	if ((ret = want_object(j, w)) || (ret = check_keys(j, keys, w)))
-		return ret;
-	if ((v = cJSON_GetObjectItemCaseSensitive(j, "matrix"))) {
-		if (!cJSON_IsString(v))
-			return jg_error_set(JG_EINVAL, "libraries.matrix: "
-			    "expected a version string");
-		if ((ret = matrix_version(v->valuestring, &l->matrix)))
-			return ret;
-	}
-	if ((v = cJSON_GetObjectItemCaseSensitive(j, "blockcanary")) &&
-	    (ret = parse_blockcanary(v, l)))
-		return ret;
-	if ((v = cJSON_GetObjectItemCaseSensitive(j, "perf"))) {
-		if (cJSON_IsString(v)) {
-			free(l->perf_tag);
-			l->perf_tag = xstrdup(v->valuestring);
-			l->perf = 1;
-		} else if ((ret = get_bool(j, "perf", w, 0, &l->perf)))
-			return jg_error_set(JG_EINVAL, "libraries.perf: "
-			    "expected true, false or a global tag");
-	}
-	if ((ret = get_bool(j, "fpsanalyzer", w, 0, &l->fpsanalyzer)) ||
-	    (ret = get_bool(j, "traceman", w, 0, &l->traceman)))
-		return ret;
 	return 0;
 }
 
@@ -653,26 +414,26 @@ parse_model(const cJSON *root, struct appmodel *m)
 	struct appmodel_dist frames[APPMODEL_NR_KINDS + 1];
 	int set[APPMODEL_NR_KINDS + 1];
 	const cJSON *acts, *it;
+	const char *w = "model";
 	char *launcher = NULL;
 	int ret;
 
-	if ((ret = want_object(root, "model")) ||
-	    (ret = check_keys(root, keys, "model")))
+	if ((ret = appmodel_jcheck(root, keys, w)))
 		return ret;
-	if ((ret = get_string(root, "package", "model", NULL, &m->package)) ||
-	    (ret = get_string(root, "versionName", "model", NULL,
+	if ((ret = appmodel_jstr(root, "package", w, NULL, &m->package)) ||
+	    (ret = appmodel_jstr(root, "versionName", w, NULL,
 	    &m->version_name)) ||
-	    (ret = get_int(root, "versionCode", "model", NAN, 1, 2100000000,
+	    (ret = appmodel_jint(root, "versionCode", w, NAN, 1, 2100000000,
 	    &m->version_code)) ||
-	    (ret = get_bool(root, "debuggable", "model", 0, &m->debuggable)) ||
-	    (ret = get_string(root, "process", "model", m->package,
+	    (ret = appmodel_jbool(root, "debuggable", w, 0,
+	    &m->debuggable)) ||
+	    (ret = appmodel_jstr(root, "process", w, m->package,
 	    &m->process)) ||
-	    (ret = parse_libraries(cJSON_GetObjectItemCaseSensitive(root,
-	    "libraries"), &m->libs)) ||
-	    (ret = parse_startup(cJSON_GetObjectItemCaseSensitive(root,
-	    "startup"), &m->startup)) ||
-	    (ret = parse_frames(cJSON_GetObjectItemCaseSensitive(root,
-	    "frames"), "frames", frames, set)))
+	    (ret = appmodel_parse_libraries(member(root, "libraries"),
+	    &m->libs)) ||
+	    (ret = parse_startup(member(root, "startup"), &m->startup)) ||
+	    (ret = parse_frames(member(root, "frames"), "frames", frames,
+	    set)))
 		return ret;
 
 	acts = cJSON_GetObjectItemCaseSensitive(root, "activities");
@@ -695,16 +456,16 @@ parse_model(const cJSON *root, struct appmodel *m)
 		m->activities = xcalloc((size_t)cJSON_GetArraySize(acts),
 		    sizeof(*m->activities));
 	cJSON_ArrayForEach(it, acts) {
-		char *w = xasprintf("activities[%zu]", m->nr_activities);
+		char *path = xasprintf("activities[%zu]", m->nr_activities);
 
-		ret = parse_activity(it, w, m->package, frames, set,
+		ret = parse_activity(it, path, m->package, frames, set,
 		    &m->activities[m->nr_activities++]);
-		free(w);
+		free(path);
 		if (ret)
 			return ret;
 	}
 
-	if ((ret = get_string(root, "launcher", "model",
+	if ((ret = appmodel_jstr(root, "launcher", w,
 	    m->activities[0].name, &launcher)))
 		return ret;
 	m->launcher = full_class(m->package, launcher);
@@ -855,72 +616,6 @@ appmodel_free(struct appmodel *m)
 		activity_release(&m->activities[i]);
 	free(m->activities);
 	free(m);
-}
-
-/* Apply one "name[=value]" item of a library spec to `l`. */
-static int
-apply_lib(struct appmodel_libs *l, const char *item)
-{
-	const char *eq = strchr(item, '=');
-	size_t n = eq ? (size_t)(eq - item) : strlen(item);
-	const char *v = eq ? eq + 1 : NULL;
-	char *colon;
-	int ret = 0;
-
-	if (n == 6 && !strncmp(item, "matrix", n) && v)
-		return matrix_version(v, &l->matrix);
-	if (n == 11 && !strncmp(item, "blockcanary", n)) {
-		char *ver = xstrdup(v ? v : "1.5");
-
-		if ((colon = strchr(ver, ':'))) {
-			*colon = '\0';
-			ret = bc_dir(colon + 1, &l->bc_dir);
-		}
-		if (!ret)
-			ret = blockcanary_version(ver, &l->blockcanary);
-		free(ver);
-		return ret;
-	}
-	if (n == 4 && !strncmp(item, "perf", n)) {
-		l->perf = 1;
-		if (v) {
-			free(l->perf_tag);
-			l->perf_tag = xstrdup(v);
-		}
-		return 0;
-	}
-	if (!v && !strcmp(item, "fpsanalyzer"))
-		l->fpsanalyzer = 1;
-	else if (!v && !strcmp(item, "traceman"))
-		l->traceman = 1;
-	else
-		return jg_error_set(JG_EINVAL, "unknown library '%s'", item);
-	return 0;
-}
-
-int
-appmodel_set_libraries(struct appmodel *m, const char *spec)
-{
-	struct appmodel_libs l = { 0 };
-	char *copy = xstrdup(spec), *save = NULL, *item;
-	int ret = 0;
-
-	libs_clear(&l);
-	if (strcmp(spec, "none")) {
-		for (item = strtok_r(copy, ",", &save); item && !ret;
-		    item = strtok_r(NULL, ",", &save))
-			ret = apply_lib(&l, item);
-	}
-	free(copy);
-	if (ret) {
-		free(l.perf_tag);
-		return jg_error_prefix("library set '%s'", spec);
-	}
-	/* Keep the model's BlockCanary threshold: the spec has no room. */
-	l.bc_threshold_ms = m->libs.bc_threshold_ms;
-	free(m->libs.perf_tag);
-	m->libs = l;
-	return 0;
 }
 
 const struct appmodel_activity *

@@ -6,8 +6,9 @@
  * APPMODEL.md): its identity, the device libraries it carries (Matrix,
  * BlockCanary...), its activities with their on-screen elements, and the
  * statistics that the frame generator draws from (frame costs per
- * interaction, main-thread blocks, method costs, startup times).  An installed "APK" is just a file
- * holding such a model, bare or embedded in other bytes.
+ * interaction, main-thread blocks, method costs, startup times).  An
+ * installed "APK" is just a file holding such a model, bare or embedded
+ * in other bytes.
  *
  * The loaded model is a plain read-only record: the frame generator, the
  * output formatters and the shell's commands all read many of its fields,

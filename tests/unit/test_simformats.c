@@ -32,6 +32,8 @@
 #include "xalloc.h"
 
 #include "../simdevice/sim_rng.c"
+#include "../simdevice/appmodel_json.c"
+#include "../simdevice/appmodel_libs.c"
 #include "../simdevice/appmodel.c"
 #include "../simdevice/framegen.c"
 #include "../simdevice/gfxinfo_fmt.c"
