@@ -109,8 +109,10 @@ every_command_is_documented(void **state)
 		char needle[64];
 
 		snprintf(needle, sizeof(needle), "jankgate %s", c->name);
-		if (!strstr(readme.buf, needle))
+		if (!strstr(readme.buf, needle)) {
+			strbuf_release(&readme);	/* fail_msg does not return */
 			fail_msg("README.md never shows '%s'", needle);
+		}
 		assert_non_null(command_find(c->name));
 	}
 	assert_null(command_find("no-such-command"));
