@@ -68,7 +68,9 @@ struct config {
 		enum config_update update;
 		char *cache_dir;
 		char *ssh_key;		/* path to a private key file */
+		char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts */
 		char *token_env;	/* variable holding an https token */
+		char *token_user;	/* user name sent with the token */
 		int push_retries;
 		char *author_name;
 		char *author_email;

@@ -13,8 +13,8 @@ set -eu
 
 # What each stage needs.  Keep README's "Requirements" in step with this.
 BUILD="build-essential pkg-config libcurl4-openssl-dev libcjson-dev libgit2-dev libcmocka-dev libxml2-dev"
-TEST="adb git python3 python3-aiosmtpd openssl"
-DEMO="adb git python3 python3-aiosmtpd"
+TEST="adb git python3 python3-aiosmtpd openssl openssh-client"
+DEMO="adb git python3 python3-aiosmtpd openssh-client"
 
 case "${1:-all}" in
 build) want="$BUILD" ;;
