@@ -13,9 +13,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "jsonw.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "banned.h"
 
 /* Integers below 2^53 are exact in a double and print without exponent. */
@@ -33,40 +35,6 @@ void
 jsonw_end(struct jsonw *w)
 {
 	strbuf_addch(w->sb, '\n');
-}
-
-/* Length of the valid UTF-8 sequence at `p`, or 0 when it is not one. */
-static size_t
-utf8_seq_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* The second byte carries the overlong, surrogate and range limits. */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
 }
 
 void
@@ -91,7 +59,8 @@ json_quote(struct strbuf *sb, const char *s)
 			strbuf_addf(sb, "\\u%04x", *p++);
 			continue;
 		}
-		n = utf8_seq_len(p);
+		/* At most 4 bytes are looked at, and the NUL stops a sequence. */
+		n = utf8_len(p, strnlen((const char *)p, 4));
 		if (n) {
 			strbuf_add(sb, p, n);
 			p += n;

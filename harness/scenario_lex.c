@@ -15,6 +15,7 @@
 #include "error.h"
 #include "scenario_int.h"
 #include "xalloc.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define MAX_PIXEL 65535
@@ -96,43 +97,6 @@ static int
 is_cont(unsigned char c)
 {
 	return (c & 0xc0) == 0x80;
-}
-
-/* Length of the valid UTF-8 sequence at `p` (n bytes left), 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/*
-	 * The second byte's range rules out overlongs, surrogates and code
-	 * points past U+10FFFF.
-	 */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (!is_cont(p[i]))
-			return 0;
-	return len;
 }
 
 int

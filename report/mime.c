@@ -33,6 +33,7 @@
 #include "mail.h"
 #include "strbuf.h"
 #include "xalloc.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define LINE_MAX_SOFT 78	/* RFC 5322's "should" for header lines */
@@ -60,46 +61,6 @@ shown(struct strbuf *tmp, const char *s)
 			strbuf_addch(tmp, c);
 	}
 	return tmp->buf;
-}
-
-/*
- * Decode one UTF-8 character at s[0..len) into *cp and return its length;
- * an invalid, overlong or surrogate sequence yields U+FFFD for one byte.
- */
-static size_t
-utf8_next(const unsigned char *s, size_t len, unsigned *cp)
-{
-	unsigned c = s[0], min;
-	size_t n;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, min = 0x80, c &= 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, min = 0x800, c &= 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, min = 0x10000, c &= 0x07;
-	} else {
-		*cp = 0xfffd;
-		return 1;
-	}
-	if (n > len)
-		goto bad;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			goto bad;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		goto bad;
-	*cp = c;
-	return n;
-bad:
-	*cp = 0xfffd;
-	return 1;
 }
 
 static void
@@ -147,7 +108,7 @@ clean_text(struct strbuf *out, const char *s)
 
 	while (len) {
 		unsigned cp;
-		size_t n = utf8_next(p, len, &cp);
+		size_t n = utf8_decode(p, len, &cp);
 
 		p += n;
 		len -= n;
@@ -228,7 +189,7 @@ hdr_encoded(struct hdr *h, const char *s)
 
 		while (take < len) {
 			unsigned cp;
-			size_t n = utf8_next(p + take, len - take, &cp);
+			size_t n = utf8_decode(p + take, len - take, &cp);
 
 			if (take + n > EW_CHUNK)
 				break;

@@ -1,0 +1,25 @@
+/*
+ * utf8.h: strict UTF-8 decoding, shared by every module that must not pass
+ * invalid text on (JSON files, scenario files, mail headers).
+ *
+ * "Strict" means what RFC 3629 allows: no overlong forms, no surrogates,
+ * nothing past U+10FFFF, no truncated sequences.
+ */
+#ifndef JG_UTF8_H
+#define JG_UTF8_H
+
+#include <stddef.h>
+
+/*
+ * Length (1-4) of the valid UTF-8 sequence at p[0..n), or 0 when it is
+ * invalid or cut short.  `n` must be at least 1.
+ */
+size_t utf8_len(const unsigned char *p, size_t n);
+
+/*
+ * Decode the character at p[0..n) into *cp and return its length; an
+ * invalid sequence decodes as U+FFFD and consumes one byte.
+ */
+size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
+
+#endif
