@@ -1,12 +1,12 @@
 /*
  * config.c: the jankgate.json schema, its validation and the environment.
  *
- * One table (`keys` below) describes every key: its dotted path, type, range,
- * default (as a JSON literal, applied through the same setter as the file so
- * the documented default is the real one), environment variable and one line
- * of documentation.  Validation walks the parsed JSON against the table and
- * collects every problem instead of stopping at the first, because a user
- * fixing a config wants the whole list at once:
+ * One table (config_keys.c) describes every key: its dotted path, type,
+ * range, default (as a JSON literal, applied through the same setter as the
+ * file so the documented default is the real one), environment variable and
+ * one line of documentation.  Validation walks the parsed JSON against the
+ * table and collects every problem instead of stopping at the first,
+ * because a user fixing a config wants the whole list at once:
  *
  *   jankgate.json: thresholds.frame_p90_ms.relative: expected a number
  *       between 0 and 1, got "5%"
@@ -34,6 +34,7 @@
 #include <cJSON.h>
 
 #include "config.h"
+#include "config_int.h"
 #include "error.h"
 #include "fileio.h"
 #include "metrics.h"
@@ -41,180 +42,7 @@
 #include "xalloc.h"
 #include "banned.h"
 
-enum ktype {
-	K_OBJECT,	/* a fixed sub-object; its keys follow in the table */
-	K_STRING,
-	K_PATH,		/* string, resolved against the config's directory */
-	K_REPO,		/* local path (resolved) or URL (kept) */
-	K_INT,
-	K_NUMBER,
-	K_BOOL,
-	K_ENUM,		/* string from `values`, stored as its index */
-	K_LIST,		/* list of strings; restricted to `values` when set */
-	K_PATHLIST,	/* list of paths */
-	K_THRESHOLDS,	/* metric -> { relative, absolute } */
-	K_SCENE_THRESHOLDS,	/* scene -> metric -> { ... } */
-	K_SECRET,	/* always an error: secrets never live in the file */
-};
 
-struct key {
-	const char *path;
-	enum ktype type;
-	size_t off;
-	double min, max;
-	const char *const *values;
-	const char *def;	/* JSON literal, or NULL */
-	int required;
-	const char *doc;
-};
-
-static const char *const source_names[] = {
-	"gfxinfo", "startup", "choreographer", "matrix", "blockcanary",
-	"perf", "fpsanalyzer", "traceman", NULL
-};
-static const char *const update_names[] = {
-	"never", "on-pass", "always", NULL
-};
-static const char *const mail_when_names[] = {
-	"always", "regression", "never", NULL
-};
-static const char *const correction_names[] = { "holm", "bh", NULL };
-static const char *const tls_names[] = { "auto", "required", "none", NULL };
-
-#define O(f) offsetof(struct config, f)
-#define NONE 0, 0, NULL
-
-static const struct key keys[] = {
-	{ "app", K_STRING, O(app), NONE, NULL, 1,
-	  "package name of the app under test" },
-	{ "apk", K_PATH, O(apk), NONE, NULL, 0,
-	  "APK to install before measuring; unset: use what is installed" },
-	{ "activity", K_STRING, O(activity), NONE, NULL, 0,
-	  "activity `launch` starts; unset: the app's launcher activity" },
-	{ "sources", K_LIST, O(sources), 0, 0, source_names,
-	  "[\"gfxinfo\",\"startup\",\"choreographer\"]", 0,
-	  "data sources to collect (see SOURCES)" },
-	{ "scenarios", K_PATHLIST, O(scenarios), NONE, NULL, 1,
-	  "scenario files (*.scn) to run, in order" },
-	{ "iterations", K_INT, O(iterations), 1, 1000, NULL, "5", 0,
-	  "measured iterations per scenario" },
-	{ "warmups", K_INT, O(warmups), 0, 100, NULL, "1", 0,
-	  "unmeasured warm-up iterations before them" },
-	{ "max_iterations", K_INT, O(max_iterations), 1, 1000, NULL, "15", 0,
-	  "`gate` runs more iterations up to this when inconclusive" },
-	{ "min_iterations", K_INT, O(min_iterations), 2, 1000, NULL, "3", 0,
-	  "fewer valid iterations than this make a metric inconclusive" },
-	{ "out_dir", K_PATH, O(out_dir), NONE, "\"jankgate-out\"", 0,
-	  "where `run` and `gate` write results and reports" },
-
-	{ "devices", K_OBJECT, 0, NONE, NULL, 0, "device selection and hygiene" },
-	{ "devices.serials", K_LIST, O(devices.serials), NONE, "[]", 0,
-	  "serials to use; empty: every attached device" },
-	{ "devices.connect", K_LIST, O(devices.connect), NONE, "[]", 0,
-	  "HOST:PORT endpoints to `adb connect` first (device farms)" },
-	{ "devices.min_battery_pct", K_INT, O(devices.min_battery_pct), 0, 100,
-	  NULL, "20", 0, "refuse to measure below this battery level" },
-	{ "devices.max_thermal_status", K_INT, O(devices.max_thermal_status),
-	  0, 6, NULL, "1", 0,
-	  "refuse to measure above this thermal status (0 none .. 6 shutdown)" },
-	{ "devices.require_screen_on", K_BOOL, O(devices.require_screen_on),
-	  NONE, "true", 0, "refuse to measure when the screen is off or locked" },
-	{ "devices.require_animations_off", K_BOOL,
-	  O(devices.require_animations_off), NONE, "false", 0,
-	  "refuse to measure unless all animation scales are 0" },
-	{ "devices.refresh_hz", K_INT, O(devices.refresh_hz), 0, 240, NULL,
-	  "0", 0, "refuse devices whose refresh rate differs; 0: any" },
-	{ "devices.command_timeout_ms", K_INT, O(devices.command_timeout_ms),
-	  100, 600000, NULL, "30000", 0, "timeout of one device command" },
-	{ "devices.iteration_timeout_s", K_INT, O(devices.iteration_timeout_s),
-	  1, 86400, NULL, "600", 0, "an iteration running longer fails" },
-
-	{ "baseline", K_OBJECT, 0, NONE, NULL, 0, "the git baseline store" },
-	{ "baseline.repo", K_REPO, O(baseline.repo), NONE, NULL, 0,
-	  "repository: a local path, file://, ssh:// or https:// URL" },
-	{ "baseline.ref", K_STRING, O(baseline.ref), NONE, "\"main\"", 0,
-	  "branch records go to and compare reads by default" },
-	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "5", 0,
-	  "K: accepted runs pooled into the baseline sample" },
-	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
-	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },
-	{ "baseline.cache_dir", K_PATH, O(baseline.cache_dir), NONE, NULL, 0,
-	  "clone cache for remote repositories; default $XDG_CACHE_HOME/jankgate" },
-	{ "baseline.ssh_key", K_PATH, O(baseline.ssh_key), NONE, NULL, 0,
-	  "private key file for ssh remotes; default: ssh-agent" },
-	{ "baseline.known_hosts", K_PATH, O(baseline.known_hosts), NONE, NULL,
-	  0, "known_hosts file for ssh remotes; default ~/.ssh/known_hosts" },
-	{ "baseline.token_env", K_STRING, O(baseline.token_env), NONE,
-	  "\"JANKGATE_GIT_TOKEN\"", 0,
-	  "environment variable holding an https token" },
-	{ "baseline.token_user", K_STRING, O(baseline.token_user), NONE,
-	  "\"x-access-token\"", 0, "user name sent with the https token" },
-	{ "baseline.push_retries", K_INT, O(baseline.push_retries), 0, 100,
-	  NULL, "5", 0, "rebase-and-retry attempts when a push is rejected" },
-	{ "baseline.author_name", K_STRING, O(baseline.author_name), NONE,
-	  "\"jankgate\"", 0, "commit author name" },
-	{ "baseline.author_email", K_STRING, O(baseline.author_email), NONE,
-	  "\"jankgate@localhost\"", 0, "commit author e-mail" },
-	{ "baseline.token", K_SECRET, 0, NONE, NULL, 0,
-	  "set the token in the variable named by baseline.token_env" },
-	{ "baseline.password", K_SECRET, 0, NONE, NULL, 0,
-	  "set the token in the variable named by baseline.token_env" },
-
-	{ "thresholds", K_THRESHOLDS, 0, NONE, NULL, 0,
-	  "per metric {\"relative\": fraction, \"absolute\": units} overrides" },
-	{ "scene_thresholds", K_SCENE_THRESHOLDS, 0, NONE, NULL, 0,
-	  "per scene name, the same map as thresholds" },
-	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.05", 0,
-	  "false-alarm rate for a whole run, after correction" },
-	{ "correction", K_ENUM, O(correction), 0, 0, correction_names,
-	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
-
-	{ "report", K_OBJECT, 0, NONE, NULL, 0, "reports" },
-	{ "report.title", K_STRING, O(report.title), NONE,
-	  "\"jankgate report\"", 0, "title of reports and mail" },
-	{ "report.templates", K_PATH, O(report.templates), NONE, NULL, 0,
-	  "directory whose templates replace the built-in ones" },
-	{ "report.history", K_INT, O(report.history), 0, 1000, NULL, "20", 0,
-	  "baseline runs shown in trend sparklines" },
-
-	{ "mail", K_OBJECT, 0, NONE, NULL, 0, "mail delivery" },
-	{ "mail.to", K_LIST, O(mail.to), NONE, "[]", 0, "recipients" },
-	{ "mail.from", K_STRING, O(mail.from), NONE, "\"jankgate@localhost\"",
-	  0, "sender address" },
-	{ "mail.server", K_STRING, O(mail.server), NONE, NULL, 0,
-	  "smtp://HOST:PORT (STARTTLS) or smtps://HOST:PORT" },
-	{ "mail.tls", K_ENUM, O(mail.tls), 0, 0, tls_names, "\"auto\"", 0,
-	  "auto: required unless the server is on loopback" },
-	{ "mail.user_env", K_STRING, O(mail.user_env), NONE,
-	  "\"JANKGATE_SMTP_USER\"", 0, "environment variable holding the user" },
-	{ "mail.password_env", K_STRING, O(mail.password_env), NONE,
-	  "\"JANKGATE_SMTP_PASSWORD\"", 0,
-	  "environment variable holding the password" },
-	{ "mail.password_file", K_PATH, O(mail.password_file), NONE, NULL, 0,
-	  "file holding the password (first line)" },
-	{ "mail.when", K_ENUM, O(mail.when), 0, 0, mail_when_names,
-	  "\"always\"", 0, "when `gate` mails: always, regression or never" },
-	{ "mail.subject_prefix", K_STRING, O(mail.subject_prefix), NONE,
-	  "\"[jankgate]\"", 0, "text before the subject" },
-	{ "mail.retries", K_INT, O(mail.retries), 0, 20, NULL, "3", 0,
-	  "retries on transient (4xx) failures, with backoff" },
-	{ "mail.timeout_s", K_INT, O(mail.timeout_s), 1, 3600, NULL, "60", 0,
-	  "SMTP timeout" },
-	{ "mail.password", K_SECRET, 0, NONE, NULL, 0,
-	  "set mail.password_env's variable or mail.password_file" },
-
-	{ "source_options", K_OBJECT, 0, NONE, NULL, 0, "source settings" },
-	{ "source_options.grace_ms", K_INT, O(source_opts.grace_ms), 0, 60000,
-	  NULL, "1000", 0,
-	  "events up to this late still belong to the scene that just ended" },
-	{ "source_options.method_mapping", K_PATH,
-	  O(source_opts.method_mapping), NONE, NULL, 0,
-	  "Matrix methodMapping.txt to decode stack ids" },
-	{ "source_options.traceman_port", K_INT, O(source_opts.traceman_port),
-	  1, 65535, NULL, "5392", 0, "MethodTraceMan's WebSocket port" },
-};
-
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 /* Validation state threaded through the walk. */
 struct ctx {
@@ -288,9 +116,9 @@ expected(struct ctx *c, const char *path, const char *what, const cJSON *v)
 static const struct key *
 find_key(const char *path)
 {
-	for (size_t i = 0; i < NKEYS; i++)
-		if (!strcmp(keys[i].path, path))
-			return &keys[i];
+	for (size_t i = 0; i < config_nkeys; i++)
+		if (!strcmp(config_keys[i].path, path))
+			return &config_keys[i];
 	return NULL;
 }
 
@@ -326,13 +154,13 @@ suggest(const char *parent, const char *name)
 	size_t plen = parent ? strlen(parent) : 0, best = 3;
 	const char *hit = NULL;
 
-	for (size_t i = 0; i < NKEYS; i++) {
-		const char *p = keys[i].path, *leaf;
+	for (size_t i = 0; i < config_nkeys; i++) {
+		const char *p = config_keys[i].path, *leaf;
 
 		if (plen && (strncmp(p, parent, plen) || p[plen] != '.'))
 			continue;
 		leaf = plen ? p + plen + 1 : p;
-		if (strchr(leaf, '.') || keys[i].type == K_SECRET)
+		if (strchr(leaf, '.') || config_keys[i].type == K_SECRET)
 			continue;
 		size_t d = edit_distance(name, leaf);
 
@@ -653,7 +481,7 @@ walk(struct ctx *c, const char *parent, const cJSON *obj, int *seen)
 		if (!k) {
 			unknown_key(c, parent, path, it->string);
 		} else {
-			seen[k - keys] = 1;
+			seen[k - config_keys] = 1;
 			if (k->type == K_OBJECT) {
 				if (cJSON_IsObject(it))
 					walk(c, path, it, seen);
@@ -670,29 +498,19 @@ walk(struct ctx *c, const char *parent, const cJSON *obj, int *seen)
 static void
 apply_defaults(struct ctx *c)
 {
-	for (size_t i = 0; i < NKEYS; i++) {
+	for (size_t i = 0; i < config_nkeys; i++) {
 		cJSON *v;
 
-		if (!keys[i].def)
+		if (!config_keys[i].def)
 			continue;
-		v = cJSON_Parse(keys[i].def);
+		v = cJSON_Parse(config_keys[i].def);
 		if (!v)
 			abort();	/* a broken literal in the table above */
-		set_value(c, &keys[i], keys[i].path, v);
+		set_value(c, &config_keys[i], config_keys[i].path, v);
 		cJSON_Delete(v);
 	}
 }
 
-static char *
-env_name(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "JANKGATE_");
-	for (const char *p = path; *p; p++)
-		strbuf_addch(&sb, *p == '.' ? '_' : toupper((unsigned char)*p));
-	return strbuf_detach(&sb, NULL);
-}
 
 /* Turn an environment string into the JSON value the key's type wants. */
 static cJSON *
@@ -741,15 +559,15 @@ apply_env(struct ctx *c, int *seen)
 	const char *file = c->file;
 
 	c->from_env = 1;
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct key *k = &keys[i];
+	for (size_t i = 0; i < config_nkeys; i++) {
+		const struct key *k = &config_keys[i];
 		char *name;
 		const char *s;
 
 		if (k->type == K_OBJECT || k->type == K_THRESHOLDS ||
 		    k->type == K_SCENE_THRESHOLDS || k->type == K_SECRET)
 			continue;
-		name = env_name(k->path);
+		name = config_env_name(k->path);
 		s = getenv(name);
 		if (s) {
 			cJSON *v = env_value(k, s);
@@ -773,10 +591,11 @@ cross_check(struct ctx *c, const int *seen)
 {
 	struct config *cfg = c->cfg;
 
-	for (size_t i = 0; i < NKEYS; i++)
-		if (keys[i].required && !seen[i])
-			problem(c, keys[i].path, "missing (%s)", keys[i].doc);
-	if (seen[find_key("scenarios") - keys] && !cfg->scenarios.nr)
+	for (size_t i = 0; i < config_nkeys; i++)
+		if (config_keys[i].required && !seen[i])
+			problem(c, config_keys[i].path, "missing (%s)",
+			    config_keys[i].doc);
+	if (seen[find_key("scenarios") - config_keys] && !cfg->scenarios.nr)
 		problem(c, "scenarios", "expected at least one scenario file");
 	if (cfg->max_iterations < cfg->iterations)
 		problem(c, "max_iterations", "expected a number >= iterations "
@@ -842,7 +661,7 @@ config_parse(struct config **out, const char *buf, size_t len,
 {
 	struct config *cfg = xcalloc(1, sizeof(*cfg));
 	struct ctx c = { cfg, name, problems, 0, 0 };
-	int seen[NKEYS] = { 0 };
+	int *seen = xcalloc(config_nkeys, sizeof(*seen));
 	const char *end = NULL;
 	cJSON *root;
 
@@ -881,9 +700,11 @@ config_parse(struct config **out, const char *buf, size_t len,
 	cross_check(&c, seen);
 	if (c.nproblems)
 		goto fail;
+	free(seen);
 	*out = cfg;
 	return 0;
 fail:
+	free(seen);
 	config_free(cfg);
 	return JG_EINVAL;
 }
@@ -912,8 +733,8 @@ config_free(struct config *cfg)
 {
 	if (!cfg)
 		return;
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct key *k = &keys[i];
+	for (size_t i = 0; i < config_nkeys; i++) {
+		const struct key *k = &config_keys[i];
 		char *slot = (char *)cfg + k->off;
 
 		switch (k->type) {
@@ -974,42 +795,4 @@ config_default_path(const char *flag)
 	if (env && *env)
 		return env;
 	return "jankgate.json";
-}
-
-static const char *const type_names[] = {
-	[K_OBJECT] = "object", [K_STRING] = "string", [K_PATH] = "path",
-	[K_REPO] = "path or URL", [K_INT] = "integer", [K_NUMBER] = "number",
-	[K_BOOL] = "boolean", [K_ENUM] = "string", [K_LIST] = "list",
-	[K_PATHLIST] = "list of paths", [K_THRESHOLDS] = "object",
-	[K_SCENE_THRESHOLDS] = "object", [K_SECRET] = "(refused)",
-};
-
-size_t
-config_key_docs(const struct config_key_doc **out)
-{
-	static struct config_key_doc docs[NKEYS];
-	static char envs[NKEYS][64];
-	size_t n = 0;
-
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct key *k = &keys[i];
-		int scalar = k->type != K_OBJECT && k->type != K_THRESHOLDS &&
-		    k->type != K_SCENE_THRESHOLDS && k->type != K_SECRET;
-
-		if (k->type == K_SECRET)
-			continue;
-		if (scalar) {
-			char *e = env_name(k->path);
-
-			snprintf(envs[n], sizeof(envs[n]), "%s", e);
-			free(e);
-		} else {
-			envs[n][0] = '\0';
-		}
-		docs[n] = (struct config_key_doc){ k->path, type_names[k->type],
-		    k->def ? k->def : "", envs[n], k->doc };
-		n++;
-	}
-	*out = docs;
-	return n;
 }
