@@ -83,6 +83,10 @@ $(B)/unit-tests: $(UNIT_OBJ) $(B)/libjankgate.a
 $(B)/adbprobe: $(B)/obj/tests/e2e/adbprobe.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The comparison benchmark (tests/bench/bench_compare.c); run.py builds it.
+$(B)/bench-compare: $(B)/obj/tests/bench/bench_compare.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 $(B)/obj/tests/simdevice/%.o: JGFLAGS += -Itests/simdevice
 $(B)/simdevice: $(SIM_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
@@ -104,6 +108,38 @@ bench: deps
 	@$(MAKE) --no-print-directory build
 	$(PYTHON) tests/bench/run.py --build $(B)
 
+# Fuzzing: every parser has a libFuzzer target in tests/fuzz/, built with
+# clang and ASan+UBSan into build-fuzz/, each run for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 30
+FUZZ_SEEDS = tests/unit/data/results scenarios/demo
+FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	     -std=c11 -D_GNU_SOURCE -Iharness -Ireport \
+	     -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"'
+
+fuzz: deps
+	@sh tools/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+	    c=build-fuzz/corpus/$$(basename $$f); mkdir -p $$c; \
+	    echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$c \
+	        $(FUZZ_SEEDS) > $$c.log 2>&1 || { tail -40 $$c.log; exit 1; }; \
+	    grep -E 'stat::number_of_executed_units' $$c.log; \
+	done
+
+build-fuzz/libjankgate.a: $(LIB_SRC)
+	@mkdir -p build-fuzz/obj
+	cd build-fuzz/obj && for f in $(LIB_SRC); do \
+	    clang $(FUZZ_FLAGS:-I%=-I$(CURDIR)/%) $(PKG_CFLAGS) -c $(CURDIR)/$$f \
+	        -o $$(echo $$f | tr / _).o || exit 1; done
+	ar rcs $@ build-fuzz/obj/*.o
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libjankgate.a
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< \
+	    build-fuzz/libjankgate.a $(LIBS)
+
 demo: deps
 	@sh tools/deps.sh demo
 	@$(MAKE) --no-print-directory build
@@ -121,6 +157,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -7,7 +7,7 @@
 # when that works without a password prompt we cannot answer, and otherwise
 # prints the exact command and fails.
 #
-# Usage: tools/deps.sh [build|test|demo|all]   (default: all)
+# Usage: tools/deps.sh [build|test|demo|fuzz|all]   (default: all)
 
 set -eu
 
@@ -15,13 +15,15 @@ set -eu
 BUILD="build-essential pkg-config libcurl4-openssl-dev libcjson-dev libgit2-dev libcmocka-dev libxml2-dev"
 TEST="adb git python3 python3-aiosmtpd openssl openssh-client"
 DEMO="adb git python3 python3-aiosmtpd openssh-client"
+FUZZ="clang libclang-rt-14-dev"
 
 case "${1:-all}" in
 build) want="$BUILD" ;;
 test) want="$BUILD $TEST" ;;
 demo) want="$BUILD $DEMO" ;;
+fuzz) want="$BUILD $FUZZ" ;;
 all) want="$BUILD $TEST $DEMO" ;;
-*) echo "usage: tools/deps.sh [build|test|demo|all]" >&2; exit 2 ;;
+*) echo "usage: tools/deps.sh [build|test|demo|fuzz|all]" >&2; exit 2 ;;
 esac
 
 missing=""
