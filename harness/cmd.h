@@ -71,6 +71,7 @@ int cmd_exit_for(int rc);
 /* Print the usage, global options and command list of jankgate. */
 void cmd_print_help(FILE *fp);
 
+int cmd_baseline(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);

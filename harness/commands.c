@@ -28,6 +28,18 @@ const char *const jankgate_usage[] = {
 	NULL
 };
 
+static const char *const baseline_usage[] = {
+	"jankgate baseline record RESULTS.json [--verdict VERDICT] "
+	"[--ref BRANCH] [--force] [--repo URL]",
+	"jankgate baseline accept RESULTS.json --reason TEXT [--ref BRANCH] "
+	"[--force] [--repo URL]",
+	"jankgate baseline log [--device KEY] [--package PKG] [--ref REF] "
+	"[-n N] [--json] [--repo URL]",
+	"jankgate baseline show REF [--device KEY] [--package PKG] "
+	"[--repo URL]",
+	NULL
+};
+
 static const char *const check_usage[] = {
 	"jankgate check [-c FILE]",
 	"jankgate check RESULTS.json...",
@@ -45,6 +57,32 @@ static const char *const help_usage[] = {
 };
 
 const struct command commands[] = {
+	{ "baseline", cmd_baseline, baseline_usage,
+	  "record, accept, list and show baselines in the git repository",
+	  "  record               commit RESULTS.json as its device's baseline\n"
+	  "                       (always: the update policy is gate's)\n"
+	  "  accept               the same, blessed by hand after an intended\n"
+	  "                       change\n"
+	  "  log                  the stored runs on a ref, newest first\n"
+	  "  show                 the results file stored at REF (a branch,\n"
+	  "                       tag or commit), or the paths when several\n"
+	  "  --verdict VERDICT    pass, regression, improvement,\n"
+	  "                       inconclusive, new or unchecked (default)\n"
+	  "  --reason TEXT        why the change is intended (required)\n"
+	  "  --ref BRANCH|REF     default: baseline.ref (main)\n"
+	  "  --force              record a run that did not complete\n"
+	  "  --device KEY         one device key only\n"
+	  "  --package PKG        one app only\n"
+	  "  -n N                 at most N entries\n"
+	  "  --json               print a JSON array\n"
+	  "  --repo URL           the repository: a path, file://, ssh:// or\n"
+	  "                       https:// URL (default: baseline.repo)\n"
+	  "  -c FILE              baseline.* from this configuration\n"
+	  "                       (default: $JANKGATE_CONFIG, then\n"
+	  "                       ./jankgate.json if present, else built-in)\n"
+	  "Exit status: 0 done (also \"no baseline yet\"), 2 bad input, an\n"
+	  "unknown repository or ref, or foreign files, 3 repository\n"
+	  "unreachable, authentication failed or push retries exhausted.\n" },
 	{ "check", cmd_check, check_usage,
 	  "validate the configuration without touching any device",
 	  "  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"

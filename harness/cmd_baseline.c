@@ -1,0 +1,587 @@
+/*
+ * cmd_baseline.c: `jankgate baseline`, the baseline repository by hand.
+ *
+ * Four verbs over the store of baseline_store.h:
+ *
+ *   record RESULTS.json   commit the run as its device's new baseline
+ *   accept RESULTS.json   the same, blessed by a person with --reason
+ *   log                   the runs stored on a ref, newest first
+ *   show REF              the results file(s) stored at a ref or commit
+ *
+ * `record` always records: the update policy (baseline.update) is `gate`'s
+ * to apply, since only gate knows the verdict it just reached; a person
+ * who runs `record` has already decided.  The verdict written into the
+ * commit is --verdict, "unchecked" when not given; an acceptance is
+ * "accepted".  A run that did not finish (run.complete false) would make a
+ * baseline of fewer iterations than planned, so both refuse it unless
+ * --force.
+ *
+ * The repository is --repo, else baseline.repo from the configuration.
+ * The configuration is optional: -c FILE or $JANKGATE_CONFIG must name a
+ * valid file, ./jankgate.json is read when it exists, and otherwise the
+ * defaults of the baseline.* keys apply (ref main, token in
+ * $JANKGATE_GIT_TOKEN, 5 push retries).
+ *
+ * Exit status (DESIGN §10): 0 done, including "no baseline yet" for log
+ * and show; 2 for bad usage, a missing, invalid or incomplete results file,
+ * no repository configured, a repository or ref that does not exist, or
+ * foreign files where a baseline belongs; 3 when the repository cannot be
+ * reached, authentication fails or every push retry was beaten.  Messages
+ * name the repository as baseline_store_name() does, without userinfo; the
+ * store scrubs tokens from its own.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "baseline_store.h"
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "fileio.h"
+#include "jsonw.h"
+#include "results.h"
+#include "strbuf.h"
+#include "banned.h"
+
+/* The defaults of config.c's baseline.* keys, for runs without a file. */
+#define DEFAULT_REF "main"
+#define DEFAULT_TOKEN_ENV "JANKGATE_GIT_TOKEN"
+#define DEFAULT_PUSH_RETRIES 5
+
+/* Options, as bits, so that each verb can say which it takes. */
+enum {
+	OPT_REPO = 1 << 0,
+	OPT_REF = 1 << 1,
+	OPT_DEVICE = 1 << 2,
+	OPT_PACKAGE = 1 << 3,
+	OPT_VERDICT = 1 << 4,
+	OPT_REASON = 1 << 5,
+	OPT_FORCE = 1 << 6,
+	OPT_JSON = 1 << 7,
+	OPT_MAX = 1 << 8,
+};
+
+struct baseline_args {
+	const char *verb;
+	const char *operand;	/* RESULTS.json or REF */
+	const char *repo;
+	const char *ref;
+	const char *device;
+	const char *package;
+	const char *verdict;
+	const char *reason;
+	size_t max;		/* -n; 0: all */
+	int force;
+	int json;
+	unsigned seen;		/* OPT_* given */
+};
+
+/* Verdicts a recorded run may carry: a gate's, or none reached. */
+static const char *const verdicts[] = {
+	"pass", "regression", "improvement", "inconclusive", "new",
+	"unchecked", NULL
+};
+
+static const struct verb {
+	const char *name;
+	int operand;		/* takes one operand */
+	int writes;		/* the operand is a run to commit */
+	unsigned allowed;
+} verbs[] = {
+	{ "record", 1, 1, OPT_REPO | OPT_REF | OPT_VERDICT | OPT_FORCE },
+	{ "accept", 1, 1, OPT_REPO | OPT_REF | OPT_REASON | OPT_FORCE },
+	{ "log", 0, 0, OPT_REPO | OPT_REF | OPT_DEVICE | OPT_PACKAGE |
+	  OPT_JSON | OPT_MAX },
+	{ "show", 1, 0, OPT_REPO | OPT_DEVICE | OPT_PACKAGE },
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct option longopts[] = {
+	{ "repo", required_argument, NULL, 'R' },
+	{ "ref", required_argument, NULL, 'r' },
+	{ "device", required_argument, NULL, 'd' },
+	{ "package", required_argument, NULL, 'p' },
+	{ "verdict", required_argument, NULL, 'V' },
+	{ "reason", required_argument, NULL, 'm' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Each option's getopt value, bit and name as the user types it. */
+static const struct {
+	int opt;
+	unsigned bit;
+	const char *name;
+} opt_bits[] = {
+	{ 'R', OPT_REPO, "--repo" },
+	{ 'r', OPT_REF, "--ref" },
+	{ 'd', OPT_DEVICE, "--device" },
+	{ 'p', OPT_PACKAGE, "--package" },
+	{ 'V', OPT_VERDICT, "--verdict" },
+	{ 'm', OPT_REASON, "--reason" },
+	{ 'f', OPT_FORCE, "--force" },
+	{ 'j', OPT_JSON, "--json" },
+	{ 'n', OPT_MAX, "-n" },
+};
+#define NR_OPT_BITS (sizeof(opt_bits) / sizeof(opt_bits[0]))
+
+static unsigned
+opt_bit(int opt)
+{
+	for (size_t i = 0; i < NR_OPT_BITS; i++)
+		if (opt_bits[i].opt == opt)
+			return opt_bits[i].bit;
+	return 0;
+}
+
+static int
+parse_max(size_t *out, const char *s)
+{
+	char *end;
+	long n;
+
+	n = strtol(s, &end, 10);
+	if (end == s || *end || n < 1 || n > 1000000)
+		return -1;
+	*out = (size_t)n;
+	return 0;
+}
+
+/*
+ * Options may come before or after the verb and its operand; the verb is
+ * the first word that is not an option.  Returns 0 or the exit status.
+ */
+static int
+parse_args(struct baseline_args *a, const struct verb **vp, int argc,
+    char **argv)
+{
+	const struct command *self = command_find("baseline");
+	const struct verb *v;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "n:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		switch (opt) {
+		case 'R':
+			a->repo = optarg;
+			break;
+		case 'r':
+			a->ref = optarg;
+			break;
+		case 'd':
+			a->device = optarg;
+			break;
+		case 'p':
+			a->package = optarg;
+			break;
+		case 'V':
+			a->verdict = optarg;
+			break;
+		case 'm':
+			a->reason = optarg;
+			break;
+		case 'f':
+			a->force = 1;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'n':
+			if (parse_max(&a->max, optarg))
+				return cmd_usage_error(self, "-n needs a "
+				    "positive number, got '%s'", optarg);
+			break;
+		default:
+			return cmd_usage_error(self, NULL);
+		}
+		a->seen |= opt_bit(opt);
+	}
+	if (optind >= argc)
+		return cmd_usage_error(self, "no verb given (record, accept, "
+		    "log or show)");
+	a->verb = argv[optind++];
+	for (v = verbs; v->name && strcmp(v->name, a->verb); v++)
+		;
+	if (!v->name)
+		return cmd_usage_error(self, "unknown verb '%s'", a->verb);
+	if (v->operand && optind >= argc)
+		return cmd_usage_error(self, "baseline %s needs %s", v->name,
+		    !strcmp(v->name, "show") ? "a ref or commit" :
+		    "a results file");
+	if (v->operand)
+		a->operand = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error(self, "unexpected argument '%s'",
+		    argv[optind]);
+	for (size_t i = 0; i < NR_OPT_BITS; i++)
+		if ((a->seen & opt_bits[i].bit) &&
+		    !(v->allowed & opt_bits[i].bit))
+			return cmd_usage_error(self, "baseline %s does not "
+			    "take %s", v->name, opt_bits[i].name);
+	if (!strcmp(v->name, "accept") && !a->reason)
+		return cmd_usage_error(self, "baseline accept needs --reason "
+		    "TEXT saying why the change is intended");
+	*vp = v;
+	return 0;
+}
+
+/* The configuration if one is named or present, else NULL (defaults). */
+static int
+load_config(struct config **out)
+{
+	const char *env = getenv("JANKGATE_CONFIG");
+
+	*out = NULL;
+	if (jg_opts.config_path || (env && *env) ||
+	    file_exists("jankgate.json"))
+		return cmd_load_config(out);
+	diag_verbose("no configuration file; using the defaults of the "
+	    "baseline keys");
+	return 0;
+}
+
+/* Flags over the configuration (which has the environment) over defaults. */
+static void
+store_opts_init(struct baseline_store_opts *o, const struct config *cfg,
+    const struct baseline_args *a)
+{
+	memset(o, 0, sizeof(*o));
+	o->token_env = DEFAULT_TOKEN_ENV;
+	o->push_retries = DEFAULT_PUSH_RETRIES;
+	if (cfg) {
+		o->repo = cfg->baseline.repo;
+		o->cache_dir = cfg->baseline.cache_dir;
+		o->ssh_key = cfg->baseline.ssh_key;
+		o->known_hosts = cfg->baseline.known_hosts;
+		o->token_env = cfg->baseline.token_env;
+		o->token_user = cfg->baseline.token_user;
+		o->push_retries = cfg->baseline.push_retries;
+		o->author_name = cfg->baseline.author_name;
+		o->author_email = cfg->baseline.author_email;
+	}
+	if (a->repo)
+		o->repo = a->repo;
+}
+
+/*
+ * The exit status for a store error.  A repository or ref that does not
+ * exist is a name the user must fix, like a foreign file or a bad option;
+ * what a retry might cure (network, authentication, locks) is
+ * infrastructure.
+ */
+static int
+store_exit(int rc)
+{
+	return rc == JG_EINVAL || rc == JG_ENOTFOUND ? EXIT_BAD_INPUT :
+	    EXIT_INFRA;
+}
+
+/* The path of a local repository or file:// URL; NULL for the others. */
+static const char *
+local_path(const char *repo)
+{
+	if (!strncmp(repo, "file://", 7))
+		return repo + 7;
+	return strchr(repo, ':') ? NULL : repo;	/* URL or host:path */
+}
+
+static int
+store_open(struct baseline_store **out, const struct config *cfg,
+    const struct baseline_args *a)
+{
+	struct baseline_store_opts o;
+	const char *path;
+	int rc;
+
+	store_opts_init(&o, cfg, a);
+	if (!o.repo || !*o.repo) {
+		diag_error("no baseline repository: pass --repo URL or set "
+		    "baseline.repo in the configuration");
+		return EXIT_BAD_INPUT;
+	}
+	rc = baseline_store_open(out, &o);
+	if (rc) {
+		diag_error_current();
+		path = local_path(o.repo);
+		if (rc == JG_ENOTFOUND && path && !file_exists(path))
+			diag_plain("hint: to start a new baseline repository "
+			    "there, run 'git init --bare %s'", path);
+		return store_exit(rc);
+	}
+	return 0;
+}
+
+/* Read and check the run to record; keeps its bytes in `data`. */
+static int
+read_run(struct results **out, struct strbuf *data,
+    const struct baseline_args *a)
+{
+	const struct results *r;
+
+	if (file_read(data, a->operand) ||
+	    results_parse(out, data->buf, data->len, a->operand)) {
+		diag_error_current();
+		return EXIT_BAD_INPUT;
+	}
+	r = *out;
+	if (!r->app.package || !r->device.key || !r->run.id) {
+		diag_error("'%s' has no %s; a baseline is filed under the "
+		    "app's package and the device key, named by the run id",
+		    a->operand, !r->app.package ? "app.package" :
+		    !r->device.key ? "device.key" : "run.id");
+		return EXIT_BAD_INPUT;
+	}
+	if (!r->run.complete && !a->force) {
+		diag_error("run '%s' in '%s' is incomplete%s%s; record it "
+		    "anyway with --force", r->run.id, a->operand,
+		    r->run.errors.nr ? ": " : "",
+		    r->run.errors.nr ? r->run.errors.items[0] : "");
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static int
+verdict_check(const char *v)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	for (const char *const *p = verdicts; *p; p++)
+		if (!strcmp(*p, v))
+			return 0;
+	for (const char *const *p = verdicts; *p; p++)
+		strbuf_addf(&list, "%s%s", p == verdicts ? "" : ", ", *p);
+	diag_error("unknown verdict '%s'; use one of %s", v, list.buf);
+	strbuf_release(&list);
+	return EXIT_BAD_INPUT;
+}
+
+static int
+do_record(struct baseline_store *bs, const struct results *r,
+    const struct strbuf *data, const char *branch,
+    const struct baseline_args *a)
+{
+	char id[BASELINE_OID_HEXSZ + 1];
+	struct baseline_commit_info info = { 0 };
+	struct strbuf path = STRBUF_INIT;
+	int accept = !strcmp(a->verb, "accept"), rc, attempts;
+
+	/* A run whose app reported no version is still a run to keep. */
+	info.app_version = r->app.version_name ? r->app.version_name :
+	    "unknown";
+	info.run_id = r->run.id;
+	info.verdict = accept ? "accepted" : a->verdict ? a->verdict :
+	    "unchecked";
+	info.reason = accept ? a->reason : NULL;
+	rc = baseline_store_record(id, bs, branch, r->app.package,
+	    r->device.key, data->buf, data->len, &info);
+	if (rc) {
+		diag_error_current();
+		return store_exit(rc);
+	}
+	printf("%s\n", id);
+	baseline_path(&path, r->app.package, r->device.key);
+	attempts = baseline_store_attempts(bs);
+	if (!attempts)
+		diag_info("'%s' on '%s' in '%s' already holds this run; "
+		    "nothing to commit", path.buf, branch,
+		    baseline_store_name(bs));
+	else
+		diag_info("%s '%s' on '%s' in '%s' as %.10s%s",
+		    accept ? "accepted" : "recorded", path.buf, branch,
+		    baseline_store_name(bs), id, attempts > 1 ?
+		    " (after a concurrent push)" : "");
+	strbuf_release(&path);
+	return EXIT_PASS;
+}
+
+/* "2024-05-01 02:00:00 +0000", or ISO 8601 with `iso`. */
+static void
+format_date(struct strbuf *out, long long t, int tz_minutes, int iso)
+{
+	time_t local = (time_t)(t + tz_minutes * 60LL);
+	int off = tz_minutes < 0 ? -tz_minutes : tz_minutes;
+	char buf[32];
+	struct tm tm;
+
+	if (!gmtime_r(&local, &tm) || !strftime(buf, sizeof(buf),
+	    iso ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm)) {
+		strbuf_addstr(out, "?");
+		return;
+	}
+	strbuf_addf(out, iso ? "%s%c%02d:%02d" : "%s %c%02d%02d", buf,
+	    tz_minutes < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+static const char *
+or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void
+print_log_table(const struct baseline_entry *e, size_t nr)
+{
+	printf("%-25s  %-10s  %-12s  %-12s  %-24s  %s\n", "DATE", "COMMIT",
+	    "VERDICT", "APP VERSION", "RUN", "BASELINE");
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf date = STRBUF_INIT;
+
+		format_date(&date, e[i].time, e[i].tz_minutes, 0);
+		printf("%-25s  %-10.10s  %-12s  %-12s  %-24s  %s/%s\n",
+		    date.buf, e[i].commit, or_dash(e[i].verdict),
+		    or_dash(e[i].app_version), or_dash(e[i].run_id),
+		    e[i].package, e[i].device_key);
+		strbuf_release(&date);
+	}
+}
+
+static void
+print_log_json(const struct baseline_entry *e, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT, date = STRBUF_INIT;
+	struct jsonw w;
+
+	jsonw_init(&w, &sb);
+	jsonw_open(&w, NULL, '[');
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_setlen(&date, 0);
+		format_date(&date, e[i].time, e[i].tz_minutes, 1);
+		jsonw_open(&w, NULL, '{');
+		jsonw_str(&w, "commit", e[i].commit);
+		jsonw_str(&w, "date", date.buf);
+		jsonw_str(&w, "package", e[i].package);
+		jsonw_str(&w, "device_key", e[i].device_key);
+		jsonw_str(&w, "app_version", e[i].app_version);
+		jsonw_str(&w, "run_id", e[i].run_id);
+		jsonw_str(&w, "verdict", e[i].verdict);
+		jsonw_lit(&w, "accepted", e[i].accepted_by ? "true" : "false");
+		jsonw_str(&w, "accepted_by", e[i].accepted_by);
+		jsonw_str(&w, "reason", e[i].reason);
+		jsonw_str(&w, "subject", e[i].subject);
+		jsonw_close(&w, '}');
+	}
+	jsonw_close(&w, ']');
+	jsonw_end(&w);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	strbuf_release(&date);
+}
+
+/* "for device 'k' of 'p'", for the messages of an empty answer. */
+static void
+describe_filter(struct strbuf *out, const struct baseline_args *a)
+{
+	if (a->device)
+		strbuf_addf(out, " for device '%s'", a->device);
+	if (a->package)
+		strbuf_addf(out, " %s '%s'", a->device ? "of" : "for",
+		    a->package);
+}
+
+static int
+do_log(struct baseline_store *bs, const char *ref,
+    const struct baseline_args *a)
+{
+	struct baseline_entry *e = NULL;
+	struct strbuf filter = STRBUF_INIT;
+	size_t nr = 0;
+	int rc;
+
+	rc = baseline_store_log(&e, &nr, bs, ref, a->package, a->device,
+	    a->max);
+	if (rc) {
+		diag_error_current();
+		return store_exit(rc);
+	}
+	if (a->json)
+		print_log_json(e, nr);
+	else if (nr)
+		print_log_table(e, nr);
+	if (!nr) {
+		describe_filter(&filter, a);
+		diag_info("no baseline yet%s on '%s' in '%s'", filter.buf, ref,
+		    baseline_store_name(bs));
+	}
+	strbuf_release(&filter);
+	baseline_entries_free(e, nr);
+	return EXIT_PASS;
+}
+
+static int
+do_show(struct baseline_store *bs, const struct baseline_args *a)
+{
+	struct baseline_entry *e = NULL;
+	struct strbuf filter = STRBUF_INIT;
+	size_t nr = 0;
+	int rc;
+
+	rc = baseline_store_show(&e, &nr, bs, a->operand, a->package,
+	    a->device);
+	if (rc) {
+		diag_error_current();
+		return store_exit(rc);
+	}
+	if (nr == 1) {
+		fwrite(e[0].data, 1, e[0].len, stdout);
+	} else if (nr > 1) {
+		for (size_t i = 0; i < nr; i++)
+			printf("%s/%s/%s\n", e[i].package, e[i].device_key,
+			    BASELINE_FILE);
+		diag_info("%zu baselines at '%s'; pick one with --device KEY "
+		    "(and --package PKG)", nr, a->operand);
+	} else {
+		describe_filter(&filter, a);
+		diag_info("no baseline%s at '%s' in '%s'", filter.buf,
+		    a->operand, baseline_store_name(bs));
+	}
+	strbuf_release(&filter);
+	baseline_entries_free(e, nr);
+	return EXIT_PASS;
+}
+
+int
+cmd_baseline(int argc, char **argv)
+{
+	struct baseline_args a = { 0 };
+	const struct verb *v = NULL;
+	struct baseline_store *bs = NULL;
+	struct results *r = NULL;
+	struct config *cfg = NULL;
+	struct strbuf data = STRBUF_INIT;
+	const char *ref;
+	int status;
+
+	status = parse_args(&a, &v, argc, argv);
+	if (!status && a.verdict)
+		status = verdict_check(a.verdict);
+	if (!status)
+		status = load_config(&cfg);
+	if (status)
+		goto out;
+	ref = a.ref ? a.ref : cfg ? cfg->baseline.ref : DEFAULT_REF;
+	/* Bad input comes out before anything touches the repository. */
+	if (v->writes && (status = read_run(&r, &data, &a)))
+		goto out;
+	if ((status = store_open(&bs, cfg, &a)))
+		goto out;
+	if (v->writes)
+		status = do_record(bs, r, &data, ref, &a);
+	else if (!strcmp(v->name, "log"))
+		status = do_log(bs, ref, &a);
+	else
+		status = do_show(bs, &a);
+out:
+	baseline_store_free(bs);
+	results_free(r);
+	config_free(cfg);
+	strbuf_release(&data);
+	return status;
+}
