@@ -61,6 +61,14 @@ int cmd_common_option(int opt, const char *arg);
  */
 int cmd_load_config(struct config **out);
 
+/*
+ * For commands that also work without a file: the configuration when one
+ * is named (-c, $JANKGATE_CONFIG) or ./jankgate.json exists, else the
+ * defaults with the JANKGATE_* environment.  Returns 0 with *out set, or
+ * the exit status to return (2).
+ */
+int cmd_load_config_optional(struct config **out);
+
 /* Print "usage: ..." for `cmd` to stderr and return EXIT_BAD_INPUT. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -68,11 +76,18 @@ int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 /* The exit status for a module error code: 2 for bad input, else 3. */
 int cmd_exit_for(int rc);
 
+/*
+ * The exit status when outcomes `a` and `b` both apply, by DESIGN §10's
+ * precedence: 2 first (nothing ran), then 1 > 3 > 4 > 0.
+ */
+int cmd_exit_merge(int a, int b);
+
 /* Print the usage, global options and command list of jankgate. */
 void cmd_print_help(FILE *fp);
 
 int cmd_baseline(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 

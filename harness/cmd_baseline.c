@@ -17,10 +17,10 @@
  * --force.
  *
  * The repository is --repo, else baseline.repo from the configuration.
- * The configuration is optional: -c FILE or $JANKGATE_CONFIG must name a
- * valid file, ./jankgate.json is read when it exists, and otherwise the
- * defaults of the baseline.* keys apply (ref main, token in
- * $JANKGATE_GIT_TOKEN, 5 push retries).
+ * The configuration is optional (cmd_load_config_optional): -c FILE or
+ * $JANKGATE_CONFIG must name a valid file, ./jankgate.json is read when it
+ * exists, and otherwise the defaults and the JANKGATE_* environment apply
+ * (so JANKGATE_BASELINE_REPO works without a file).
  *
  * Exit status (DESIGN §10): 0 done, including "no baseline yet" for log
  * and show; 2 for bad usage, a missing, invalid or incomplete results file,
@@ -46,11 +46,6 @@
 #include "results.h"
 #include "strbuf.h"
 #include "banned.h"
-
-/* The defaults of config.c's baseline.* keys, for runs without a file. */
-#define DEFAULT_REF "main"
-#define DEFAULT_TOKEN_ENV "JANKGATE_GIT_TOKEN"
-#define DEFAULT_PUSH_RETRIES 5
 
 /* Options, as bits, so that each verb can say which it takes. */
 enum {
@@ -232,40 +227,21 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 	return 0;
 }
 
-/* The configuration if one is named or present, else NULL (defaults). */
-static int
-load_config(struct config **out)
-{
-	const char *env = getenv("JANKGATE_CONFIG");
-
-	*out = NULL;
-	if (jg_opts.config_path || (env && *env) ||
-	    file_exists("jankgate.json"))
-		return cmd_load_config(out);
-	diag_verbose("no configuration file; using the defaults of the "
-	    "baseline keys");
-	return 0;
-}
-
 /* Flags over the configuration (which has the environment) over defaults. */
 static void
 store_opts_init(struct baseline_store_opts *o, const struct config *cfg,
     const struct baseline_args *a)
 {
 	memset(o, 0, sizeof(*o));
-	o->token_env = DEFAULT_TOKEN_ENV;
-	o->push_retries = DEFAULT_PUSH_RETRIES;
-	if (cfg) {
-		o->repo = cfg->baseline.repo;
-		o->cache_dir = cfg->baseline.cache_dir;
-		o->ssh_key = cfg->baseline.ssh_key;
-		o->known_hosts = cfg->baseline.known_hosts;
-		o->token_env = cfg->baseline.token_env;
-		o->token_user = cfg->baseline.token_user;
-		o->push_retries = cfg->baseline.push_retries;
-		o->author_name = cfg->baseline.author_name;
-		o->author_email = cfg->baseline.author_email;
-	}
+	o->repo = cfg->baseline.repo;
+	o->cache_dir = cfg->baseline.cache_dir;
+	o->ssh_key = cfg->baseline.ssh_key;
+	o->known_hosts = cfg->baseline.known_hosts;
+	o->token_env = cfg->baseline.token_env;
+	o->token_user = cfg->baseline.token_user;
+	o->push_retries = cfg->baseline.push_retries;
+	o->author_name = cfg->baseline.author_name;
+	o->author_email = cfg->baseline.author_email;
 	if (a->repo)
 		o->repo = a->repo;
 }
@@ -563,10 +539,10 @@ cmd_baseline(int argc, char **argv)
 	if (!status && a.verdict)
 		status = verdict_check(a.verdict);
 	if (!status)
-		status = load_config(&cfg);
+		status = cmd_load_config_optional(&cfg);
 	if (status)
 		goto out;
-	ref = a.ref ? a.ref : cfg ? cfg->baseline.ref : DEFAULT_REF;
+	ref = a.ref ? a.ref : cfg->baseline.ref;
 	/* Bad input comes out before anything touches the repository. */
 	if (v->writes && (status = read_run(&r, &data, &a)))
 		goto out;

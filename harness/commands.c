@@ -8,12 +8,14 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
 #include "error.h"
+#include "fileio.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "banned.h"
@@ -43,6 +45,12 @@ static const char *const baseline_usage[] = {
 static const char *const check_usage[] = {
 	"jankgate check [-c FILE]",
 	"jankgate check RESULTS.json...",
+	NULL
+};
+
+static const char *const compare_usage[] = {
+	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
+	"[-o FILE] [--allow-mismatch]",
 	NULL
 };
 
@@ -90,6 +98,21 @@ const struct command commands[] = {
 	  "Prints one line per problem, or \"configuration OK\".\n"
 	  "With RESULTS.json files, checks those instead: schema version\n"
 	  "and types; prints \"FILE: OK\" for each good one.\n" },
+	{ "compare", cmd_compare, compare_usage,
+	  "compare one device's results with its baseline runs",
+	  "  --baseline FILE     a baseline results file (repeatable; the\n"
+	  "                      iterations of all of them are pooled; none:\n"
+	  "                      a first run, every metric is new)\n"
+	  "  -o, --output FILE   where to write the comparison (default:\n"
+	  "                      comparison.json)\n"
+	  "  --allow-mismatch    compare runs of another device key, refresh\n"
+	  "                      rate, package or source set anyway\n"
+	  "  -c FILE             thresholds, alpha, correction and\n"
+	  "                      min_iterations from this configuration\n"
+	  "                      (default: $JANKGATE_CONFIG, then\n"
+	  "                      ./jankgate.json if present, else built-in)\n"
+	  "Exit status: 0 pass, 1 regression, 2 bad input or not comparable,\n"
+	  "3 comparison.json not written, 4 inconclusive.\n" },
 	{ "devices", cmd_devices, devices_usage,
 	  "list the devices the adb server can reach, with their device key",
 	  "  --json              print a JSON array instead of a table\n"
@@ -148,6 +171,25 @@ cmd_load_config(struct config **out)
 }
 
 int
+cmd_load_config_optional(struct config **out)
+{
+	struct strlist problems = STRLIST_INIT;
+	const char *env = getenv("JANKGATE_CONFIG");
+	int rc;
+
+	if (jg_opts.config_path || (env && *env) ||
+	    file_exists("jankgate.json"))
+		return cmd_load_config(out);
+	rc = config_defaults(out, &problems);
+	for (size_t i = 0; i < problems.nr; i++)
+		diag_plain("%s", problems.items[i]);
+	strlist_release(&problems);
+	if (!rc)
+		diag_verbose("no configuration file; using the defaults");
+	return rc ? EXIT_BAD_INPUT : 0;
+}
+
+int
 cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -171,4 +213,17 @@ cmd_exit_for(int rc)
 {
 	return rc == JG_EINVAL || rc == JG_EMISMATCH ? EXIT_BAD_INPUT :
 	    EXIT_INFRA;
+}
+
+int
+cmd_exit_merge(int a, int b)
+{
+	static const int rank[] = {
+		[EXIT_PASS] = 0, [EXIT_INCONCLUSIVE] = 1, [EXIT_INFRA] = 2,
+		[EXIT_REGRESSION] = 3, [EXIT_BAD_INPUT] = 4,
+	};
+	int ra = a >= 0 && a <= EXIT_INCONCLUSIVE ? rank[a] : 4;
+	int rb = b >= 0 && b <= EXIT_INCONCLUSIVE ? rank[b] : 4;
+
+	return ra >= rb ? a : b;
 }

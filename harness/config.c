@@ -587,12 +587,12 @@ apply_env(struct ctx *c, int *seen)
 
 /* Rules that involve more than one key. */
 static void
-cross_check(struct ctx *c, const int *seen)
+cross_check(struct ctx *c, const int *seen, int need_required)
 {
 	struct config *cfg = c->cfg;
 
 	for (size_t i = 0; i < config_nkeys; i++)
-		if (config_keys[i].required && !seen[i])
+		if (need_required && config_keys[i].required && !seen[i])
 			problem(c, config_keys[i].path, "missing (%s)",
 			    config_keys[i].doc);
 	if (seen[find_key("scenarios") - config_keys] && !cfg->scenarios.nr)
@@ -697,7 +697,7 @@ config_parse(struct config **out, const char *buf, size_t len,
 	walk(&c, NULL, root, seen);
 	cJSON_Delete(root);
 	apply_env(&c, seen);
-	cross_check(&c, seen);
+	cross_check(&c, seen, 1);
 	if (c.nproblems)
 		goto fail;
 	free(seen);
@@ -707,6 +707,28 @@ fail:
 	free(seen);
 	config_free(cfg);
 	return JG_EINVAL;
+}
+
+int
+config_defaults(struct config **out, struct strlist *problems)
+{
+	struct config *cfg = xcalloc(1, sizeof(*cfg));
+	struct ctx c = { cfg, "defaults", problems, 0, 0 };
+	int *seen = xcalloc(config_nkeys, sizeof(*seen));
+
+	*out = NULL;
+	cfg->path = xstrdup("(no configuration file)");
+	cfg->dir = dir_of("x");
+	apply_defaults(&c);
+	apply_env(&c, seen);
+	cross_check(&c, seen, 0);
+	free(seen);
+	if (c.nproblems) {
+		config_free(cfg);
+		return JG_EINVAL;
+	}
+	*out = cfg;
+	return 0;
 }
 
 int

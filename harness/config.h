@@ -123,6 +123,14 @@ int config_load(struct config **out, const char *path,
 int config_parse(struct config **out, const char *buf, size_t len,
     const char *name, struct strlist *problems);
 
+/*
+ * A configuration with no file: every default, then the JANKGATE_*
+ * environment.  For commands that can work without a file (baseline,
+ * compare); required keys are not required here.  Returns 0 or JG_EINVAL
+ * (a bad variable), with problems as for config_load().
+ */
+int config_defaults(struct config **out, struct strlist *problems);
+
 /* Free a config; NULL is a no-op. */
 void config_free(struct config *cfg);
 
