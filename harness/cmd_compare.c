@@ -1,0 +1,284 @@
+/*
+ * cmd_compare.c: `jankgate compare`, one device's run against its baseline.
+ *
+ * Reads the current results file and the baseline results files named with
+ * --baseline (none: a first run, where everything is new), refuses runs
+ * that are not comparable unless --allow-mismatch, runs compare_run(),
+ * writes comparison.json atomically and prints a short table: the entries
+ * that are not a plain pass or new (all of them with -v), the scenarios
+ * with too few valid iterations, and a summary line.
+ *
+ * The configuration is optional here: -c FILE or $JANKGATE_CONFIG must
+ * name a valid file, ./jankgate.json is used when it exists, and otherwise
+ * the built-in defaults apply (alpha 0.05, Holm, min_iterations 3, the
+ * metric table's thresholds), so two results files can be compared
+ * anywhere.
+ *
+ * Exit status (DESIGN §10): 2 for bad usage, an unreadable or invalid
+ * file, or runs that are not comparable; else 1 when any entry is a
+ * regression, 3 when comparison.json could not be written, 4 when
+ * something is inconclusive, 0 otherwise (improvements, new and missing
+ * metrics included).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "fileio.h"
+#include "results.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "xalloc.h"
+#include "banned.h"
+
+struct compare_args {
+	const char *current;
+	struct strlist baselines;
+	const char *output;
+	int allow_mismatch;
+};
+
+static int
+parse_args(struct compare_args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "allow-mismatch", no_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *self = command_find("compare");
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "b:o:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		if (opt == 'b')
+			strlist_add(&a->baselines, optarg);
+		else if (opt == 'o')
+			a->output = optarg;
+		else if (opt == 'M')
+			a->allow_mismatch = 1;
+		else
+			return cmd_usage_error(self, NULL);
+	}
+	if (optind >= argc)
+		return cmd_usage_error(self, "no current results file given");
+	if (argc - optind > 1)
+		return cmd_usage_error(self, "unexpected argument '%s' (name "
+		    "baseline files with --baseline)", argv[optind + 1]);
+	a->current = argv[optind];
+	return 0;
+}
+
+/* The configuration if one is named or present, else NULL (defaults). */
+static int
+load_config(struct config **out)
+{
+	const char *env = getenv("JANKGATE_CONFIG");
+
+	*out = NULL;
+	if (jg_opts.config_path || (env && *env) ||
+	    file_exists("jankgate.json"))
+		return cmd_load_config(out);
+	diag_verbose("no configuration file; using the default thresholds, "
+	    "alpha and correction");
+	return 0;
+}
+
+static int
+read_inputs(struct results **cur, struct results **base,
+    const struct compare_args *a)
+{
+	int status = 0;
+
+	if (results_read(cur, a->current)) {
+		diag_plain("%s", jg_error_msg());
+		status = EXIT_BAD_INPUT;
+	}
+	for (size_t i = 0; i < a->baselines.nr; i++)
+		if (results_read(&base[i], a->baselines.items[i])) {
+			diag_plain("%s", jg_error_msg());
+			status = EXIT_BAD_INPUT;
+		}
+	return status;
+}
+
+static void
+print_row(const char *verdict, const char *scenario, const char *scene,
+    const char *metric, const struct cmp_entry *e, const char *reason)
+{
+	struct strbuf where = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+
+	strbuf_addf(&where, "%s%s%s", scenario, scene ? "/" : "",
+	    scene ? scene : "");
+	if (e && e->base.n)
+		strbuf_addf(&b, "%.4g", e->base.median);
+	else
+		strbuf_addstr(&b, "-");
+	if (e && e->cur.n)
+		strbuf_addf(&c, "%.4g", e->cur.median);
+	else
+		strbuf_addstr(&c, "-");
+	printf("%-12s %-32s %-17s %9s %9s  %s\n", verdict, where.buf, metric,
+	    b.buf, c.buf, reason ? reason : "");
+	strbuf_release(&where);
+	strbuf_release(&b);
+	strbuf_release(&c);
+}
+
+static void
+print_header(void)
+{
+	printf("%-12s %-32s %-17s %9s %9s  %s\n", "VERDICT", "SCENARIO/SCENE",
+	    "METRIC", "BASELINE", "CURRENT", "WHY");
+}
+
+static void
+print_table(const struct comparison *cmp)
+{
+	size_t counts[CMP_NR_VERDICTS], blocks[CMP_BLOCK_RESOLVED + 1] = { 0 };
+	int all = diag_level() >= DIAG_VERBOSE, header = 0;
+
+	for (size_t i = 0; i < cmp->nr_scenarios; i++) {
+		const struct cmp_scenario *s = &cmp->scenarios[i];
+		char why[160];
+
+		if (s->verdict != CMP_INCONCLUSIVE)
+			continue;
+		if (!header++)
+			print_header();
+		snprintf(why, sizeof(why), "%.0f of %.0f iterations valid, "
+		    "fewer than min_iterations (%d)", s->cur_valid,
+		    s->cur_iterations, cmp->min_iterations);
+		print_row("inconclusive", s->name, NULL, "(iterations)", NULL,
+		    why);
+	}
+	for (size_t i = 0; i < cmp->nr_entries; i++) {
+		const struct cmp_entry *e = &cmp->entries[i];
+
+		if (!all && (e->verdict == CMP_PASS || e->verdict == CMP_NEW))
+			continue;
+		if (!header++)
+			print_header();
+		print_row(cmp_verdict_name(e->verdict), e->scenario, e->scene,
+		    e->metric, e, e->reason);
+	}
+	comparison_count(cmp, counts);
+	for (size_t i = 0; i < cmp->nr_blocks; i++)
+		blocks[cmp->blocks[i].status]++;
+	if (header)
+		putchar('\n');
+	printf("%zu metrics of %s against %zu baseline run%s (%zu tested, "
+	    "%s): %zu regression, %zu inconclusive, %zu improvement, "
+	    "%zu pass, %zu new, %zu missing\n", cmp->nr_entries,
+	    cmp->device ? cmp->device : "an unknown device",
+	    cmp->nr_baselines, cmp->nr_baselines == 1 ? "" : "s", cmp->tests,
+	    stats_adjust_name(cmp->correction), counts[CMP_REGRESSION],
+	    counts[CMP_INCONCLUSIVE], counts[CMP_IMPROVEMENT],
+	    counts[CMP_PASS], counts[CMP_NEW], counts[CMP_MISSING]);
+	if (cmp->nr_blocks)
+		printf("blocks by signature: %zu new, %zu worse, %zu resolved, "
+		    "%zu unchanged\n", blocks[CMP_BLOCK_NEW],
+		    blocks[CMP_BLOCK_WORSE], blocks[CMP_BLOCK_RESOLVED],
+		    blocks[CMP_BLOCK_UNCHANGED]);
+	printf("verdict: %s\n", cmp_verdict_name(comparison_verdict(cmp)));
+}
+
+/* Refuse, or with --allow-mismatch warn, for each way the runs differ. */
+static int
+check_comparable(const struct compare_input *cur,
+    const struct compare_input *base, size_t nr, int allow)
+{
+	struct strlist reasons = STRLIST_INIT;
+
+	if (!compare_check(&reasons, cur, base, nr)) {
+		strlist_release(&reasons);
+		return 0;
+	}
+	for (size_t i = 0; i < reasons.nr; i++)
+		if (allow)
+			diag_warn("comparing anyway: %s", reasons.items[i]);
+		else
+			diag_error("not comparable: %s", reasons.items[i]);
+	if (!allow)
+		diag_plain("hint: compare against a baseline of the same "
+		    "device class, or pass --allow-mismatch");
+	strlist_release(&reasons);
+	return allow ? 0 : EXIT_BAD_INPUT;
+}
+
+static int
+verdict_exit(enum cmp_verdict v)
+{
+	return v == CMP_REGRESSION ? EXIT_REGRESSION :
+	    v == CMP_INCONCLUSIVE ? EXIT_INCONCLUSIVE : EXIT_PASS;
+}
+
+int
+cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = { NULL, STRLIST_INIT, "comparison.json", 0 };
+	struct results *cur = NULL, **base = NULL;
+	struct compare_input in_cur, *in_base = NULL;
+	struct comparison *cmp = NULL;
+	struct config *cfg = NULL;
+	struct compare_opts opts;
+	int status;
+
+	status = parse_args(&a, argc, argv);
+	if (!status)
+		status = load_config(&cfg);
+	if (status)
+		goto out;
+	base = xcalloc(a.baselines.nr + 1, sizeof(*base));
+	in_base = xcalloc(a.baselines.nr + 1, sizeof(*in_base));
+	status = read_inputs(&cur, base, &a);
+	if (status)
+		goto out;
+	in_cur.results = cur;
+	in_cur.name = a.current;
+	for (size_t i = 0; i < a.baselines.nr; i++) {
+		in_base[i].results = base[i];
+		in_base[i].name = a.baselines.items[i];
+	}
+	status = check_comparable(&in_cur, in_base, a.baselines.nr,
+	    a.allow_mismatch);
+	if (status)
+		goto out;
+
+	compare_opts_init(&opts, cfg);
+	opts.allow_mismatch = a.allow_mismatch;
+	if (compare_run(&cmp, &in_cur, in_base, a.baselines.nr, &opts)) {
+		diag_error_current();
+		status = cmd_exit_for(jg_error_code());
+		goto out;
+	}
+	for (size_t i = 0; i < cmp->warnings.nr; i++)
+		diag_warn("%s", cmp->warnings.items[i]);
+	status = verdict_exit(comparison_verdict(cmp));
+	if (comparison_write(cmp, a.output)) {
+		diag_error_current();
+		status = cmd_exit_merge(status, EXIT_INFRA);
+	} else {
+		diag_verbose("wrote %s", a.output);
+	}
+	print_table(cmp);
+out:
+	comparison_free(cmp);
+	results_free(cur);
+	for (size_t i = 0; base && i < a.baselines.nr; i++)
+		results_free(base[i]);
+	free(base);
+	free(in_base);
+	config_free(cfg);
+	strlist_release(&a.baselines);
+	return status;
+}

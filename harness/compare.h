@@ -1,0 +1,266 @@
+/*
+ * compare.h: verdicts for one device's run against its baseline (DESIGN §7).
+ *
+ * compare_run() takes the current results of one device and the results of
+ * the baseline runs for the same device key (files named on the command
+ * line today, the last K accepted runs of the git store later) and answers,
+ * for every (device, scenario, scene, metric): pass, regression,
+ * improvement, inconclusive, new or missing, with the numbers behind it.
+ * It also compares main-thread blocks by signature and records, per
+ * scenario, how many iterations were usable.  The code: compare.c
+ * (samples, statistics, verdicts), compare_check.c (comparability),
+ * compare_blocks.c (blocks), compare_model.c (the model and its names) and
+ * compare_json.c (comparison.json).
+ *
+ * The method, in the order compare.c applies it:
+ *
+ *   1. Samples.  The unit is the iteration: each valid iteration (not a
+ *      warm-up, not failed) gives at most one value per metric; an
+ *      iteration without the value (no launch, no frames) gives none.
+ *      Baseline iterations of all baseline runs are pooled.
+ *   2. Gates before any statistics: no baseline values -> new; baseline
+ *      values but the scenario or the metric absent now -> missing; fewer
+ *      than min_iterations valid iterations, or values, on either side ->
+ *      inconclusive (never pass).
+ *   3. Statistics: summaries, the Hodges-Lehmann shift cur - base with its
+ *      1 - 2 alpha interval, and Mann-Whitney U (exact for small samples)
+ *      as two one-sided tests, "worse" and "better".  The p-values of each
+ *      direction are adjusted (Holm by default, or Benjamini-Hochberg) over
+ *      every metric tested in this comparison, so false regressions are
+ *      controlled at alpha for the whole run, and so are false
+ *      improvements.  Metrics whose values are all one and the same number
+ *      on both sides cannot reject and are left out of the family
+ *      (Tarone's argument): they pass.
+ *   4. Practical size: T = max(absolute, relative * |baseline median|)
+ *      from the metric table and the configuration (scene overrides first).
+ *   5. Verdict, with `worse` the shift signed so that positive is worse:
+ *        regression    p_worse_adjusted <= alpha and worse >= T
+ *        improvement   p_better_adjusted <= alpha and worse <= -T
+ *        pass          the interval's worse end is below T: a practical
+ *                      regression is ruled out at level alpha (one-sided
+ *                      equivalence, i.e. non-inferiority; improvements of
+ *                      any size pass)
+ *        inconclusive  anything else: the interval reaches T and the test
+ *                      did not settle it, so more iterations are needed.
+ *
+ * The model is public like results.h: reports read it field by field.
+ * Numbers that were not computed are NAN (null in JSON); strings are owned.
+ */
+#ifndef JG_COMPARE_H
+#define JG_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "strlist.h"
+
+struct config;
+struct results;
+struct rs_scenario;
+
+/* The schema compare_json.c writes; readers accept any 1.x. */
+#define CMP_SCHEMA "jankgate.comparison/1"
+
+/* The power the detectable shift is quoted at. */
+#define CMP_POWER 0.8
+
+/* Listed from the best news to the worst; the names are the JSON ones. */
+enum cmp_verdict {
+	CMP_PASS,
+	CMP_IMPROVEMENT,
+	CMP_NEW,		/* no baseline values yet */
+	CMP_MISSING,		/* in the baseline, not measured now */
+	CMP_INCONCLUSIVE,
+	CMP_REGRESSION,
+};
+#define CMP_NR_VERDICTS 6
+
+enum cmp_block_status {
+	CMP_BLOCK_UNCHANGED,
+	CMP_BLOCK_NEW,		/* only in the current run */
+	CMP_BLOCK_WORSE,	/* more often or longer */
+	CMP_BLOCK_RESOLVED,	/* only in the baseline */
+};
+
+/* One (device, scenario, scene, metric). */
+struct cmp_entry {
+	char *device;		/* device key */
+	char *scenario;
+	char *scene;		/* NULL: a scenario metric (launch timing) */
+	char *metric;		/* a metrics.h name */
+	char *unit;
+	bool higher_is_better;
+	enum cmp_verdict verdict;
+	char *reason;		/* one line for people */
+	struct stats_summary base, cur;	/* n == 0: no values */
+	double shift;		/* Hodges-Lehmann cur - base, in unit */
+	double shift_lo, shift_hi;	/* its interval */
+	double shift_level;	/* the interval's confidence */
+	double p_value;		/* one-sided Mann-Whitney, in the direction
+				   the shift points (worse when 0) */
+	double p_adjusted;	/* the same after the correction */
+	bool tested;		/* counted in the correction's family */
+	double rel_threshold, abs_threshold;
+	double threshold;	/* T, in unit */
+	double detectable;	/* smallest shift found with CMP_POWER;
+				   INFINITY: no shift can be at these n */
+};
+
+/* A main-thread block signature seen in a scenario or scene. */
+struct cmp_block_side {
+	double iterations;	/* valid iterations looked at */
+	double count;		/* occurrences in them */
+	double per_iteration;	/* count / iterations */
+	double wall_ms;		/* median wall time of the occurrences */
+};
+
+struct cmp_block {
+	char *device;
+	char *scenario;
+	char *scene;		/* NULL: outside every scene */
+	char *signature;
+	enum cmp_block_status status;
+	struct cmp_block_side base, cur;
+	struct strlist stack;	/* one occurrence, innermost frame first */
+};
+
+/* How usable one scenario's iterations were. */
+struct cmp_scenario {
+	char *name;
+	enum cmp_verdict verdict;	/* PASS, NEW, MISSING or INCONCLUSIVE
+					   (too few valid iterations now) */
+	double cur_iterations;	/* measured, warm-ups excluded */
+	double cur_valid;	/* of those, not failed */
+	double base_runs;	/* baseline runs holding the scenario */
+	double base_valid;	/* their valid iterations, pooled */
+	bool changed;		/* scenario text differs from a baseline's */
+};
+
+/* The run a side came from. */
+struct cmp_run {
+	char *file;		/* as named by the caller, may be NULL */
+	char *run_id;
+	char *app_version;
+	char *started;
+};
+
+struct comparison {
+	char *device;		/* device key of the current run */
+	char *package;
+	struct cmp_run current;
+	struct cmp_run *baselines;
+	size_t nr_baselines, alloc_baselines;
+
+	double alpha;
+	enum stats_adjust correction;
+	double ci_level;
+	int min_iterations;
+	size_t tests;		/* the correction's family size */
+
+	struct strlist mismatches;	/* accepted with allow_mismatch */
+	struct strlist warnings;
+
+	struct cmp_scenario *scenarios;
+	size_t nr_scenarios, alloc_scenarios;
+	struct cmp_entry *entries;
+	size_t nr_entries, alloc_entries;
+	struct cmp_block *blocks;
+	size_t nr_blocks, alloc_blocks;
+};
+
+struct compare_opts {
+	double alpha;		/* run-wide false-alarm rate */
+	enum stats_adjust correction;
+	int min_iterations;
+	const struct config *cfg;	/* thresholds; NULL: metric defaults */
+	bool allow_mismatch;
+};
+
+/* One results file and the name to quote it by (NULL: its run id). */
+struct compare_input {
+	const struct results *results;
+	const char *name;
+};
+
+/*
+ * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds), or
+ * with the configuration defaults (0.05, Holm, 3) when `cfg` is NULL.
+ */
+void compare_opts_init(struct compare_opts *o, const struct config *cfg);
+
+/*
+ * Append to `reasons` one line per way the baselines differ from the
+ * current run in device key, refresh rate, package or source set.
+ * Returns 0 when there is none, else JG_EMISMATCH with the first line as
+ * the message.
+ */
+int compare_check(struct strlist *reasons, const struct compare_input *cur,
+    const struct compare_input *base, size_t nr_base);
+
+/*
+ * Compare `cur` with the pooled baselines `base[0..nr_base-1]` (nr_base may
+ * be 0: a first run, everything is new) and return the comparison in *out,
+ * which the caller frees.  JG_EMISMATCH when compare_check() objects and
+ * o->allow_mismatch is false (the lines are then in the result's
+ * `mismatches` otherwise); JG_EINVAL for options out of range.
+ */
+int compare_run(struct comparison **out, const struct compare_input *cur,
+    const struct compare_input *base, size_t nr_base,
+    const struct compare_opts *o);
+
+/*
+ * Compare the main-thread blocks of `scenario` by signature, in each scene
+ * and outside scenes, over the valid iterations of `cur` and of the pooled
+ * base[0..nr_base-1] (any of them may be NULL: absent on that side), and
+ * append them to c->blocks (compare_blocks.c has the rules).  compare_run()
+ * calls it; it is public so it can be tested alone.
+ */
+void compare_blocks(struct comparison *c, const char *scenario,
+    const struct rs_scenario *cur, const struct rs_scenario *const *base,
+    size_t nr_base, const struct compare_opts *o);
+
+/* An empty comparison for readers to fill; free with comparison_free(). */
+struct comparison *comparison_new(void);
+
+/* Free a comparison and everything it owns; NULL is a no-op. */
+void comparison_free(struct comparison *c);
+
+/*
+ * The run's verdict over entries and scenarios: CMP_REGRESSION if any,
+ * else CMP_INCONCLUSIVE if any, else CMP_PASS (improvements, new and
+ * missing metrics do not fail a run).
+ */
+enum cmp_verdict comparison_verdict(const struct comparison *c);
+
+/* counts[v] = the number of entries with verdict v. */
+void comparison_count(const struct comparison *c,
+    size_t counts[CMP_NR_VERDICTS]);
+
+/* Append an entry, zeroed with every number NAN; borrowed until the next. */
+struct cmp_entry *comparison_add_entry(struct comparison *c);
+struct cmp_block *comparison_add_block(struct comparison *c);
+struct cmp_scenario *comparison_add_scenario(struct comparison *c);
+struct cmp_run *comparison_add_baseline(struct comparison *c);
+
+/* "pass", "regression"...; never NULL. */
+const char *cmp_verdict_name(enum cmp_verdict v);
+/* The verdict named `name`; JG_EINVAL for another name. */
+int cmp_verdict_parse(enum cmp_verdict *out, const char *name);
+/* "unchanged", "new", "worse", "resolved"; never NULL. */
+const char *cmp_block_status_name(enum cmp_block_status s);
+int cmp_block_status_parse(enum cmp_block_status *out, const char *name);
+
+/*
+ * compare_json.c: comparison.json.  The reader checks the schema (any
+ * jankgate.comparison/1.x; another major version is refused by name) and
+ * the type of every known key; errors are JG_EINVAL "<name>: <key path>:
+ * expected <what>", or JG_ENOTFOUND / JG_EIO from reading the file.
+ */
+char *comparison_to_json(const struct comparison *c);
+int comparison_write(const struct comparison *c, const char *path);
+int comparison_parse(struct comparison **out, const char *buf, size_t len,
+    const char *name);
+int comparison_read(struct comparison **out, const char *path);
+
+#endif

@@ -1,0 +1,725 @@
+/*
+ * compare_json.c: comparison.json to and from the model of compare.h.
+ *
+ * The layout, every key always written in this order (an absent number or
+ * string is null; the writer is jsonw, so the bytes are canonical):
+ *
+ *   { "schema": "jankgate.comparison/1", "jankgate_version",
+ *     "verdict":   "pass" | "regression" | "inconclusive"   (the run's),
+ *     "device", "package",
+ *     "current":   RUN,   "baselines": [ RUN ],
+ *     "method":    { test: "mann-whitney", shift: "hodges-lehmann",
+ *                   alpha, correction, ci_level, min_iterations, tests,
+ *                   power },
+ *     "counts":    { pass, improvement, new, missing, inconclusive,
+ *                   regression },
+ *     "mismatches": [str], "warnings": [str],
+ *     "scenarios": [ { name, verdict, cur_iterations, cur_valid,
+ *                      base_runs, base_valid, changed } ],
+ *     "entries":   [ { device, scenario, scene, metric, unit,
+ *                      better: "lower" | "higher", verdict, reason,
+ *                      baseline: SUMMARY, current: SUMMARY,
+ *                      shift: { estimate, lo, hi, level },
+ *                      p_value, p_adjusted, tested,
+ *                      threshold: { relative, absolute, value },
+ *                      detectable: { shift, possible, power } } ],
+ *     "blocks":    [ { device, scenario, scene, signature, status,
+ *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
+ *
+ *   RUN     = { file, run_id, app_version, started }
+ *   SUMMARY = { n, min, q1, median, q3, max, iqr, mean }
+ *   SIDE    = { iterations, count, per_iteration, wall_ms }
+ *
+ * `scene` is null for scenario metrics (launch timing) and for blocks
+ * outside every scene.  `detectable.possible` is false when no shift,
+ * however large, could be significant at these sample sizes (shift is then
+ * null); both are null when the entry never reached the statistics.
+ * `verdict` and `counts` are derived: the reader ignores them and
+ * recomputes.  Like results.json, a reader takes any 1.x, ignores unknown
+ * keys, reads a missing key as null, and names the key path of a value of
+ * the wrong type.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "compare.h"
+#include "error.h"
+#include "fileio.h"
+#include "jsonw.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define SCHEMA_FAMILY "jankgate.comparison/"
+#define SCHEMA_MAJOR 1
+
+#ifndef JG_VERSION
+#define JG_VERSION "unknown"
+#endif
+
+/* ---- writing ------------------------------------------------------------ */
+
+static void
+write_run(struct jsonw *w, const char *key, const struct cmp_run *r)
+{
+	jsonw_open(w, key, '{');
+	jsonw_str(w, "file", r->file);
+	jsonw_str(w, "run_id", r->run_id);
+	jsonw_str(w, "app_version", r->app_version);
+	jsonw_str(w, "started", r->started);
+	jsonw_close(w, '}');
+}
+
+static void
+write_list(struct jsonw *w, const char *key, const struct strlist *l)
+{
+	jsonw_open(w, key, '[');
+	for (size_t i = 0; i < l->nr; i++)
+		jsonw_str(w, NULL, l->items[i]);
+	jsonw_close(w, ']');
+}
+
+static void
+write_summary(struct jsonw *w, const char *key, const struct stats_summary *s)
+{
+	jsonw_open(w, key, '{');
+	jsonw_num(w, "n", (double)s->n);
+	jsonw_num(w, "min", s->min);
+	jsonw_num(w, "q1", s->q1);
+	jsonw_num(w, "median", s->median);
+	jsonw_num(w, "q3", s->q3);
+	jsonw_num(w, "max", s->max);
+	jsonw_num(w, "iqr", s->iqr);
+	jsonw_num(w, "mean", s->mean);
+	jsonw_close(w, '}');
+}
+
+static void
+write_entry(struct jsonw *w, const struct cmp_entry *e)
+{
+	jsonw_open(w, NULL, '{');
+	jsonw_str(w, "device", e->device);
+	jsonw_str(w, "scenario", e->scenario);
+	jsonw_str(w, "scene", e->scene);
+	jsonw_str(w, "metric", e->metric);
+	jsonw_str(w, "unit", e->unit);
+	jsonw_str(w, "better", e->higher_is_better ? "higher" : "lower");
+	jsonw_str(w, "verdict", cmp_verdict_name(e->verdict));
+	jsonw_str(w, "reason", e->reason);
+	write_summary(w, "baseline", &e->base);
+	write_summary(w, "current", &e->cur);
+	jsonw_open(w, "shift", '{');
+	jsonw_num(w, "estimate", e->shift);
+	jsonw_num(w, "lo", e->shift_lo);
+	jsonw_num(w, "hi", e->shift_hi);
+	jsonw_num(w, "level", e->shift_level);
+	jsonw_close(w, '}');
+	jsonw_num(w, "p_value", e->p_value);
+	jsonw_num(w, "p_adjusted", e->p_adjusted);
+	jsonw_lit(w, "tested", e->tested ? "true" : "false");
+	jsonw_open(w, "threshold", '{');
+	jsonw_num(w, "relative", e->rel_threshold);
+	jsonw_num(w, "absolute", e->abs_threshold);
+	jsonw_num(w, "value", e->threshold);
+	jsonw_close(w, '}');
+	jsonw_open(w, "detectable", '{');
+	jsonw_num(w, "shift", e->detectable);
+	jsonw_lit(w, "possible", isnan(e->detectable) ? "null" :
+	    isinf(e->detectable) ? "false" : "true");
+	jsonw_num(w, "power", isnan(e->detectable) ? NAN : CMP_POWER);
+	jsonw_close(w, '}');
+	jsonw_close(w, '}');
+}
+
+static void
+write_side(struct jsonw *w, const char *key, const struct cmp_block_side *s)
+{
+	jsonw_open(w, key, '{');
+	jsonw_num(w, "iterations", s->iterations);
+	jsonw_num(w, "count", s->count);
+	jsonw_num(w, "per_iteration", s->per_iteration);
+	jsonw_num(w, "wall_ms", s->wall_ms);
+	jsonw_close(w, '}');
+}
+
+static void
+write_block(struct jsonw *w, const struct cmp_block *b)
+{
+	jsonw_open(w, NULL, '{');
+	jsonw_str(w, "device", b->device);
+	jsonw_str(w, "scenario", b->scenario);
+	jsonw_str(w, "scene", b->scene);
+	jsonw_str(w, "signature", b->signature);
+	jsonw_str(w, "status", cmp_block_status_name(b->status));
+	write_side(w, "baseline", &b->base);
+	write_side(w, "current", &b->cur);
+	write_list(w, "stack", &b->stack);
+	jsonw_close(w, '}');
+}
+
+static void
+write_scenario(struct jsonw *w, const struct cmp_scenario *s)
+{
+	jsonw_open(w, NULL, '{');
+	jsonw_str(w, "name", s->name);
+	jsonw_str(w, "verdict", cmp_verdict_name(s->verdict));
+	jsonw_num(w, "cur_iterations", s->cur_iterations);
+	jsonw_num(w, "cur_valid", s->cur_valid);
+	jsonw_num(w, "base_runs", s->base_runs);
+	jsonw_num(w, "base_valid", s->base_valid);
+	jsonw_lit(w, "changed", s->changed ? "true" : "false");
+	jsonw_close(w, '}');
+}
+
+char *
+comparison_to_json(const struct comparison *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t counts[CMP_NR_VERDICTS];
+	struct jsonw w;
+
+	comparison_count(c, counts);
+	jsonw_init(&w, &sb);
+	jsonw_open(&w, NULL, '{');
+	jsonw_str(&w, "schema", CMP_SCHEMA);
+	jsonw_str(&w, "jankgate_version", JG_VERSION);
+	jsonw_str(&w, "verdict", cmp_verdict_name(comparison_verdict(c)));
+	jsonw_str(&w, "device", c->device);
+	jsonw_str(&w, "package", c->package);
+	write_run(&w, "current", &c->current);
+	jsonw_open(&w, "baselines", '[');
+	for (size_t i = 0; i < c->nr_baselines; i++)
+		write_run(&w, NULL, &c->baselines[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "method", '{');
+	jsonw_str(&w, "test", "mann-whitney");
+	jsonw_str(&w, "shift", "hodges-lehmann");
+	jsonw_num(&w, "alpha", c->alpha);
+	jsonw_str(&w, "correction", stats_adjust_name(c->correction));
+	jsonw_num(&w, "ci_level", c->ci_level);
+	jsonw_num(&w, "min_iterations", c->min_iterations);
+	jsonw_num(&w, "tests", (double)c->tests);
+	jsonw_num(&w, "power", CMP_POWER);
+	jsonw_close(&w, '}');
+	jsonw_open(&w, "counts", '{');
+	for (int v = 0; v < CMP_NR_VERDICTS; v++)
+		jsonw_num(&w, cmp_verdict_name((enum cmp_verdict)v),
+		    (double)counts[v]);
+	jsonw_close(&w, '}');
+	write_list(&w, "mismatches", &c->mismatches);
+	write_list(&w, "warnings", &c->warnings);
+	jsonw_open(&w, "scenarios", '[');
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		write_scenario(&w, &c->scenarios[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "entries", '[');
+	for (size_t i = 0; i < c->nr_entries; i++)
+		write_entry(&w, &c->entries[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "blocks", '[');
+	for (size_t i = 0; i < c->nr_blocks; i++)
+		write_block(&w, &c->blocks[i]);
+	jsonw_close(&w, ']');
+	jsonw_close(&w, '}');
+	jsonw_end(&w);
+	return strbuf_detach(&sb, NULL);
+}
+
+int
+comparison_write(const struct comparison *c, const char *path)
+{
+	char *text = comparison_to_json(c);
+	int rc = file_write_atomic(path, text, strlen(text), 0644);
+
+	free(text);
+	return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* The reader's state: the file name and the key path of the current value. */
+struct cr {
+	const char *name;
+	struct strbuf path;
+};
+
+static int
+bad(struct cr *r, const char *key, const char *what)
+{
+	return jg_error_set(JG_EINVAL, "%s: %s%s%s: expected %s", r->name,
+	    r->path.buf, r->path.len && key ? "." : "", key ? key : "",
+	    what);
+}
+
+/* Enter member `key` (or array element `idx` when key is NULL). */
+static size_t
+path_push(struct cr *r, const char *key, size_t idx)
+{
+	size_t len = r->path.len;
+
+	if (key)
+		strbuf_addf(&r->path, "%s%s", len ? "." : "", key);
+	else
+		strbuf_addf(&r->path, "[%zu]", idx);
+	return len;
+}
+
+static const cJSON *
+member(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+static int
+get_str(struct cr *r, const cJSON *obj, const char *key, char **out)
+{
+	const cJSON *v = member(obj, key);
+
+	free(*out);
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!cJSON_IsString(v))
+		return bad(r, key, "a string or null");
+	*out = xstrdup(v->valuestring);
+	return 0;
+}
+
+static int
+get_num(struct cr *r, const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *v = member(obj, key);
+
+	*out = NAN;
+	if (!v)
+		return 0;
+	if (!cJSON_IsNumber(v))
+		return bad(r, key, "a number or null");
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int
+get_bool(struct cr *r, const cJSON *obj, const char *key, bool *out)
+{
+	const cJSON *v = member(obj, key);
+
+	*out = false;
+	if (!v)
+		return 0;
+	if (!cJSON_IsBool(v))
+		return bad(r, key, "true, false or null");
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+static int
+get_count(struct cr *r, const cJSON *obj, const char *key, size_t *out)
+{
+	double d;
+
+	if (get_num(r, obj, key, &d) < 0)
+		return JG_EINVAL;
+	if (isnan(d)) {
+		*out = 0;
+		return 0;
+	}
+	if (d < 0 || d != floor(d) || d > 9007199254740992.0)
+		return bad(r, key, "a count");
+	*out = (size_t)d;
+	return 0;
+}
+
+static int
+get_verdict(struct cr *r, const cJSON *obj, const char *key,
+    enum cmp_verdict *out)
+{
+	char *s = NULL;
+	int rc = get_str(r, obj, key, &s);
+
+	if (!rc && (!s || cmp_verdict_parse(out, s)))
+		rc = bad(r, key, "pass, improvement, new, missing, "
+		    "inconclusive or regression");
+	free(s);
+	return rc;
+}
+
+static int
+get_list(struct cr *r, const cJSON *obj, const char *key, struct strlist *l)
+{
+	const cJSON *v = member(obj, key), *it;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsArray(v))
+		return bad(r, key, "an array of strings");
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsString(it))
+			return bad(r, key, "an array of strings");
+		strlist_add(l, it->valuestring);
+	}
+	return 0;
+}
+
+typedef int (*read_fn)(struct cr *r, const cJSON *obj, void *dst);
+
+/* Read the object at `key` with `fn`; null or absent leaves `dst` as is. */
+static int
+read_object(struct cr *r, const cJSON *parent, const char *key, read_fn fn,
+    void *dst)
+{
+	const cJSON *v = member(parent, key);
+	size_t len;
+	int rc;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsObject(v))
+		return bad(r, key, "an object");
+	len = path_push(r, key, 0);
+	rc = fn(r, v, dst);
+	strbuf_setlen(&r->path, len);
+	return rc;
+}
+
+/* Call `fn` on each element of the array at `key`, which must be objects. */
+static int
+read_array(struct cr *r, const cJSON *parent, const char *key, read_fn fn,
+    void *dst)
+{
+	const cJSON *v = member(parent, key), *it;
+	size_t i = 0, len, klen;
+	int rc = 0;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsArray(v))
+		return bad(r, key, "an array");
+	klen = path_push(r, key, 0);
+	cJSON_ArrayForEach(it, v) {
+		len = path_push(r, NULL, i++);
+		if (!cJSON_IsObject(it))
+			rc = bad(r, NULL, "an object");
+		else
+			rc = fn(r, it, dst);
+		strbuf_setlen(&r->path, len);
+		if (rc)
+			break;
+	}
+	strbuf_setlen(&r->path, klen);
+	return rc;
+}
+
+static int
+read_run(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_run *run = dst;
+
+	if (get_str(r, o, "file", &run->file) ||
+	    get_str(r, o, "run_id", &run->run_id) ||
+	    get_str(r, o, "app_version", &run->app_version) ||
+	    get_str(r, o, "started", &run->started))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_baseline(struct cr *r, const cJSON *o, void *dst)
+{
+	return read_run(r, o, comparison_add_baseline(dst));
+}
+
+static int
+read_method(struct cr *r, const cJSON *o, void *dst)
+{
+	struct comparison *c = dst;
+	char *corr = NULL;
+	double min;
+	int rc;
+
+	rc = get_num(r, o, "alpha", &c->alpha);
+	if (!rc)
+		rc = get_num(r, o, "ci_level", &c->ci_level);
+	if (!rc)
+		rc = get_count(r, o, "tests", &c->tests);
+	if (!rc)
+		rc = get_num(r, o, "min_iterations", &min);
+	if (!rc)
+		c->min_iterations = isnan(min) ? 0 : (int)min;
+	if (!rc)
+		rc = get_str(r, o, "correction", &corr);
+	if (!rc && corr && stats_adjust_parse(&c->correction, corr))
+		rc = bad(r, "correction", "none, holm or bh");
+	free(corr);
+	return rc;
+}
+
+static int
+read_scenario(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_scenario *s = comparison_add_scenario(dst);
+
+	if (get_str(r, o, "name", &s->name) ||
+	    get_verdict(r, o, "verdict", &s->verdict) ||
+	    get_num(r, o, "cur_iterations", &s->cur_iterations) ||
+	    get_num(r, o, "cur_valid", &s->cur_valid) ||
+	    get_num(r, o, "base_runs", &s->base_runs) ||
+	    get_num(r, o, "base_valid", &s->base_valid) ||
+	    get_bool(r, o, "changed", &s->changed))
+		return JG_EINVAL;
+	if (!s->name)
+		return bad(r, "name", "a string");
+	return 0;
+}
+
+static int
+read_summary(struct cr *r, const cJSON *o, void *dst)
+{
+	struct stats_summary *s = dst;
+
+	if (get_count(r, o, "n", &s->n) ||
+	    get_num(r, o, "min", &s->min) ||
+	    get_num(r, o, "q1", &s->q1) ||
+	    get_num(r, o, "median", &s->median) ||
+	    get_num(r, o, "q3", &s->q3) ||
+	    get_num(r, o, "max", &s->max) ||
+	    get_num(r, o, "iqr", &s->iqr) ||
+	    get_num(r, o, "mean", &s->mean))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_shift(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_entry *e = dst;
+
+	if (get_num(r, o, "estimate", &e->shift) ||
+	    get_num(r, o, "lo", &e->shift_lo) ||
+	    get_num(r, o, "hi", &e->shift_hi) ||
+	    get_num(r, o, "level", &e->shift_level))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_threshold(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_entry *e = dst;
+
+	if (get_num(r, o, "relative", &e->rel_threshold) ||
+	    get_num(r, o, "absolute", &e->abs_threshold) ||
+	    get_num(r, o, "value", &e->threshold))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_detectable(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_entry *e = dst;
+	const cJSON *possible = member(o, "possible");
+
+	if (get_num(r, o, "shift", &e->detectable))
+		return JG_EINVAL;
+	if (possible && !cJSON_IsBool(possible))
+		return bad(r, "possible", "true, false or null");
+	if (possible && cJSON_IsFalse(possible))
+		e->detectable = INFINITY;
+	return 0;
+}
+
+static int
+read_entry(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_entry *e = comparison_add_entry(dst);
+	char *better = NULL;
+	int rc;
+
+	rc = get_str(r, o, "device", &e->device);
+	if (!rc)
+		rc = get_str(r, o, "scenario", &e->scenario);
+	if (!rc)
+		rc = get_str(r, o, "scene", &e->scene);
+	if (!rc)
+		rc = get_str(r, o, "metric", &e->metric);
+	if (!rc)
+		rc = get_str(r, o, "unit", &e->unit);
+	if (!rc)
+		rc = get_str(r, o, "better", &better);
+	if (!rc && better && strcmp(better, "lower") &&
+	    strcmp(better, "higher"))
+		rc = bad(r, "better", "\"lower\" or \"higher\"");
+	e->higher_is_better = better && !strcmp(better, "higher");
+	free(better);
+	if (!rc && (!e->scenario || !e->metric))
+		rc = bad(r, e->scenario ? "metric" : "scenario", "a string");
+	if (!rc)
+		rc = get_verdict(r, o, "verdict", &e->verdict);
+	if (!rc)
+		rc = get_str(r, o, "reason", &e->reason);
+	if (!rc)
+		rc = read_object(r, o, "baseline", read_summary, &e->base);
+	if (!rc)
+		rc = read_object(r, o, "current", read_summary, &e->cur);
+	if (!rc)
+		rc = read_object(r, o, "shift", read_shift, e);
+	if (!rc)
+		rc = get_num(r, o, "p_value", &e->p_value);
+	if (!rc)
+		rc = get_num(r, o, "p_adjusted", &e->p_adjusted);
+	if (!rc)
+		rc = get_bool(r, o, "tested", &e->tested);
+	if (!rc)
+		rc = read_object(r, o, "threshold", read_threshold, e);
+	if (!rc)
+		rc = read_object(r, o, "detectable", read_detectable, e);
+	return rc;
+}
+
+static int
+read_side(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_block_side *s = dst;
+
+	if (get_num(r, o, "iterations", &s->iterations) ||
+	    get_num(r, o, "count", &s->count) ||
+	    get_num(r, o, "per_iteration", &s->per_iteration) ||
+	    get_num(r, o, "wall_ms", &s->wall_ms))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_block(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_block *b = comparison_add_block(dst);
+	char *status = NULL;
+	int rc;
+
+	rc = get_str(r, o, "device", &b->device);
+	if (!rc)
+		rc = get_str(r, o, "scenario", &b->scenario);
+	if (!rc)
+		rc = get_str(r, o, "scene", &b->scene);
+	if (!rc)
+		rc = get_str(r, o, "signature", &b->signature);
+	if (!rc && (!b->scenario || !b->signature))
+		rc = bad(r, b->scenario ? "signature" : "scenario",
+		    "a string");
+	if (!rc)
+		rc = get_str(r, o, "status", &status);
+	if (!rc && (!status || cmp_block_status_parse(&b->status, status)))
+		rc = bad(r, "status", "unchanged, new, worse or resolved");
+	free(status);
+	if (!rc)
+		rc = read_object(r, o, "baseline", read_side, &b->base);
+	if (!rc)
+		rc = read_object(r, o, "current", read_side, &b->cur);
+	if (!rc)
+		rc = get_list(r, o, "stack", &b->stack);
+	return rc;
+}
+
+/* Any jankgate.comparison/1 or /1.N; anything else is refused by name. */
+static int
+check_schema(const char *name, const cJSON *root)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	const char *s, *p;
+	char *end;
+	unsigned long major;
+
+	if (!v || !cJSON_IsString(v))
+		return jg_error_set(JG_EINVAL, "%s: missing \"schema\"; not a "
+		    "jankgate comparison file (expected '%s')", name,
+		    CMP_SCHEMA);
+	s = v->valuestring;
+	if (strncmp(s, SCHEMA_FAMILY, strlen(SCHEMA_FAMILY)))
+		goto unsupported;
+	p = s + strlen(SCHEMA_FAMILY);
+	if (*p < '0' || *p > '9')
+		goto unsupported;
+	major = strtoul(p, &end, 10);
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+		strtoul(end + 1, &end, 10);
+	if (*end || major != SCHEMA_MAJOR)
+		goto unsupported;
+	return 0;
+unsupported:
+	return jg_error_set(JG_EINVAL, "%s: unsupported schema '%s' (this "
+	    "jankgate reads %s)", name, s, CMP_SCHEMA);
+}
+
+static int
+read_root(struct cr *r, const cJSON *root, struct comparison *c)
+{
+	if (get_str(r, root, "device", &c->device) ||
+	    get_str(r, root, "package", &c->package) ||
+	    read_object(r, root, "current", read_run, &c->current) ||
+	    read_array(r, root, "baselines", read_baseline, c) ||
+	    read_object(r, root, "method", read_method, c) ||
+	    get_list(r, root, "mismatches", &c->mismatches) ||
+	    get_list(r, root, "warnings", &c->warnings) ||
+	    read_array(r, root, "scenarios", read_scenario, c) ||
+	    read_array(r, root, "entries", read_entry, c) ||
+	    read_array(r, root, "blocks", read_block, c))
+		return JG_EINVAL;
+	return 0;
+}
+
+int
+comparison_parse(struct comparison **out, const char *buf, size_t len,
+    const char *name)
+{
+	struct cr r = { name, STRBUF_INIT };
+	struct comparison *c = NULL;
+	const char *end = NULL;
+	cJSON *root;
+	int rc;
+
+	*out = NULL;
+	root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!root)
+		return jg_error_set(JG_EINVAL, "%s: invalid JSON near byte "
+		    "%zu", name, end && end >= buf ? (size_t)(end - buf) : 0);
+	if (!cJSON_IsObject(root)) {
+		rc = jg_error_set(JG_EINVAL, "%s: expected a JSON object",
+		    name);
+		goto out;
+	}
+	rc = check_schema(name, root);
+	if (rc)
+		goto out;
+	c = comparison_new();
+	rc = read_root(&r, root, c);
+	if (!rc) {
+		*out = c;
+		c = NULL;
+	}
+out:
+	comparison_free(c);
+	cJSON_Delete(root);
+	strbuf_release(&r.path);
+	return rc;
+}
+
+int
+comparison_read(struct comparison **out, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = file_read(&sb, path);
+
+	if (!rc)
+		rc = comparison_parse(out, sb.buf, sb.len, path);
+	else
+		*out = NULL;
+	strbuf_release(&sb);
+	return rc;
+}

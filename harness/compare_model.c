@@ -1,0 +1,222 @@
+/*
+ * compare_model.c: the comparison model of compare.h, and its names.
+ *
+ * Allocation and release of a struct comparison and its arrays, the names
+ * of verdicts and block statuses as comparison.json spells them, and the
+ * run's verdict over its entries.  compare.c fills the model and
+ * compare_json.c reads and writes it; this file is what both share.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "error.h"
+#include "xalloc.h"
+#include "banned.h"
+
+static const char *const verdict_names[CMP_NR_VERDICTS] = {
+	[CMP_PASS] = "pass",
+	[CMP_IMPROVEMENT] = "improvement",
+	[CMP_NEW] = "new",
+	[CMP_MISSING] = "missing",
+	[CMP_INCONCLUSIVE] = "inconclusive",
+	[CMP_REGRESSION] = "regression",
+};
+
+static const char *const block_names[] = {
+	[CMP_BLOCK_UNCHANGED] = "unchanged",
+	[CMP_BLOCK_NEW] = "new",
+	[CMP_BLOCK_WORSE] = "worse",
+	[CMP_BLOCK_RESOLVED] = "resolved",
+};
+
+const char *
+cmp_verdict_name(enum cmp_verdict v)
+{
+	return (unsigned)v < CMP_NR_VERDICTS ? verdict_names[v] : "?";
+}
+
+int
+cmp_verdict_parse(enum cmp_verdict *out, const char *name)
+{
+	for (int i = 0; i < CMP_NR_VERDICTS; i++)
+		if (!strcmp(verdict_names[i], name)) {
+			*out = (enum cmp_verdict)i;
+			return 0;
+		}
+	return jg_error_set(JG_EINVAL, "unknown verdict '%s'", name);
+}
+
+const char *
+cmp_block_status_name(enum cmp_block_status s)
+{
+	return (unsigned)s <= CMP_BLOCK_RESOLVED ? block_names[s] : "?";
+}
+
+int
+cmp_block_status_parse(enum cmp_block_status *out, const char *name)
+{
+	for (int i = 0; i <= CMP_BLOCK_RESOLVED; i++)
+		if (!strcmp(block_names[i], name)) {
+			*out = (enum cmp_block_status)i;
+			return 0;
+		}
+	return jg_error_set(JG_EINVAL, "unknown block status '%s'", name);
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+struct comparison *
+comparison_new(void)
+{
+	struct comparison *c = xcalloc(1, sizeof(*c));
+
+	c->alpha = NAN;
+	c->ci_level = NAN;
+	strlist_init(&c->mismatches);
+	strlist_init(&c->warnings);
+	return c;
+}
+
+static void
+empty_summary(struct stats_summary *s)
+{
+	stats_summarize(s, NULL, 0);
+}
+
+struct cmp_entry *
+comparison_add_entry(struct comparison *c)
+{
+	struct cmp_entry *e;
+
+	XALLOC_GROW(c->entries, c->nr_entries + 1, c->alloc_entries);
+	e = &c->entries[c->nr_entries++];
+	memset(e, 0, sizeof(*e));
+	empty_summary(&e->base);
+	empty_summary(&e->cur);
+	e->shift = e->shift_lo = e->shift_hi = e->shift_level = NAN;
+	e->p_value = e->p_adjusted = NAN;
+	e->rel_threshold = e->abs_threshold = e->threshold = NAN;
+	e->detectable = NAN;
+	return e;
+}
+
+static void
+empty_side(struct cmp_block_side *s)
+{
+	s->iterations = s->count = s->per_iteration = s->wall_ms = NAN;
+}
+
+struct cmp_block *
+comparison_add_block(struct comparison *c)
+{
+	struct cmp_block *b;
+
+	XALLOC_GROW(c->blocks, c->nr_blocks + 1, c->alloc_blocks);
+	b = &c->blocks[c->nr_blocks++];
+	memset(b, 0, sizeof(*b));
+	empty_side(&b->base);
+	empty_side(&b->cur);
+	strlist_init(&b->stack);
+	return b;
+}
+
+struct cmp_scenario *
+comparison_add_scenario(struct comparison *c)
+{
+	struct cmp_scenario *s;
+
+	XALLOC_GROW(c->scenarios, c->nr_scenarios + 1, c->alloc_scenarios);
+	s = &c->scenarios[c->nr_scenarios++];
+	memset(s, 0, sizeof(*s));
+	s->cur_iterations = s->cur_valid = NAN;
+	s->base_runs = s->base_valid = NAN;
+	return s;
+}
+
+struct cmp_run *
+comparison_add_baseline(struct comparison *c)
+{
+	struct cmp_run *r;
+
+	XALLOC_GROW(c->baselines, c->nr_baselines + 1, c->alloc_baselines);
+	r = &c->baselines[c->nr_baselines++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static void
+run_release(struct cmp_run *r)
+{
+	free(r->file);
+	free(r->run_id);
+	free(r->app_version);
+	free(r->started);
+}
+
+void
+comparison_free(struct comparison *c)
+{
+	if (!c)
+		return;
+	free(c->device);
+	free(c->package);
+	run_release(&c->current);
+	for (size_t i = 0; i < c->nr_baselines; i++)
+		run_release(&c->baselines[i]);
+	free(c->baselines);
+	strlist_release(&c->mismatches);
+	strlist_release(&c->warnings);
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		free(c->scenarios[i].name);
+	free(c->scenarios);
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		struct cmp_entry *e = &c->entries[i];
+
+		free(e->device);
+		free(e->scenario);
+		free(e->scene);
+		free(e->metric);
+		free(e->unit);
+		free(e->reason);
+	}
+	free(c->entries);
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		struct cmp_block *b = &c->blocks[i];
+
+		free(b->device);
+		free(b->scenario);
+		free(b->scene);
+		free(b->signature);
+		strlist_release(&b->stack);
+	}
+	free(c->blocks);
+	free(c);
+}
+
+void
+comparison_count(const struct comparison *c, size_t counts[CMP_NR_VERDICTS])
+{
+	memset(counts, 0, CMP_NR_VERDICTS * sizeof(*counts));
+	for (size_t i = 0; i < c->nr_entries; i++)
+		if ((unsigned)c->entries[i].verdict < CMP_NR_VERDICTS)
+			counts[c->entries[i].verdict]++;
+}
+
+enum cmp_verdict
+comparison_verdict(const struct comparison *c)
+{
+	enum cmp_verdict v = CMP_PASS;
+
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		if (c->entries[i].verdict == CMP_REGRESSION)
+			return CMP_REGRESSION;
+		if (c->entries[i].verdict == CMP_INCONCLUSIVE)
+			v = CMP_INCONCLUSIVE;
+	}
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		if (c->scenarios[i].verdict == CMP_INCONCLUSIVE)
+			v = CMP_INCONCLUSIVE;
+	return v;
+}

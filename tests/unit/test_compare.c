@@ -1,0 +1,961 @@
+/*
+ * test_compare.c: verdicts, thresholds, blocks and comparability of compare.
+ *
+ * The statistics themselves are tested in test_stats.c; these tests build
+ * small results models by hand (one scenario "feed", one scene "list", and
+ * per iteration a chosen frame_p90_ms or fps) and check what compare_run()
+ * makes of them, and that comparison.json reads back as it was written.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "cmd.h"
+#include "compare.h"
+#include "config.h"
+#include "error.h"
+#include "results.h"
+#include "strlist.h"
+
+#define KEY "google-pixel-7-api34-90hz"
+
+/* ---- building results --------------------------------------------------- */
+
+static struct results *
+run_new(const char *key)
+{
+	struct results *r = results_new();
+
+	rs_str_set(&r->run.id, key);
+	rs_str_set(&r->app.package, "com.example.feed");
+	strlist_add(&r->app.sources, "gfxinfo");
+	strlist_add(&r->app.sources, "blockcanary");
+	rs_str_set(&r->device.key, key);
+	r->device.refresh_hz = 90;
+	return r;
+}
+
+static struct rs_scenario *
+scenario_of(struct results *r, const char *name)
+{
+	struct rs_scenario *s = results_find_scenario(r, name);
+
+	return s ? s : results_add_scenario(r, name);
+}
+
+/* An ok, measured iteration of `scenario` with one scene `scene`. */
+static struct rs_scene *
+add_scene_iteration(struct results *r, const char *scenario,
+    const char *scene, bool warmup, bool ok)
+{
+	struct rs_iteration *it = rs_scenario_add_iteration(
+	    scenario_of(r, scenario), warmup);
+	struct rs_scene *sc;
+
+	it->ok = ok;
+	if (!ok)
+		rs_str_set(&it->error, "device lost");
+	sc = rs_iteration_add_scene(it, scene);
+	sc->frames.present = true;
+	sc->frames.count = 100;
+	return sc;
+}
+
+/* One valid iteration per value: frame_p90_ms = v[i] in feed/list. */
+static void
+add_p90(struct results *r, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		add_scene_iteration(r, "feed", "list", false, true)->
+		    frames.p90_ms = v[i];
+}
+
+/* The same with the scene's fps (higher is better). */
+static void
+add_fps(struct results *r, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		add_scene_iteration(r, "feed", "list", false, true)->
+		    fps.value = v[i];
+}
+
+static const double base25[] = {
+	10.0, 10.2, 9.9, 10.1, 10.0, 9.8, 10.3, 10.1, 9.9, 10.0,
+	10.2, 10.1, 9.7, 10.0, 10.4, 9.9, 10.1, 10.0, 9.8, 10.2,
+	10.0, 10.1, 9.9, 10.3, 10.0,
+};
+
+/* Compare `cur` with the one baseline `base` (NULL: none). */
+static struct comparison *
+compare_ok(const struct results *cur, const struct results *base,
+    const struct compare_opts *o)
+{
+	struct compare_input in_cur = { cur, "cur.json" };
+	struct compare_input in_base = { base, "base.json" };
+	struct comparison *c = NULL;
+	struct compare_opts def;
+
+	if (!o) {
+		compare_opts_init(&def, NULL);
+		o = &def;
+	}
+	assert_int_equal(compare_run(&c, &in_cur, &in_base, base ? 1 : 0, o),
+	    0);
+	assert_non_null(c);
+	return c;
+}
+
+static const struct cmp_entry *
+entry(const struct comparison *c, const char *scene, const char *metric)
+{
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		const struct cmp_entry *e = &c->entries[i];
+
+		if (!strcmp(e->metric, metric) && (scene ? e->scene &&
+		    !strcmp(e->scene, scene) : !e->scene))
+			return e;
+	}
+	fail_msg("no entry for %s %s", scene ? scene : "-", metric);
+	return NULL;
+}
+
+/* ---- verdicts ----------------------------------------------------------- */
+
+/* A clear, large, worse shift of frame_p90_ms is a regression. */
+static void
+large_worse_shift_is_regression(void **state)
+{
+	const double cur[] = { 14, 14.2, 13.9, 14.1, 14.3 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	assert_true(e->shift > 3.5 && e->shift < 4.5);
+	assert_true(e->shift_lo <= e->shift && e->shift <= e->shift_hi);
+	assert_true(e->p_adjusted <= 0.05 && e->p_value <= e->p_adjusted);
+	assert_non_null(strstr(e->reason, "worse by"));
+	assert_int_equal(comparison_verdict(c), CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* Lower frame times and higher fps are both improvements: direction. */
+static void
+improvement_follows_metric_direction(void **state)
+{
+	const double p90[] = { 6, 6.1, 5.9, 6.2, 6 };
+	const double fps_base[] = { 50, 51, 49, 50, 50.5, 49.5, 50, 51, 50,
+		49, 50.2, 50.1, 49.9, 50, 50.3 };
+	const double fps_up[] = { 60, 61, 59, 60, 60.5 };
+	const double fps_down[] = { 40, 41, 39, 40, 40.5 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, p90, 5);
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict,
+	    CMP_IMPROVEMENT);
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+
+	b = run_new(KEY);
+	r = run_new(KEY);
+	add_fps(b, fps_base, 15);
+	add_fps(r, fps_up, 5);
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "fps")->verdict, CMP_IMPROVEMENT);
+	assert_true(entry(c, "list", "fps")->higher_is_better);
+	comparison_free(c);
+	results_free(r);
+
+	r = run_new(KEY);
+	add_fps(r, fps_down, 5);
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "fps")->verdict, CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* Values from the same tight distribution pass: the interval rules out T. */
+static void
+same_distribution_passes(void **state)
+{
+	const double cur[] = { 10.1, 9.9, 10.0, 10.2, 9.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_PASS);
+	assert_true(e->shift_hi < e->threshold);
+	assert_true(e->tested);
+	assert_non_null(strstr(e->reason, "not worse by"));
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * Noisy values with a small shift: the interval reaches the threshold and
+ * the test does not settle it, so the verdict is inconclusive, not pass.
+ */
+static void
+wide_interval_is_inconclusive(void **state)
+{
+	const double base[] = { 8, 12, 9, 14, 10, 7, 13, 11, 9, 12, 8, 10,
+		15, 9, 11 };
+	const double cur[] = { 9, 13, 10, 12, 11 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base, 15);
+	add_p90(r, cur, 5);
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_INCONCLUSIVE);
+	assert_true(e->shift_hi >= e->threshold);
+	assert_non_null(strstr(e->reason, "interval"));
+	assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* No baseline at all, or a scene the baseline never had: new, exit pass. */
+static void
+no_baseline_values_is_new(void **state)
+{
+	const double cur[] = { 10, 11, 12 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+
+	(void)state;
+	add_p90(r, cur, 3);
+	c = compare_ok(r, NULL, NULL);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict, CMP_NEW);
+	assert_int_equal(c->scenarios[0].verdict, CMP_NEW);
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+
+	/* The baseline ran the scenario, but without the scene "list". */
+	for (int i = 0; i < 3; i++)
+		add_scene_iteration(b, "feed", "other", false, true)->
+		    frames.p90_ms = 5;
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict, CMP_NEW);
+	assert_int_equal(entry(c, "other", "frame_p90_ms")->verdict,
+	    CMP_MISSING);
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* A scenario the current run did not run at all: its metrics are missing. */
+static void
+absent_scenario_is_missing(void **state)
+{
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+
+	(void)state;
+	add_p90(b, base25, 5);
+	for (int i = 0; i < 3; i++)
+		add_scene_iteration(r, "settings", "prefs", false, true)->
+		    frames.p90_ms = 7;
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict,
+	    CMP_MISSING);
+	assert_non_null(strstr(entry(c, "list", "frame_p90_ms")->reason,
+	    "not in the current run"));
+	assert_int_equal(c->nr_scenarios, 2);
+	assert_string_equal(c->scenarios[1].name, "feed");
+	assert_int_equal(c->scenarios[1].verdict, CMP_MISSING);
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * Fewer valid iterations than min_iterations: inconclusive even when the
+ * values are identical to the baseline's, and the scenario says why.
+ */
+static void
+too_few_iterations_never_pass(void **state)
+{
+	const double cur[] = { 10, 10 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 2);
+	/* A failed third iteration does not count. */
+	add_scene_iteration(r, "feed", "list", false, false)->frames.p90_ms =
+	    10;
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict,
+	    CMP_INCONCLUSIVE);
+	assert_non_null(strstr(entry(c, "list", "frame_p90_ms")->reason,
+	    "min_iterations"));
+	assert_int_equal(c->scenarios[0].verdict, CMP_INCONCLUSIVE);
+	assert_true(c->scenarios[0].cur_valid == 2);
+	assert_true(c->scenarios[0].cur_iterations == 3);
+	assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* Warm-up and failed iterations are left out of both samples. */
+static void
+warmup_and_failed_iterations_excluded(void **state)
+{
+	const double cur[] = { 10.1, 9.9, 10.0, 10.2, 9.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_scene_iteration(b, "feed", "list", true, true)->frames.p90_ms =
+	    500;
+	add_p90(b, base25, 25);
+	add_scene_iteration(r, "feed", "list", true, true)->frames.p90_ms =
+	    900;
+	add_p90(r, cur, 5);
+	add_scene_iteration(r, "feed", "list", false, false)->frames.p90_ms =
+	    900;
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->base.n, 25);
+	assert_int_equal(e->cur.n, 5);
+	assert_true(e->cur.max < 11 && e->base.max < 11);
+	assert_int_equal(e->verdict, CMP_PASS);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * A value that is not a finite number is dropped with a warning, and an
+ * iteration without the value (NaN in the model) simply gives none.
+ */
+static void
+non_finite_and_missing_values_are_left_out(void **state)
+{
+	const double cur[] = { 10.1, 9.9, 10.0, INFINITY, NAN, 10.2, 9.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 7);
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->cur.n, 5);
+	assert_true(isfinite(e->cur.max));
+	assert_int_equal(e->verdict, CMP_PASS);
+	assert_int_equal(c->warnings.nr, 1);
+	assert_non_null(strstr(c->warnings.items[0], "not finite"));
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * Metrics whose values are one and the same number on both sides pass and
+ * stay out of the correction's family; the others are all in it.
+ */
+static void
+constant_metrics_pass_outside_the_family(void **state)
+{
+	const double cur[] = { 10.1, 9.9, 10.0, 10.2, 9.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+	c = compare_ok(r, b, NULL);
+	/* blocks and block_ms are 0 everywhere: no blocks were reported. */
+	e = entry(c, "list", "blocks");
+	assert_int_equal(e->verdict, CMP_PASS);
+	assert_false(e->tested);
+	assert_non_null(strstr(e->reason, "every value is 0"));
+	assert_false(entry(c, "list", "block_ms")->tested);
+	assert_int_equal(c->tests, 1);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * The correction spans every metric of the run: one shift among many
+ * unchanged scenes gets its p-value multiplied (Holm's first step) and is
+ * no longer significant, though it was alone.
+ */
+static void
+correction_spans_all_metrics(void **state)
+{
+	const double base[] = { 10, 10.4, 9.8, 10.2, 10.1, 9.9, 10.3, 9.7 };
+	const double cur[] = { 11.4, 11.6, 11.3, 11.7, 11.5 };
+	const double same[] = { 10.2, 9.9, 10.1, 10.0, 9.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_entry *e;
+	double p1;
+
+	(void)state;
+	add_p90(b, base, 8);
+	add_p90(r, cur, 5);
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	p1 = e->p_value;
+	assert_true(e->p_adjusted == p1);
+	comparison_free(c);
+
+	/* 70 more scenes, unchanged, in the same iterations. */
+	for (size_t i = 0; i < b->scenarios[0].nr_iterations; i++)
+		for (int k = 0; k < 70; k++) {
+			char name[16];
+			struct rs_scene *sc;
+
+			snprintf(name, sizeof(name), "s%d", k);
+			sc = rs_iteration_add_scene(
+			    &b->scenarios[0].iterations[i], name);
+			sc->frames.present = true;
+			sc->frames.count = 100;
+			sc->frames.p90_ms = base[(i + (size_t)k) % 8];
+			if (i < 5) {
+				sc = rs_iteration_add_scene(
+				    &r->scenarios[0].iterations[i], name);
+				sc->frames.present = true;
+				sc->frames.count = 100;
+				sc->frames.p90_ms = same[(i + (size_t)k) % 5];
+			}
+		}
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(c->tests, 71);
+	assert_true(e->p_value == p1);
+	assert_true(fabs(e->p_adjusted - fmin(1, 71 * p1)) < 1e-12);
+	assert_int_not_equal(e->verdict, CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* ---- thresholds --------------------------------------------------------- */
+
+static struct config *
+config_with(const char *extra)
+{
+	char json[1024];
+	struct config *cfg = NULL;
+
+	snprintf(json, sizeof(json), "{ \"app\": \"com.example.feed\", "
+	    "\"scenarios\": [\"feed.scn\"]%s }", extra);
+	assert_int_equal(config_parse(&cfg, json, strlen(json), "t.json",
+	    NULL), 0);
+	return cfg;
+}
+
+/*
+ * T is max(absolute, relative x baseline median); a global override beats
+ * the metric table and a scene override beats both, and it decides.
+ */
+static void
+thresholds_and_overrides(void **state)
+{
+	const double cur[] = { 12, 12.2, 11.9, 12.1, 12.3 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct config *cfg;
+	struct compare_opts o;
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+
+	/* Defaults: 10 % and 1 ms of a 10 ms median: T = 1 ms. */
+	c = compare_ok(r, b, NULL);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_true(e->rel_threshold == 0.10 && e->abs_threshold == 1);
+	assert_true(fabs(e->threshold - 1) < 1e-9);
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	comparison_free(c);
+
+	/* Global: 30 % wins over 1 ms: T = 3 ms, a 2 ms shift passes. */
+	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
+	    "{ \"relative\": 0.3 } }");
+	compare_opts_init(&o, cfg);
+	c = compare_ok(r, b, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_true(e->rel_threshold == 0.3 && e->abs_threshold == 1);
+	assert_true(fabs(e->threshold - 3) < 1e-9);
+	assert_int_equal(e->verdict, CMP_PASS);
+	comparison_free(c);
+	config_free(cfg);
+
+	/* A scene override of the absolute part for "list" only. */
+	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
+	    "{ \"relative\": 0.3 } }, \"scene_thresholds\": { \"list\": "
+	    "{ \"frame_p90_ms\": { \"relative\": 0.01, \"absolute\": 0.5 } } }");
+	compare_opts_init(&o, cfg);
+	c = compare_ok(r, b, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_true(e->rel_threshold == 0.01 && e->abs_threshold == 0.5);
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	comparison_free(c);
+	config_free(cfg);
+	results_free(b);
+	results_free(r);
+}
+
+/* alpha, correction and min_iterations come from the configuration. */
+static void
+options_come_from_config(void **state)
+{
+	struct config *cfg = config_with(", \"alpha\": 0.01, \"correction\": "
+	    "\"bh\", \"min_iterations\": 4");
+	struct compare_opts o;
+	struct compare_input in = { NULL, NULL };
+	struct comparison *c = NULL;
+	struct results *r = run_new(KEY);
+
+	(void)state;
+	compare_opts_init(&o, cfg);
+	assert_true(o.alpha == 0.01);
+	assert_int_equal(o.correction, STATS_ADJUST_BH);
+	assert_int_equal(o.min_iterations, 4);
+	compare_opts_init(&o, NULL);
+	assert_true(o.alpha == 0.05);
+	assert_int_equal(o.correction, STATS_ADJUST_HOLM);
+	assert_int_equal(o.min_iterations, 3);
+	o.alpha = 0;
+	in.results = r;
+	assert_int_equal(compare_run(&c, &in, NULL, 0, &o), JG_EINVAL);
+	assert_null(c);
+	config_free(cfg);
+	results_free(r);
+}
+
+/* The detectable shift grows with the noise and is infinite at tiny n. */
+static void
+detectable_shift_follows_noise_and_size(void **state)
+{
+	const double quiet[] = { 10, 10.1, 9.9, 10.05, 9.95, 10, 10.1, 9.9 };
+	const double loud[] = { 10, 11, 9, 10.5, 9.5, 10, 11, 9 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	struct compare_opts o;
+	double dq, dl;
+
+	(void)state;
+	add_p90(b, quiet, 8);
+	add_p90(r, quiet, 5);
+	c = compare_ok(r, b, NULL);
+	dq = entry(c, "list", "frame_p90_ms")->detectable;
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+
+	b = run_new(KEY);
+	r = run_new(KEY);
+	add_p90(b, loud, 8);
+	add_p90(r, loud, 5);
+	c = compare_ok(r, b, NULL);
+	dl = entry(c, "list", "frame_p90_ms")->detectable;
+	comparison_free(c);
+	assert_true(dq > 0 && isfinite(dq));
+	assert_true(fabs(dl / dq - 10) < 0.5);
+	results_free(r);
+
+	/* 2 vs 1 values: no shift can ever be significant. */
+	r = run_new(KEY);
+	add_p90(r, loud, 1);
+	compare_opts_init(&o, NULL);
+	o.min_iterations = 1;
+	results_free(b);
+	b = run_new(KEY);
+	add_p90(b, quiet, 2);
+	c = compare_ok(r, b, &o);
+	assert_true(isinf(entry(c, "list", "frame_p90_ms")->detectable));
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* ---- exit status -------------------------------------------------------- */
+
+/* DESIGN §10: 2 first, then 1 > 3 > 4 > 0, whichever order they come in. */
+static void
+exit_code_precedence(void **state)
+{
+	static const int order[] = { EXIT_PASS, EXIT_INCONCLUSIVE, EXIT_INFRA,
+		EXIT_REGRESSION, EXIT_BAD_INPUT };
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = 0; j < 5; j++) {
+			int want = order[i > j ? i : j];
+
+			assert_int_equal(cmd_exit_merge(order[i], order[j]),
+			    want);
+		}
+}
+
+/* The run's verdict: regression > inconclusive > everything else. */
+static void
+run_verdict_precedence(void **state)
+{
+	struct comparison *c = comparison_new();
+
+	(void)state;
+	comparison_add_entry(c)->verdict = CMP_NEW;
+	comparison_add_entry(c)->verdict = CMP_MISSING;
+	comparison_add_entry(c)->verdict = CMP_IMPROVEMENT;
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_add_scenario(c)->verdict = CMP_INCONCLUSIVE;
+	assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
+	comparison_add_entry(c)->verdict = CMP_REGRESSION;
+	comparison_add_entry(c)->verdict = CMP_INCONCLUSIVE;
+	assert_int_equal(comparison_verdict(c), CMP_REGRESSION);
+	comparison_free(c);
+	comparison_free(NULL);
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+static void
+add_block(struct rs_scene *sc, const char *sig, double wall)
+{
+	struct rs_block *b = rs_scene_add_block(sc, "blockcanary");
+
+	rs_str_set(&b->signature, sig);
+	b->wall_ms = wall;
+	strlist_add(&b->stack, "com.example.feed.Adapter.bind");
+}
+
+static const struct cmp_block *
+block(const struct comparison *c, const char *sig)
+{
+	for (size_t i = 0; i < c->nr_blocks; i++)
+		if (!strcmp(c->blocks[i].signature, sig))
+			return &c->blocks[i];
+	fail_msg("no block %s", sig);
+	return NULL;
+}
+
+/*
+ * Signatures group blocks across runs: only now is new, only before is
+ * resolved, longer or more often is worse, the rest unchanged; unsigned
+ * blocks are not grouped.
+ */
+static void
+blocks_compared_by_signature(void **state)
+{
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	const struct cmp_block *k;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct rs_scene *sc = add_scene_iteration(b, "feed", "list",
+		    false, true);
+
+		add_block(sc, "same", 300);
+		add_block(sc, "longer", 200);
+		add_block(sc, "gone", 250);
+		add_block(sc, "often", 120);
+		add_block(sc, NULL, 999);
+	}
+	for (int i = 0; i < 4; i++) {
+		struct rs_scene *sc = add_scene_iteration(r, "feed", "list",
+		    false, true);
+
+		add_block(sc, "same", 310);
+		add_block(sc, "longer", 650);
+		add_block(sc, "fresh", 400);
+		for (int n = 0; n < 3; n++)
+			add_block(sc, "often", 120);
+	}
+	/* A warm-up's blocks are not counted. */
+	add_block(add_scene_iteration(r, "feed", "list", true, true), "warm",
+	    900);
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(c->nr_blocks, 5);
+	assert_int_equal(block(c, "same")->status, CMP_BLOCK_UNCHANGED);
+	assert_int_equal(block(c, "longer")->status, CMP_BLOCK_WORSE);
+	assert_int_equal(block(c, "often")->status, CMP_BLOCK_WORSE);
+	assert_int_equal(block(c, "fresh")->status, CMP_BLOCK_NEW);
+	k = block(c, "gone");
+	assert_int_equal(k->status, CMP_BLOCK_RESOLVED);
+	assert_true(k->base.per_iteration == 1 && k->cur.count == 0);
+	assert_true(block(c, "often")->cur.per_iteration == 3);
+	assert_true(block(c, "longer")->cur.wall_ms == 650);
+	assert_string_equal(k->scene, "list");
+	assert_string_equal(k->stack.items[0], "com.example.feed.Adapter.bind");
+	/* Block records explain; they do not fail the run. */
+	assert_int_not_equal(comparison_verdict(c), CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* ---- comparability ------------------------------------------------------ */
+
+/*
+ * Device key, refresh rate, package and source set must agree; each
+ * difference is one reason, the source set compares as a set, and
+ * allow_mismatch compares anyway and records the reasons.
+ */
+static void
+incomparable_runs_are_refused(void **state)
+{
+	const double v[] = { 10, 10, 10 };
+	struct results *b = run_new(KEY), *r = run_new("other-key");
+	struct compare_input in_cur = { r, "cur.json" };
+	struct compare_input in_base = { b, "base.json" };
+	struct strlist reasons = STRLIST_INIT;
+	struct comparison *c = NULL;
+	struct compare_opts o;
+
+	(void)state;
+	add_p90(b, v, 3);
+	add_p90(r, v, 3);
+	r->device.refresh_hz = 60;
+	rs_str_set(&r->app.package, "com.example.other");
+	strlist_add(&r->app.sources, "matrix");
+	assert_int_equal(compare_check(&reasons, &in_cur, &in_base, 1),
+	    JG_EMISMATCH);
+	assert_int_equal(reasons.nr, 4);
+	assert_non_null(strstr(reasons.items[0], "device key differs"));
+	assert_non_null(strstr(reasons.items[0], "'other-key'"));
+	assert_non_null(strstr(reasons.items[1], "refresh rate"));
+	assert_non_null(strstr(reasons.items[2], "package"));
+	assert_non_null(strstr(reasons.items[3], "source set"));
+	assert_non_null(strstr(jg_error_msg(), "device key differs"));
+	strlist_release(&reasons);
+
+	compare_opts_init(&o, NULL);
+	assert_int_equal(compare_run(&c, &in_cur, &in_base, 1, &o),
+	    JG_EMISMATCH);
+	assert_null(c);
+	o.allow_mismatch = true;
+	assert_int_equal(compare_run(&c, &in_cur, &in_base, 1, &o), 0);
+	assert_int_equal(c->mismatches.nr, 4);
+	comparison_free(c);
+	results_free(r);
+
+	/* The same sources in another order are the same set. */
+	r = run_new(KEY);
+	strlist_release(&r->app.sources);
+	strlist_add(&r->app.sources, "blockcanary");
+	strlist_add(&r->app.sources, "gfxinfo");
+	in_cur.results = r;
+	assert_int_equal(compare_check(&reasons, &in_cur, &in_base, 1), 0);
+	assert_int_equal(reasons.nr, 0);
+	results_free(r);
+	results_free(b);
+}
+
+/* A scenario whose text changed since the baseline is compared, and flagged. */
+static void
+changed_scenario_is_flagged(void **state)
+{
+	const double v[] = { 10, 10.1, 9.9 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+
+	(void)state;
+	add_p90(b, v, 3);
+	add_p90(r, v, 3);
+	rs_str_set(&b->scenarios[0].sha256, "aaaa");
+	rs_str_set(&r->scenarios[0].sha256, "bbbb");
+	c = compare_ok(r, b, NULL);
+	assert_true(c->scenarios[0].changed);
+	assert_int_equal(c->warnings.nr, 1);
+	assert_non_null(strstr(c->warnings.items[0], "changed"));
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* ---- comparison.json ---------------------------------------------------- */
+
+/* What the writer writes, the reader reads back to the same bytes. */
+static void
+json_round_trip(void **state)
+{
+	const double cur[] = { 14, 14.2, 13.9, 14.1, 14.3 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c, *back = NULL;
+	char *one, *two;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+	add_block(add_scene_iteration(r, "feed", "list", false, true), "s1",
+	    300);
+	c = compare_ok(r, b, NULL);
+	one = comparison_to_json(c);
+	assert_int_equal(comparison_parse(&back, one, strlen(one), "c.json"),
+	    0);
+	two = comparison_to_json(back);
+	assert_string_equal(one, two);
+	assert_int_equal(back->nr_entries, c->nr_entries);
+	assert_int_equal(entry(back, "list", "frame_p90_ms")->verdict,
+	    CMP_REGRESSION);
+	assert_int_equal(comparison_verdict(back), CMP_REGRESSION);
+	assert_non_null(strstr(one, "\"schema\": \"jankgate.comparison/1\""));
+	free(one);
+	free(two);
+	comparison_free(back);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/* An infinite detectable shift survives the trip as possible: false. */
+static void
+json_keeps_undetectable(void **state)
+{
+	struct comparison *c = comparison_new(), *back = NULL;
+	struct cmp_entry *e = comparison_add_entry(c);
+	char *text;
+
+	(void)state;
+	e->scenario = strdup("feed");
+	e->metric = strdup("fps");
+	e->detectable = INFINITY;
+	text = comparison_to_json(c);
+	assert_non_null(strstr(text, "\"possible\": false"));
+	assert_int_equal(comparison_parse(&back, text, strlen(text), "c"), 0);
+	assert_true(isinf(back->entries[0].detectable));
+	free(text);
+	comparison_free(back);
+	comparison_free(c);
+}
+
+/*
+ * The reader takes 1.x, refuses another major version by name, and names
+ * the key path of a value of the wrong type.
+ */
+static void
+json_reader_checks_schema_and_types(void **state)
+{
+	static const struct {
+		const char *json;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "{\"schema\": \"jankgate.comparison/1.4\", \"future\": 1}", 0,
+		  NULL },
+		{ "{\"schema\": \"jankgate.comparison/2\"}", JG_EINVAL,
+		  "unsupported schema 'jankgate.comparison/2'" },
+		{ "{\"schema\": \"jankgate.results/1\"}", JG_EINVAL,
+		  "unsupported schema" },
+		{ "{\"entries\": []}", JG_EINVAL, "missing \"schema\"" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"entries\": "
+		  "[{\"scenario\": \"a\", \"metric\": \"fps\", \"verdict\": "
+		  "\"pass\", \"p_value\": \"low\"}]}", JG_EINVAL,
+		  "c.json: entries[0].p_value: expected a number" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"entries\": "
+		  "[{\"scenario\": \"a\", \"metric\": \"fps\", \"verdict\": "
+		  "\"fine\"}]}", JG_EINVAL, "entries[0].verdict: expected" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"blocks\": "
+		  "[{\"scenario\": \"a\", \"signature\": \"x\", \"status\": "
+		  "\"new\", \"current\": {\"count\": true}}]}", JG_EINVAL,
+		  "blocks[0].current.count: expected a number" },
+		{ "[1, 2]", JG_EINVAL, "expected a JSON object" },
+		{ "{\"schema\": ", JG_EINVAL, "invalid JSON" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct comparison *c = NULL;
+		int rc = comparison_parse(&c, cases[i].json,
+		    strlen(cases[i].json), "c.json");
+
+		assert_int_equal(rc, cases[i].rc);
+		if (cases[i].msg)
+			assert_non_null(strstr(jg_error_msg(), cases[i].msg));
+		assert_true(!rc == (c != NULL));
+		comparison_free(c);
+	}
+}
+
+/* comparison_write() replaces the file atomically; read gets it back. */
+static void
+json_write_and_read_file(void **state)
+{
+	struct comparison *c = comparison_new(), *back = NULL;
+	char path[4096];
+
+	(void)state;
+	c->device = strdup(KEY);
+	snprintf(path, sizeof(path), "%s/comparison.json", unit_tmpdir());
+	assert_int_equal(comparison_write(c, path), 0);
+	assert_int_equal(comparison_read(&back, path), 0);
+	assert_string_equal(back->device, KEY);
+	comparison_free(back);
+	snprintf(path, sizeof(path), "%s/none/comparison.json",
+	    unit_tmpdir());
+	assert_int_equal(comparison_read(&back, path), JG_ENOTFOUND);
+	assert_null(back);
+	comparison_free(c);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(large_worse_shift_is_regression),
+	cmocka_unit_test(improvement_follows_metric_direction),
+	cmocka_unit_test(same_distribution_passes),
+	cmocka_unit_test(wide_interval_is_inconclusive),
+	cmocka_unit_test(no_baseline_values_is_new),
+	cmocka_unit_test(absent_scenario_is_missing),
+	cmocka_unit_test(too_few_iterations_never_pass),
+	cmocka_unit_test(warmup_and_failed_iterations_excluded),
+	cmocka_unit_test(non_finite_and_missing_values_are_left_out),
+	cmocka_unit_test(constant_metrics_pass_outside_the_family),
+	cmocka_unit_test(correction_spans_all_metrics),
+	cmocka_unit_test(thresholds_and_overrides),
+	cmocka_unit_test(options_come_from_config),
+	cmocka_unit_test(detectable_shift_follows_noise_and_size),
+	cmocka_unit_test(exit_code_precedence),
+	cmocka_unit_test(run_verdict_precedence),
+	cmocka_unit_test(blocks_compared_by_signature),
+	cmocka_unit_test(incomparable_runs_are_refused),
+	cmocka_unit_test(changed_scenario_is_flagged),
+	cmocka_unit_test(json_round_trip),
+	cmocka_unit_test(json_keeps_undetectable),
+	cmocka_unit_test(json_reader_checks_schema_and_types),
+	cmocka_unit_test(json_write_and_read_file),
+};
+
+JG_UNIT_GROUP(compare, tests, NULL, NULL)
