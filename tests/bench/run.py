@@ -126,6 +126,27 @@ def bench_adb(build, n):
         rig.stop()
 
 
+def bench_compare(build):
+    """False-alarm rate and power of compare (tests/bench/bench_compare.c).
+
+    Builds build/bench-compare through make (so SANITIZE follows --build)
+    and prints what it prints; four to five minutes on two cores
+    (JG_BENCH_NIGHTS=200 for a rough look in one).
+    """
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.path.join(os.path.basename(build), "bench-compare")
+    cmd = ["make", "--no-print-directory", "-s", target]
+    if os.path.basename(build) == "build-san":
+        cmd.insert(1, "SANITIZE=1")
+    if subprocess.run(cmd, cwd=src).returncode:
+        raise SystemExit("bench: cannot build " + target)
+    nights = os.environ.get("JG_BENCH_NIGHTS", "1000")
+    sys.stdout.flush()
+    r = subprocess.run([os.path.join(build, "bench-compare"), "--nights", nights])
+    if r.returncode:
+        raise SystemExit("bench: bench-compare failed")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -136,6 +157,7 @@ def main():
         print("adb: skipped (adb is not installed)")
     else:
         bench_adb(build, a.n)
+    bench_compare(build)
     return 0
 
 
