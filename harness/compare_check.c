@@ -11,6 +11,7 @@
  * knowing it and the other not is a difference.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compare.h"
@@ -61,6 +62,16 @@ q(const char *s)
 	return s ? s : "(unknown)";
 }
 
+/* "90 Hz", or "an unknown rate" when the device did not say. */
+static const char *
+hz(char *buf, size_t size, double rate)
+{
+	if (isnan(rate))
+		return "an unknown rate";
+	snprintf(buf, size, "%g Hz", rate);
+	return buf;
+}
+
 /* Both unknown is the same; one unknown is not; else within half a hertz. */
 static int
 refresh_differs(double a, double b)
@@ -80,6 +91,7 @@ compare_check(struct strlist *reasons, const struct compare_input *cur,
 	for (size_t i = 0; i < nr_base; i++) {
 		const struct results *b = base[i].results;
 		const char *cn = input_name(cur), *bn = input_name(&base[i]);
+		char ch[32], bh[32];
 
 		if (str_differs(c->device.key, b->device.key))
 			strlist_addf(reasons, "device key differs: '%s' in "
@@ -87,10 +99,10 @@ compare_check(struct strlist *reasons, const struct compare_input *cur,
 			    cn, q(b->device.key), bn);
 		if (refresh_differs(c->device.refresh_hz,
 		    b->device.refresh_hz))
-			strlist_addf(reasons, "refresh rate differs: %g Hz in "
-			    "'%s', %g Hz in baseline '%s'",
-			    c->device.refresh_hz, cn, b->device.refresh_hz,
-			    bn);
+			strlist_addf(reasons, "refresh rate differs: %s in "
+			    "'%s', %s in baseline '%s'",
+			    hz(ch, sizeof(ch), c->device.refresh_hz), cn,
+			    hz(bh, sizeof(bh), b->device.refresh_hz), bn);
 		if (str_differs(c->app.package, b->app.package))
 			strlist_addf(reasons, "package differs: '%s' in '%s', "
 			    "'%s' in baseline '%s'", q(c->app.package), cn,

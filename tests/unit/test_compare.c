@@ -781,6 +781,15 @@ incomparable_runs_are_refused(void **state)
 	in_cur.results = r;
 	assert_int_equal(compare_check(&reasons, &in_cur, &in_base, 1), 0);
 	assert_int_equal(reasons.nr, 0);
+
+	/* A rate one side could not read differs from a known one. */
+	r->device.refresh_hz = NAN;
+	assert_int_equal(compare_check(&reasons, &in_cur, &in_base, 1),
+	    JG_EMISMATCH);
+	assert_int_equal(reasons.nr, 1);
+	assert_non_null(strstr(reasons.items[0], "an unknown rate in "
+	    "'cur.json', 90 Hz in baseline"));
+	strlist_release(&reasons);
 	results_free(r);
 	results_free(b);
 }
