@@ -74,6 +74,13 @@ apprun_top(const struct apprun *r)
 	return r->stack[r->nr_stack - 1]->name;
 }
 
+const struct appmodel_activity *const *
+apprun_stack(const struct apprun *r, size_t *nr)
+{
+	*nr = r->pid ? r->nr_stack : 0;
+	return r->stack;
+}
+
 const struct appmodel *
 apprun_model(const struct apprun *r)
 {

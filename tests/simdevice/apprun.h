@@ -67,6 +67,13 @@ int apprun_pid(const struct apprun *r);
 /* The resumed activity (full class name), or NULL (not running/background). */
 const char *apprun_top(const struct apprun *r);
 
+/*
+ * The activities of the task, bottom first: *nr entries, borrowed from
+ * the model; none when the process is not running.
+ */
+const struct appmodel_activity *const *apprun_stack(const struct apprun *r,
+    size_t *nr);
+
 /* The model this process runs. */
 const struct appmodel *apprun_model(const struct apprun *r);
 

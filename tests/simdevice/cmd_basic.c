@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "simdev.h"
 #include "simio.h"
 #include "strbuf.h"
 #include "banned.h"
@@ -135,5 +136,5 @@ cmd_sleep(struct simcmd_ctx *ctx, int argc, char **argv)
 			    "invalid time interval '%s'", argv[i]);
 		total += v;
 	}
-	return simio_sleep(ctx->io, total * 1e3) ? 130 : 0;
+	return simdev_spend(ctx->dev, ctx->io, total * 1e3) ? 130 : 0;
 }

@@ -17,7 +17,11 @@ static const struct {
 	const char *service;
 	int (*run)(struct simcmd_ctx *ctx, int argc, char **argv);
 } services[] = {
+	{ "activity", cmd_am },
+	{ "input", cmd_input },
 	{ "package", cmd_pm },
+	{ "settings", cmd_settings },
+	{ "window", cmd_wm },
 };
 
 int

@@ -6,7 +6,8 @@
  *   pm uninstall [-k] [--user N] PACKAGE
  *   pm list packages [-f] [-3] [-s] [FILTER]
  *   pm path PACKAGE
- *   pm clear PACKAGE
+ *   pm clear PACKAGE                 (stops the app, empties its data)
+ *   pm dump PACKAGE                  (dumpsys package PACKAGE)
  *
  * Outputs follow PackageManagerShellCommand: "Success" on stdout, or
  * "Failure [CODE: message]" on stdout with status 1.  `install -S SIZE`
@@ -17,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apprun.h"
 #include "commands.h"
+#include "dumpsys.h"
 #include "error.h"
 #include "packages.h"
+#include "simapps.h"
 #include "simdev.h"
 #include "simfs.h"
 #include "simio.h"
@@ -234,8 +238,16 @@ pm_clear(struct simcmd_ctx *ctx, int argc, char **argv)
 	simdev_lock(ctx->dev);
 	p = packages_find(ctx->dev, argv[argc - 1]);
 	found = p && !p->system;
-	if (found)
+	if (found) {
+		struct apprun *r;
+
 		uid = p->uid;
+		/* Clearing data force-stops the app first. */
+		if (!simapps_get(ctx->dev->apps, p->name, &r))
+			simapps_stop(ctx->dev->apps, r,
+			    simdev_now_ns(ctx->dev));
+		jg_error_clear();
+	}
 	simdev_unlock(ctx->dev);
 	if (!found) {
 		simio_puts(ctx->io, 1, "Failed\n");
@@ -265,9 +277,17 @@ cmd_pm(struct simcmd_ctx *ctx, int argc, char **argv)
 		return pm_path(ctx, argc, argv);
 	if (!strcmp(sub, "clear"))
 		return pm_clear(ctx, argc, argv);
+	if (!strcmp(sub, "dump") && argc > 2) {
+		struct strbuf out = STRBUF_INIT;
+		int status = dumpsys_package(ctx, &out, argc - 1, argv + 1);
+
+		simio_write(ctx->io, 1, out.buf, out.len);
+		strbuf_release(&out);
+		return status;
+	}
 	if (!*sub) {
 		simio_puts(ctx->io, 2, "usage: pm install|uninstall|list "
-		    "packages|path|clear ...\n");
+		    "packages|path|clear|dump ...\n");
 		return 1;
 	}
 	simio_printf(ctx->io, 2, "Unknown command: %s\n", sub);

@@ -12,20 +12,32 @@
 #include "banned.h"
 
 static const struct simcmd commands[] = {
+	{ "am", cmd_am },
 	{ "cat", cmd_cat },
 	{ "cmd", cmd_cmd },
+	{ "date", cmd_date },
+	{ "dumpsys", cmd_dumpsys },
 	{ "echo", cmd_echo },
 	{ "exit", cmd_exit },
 	{ "false", cmd_false },
 	{ "getprop", cmd_getprop },
+	{ "input", cmd_input },
+	{ "logcat", cmd_logcat },
 	{ "ls", cmd_ls },
 	{ "mkdir", cmd_mkdir },
+	{ "monkey", cmd_monkey },
+	{ "pidof", cmd_pidof },
 	{ "pm", cmd_pm },
 	{ "rm", cmd_rm },
+	{ "run-as", cmd_runas },
 	{ "setprop", cmd_setprop },
+	{ "settings", cmd_settings },
 	{ "sleep", cmd_sleep },
 	{ "touch", cmd_touch },
 	{ "true", cmd_true },
+	{ "uiautomator", cmd_uiautomator },
+	{ "uptime", cmd_uptime },
+	{ "wm", cmd_wm },
 };
 
 const struct simcmd *

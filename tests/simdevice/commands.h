@@ -66,4 +66,32 @@ int cmd_pm(struct simcmd_ctx *ctx, int argc, char **argv);
 /* cmd_cmd.c */
 int cmd_cmd(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_am.c */
+int cmd_am(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_monkey(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_pidof(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_input.c */
+int cmd_input(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_dumpsys.c */
+int cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_logcat.c */
+int cmd_logcat(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_wm.c, cmd_settings.c */
+int cmd_wm(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_settings(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_uiautomator.c */
+int cmd_uiautomator(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_runas.c */
+int cmd_runas(struct simcmd_ctx *ctx, int argc, char **argv);
+
+/* cmd_clock.c */
+int cmd_date(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_uptime(struct simcmd_ctx *ctx, int argc, char **argv);
+
 #endif

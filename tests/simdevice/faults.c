@@ -44,6 +44,8 @@ faults_release(struct faults *f)
 	list_release(&f->drop_on_command);
 	list_release(&f->stall_wrte);
 	list_release(&f->refuse);
+	list_release(&f->crash_on);
+	list_release(&f->anr_on);
 	free(f->pm_fail);
 	faults_init(f);
 }
@@ -65,12 +67,16 @@ faults_copy(struct faults *dst, const struct faults *src)
 	list_copy(&dst->drop_on_command, &src->drop_on_command);
 	list_copy(&dst->stall_wrte, &src->stall_wrte);
 	list_copy(&dst->refuse, &src->refuse);
+	list_copy(&dst->crash_on, &src->crash_on);
+	list_copy(&dst->anr_on, &src->anr_on);
+	dst->slow_dumpsys_ms = src->slow_dumpsys_ms;
 	dst->pm_fail = src->pm_fail ? xstrdup(src->pm_fail) : NULL;
 }
 
 static const char *const fault_keys[] = {
 	"drop-after-packets", "drop-on-command", "cnxn-delay-ms",
-	"stall-wrte", "refuse", "pm-fail", NULL,
+	"stall-wrte", "refuse", "pm-fail", "crash-on", "anr-on",
+	"slow-dumpsys-ms", NULL,
 };
 
 int
@@ -106,6 +112,8 @@ faults_set(struct faults *f, const char *key, const char *value)
 		return parse_count(key, value, &f->drop_after_packets);
 	if (!strcmp(key, "cnxn-delay-ms"))
 		return parse_count(key, value, &f->cnxn_delay_ms);
+	if (!strcmp(key, "slow-dumpsys-ms"))
+		return parse_count(key, value, &f->slow_dumpsys_ms);
 	if (!*value)
 		return jg_error_set(JG_EINVAL, "fault '%s' needs an argument",
 		    key);
@@ -115,6 +123,10 @@ faults_set(struct faults *f, const char *key, const char *value)
 		list_add(&f->stall_wrte, value);
 	else if (!strcmp(key, "refuse"))
 		list_add(&f->refuse, value);
+	else if (!strcmp(key, "crash-on"))
+		list_add(&f->crash_on, value);
+	else if (!strcmp(key, "anr-on"))
+		list_add(&f->anr_on, value);
 	else if (!strcmp(key, "pm-fail")) {
 		free(f->pm_fail);
 		f->pm_fail = xstrdup(value);
@@ -174,24 +186,46 @@ faults_prefixed(const struct faults_list *list, const char *service)
 	return 0;
 }
 
+/* Does `text` contain `pat`, or match it as an extended regex? */
+static int
+matches(const char *pat, const char *text)
+{
+	regex_t re;
+	int hit;
+
+	if (strstr(text, pat))
+		return 1;
+	if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
+		return 0;
+	hit = !regexec(&re, text, 0, NULL, 0);
+	regfree(&re);
+	return hit;
+}
+
 int
 faults_drop_on(const struct faults *f, const char *text)
 {
 	size_t i;
 
-	for (i = 0; i < f->drop_on_command.nr; i++) {
-		const char *pat = f->drop_on_command.v[i];
-		regex_t re;
+	for (i = 0; i < f->drop_on_command.nr; i++)
+		if (matches(f->drop_on_command.v[i], text))
+			return 1;
+	return 0;
+}
 
-		if (strstr(text, pat))
+int
+faults_interaction(const struct faults_list *list, const char *line,
+    const char *const *names, size_t nr_names)
+{
+	size_t i, k;
+
+	for (i = 0; i < list->nr; i++) {
+		if (line && matches(list->v[i], line))
 			return 1;
-		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
-			continue;
-		if (!regexec(&re, text, 0, NULL, 0)) {
-			regfree(&re);
-			return 1;
-		}
-		regfree(&re);
+		for (k = 0; k < nr_names; k++)
+			if (names[k] && *names[k] && !strcmp(names[k],
+			    list->v[i]))
+				return 1;
 	}
 	return 0;
 }

@@ -17,6 +17,10 @@
  *                             service starts with PREFIX
  *   refuse PREFIX             answer an OPEN of such a service with CLSE
  *   pm-fail TEXT              package installs fail with "Failure [TEXT]"
+ *   crash-on TEXT             the app crashes on an interaction matching
+ *                             TEXT (see faults_interaction)
+ *   anr-on TEXT               the app's main thread hangs on one: an ANR
+ *   slow-dumpsys-ms N         dumpsys answers N ms late
  *
  * In the file, blank lines and lines starting with '#' are ignored.  The
  * file adds to the options: list faults accumulate, numbers and pm-fail
@@ -39,6 +43,9 @@ struct faults {
 	struct faults_list stall_wrte;
 	struct faults_list refuse;
 	char *pm_fail;
+	struct faults_list crash_on;
+	struct faults_list anr_on;
+	long slow_dumpsys_ms;
 };
 
 /* No faults; faults_release() frees the lists and resets to no faults. */
@@ -68,5 +75,14 @@ int faults_prefixed(const struct faults_list *list, const char *service);
 
 /* 1 when `text` matches one of the drop-on-command patterns. */
 int faults_drop_on(const struct faults *f, const char *text);
+
+/*
+ * 1 when an interaction hits a pattern of `list` (crash_on, anr_on): the
+ * command line `line` contains it or matches it as a POSIX extended
+ * regex, or one of `names` (a tapped element's text, resource-id and
+ * content-desc; NULL entries skipped) equals it.
+ */
+int faults_interaction(const struct faults_list *list, const char *line,
+    const char *const *names, size_t nr_names);
 
 #endif

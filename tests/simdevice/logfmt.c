@@ -9,6 +9,7 @@
  * appending near the end.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,11 +33,23 @@ struct stored {
 	size_t size;
 };
 
+/* Lines of one process lost since its last kept one (logcat loss). */
+struct lost {
+	int pid, tid;
+	unsigned int uid;
+	size_t n;
+};
+
+#define NR_LOST	16
+
 struct logfmt_buf {
 	struct stored *v;
 	size_t nr, alloc;
 	size_t bytes, capacity;
 	unsigned long long next_seq;
+	int loss_percent, loss_chatty;
+	uint64_t loss_seed;
+	struct lost lost[NR_LOST];
 };
 
 void
@@ -280,8 +293,90 @@ lower_bound(const struct logfmt_buf *b, long long mono,
 	return lo;
 }
 
+void
+logfmt_buf_set_loss(struct logfmt_buf *b, int percent, uint64_t seed,
+    int chatty)
+{
+	b->loss_percent = percent;
+	b->loss_seed = seed;
+	b->loss_chatty = chatty;
+}
+
+/* The loss record of `pid`, made (or recycled) on demand. */
+static struct lost *
+lost_slot(struct logfmt_buf *b, int pid)
+{
+	size_t i, victim = 0;
+
+	for (i = 0; i < NR_LOST; i++) {
+		if (b->lost[i].pid == pid)
+			return &b->lost[i];
+		if (!b->lost[i].n)
+			victim = i;
+	}
+	memset(&b->lost[victim], 0, sizeof(b->lost[victim]));
+	b->lost[victim].pid = pid;
+	return &b->lost[victim];
+}
+
+static uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static size_t add_entry(struct logfmt_buf *b, const struct logfmt_entry *e);
+
+/*
+ * Apply the loss fault to `e`: 1 when it is lost.  A kept entry after
+ * lost ones first gets logd's chatty line (uid=N(u0_aM) expire K lines).
+ */
+static int
+lose(struct logfmt_buf *b, const struct logfmt_entry *e)
+{
+	struct lost *l;
+
+	if (!b->loss_percent || e->uid < 10000 || e->buffer != LOGFMT_MAIN)
+		return 0;
+	l = lost_slot(b, e->pid);
+	if (mix(b->loss_seed ^ (b->next_seq * 0x9e3779b97f4a7c15ULL)) % 100 <
+	    (uint64_t)b->loss_percent) {
+		b->next_seq++;	/* the lost entry's number, as if stored */
+		l->tid = e->tid;
+		l->uid = e->uid;
+		l->n++;
+		return 1;
+	}
+	if (l->n && b->loss_chatty) {
+		struct logfmt_entry c = *e;
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "uid=%u(u0_a%u) expire %zu line%s",
+		    l->uid, l->uid % 100000 - 10000, l->n, l->n == 1 ? "" : "s");
+		c.tid = l->tid;
+		c.prio = 'I';
+		c.tag = "chatty";
+		c.msg = msg;
+		add_entry(b, &c);
+	}
+	l->n = 0;
+	return 0;
+}
+
 size_t
 logfmt_buf_add(struct logfmt_buf *b, const struct logfmt_entry *e)
+{
+	if (lose(b, e))
+		return 0;
+	return add_entry(b, e);
+}
+
+static size_t
+add_entry(struct logfmt_buf *b, const struct logfmt_entry *e)
 {
 	size_t taglen = strlen(e->tag), msglen = strlen(e->msg), keep, pos;
 	struct stored s;
@@ -333,11 +428,38 @@ logfmt_cursor_since(struct logfmt_cursor *c, long long mono_ns)
 	c->seq = ULLONG_MAX;
 }
 
+/* Priorities in logcat's order; S (silent) is above all of them. */
+static int
+prio_rank(char p)
+{
+	static const char order[] = "VDIWEFS";
+	const char *q = strchr(order, p);
+
+	return q && p ? (int)(q - order) : 0;
+}
+
+/* Does the entry pass the filterspecs (TAG:PRIO, then *:PRIO, then V)? */
+static int
+passes(const struct logfmt_opts *o, const struct logfmt_entry *e)
+{
+	char want = 'V';
+	size_t i;
+
+	for (i = 0; i < o->nr_filters; i++)
+		if (!strcmp(o->filters[i].tag, "*"))
+			want = o->filters[i].prio;
+	for (i = 0; i < o->nr_filters; i++)
+		if (!strcmp(o->filters[i].tag, e->tag))
+			want = o->filters[i].prio;
+	return want != 'S' && prio_rank(e->prio) >= prio_rank(want);
+}
+
 static int
 selected(const struct stored *s, const struct logfmt_opts *o,
     long long until_ns)
 {
-	return (o->buffers & (1u << s->e.buffer)) && s->e.mono_ns <= until_ns;
+	return (o->buffers & (1u << s->e.buffer)) && s->e.mono_ns <= until_ns &&
+	    passes(o, &s->e);
 }
 
 size_t

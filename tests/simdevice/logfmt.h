@@ -29,6 +29,7 @@
 #define SIM_LOGFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
 struct logfmt_buf;
@@ -65,11 +66,21 @@ enum logfmt_format {
 	LOGFMT_LONG,
 };
 
+/* One logcat filterspec, TAG:PRIO. */
+struct logfmt_filter {
+	const char *tag;	/* "*": every tag without its own spec */
+	char prio;		/* V D I W E F, or S (silent) */
+};
+
 struct logfmt_opts {
 	enum logfmt_format format;
 	int monotonic, epoch, uid, year, usec, nsec, zone;
 	int tz_offset_min;	/* local time = UTC + this many minutes */
 	unsigned int buffers;	/* 1u << LOGFMT_* */
+	/* An entry shows when its priority reaches its tag's spec, else the
+	 * "*" spec's, else V.  Borrowed; none: everything shows. */
+	const struct logfmt_filter *filters;
+	size_t nr_filters;
 };
 
 /* Where a reader is: entries after it are new.  -1: from the start. */
@@ -119,6 +130,15 @@ void logfmt_buf_free(struct logfmt_buf *b);
  * message bytes dropped by truncation.
  */
 size_t logfmt_buf_add(struct logfmt_buf *b, const struct logfmt_entry *e);
+
+/*
+ * Lose `percent` of the apps' main-buffer entries from now on, chosen by
+ * `seed`, as an overloaded logd does; with `chatty`, the next kept entry
+ * of the same process is preceded by logd's "chatty" line counting them
+ * (API 30 and older), else the lines are just missing.
+ */
+void logfmt_buf_set_loss(struct logfmt_buf *b, int percent, uint64_t seed,
+    int chatty);
 
 /* Forget the entries of the buffers in mask `buffers` (logcat -c). */
 void logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers);

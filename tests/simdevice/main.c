@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,21 @@ static const char usage_text[] =
 "  --model M  --product P  --device D  --manufacturer M  --brand B\n"
 "  --fingerprint F  --serialno S  --abi A\n"
 "  --prop KEY=VALUE         set any property (repeatable)\n"
+"Phone:\n"
+"  --seed N                 random seed of every app (default 1)\n"
+"  --refresh-rate HZ        display refresh rate, 60|90|120 (default 60)\n"
+"  --size WxH  --width W  --height H   screen size (default 1080x2400)\n"
+"  --density DPI            screen density (default 420)\n"
+"  --battery LEVEL          battery level 0..100 (default 85)\n"
+"  --thermal N              thermal status 0..6 (default 0)\n"
+"  --thermal-rise-at MS     the status rises MS after the start\n"
+"  --thermal-rise-to N      ... to N (default 3)\n"
+"  --animation-scale X      the three animation scales (default 1.0)\n"
+"  --libs SPEC              device libraries of every app, e.g.\n"
+"                           matrix=2.0,blockcanary=1.5:external,perf\n"
+"  --truth FILE             append the ground truth (JSON lines)\n"
+"  --clock real|virtual     virtual: time moves only with commands\n"
+"  --epoch SECONDS          wall clock at the start\n"
 "State:\n"
 "  --file DEVPATH=LOCAL     preload a file into the device (repeatable)\n"
 "  --install APK            preinstall a package (repeatable)\n"
@@ -62,6 +78,10 @@ static const char usage_text[] =
 "  --control FILE           fault file, re-read on every connection/stream\n"
 "  --drop-after-packets N   --drop-on-command TEXT   --cnxn-delay-ms N\n"
 "  --stall-wrte PREFIX      --refuse PREFIX          --pm-fail TEXT\n"
+"  --crash-on TEXT          --anr-on TEXT            --slow-dumpsys-ms N\n"
+"Faults (options only):\n"
+"  --drop-at-ms MS          the device drops off MS after the start\n"
+"  --logcat-loss[=PERCENT]  lose app log lines (default 10 percent)\n"
 "Other:\n"
 "  --exec LINE              run LINE on the device shell and exit\n"
 "  --help                   this text\n";
@@ -72,7 +92,10 @@ enum {
 	OPT_MODEL, OPT_PRODUCT, OPT_DEVICE, OPT_MANUFACTURER, OPT_BRAND,
 	OPT_FINGERPRINT, OPT_SERIALNO, OPT_ABI, OPT_PROP, OPT_FILE,
 	OPT_INSTALL, OPT_UPTIME, OPT_LOG, OPT_CONTROL, OPT_FAULT, OPT_EXEC,
-	OPT_HELP,
+	OPT_HELP, OPT_SEED, OPT_REFRESH, OPT_SIZE, OPT_WIDTH, OPT_HEIGHT,
+	OPT_DENSITY, OPT_BATTERY, OPT_THERMAL, OPT_THERMAL_AT, OPT_THERMAL_TO,
+	OPT_ANIM, OPT_LIBS, OPT_TRUTH, OPT_CLOCK, OPT_EPOCH, OPT_DROP_AT,
+	OPT_LOSS,
 };
 
 static const struct option long_opts[] = {
@@ -107,6 +130,26 @@ static const struct option long_opts[] = {
 	{ "stall-wrte", required_argument, NULL, OPT_FAULT },
 	{ "refuse", required_argument, NULL, OPT_FAULT },
 	{ "pm-fail", required_argument, NULL, OPT_FAULT },
+	{ "crash-on", required_argument, NULL, OPT_FAULT },
+	{ "anr-on", required_argument, NULL, OPT_FAULT },
+	{ "slow-dumpsys-ms", required_argument, NULL, OPT_FAULT },
+	{ "drop-at-ms", required_argument, NULL, OPT_DROP_AT },
+	{ "logcat-loss", optional_argument, NULL, OPT_LOSS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "refresh-rate", required_argument, NULL, OPT_REFRESH },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "height", required_argument, NULL, OPT_HEIGHT },
+	{ "density", required_argument, NULL, OPT_DENSITY },
+	{ "battery", required_argument, NULL, OPT_BATTERY },
+	{ "thermal", required_argument, NULL, OPT_THERMAL },
+	{ "thermal-rise-at", required_argument, NULL, OPT_THERMAL_AT },
+	{ "thermal-rise-to", required_argument, NULL, OPT_THERMAL_TO },
+	{ "animation-scale", required_argument, NULL, OPT_ANIM },
+	{ "libs", required_argument, NULL, OPT_LIBS },
+	{ "truth", required_argument, NULL, OPT_TRUTH },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "epoch", required_argument, NULL, OPT_EPOCH },
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -203,6 +246,122 @@ remove_feature(struct strbuf *sb, const char *name)
 	*sb = out;
 }
 
+/* "1080x2400" */
+static int
+parse_size(struct simdev_opts *o, const char *s)
+{
+	char *x = strchr(s, 'x'), *w;
+	long v;
+	int ret;
+
+	if (!x)
+		return jg_error_set(JG_EINVAL, "bad --size '%s' (want WxH)", s);
+	w = xstrndup(s, (size_t)(x - s));
+	ret = parse_long("size", w, 1, 16384, &v);
+	free(w);
+	if (ret)
+		return ret;
+	o->width = (int)v;
+	ret = parse_long("size", x + 1, 1, 16384, &v);
+	o->height = (int)v;
+	return ret;
+}
+
+/* An animation scale as Settings stores it: a plain decimal >= 0. */
+static int
+parse_scale(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v <= 10))
+		return jg_error_set(JG_EINVAL, "bad --animation-scale '%s'", s);
+	return 0;
+}
+
+/* The options that describe the phone rather than the transport. */
+static int
+parse_phone_option(struct simdev_opts *o, int c, const char *name,
+    const char *arg)
+{
+	long v = 0;
+	int ret = 0;
+
+	switch (c) {
+	case OPT_SEED:
+		ret = parse_long(name, arg, 0, LONG_MAX, &v);
+		o->seed = (uint64_t)v;
+		break;
+	case OPT_REFRESH:
+		ret = parse_long(name, arg, 1, 240, &v);
+		o->refresh_hz = (int)v;
+		break;
+	case OPT_SIZE: ret = parse_size(o, arg); break;
+	case OPT_WIDTH:
+		ret = parse_long(name, arg, 1, 16384, &v);
+		o->width = (int)v;
+		break;
+	case OPT_HEIGHT:
+		ret = parse_long(name, arg, 1, 16384, &v);
+		o->height = (int)v;
+		break;
+	case OPT_DENSITY:
+		ret = parse_long(name, arg, 72, 960, &v);
+		o->density = (int)v;
+		break;
+	case OPT_BATTERY:
+		ret = parse_long(name, arg, 0, 100, &v);
+		o->battery = (int)v;
+		break;
+	case OPT_THERMAL:
+		ret = parse_long(name, arg, 0, 6, &v);
+		o->thermal = (int)v;
+		break;
+	case OPT_THERMAL_AT:
+		ret = parse_long(name, arg, 0, LONG_MAX, &v);
+		o->thermal_rise_at_ms = v;
+		break;
+	case OPT_THERMAL_TO:
+		ret = parse_long(name, arg, 0, 6, &v);
+		o->thermal_rise_to = (int)v;
+		break;
+	case OPT_ANIM:
+		ret = parse_scale(arg);
+		o->animation_scale = arg;
+		break;
+	case OPT_LIBS: o->libs = arg; break;
+	case OPT_TRUTH: o->truth_path = arg; break;
+	case OPT_CLOCK:
+		if (!strcmp(arg, "virtual"))
+			o->virtual_clock = 1;
+		else if (!strcmp(arg, "real"))
+			o->virtual_clock = 0;
+		else
+			ret = jg_error_set(JG_EINVAL, "bad --clock '%s' "
+			    "(want real or virtual)", arg);
+		break;
+	case OPT_EPOCH:
+		ret = parse_long(name, arg, 0, 4102444800L, &v);
+		o->epoch_s = v;
+		break;
+	case OPT_DROP_AT:
+		ret = parse_long(name, arg, 0, LONG_MAX, &v);
+		o->drop_at_ms = v;
+		break;
+	case OPT_LOSS:
+		v = 10;
+		if (arg)
+			ret = parse_long(name, arg, 0, 100, &v);
+		o->logcat_loss = (int)v;
+		break;
+	default:
+		ret = JG_EINVAL;
+	}
+	return ret;
+}
+
 static int
 parse_option(struct cli *cli, int c, const char *name, const char *arg)
 {
@@ -210,6 +369,8 @@ parse_option(struct cli *cli, int c, const char *name, const char *arg)
 	long v;
 	int ret = 0;
 
+	if (c >= OPT_SEED)
+		return parse_phone_option(o, c, name, arg);
 	switch (c) {
 	case OPT_PORT:
 		ret = parse_long(name, arg, 0, 65535, &v);

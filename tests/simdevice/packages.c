@@ -14,6 +14,7 @@
 
 #include "faults.h"
 #include "packages.h"
+#include "simapps.h"
 #include "simdev.h"
 #include "simfs.h"
 #include "strbuf.h"
@@ -251,6 +252,8 @@ packages_install(struct simdev *dev, const void *apk, size_t len,
 		p->uid = dev->next_app_uid++;
 		p->apk_path = xasprintf("/data/app/%s-1/base.apk", p->name);
 	}
+	/* An update kills the running app, as the package manager does. */
+	simapps_forget(dev->apps, p->name);
 	free(p->version_name);
 	free(p->model_json);
 	p->version_name = model.version_name;
@@ -283,6 +286,7 @@ packages_uninstall(struct simdev *dev, const char *name, struct strbuf *why)
 		strbuf_addstr(why, "DELETE_FAILED_INTERNAL_ERROR");
 		return -1;
 	}
+	simapps_forget(dev->apps, name);
 	strbuf_addf(&path, "/data/app/%s-1", name);
 	simfs_remove(dev->fs, path.buf, 1);
 	strbuf_reset(&path);

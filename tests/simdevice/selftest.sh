@@ -446,8 +446,83 @@ check "--help exits 0" "$?" 0
 "$SIM" --sdk 99 >/dev/null 2>&1
 check "a bad option value exits 2" "$?" 2
 
+# ---------------------------------------------------------------- the phone
+# An app installed through adb, driven and read by the adb CLI.
+SHOP=$ROOT/tests/simdevice/apps/shop-v1.json
+start_device app --truth "$T/app.truth" --refresh-rate 90
+P="$ADB -s $SER_app"
+$ADB connect "$SER_app" >/dev/null
+cp "$SHOP" "$T/shop-v1.apk"
+check_match "shop-v1 installs through adb" "$($P install "$T/shop-v1.apk" 2>&1)" '^Success$'
+$P shell logcat -v monotonic >"$T/stream.log" 2>&1 &
+logpid=$!
+out=$($P shell am start -W -n com.example.shop/.HomeActivity)
+check_match "am start -W: Status ok" "$out" '^Status: ok$'
+check_match "am start -W: a cold launch" "$out" '^LaunchState: COLD$'
+check_match "am start -W: TotalTime and WaitTime" "$(printf '%s\n' "$out" | tr '\n' ' ')" \
+	'Activity: com\.example\.shop/\.HomeActivity TotalTime: [0-9]+ WaitTime: [0-9]+ Complete'
+$P shell input tap 540 1180
+$P shell input swipe 540 1800 540 600 150
+sleep 1.5
+gfx=$($P shell dumpsys gfxinfo com.example.shop)
+n=$(printf '%s\n' "$gfx" | sed -n 's/^Total frames rendered: //p' | head -1)
+if [ "${n:-0}" -gt 0 ]; then ok "gfxinfo: $n frames rendered"; else not_ok "gfxinfo: frames rendered" "$gfx"; fi
+check_match "gfxinfo: a HISTOGRAM line" "$gfx" '^HISTOGRAM: 5ms=[0-9]+ '
+check_match "gfxinfo: Uptime on the device clock" "$gfx" '^Uptime: [0-9]+ Realtime: [0-9]+$'
+check_match "gfxinfo: the feed's window" "$gfx" '^Window: com\.example\.shop/com\.example\.shop\.FeedActivity$'
+check "gfxinfo of a stopped app" "$($P shell dumpsys gfxinfo com.nope)" "No process found for: com.nope"
+check_match "logcat -d: the Displayed line" "$($P shell logcat -d)" \
+	' I ActivityTaskManager: Displayed com\.example\.shop/\.HomeActivity for user 0: \+[0-9]+ms$'
+check_match "logcat -b main -v epoch: Matrix's startup issue" "$($P shell logcat -d -b main -v epoch)" \
+	'^ +[0-9]{10}\.[0-9]{3} +[0-9]+ +[0-9]+ I Matrix\.DefaultPluginListener: report issue content: tag\[Trace_StartUp\]'
+check "logcat filterspecs: one tag only" "$($P shell logcat -d -s ActivityTaskManager:I | grep -v '^---------' | sed 's/.* I \([A-Za-z]*\): .*/\1/' | sort -u)" \
+	"ActivityTaskManager"
+kill "$logpid"
+wait "$logpid" 2>/dev/null
+check_match "streaming logcat saw the launch" "$(cat "$T/stream.log")" \
+	'^ +[0-9]+\.[0-9]{3} +[0-9]+ +[0-9]+ I ActivityTaskManager: Displayed com\.example\.shop/\.HomeActivity'
+check_match "uiautomator dump writes the file" "$($P shell uiautomator dump)" \
+	'^UI hierchary dumped to: /sdcard/window_dump\.xml$'
+$P pull /sdcard/window_dump.xml "$T/ui.xml" >/dev/null
+check "the UI dump is XML with the feed's items" \
+	"$(python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.tag, sorted(n.get("text") for n in r.iter("node") if n.get("text")))' "$T/ui.xml" 2>&1)" \
+	"hierarchy ['Espresso Machine', 'Feed', 'Wireless Headphones']"
+check_match "dumpsys window: mCurrentFocus" "$($P shell dumpsys window)" \
+	'^  mCurrentFocus=Window\{[0-9a-f]+ u0 com\.example\.shop/com\.example\.shop\.FeedActivity\}$'
+check_match "dumpsys activity: topResumedActivity (API 34)" "$($P shell dumpsys activity activities)" \
+	'topResumedActivity=ActivityRecord\{[0-9a-f]+ u0 com\.example\.shop/\.FeedActivity t[0-9]+\}$'
+check_match "dumpsys display: the refresh rate" "$($P shell dumpsys display)" \
+	'DisplayDeviceInfo\{"Built-in Screen": uniqueId="local:0", 1080 x 2400, modeId 1, renderFrameRate 90\.0, .*fps=90\.0'
+check_match "pidof the app" "$($P shell pidof com.example.shop)" '^[0-9]+$' 
+$P shell am force-stop com.example.shop
+check "am force-stop ends the process" "$($P shell pidof com.example.shop; echo $?)" "1"
+check_match "the truth file has frames and a launch" "$(cut -c1-40 "$T/app.truth" | sort -u)" '^\{"kind":"launch"'
+check_match "... and frames" "$(cut -c1-40 "$T/app.truth" | sort -u)" '^\{"kind":"frame"'
+
+# Same seed, same bytes: two fresh devices on the virtual clock.
+phone_script() {
+	local p="$ADB -s $1"
+	$p shell am start -W -n com.example.shop/.HomeActivity >/dev/null
+	$p shell input tap 540 1180
+	$p shell input swipe 540 1800 540 600 150
+	$p shell sleep 3
+	$p shell dumpsys gfxinfo com.example.shop framestats
+	$p shell logcat -d -v threadtime
+}
+start_device d1 --clock virtual --seed 7 --install "$SHOP"
+start_device d2 --clock virtual --seed 7 --install "$SHOP"
+start_device d3 --clock virtual --seed 8 --install "$SHOP"
+for d in d1 d2 d3; do
+	ser=SER_$d
+	$ADB connect "${!ser}" >/dev/null
+	phone_script "${!ser}" >"$T/$d.out" 2>&1
+done
+if cmp -s "$T/d1.out" "$T/d2.out"; then ok "same --seed: identical gfxinfo and logcat"; else not_ok "same --seed: identical gfxinfo and logcat" "$(diff "$T/d1.out" "$T/d2.out" | head -10)"; fi
+if ! cmp -s "$T/d1.out" "$T/d3.out"; then ok "another --seed: other frames"; else not_ok "another --seed: other frames"; fi
+check_match "... and the output is a real dump" "$(cat "$T/d1.out")" '^---PROFILEDATA---$'
+
 # ---------------------------------------------------------------- shutdown
-for d in def leg exe acc rej pub old; do
+for d in def leg exe acc rej pub old app d1 d2 d3; do
 	stop_device "$d"
 done
 $ADB kill-server >/dev/null 2>&1

@@ -14,11 +14,16 @@
 #include "error.h"
 #include "fileio.h"
 #include "packages.h"
+#include "simapps.h"
 #include "simdev.h"
 #include "simfs.h"
+#include "simio.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
+
+#define NSEC		1000000000LL
+#define VIRTUAL_EPOCH	1730815200LL	/* 2024-11-05 14:00:00 UTC */
 
 /* The Android version and a build id that match each API level. */
 static const struct {
@@ -78,6 +83,16 @@ simdev_opts_init(struct simdev_opts *o)
 	o->maxdata = 1024 * 1024;
 	o->uptime_s = 3600;
 	faults_init(&o->faults);
+	o->seed = 1;
+	o->refresh_hz = 60;
+	o->width = 1080;
+	o->height = 2400;
+	o->density = 420;
+	o->battery = 85;
+	o->thermal_rise_at_ms = -1;
+	o->thermal_rise_to = 3;
+	o->epoch_s = -1;
+	o->drop_at_ms = -1;
 }
 
 void
@@ -153,7 +168,9 @@ set_identity(struct simdev *dev, const struct simdev_opts *o)
 	simkv_set(&dev->props, "ro.adb.secure",
 	    o->auth == SIMDEV_AUTH_NONE ? "0" : "1");
 	simkv_set(&dev->props, "ro.product.locale", "en-US");
-	simkv_set(&dev->props, "ro.sf.lcd_density", "420");
+	s = xasprintf("%d", o->density);
+	simkv_set(&dev->props, "ro.sf.lcd_density", s);
+	free(s);
 	simkv_set(&dev->props, "ro.opengles.version", "196610");
 	simkv_set(&dev->props, "persist.sys.timezone", "UTC");
 	simkv_set(&dev->props, "sys.boot_completed", "1");
@@ -165,11 +182,15 @@ set_identity(struct simdev *dev, const struct simdev_opts *o)
 }
 
 static void
-set_settings(struct simdev *dev)
+set_settings(struct simdev *dev, const struct simdev_opts *o)
 {
-	simkv_set(&dev->settings, "global/animator_duration_scale", "1.0");
-	simkv_set(&dev->settings, "global/transition_animation_scale", "1.0");
-	simkv_set(&dev->settings, "global/window_animation_scale", "1.0");
+	const char *scale = o->animation_scale ? o->animation_scale : "1.0";
+
+	simkv_set(&dev->settings, "global/animator_duration_scale", scale);
+	simkv_set(&dev->settings, "global/transition_animation_scale", scale);
+	simkv_set(&dev->settings, "global/window_animation_scale", scale);
+	simkv_set(&dev->settings, "global/adb_enabled", "1");
+	simkv_set(&dev->settings, "global/development_settings_enabled", "1");
 	simkv_set(&dev->settings, "global/stay_on_while_plugged_in", "0");
 	simkv_set(&dev->settings, "system/screen_brightness", "102");
 	simkv_set(&dev->settings, "system/screen_off_timeout", "60000");
@@ -223,6 +244,28 @@ preload_apk(struct simdev *dev, const char *path)
 	return ret;
 }
 
+/*
+ * The wall clock runs with the device clock at a fixed offset: the host's
+ * real time, or --epoch (a virtual clock defaults to 2024-11-05 14:00 UTC
+ * so that its outputs are the same bytes on every run).
+ */
+static void
+set_wall_clock(struct simdev *dev, const struct simdev_opts *o)
+{
+	struct timespec rt;
+	long long epoch_s = o->epoch_s;
+
+	if (epoch_s < 0 && dev->virtual_clock)
+		epoch_s = VIRTUAL_EPOCH;
+	if (epoch_s >= 0) {
+		dev->wall_offset_ns = epoch_s * NSEC - dev->start_ns;
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &rt);
+	dev->wall_offset_ns = (long long)rt.tv_sec * NSEC +
+	    (long long)rt.tv_nsec - dev->start_ns;
+}
+
 int
 simdev_new(struct simdev **out, const struct simdev_opts *o)
 {
@@ -247,16 +290,35 @@ simdev_new(struct simdev **out, const struct simdev_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	dev->boot.tv_sec = now.tv_sec - (time_t)o->uptime_s;
 	dev->boot.tv_nsec = now.tv_nsec;
+	dev->virtual_clock = o->virtual_clock;
+	dev->vclock_ns = (long long)(o->uptime_s * 1e9);
+	dev->start_ns = dev->vclock_ns;
+	set_wall_clock(dev, o);
+	dev->seed = o->seed;
+	dev->refresh_hz = o->refresh_hz;
+	dev->width = o->width;
+	dev->height = o->height;
+	dev->density = o->density;
+	dev->battery = o->battery;
+	dev->thermal = o->thermal;
+	dev->thermal_rise_at_ms = o->thermal_rise_at_ms;
+	dev->thermal_rise_to = o->thermal_rise_to;
+	dev->drop_at_ms = o->drop_at_ms;
+	dev->libs = o->libs ? xstrdup(o->libs) : NULL;
 	simkv_init(&dev->props);
 	simkv_init(&dev->settings);
 	dev->fs = simfs_new();
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_mutex_init(&dev->log_lock, NULL);
+	pthread_mutex_init(&dev->clock_lock, NULL);
 	dev->next_app_uid = 10100;
 	*out = NULL;
 
 	set_identity(dev, o);
-	set_settings(dev);
+	set_settings(dev, o);
+	ret = simapps_new(&dev->apps, dev, o);
+	if (ret)
+		goto out;
 	for (i = 0; i < o->nr_props; i++) {
 		const char *eq = strchr(o->props[i], '=');
 		char *key;
@@ -299,6 +361,7 @@ simdev_free(struct simdev *dev)
 {
 	if (!dev)
 		return;
+	simapps_free(dev->apps);
 	packages_release(dev);
 	simfs_free(dev->fs);
 	simkv_release(&dev->props);
@@ -308,6 +371,8 @@ simdev_free(struct simdev *dev)
 		fclose(dev->log);
 	pthread_mutex_destroy(&dev->lock);
 	pthread_mutex_destroy(&dev->log_lock);
+	pthread_mutex_destroy(&dev->clock_lock);
+	free(dev->libs);
 	free(dev->features);
 	free(dev->tcp);
 	free(dev->control_path);
@@ -326,14 +391,56 @@ simdev_unlock(struct simdev *dev)
 	pthread_mutex_unlock(&dev->lock);
 }
 
+long long
+simdev_now_ns(struct simdev *dev)
+{
+	struct timespec now;
+	long long ns;
+
+	if (dev->virtual_clock) {
+		pthread_mutex_lock(&dev->clock_lock);
+		ns = dev->vclock_ns;
+		pthread_mutex_unlock(&dev->clock_lock);
+		return ns;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(now.tv_sec - dev->boot.tv_sec) * NSEC +
+	    (long long)(now.tv_nsec - dev->boot.tv_nsec);
+}
+
 double
 simdev_uptime_ms(struct simdev *dev)
 {
-	struct timespec now;
+	return (double)simdev_now_ns(dev) / 1e6;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - dev->boot.tv_sec) * 1e3 +
-	    (double)(now.tv_nsec - dev->boot.tv_nsec) / 1e6;
+long long
+simdev_wall_ns(struct simdev *dev, long long mono_ns)
+{
+	return mono_ns + dev->wall_offset_ns;
+}
+
+int
+simdev_spend(struct simdev *dev, struct simio *io, double ms)
+{
+	if (!dev->virtual_clock)
+		return simio_sleep(io, ms);
+	if (ms > 0) {
+		pthread_mutex_lock(&dev->clock_lock);
+		dev->vclock_ns += (long long)(ms * 1e6);
+		pthread_mutex_unlock(&dev->clock_lock);
+	}
+	return simio_closed(io) ? -1 : 0;
+}
+
+int
+simdev_thermal(struct simdev *dev)
+{
+	if (dev->thermal_rise_at_ms >= 0 && simdev_now_ns(dev) - dev->start_ns >=
+	    dev->thermal_rise_at_ms * 1000000LL && dev->thermal_rise_to >
+	    dev->thermal)
+		return dev->thermal_rise_to;
+	return dev->thermal;
 }
 
 void

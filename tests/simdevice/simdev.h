@@ -15,6 +15,7 @@
 #define SIM_SIMDEV_H
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -23,6 +24,8 @@
 
 struct strbuf;
 struct simfs;
+struct simapps;
+struct simio;
 
 enum simdev_auth {
 	SIMDEV_AUTH_NONE,	/* answer CNXN with CNXN */
@@ -56,6 +59,22 @@ struct simdev_opts {
 	size_t nr_installs, alloc_installs;
 	const char *log_path, *control_path;
 	struct faults faults;
+
+	/* the phone (see README.md, "Options") */
+	uint64_t seed;
+	int refresh_hz;			/* 60, 90 or 120 */
+	int width, height, density;
+	int battery;			/* level, 0..100 */
+	int thermal;			/* PowerManager THERMAL_STATUS_*, 0..6 */
+	long thermal_rise_at_ms;	/* after the start; < 0: never */
+	int thermal_rise_to;
+	const char *animation_scale;	/* the three global scales */
+	const char *libs;		/* appmodel_set_libraries() spec */
+	const char *truth_path;
+	int virtual_clock;		/* the clock moves only with commands */
+	long long epoch_s;		/* wall clock at the start; < 0: host's */
+	long drop_at_ms;		/* after the start; < 0: never */
+	int logcat_loss;		/* percent of app lines lost */
 };
 
 struct simpkg {
@@ -80,6 +99,17 @@ struct simdev {
 	char *control_path;
 	struct faults faults;		/* from the options */
 	struct timespec boot;		/* CLOCK_MONOTONIC at uptime 0 */
+	long long start_ns;		/* device clock when simdevice started */
+	long long wall_offset_ns;	/* wall clock - device clock */
+	int virtual_clock;
+	uint64_t seed;
+	int refresh_hz;
+	int width, height, density;	/* physical */
+	int battery;
+	int thermal, thermal_rise_to;
+	long thermal_rise_at_ms;
+	long drop_at_ms;
+	char *libs;
 
 	/* self-locking state */
 	struct simkv props;
@@ -91,6 +121,15 @@ struct simdev {
 	struct simpkg *pkgs;
 	size_t nr_pkgs, alloc_pkgs;
 	unsigned int next_app_uid;
+	struct simapps *apps;		/* app processes, logs, ground truth */
+	int ov_width, ov_height;	/* `wm size WxH`; 0: none */
+	int ov_density;			/* `wm density N`; 0: none */
+	int touch_down;			/* `input motionevent DOWN` seen */
+	int touch_x, touch_y;
+	long long touch_ns;
+
+	pthread_mutex_t clock_lock;
+	long long vclock_ns;		/* the virtual clock */
 
 	pthread_mutex_t log_lock;
 	FILE *log;
@@ -115,8 +154,27 @@ void simdev_free(struct simdev *dev);
 void simdev_lock(struct simdev *dev);
 void simdev_unlock(struct simdev *dev);
 
-/* Milliseconds since the device "booted" (CLOCK_MONOTONIC based). */
+/*
+ * Milliseconds since the device "booted": the host's CLOCK_MONOTONIC
+ * since the start plus --uptime, or the virtual clock (--clock virtual).
+ */
 double simdev_uptime_ms(struct simdev *dev);
+
+/* The same clock in ns: the device's CLOCK_MONOTONIC (frames, logcat). */
+long long simdev_now_ns(struct simdev *dev);
+
+/* The device's wall clock (ns since the epoch, UTC) at monotonic `mono_ns`. */
+long long simdev_wall_ns(struct simdev *dev, long long mono_ns);
+
+/*
+ * Let `ms` of device time pass for a command: sleep on the host clock, or
+ * move the virtual clock at once.  Returns 0, or -1 when the client went
+ * away (as simio_sleep).
+ */
+int simdev_spend(struct simdev *dev, struct simio *io, double ms);
+
+/* The thermal status now (--thermal, risen after --thermal-rise-at). */
+int simdev_thermal(struct simdev *dev);
 
 /*
  * The faults in force now: the options plus the control file, re-read on
