@@ -69,6 +69,15 @@ int cmd_load_config(struct config **out);
  */
 int cmd_load_config_optional(struct config **out);
 
+/*
+ * Open the baseline store named by `repo` (--repo), else baseline.repo of
+ * `cfg`, printing what went wrong.  Returns 0, or the exit status: 2 when
+ * no repository is named or it does not exist, 3 when it cannot be reached.
+ */
+struct baseline_store;
+int cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
+    const char *repo);
+
 /* Print "usage: ..." for `cmd` to stderr and return EXIT_BAD_INPUT. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

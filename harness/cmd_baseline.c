@@ -230,7 +230,7 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 /* Flags over the configuration (which has the environment) over defaults. */
 static void
 store_opts_init(struct baseline_store_opts *o, const struct config *cfg,
-    const struct baseline_args *a)
+    const char *repo)
 {
 	memset(o, 0, sizeof(*o));
 	o->repo = cfg->baseline.repo;
@@ -242,8 +242,8 @@ store_opts_init(struct baseline_store_opts *o, const struct config *cfg,
 	o->push_retries = cfg->baseline.push_retries;
 	o->author_name = cfg->baseline.author_name;
 	o->author_email = cfg->baseline.author_email;
-	if (a->repo)
-		o->repo = a->repo;
+	if (repo)
+		o->repo = repo;
 }
 
 /*
@@ -268,15 +268,15 @@ local_path(const char *repo)
 	return strchr(repo, ':') ? NULL : repo;	/* URL or host:path */
 }
 
-static int
-store_open(struct baseline_store **out, const struct config *cfg,
-    const struct baseline_args *a)
+int
+cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
+    const char *repo)
 {
 	struct baseline_store_opts o;
 	const char *path;
 	int rc;
 
-	store_opts_init(&o, cfg, a);
+	store_opts_init(&o, cfg, repo);
 	if (!o.repo || !*o.repo) {
 		diag_error("no baseline repository: pass --repo URL or set "
 		    "baseline.repo in the configuration");
@@ -546,7 +546,7 @@ cmd_baseline(int argc, char **argv)
 	/* Bad input comes out before anything touches the repository. */
 	if (v->writes && (status = read_run(&r, &data, &a)))
 		goto out;
-	if ((status = store_open(&bs, cfg, &a)))
+	if ((status = cmd_baseline_open(&bs, cfg, a.repo)))
 		goto out;
 	if (v->writes)
 		status = do_record(bs, r, &data, ref, &a);

@@ -1,18 +1,20 @@
 /*
  * cmd_compare.c: `jankgate compare`, one device's run against its baseline.
  *
- * Reads the current results file and the baseline results files named with
- * --baseline (none: a first run, where everything is new), refuses runs
+ * Reads the current results file and the baseline: the results files named
+ * with --baseline, or with --against REF the last baseline.history accepted
+ * runs of the same package and device key on that branch or tag of the
+ * baseline repository (read from git objects, no checkout).  No baseline
+ * at all is a first run, where everything is new.  It refuses runs
  * that are not comparable unless --allow-mismatch, runs compare_run(),
  * writes comparison.json atomically and prints a short table: the entries
  * that are not a plain pass or new (all of them with -v), the scenarios
  * with too few valid iterations, and a summary line.
  *
- * The configuration is optional here: -c FILE or $JANKGATE_CONFIG must
- * name a valid file, ./jankgate.json is used when it exists, and otherwise
- * the built-in defaults apply (alpha 0.05, Holm, min_iterations 3, the
- * metric table's thresholds), so two results files can be compared
- * anywhere.
+ * The configuration is optional here (cmd_load_config_optional): without
+ * a file the defaults and the JANKGATE_* environment apply (alpha 0.05,
+ * Holm, min_iterations 3, the metric table's thresholds), so two results
+ * files can be compared anywhere.
  *
  * Exit status (DESIGN §10): 2 for bad usage, an unreadable or invalid
  * file, or runs that are not comparable; else 1 when any entry is a
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "baseline_store.h"
 #include "cmd.h"
 #include "compare.h"
 #include "config.h"
@@ -41,6 +44,8 @@ struct compare_args {
 	const char *current;
 	struct strlist baselines;
 	const char *output;
+	const char *against;	/* a ref of the baseline repository */
+	const char *repo;	/* --repo: overrides baseline.repo */
 	int allow_mismatch;
 };
 
@@ -51,6 +56,8 @@ parse_args(struct compare_args *a, int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-mismatch", no_argument, NULL, 'M' },
+		{ "against", required_argument, NULL, 'A' },
+		{ "repo", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = command_find("compare");
@@ -66,6 +73,10 @@ parse_args(struct compare_args *a, int argc, char **argv)
 			a->output = optarg;
 		else if (opt == 'M')
 			a->allow_mismatch = 1;
+		else if (opt == 'A')
+			a->against = optarg;
+		else if (opt == 'R')
+			a->repo = optarg;
 		else
 			return cmd_usage_error(self, NULL);
 	}
@@ -74,22 +85,12 @@ parse_args(struct compare_args *a, int argc, char **argv)
 	if (argc - optind > 1)
 		return cmd_usage_error(self, "unexpected argument '%s' (name "
 		    "baseline files with --baseline)", argv[optind + 1]);
+	if (a->against && a->baselines.nr)
+		return cmd_usage_error(self, "--against and --baseline are "
+		    "alternatives; give one");
+	if (a->repo && !a->against)
+		return cmd_usage_error(self, "--repo goes with --against");
 	a->current = argv[optind];
-	return 0;
-}
-
-/* The configuration if one is named or present, else NULL (defaults). */
-static int
-load_config(struct config **out)
-{
-	const char *env = getenv("JANKGATE_CONFIG");
-
-	*out = NULL;
-	if (jg_opts.config_path || (env && *env) ||
-	    file_exists("jankgate.json"))
-		return cmd_load_config(out);
-	diag_verbose("no configuration file; using the default thresholds, "
-	    "alpha and correction");
 	return 0;
 }
 
@@ -222,10 +223,67 @@ verdict_exit(enum cmp_verdict v)
 	    v == CMP_INCONCLUSIVE ? EXIT_INCONCLUSIVE : EXIT_PASS;
 }
 
+/*
+ * The baseline sample from the store: the last baseline.history versions
+ * of this device's results on `a->against`, newest first, each named
+ * "REF@COMMIT" in a->baselines.  None is a first run (everything new).
+ */
+static int
+read_against(struct results ***base, struct compare_input **in_base,
+    struct compare_args *a, const struct results *cur,
+    const struct config *cfg)
+{
+	struct baseline_store *bs = NULL;
+	struct baseline_entry *e = NULL;
+	size_t nr = 0;
+	int status, rc;
+
+	if (!cur->app.package || !cur->device.key) {
+		diag_error("'%s' has no %s; baselines are filed under the "
+		    "app's package and the device key", a->current,
+		    !cur->app.package ? "app.package" : "device.key");
+		return EXIT_BAD_INPUT;
+	}
+	status = cmd_baseline_open(&bs, cfg, a->repo);
+	if (status)
+		return status;
+	rc = baseline_store_history(&e, &nr, bs, a->against, cur->app.package,
+	    cur->device.key, (size_t)cfg->baseline.history);
+	if (rc) {
+		diag_error_current();
+		status = rc == JG_EINVAL || rc == JG_ENOTFOUND ?
+		    EXIT_BAD_INPUT : EXIT_INFRA;
+		goto out;
+	}
+	if (!nr)
+		diag_info("no baseline yet for %s on %s at '%s': every metric "
+		    "is new", cur->device.key, cur->app.package, a->against);
+	*base = xreallocarray(*base, nr + 1, sizeof(**base));
+	*in_base = xreallocarray(*in_base, nr + 1, sizeof(**in_base));
+	for (size_t i = 0; i < nr; i++) {
+		char *name = xasprintf("%s@%.12s", a->against, e[i].commit);
+
+		(*base)[i] = NULL;
+		if (results_parse(&(*base)[i], e[i].data, e[i].len, name)) {
+			diag_plain("%s", jg_error_msg());
+			status = EXIT_BAD_INPUT;
+		}
+		strlist_add(&a->baselines, name);
+		free(name);
+	}
+	diag_verbose("baseline: %zu run%s of %s from '%s'", nr,
+	    nr == 1 ? "" : "s", cur->device.key, a->against);
+out:
+	baseline_entries_free(e, nr);
+	baseline_store_free(bs);
+	return status;
+}
+
 int
 cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { NULL, STRLIST_INIT, "comparison.json", 0 };
+	struct compare_args a = { NULL, STRLIST_INIT, "comparison.json", NULL,
+	    NULL, 0 };
 	struct results *cur = NULL, **base = NULL;
 	struct compare_input in_cur, *in_base = NULL;
 	struct comparison *cmp = NULL;
@@ -235,7 +293,7 @@ cmd_compare(int argc, char **argv)
 
 	status = parse_args(&a, argc, argv);
 	if (!status)
-		status = load_config(&cfg);
+		status = cmd_load_config_optional(&cfg);
 	if (status)
 		goto out;
 	base = xcalloc(a.baselines.nr + 1, sizeof(*base));
@@ -243,6 +301,11 @@ cmd_compare(int argc, char **argv)
 	status = read_inputs(&cur, base, &a);
 	if (status)
 		goto out;
+	if (a.against) {
+		status = read_against(&base, &in_base, &a, cur, cfg);
+		if (status)
+			goto out;
+	}
 	in_cur.results = cur;
 	in_cur.name = a.current;
 	for (size_t i = 0; i < a.baselines.nr; i++) {

@@ -51,6 +51,8 @@ static const char *const check_usage[] = {
 static const char *const compare_usage[] = {
 	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
 	"[-o FILE] [--allow-mismatch]",
+	"jankgate compare CURRENT.json --against REF [--repo URL] "
+	"[-o FILE] [--allow-mismatch]",
 	NULL
 };
 
@@ -103,6 +105,11 @@ const struct command commands[] = {
 	  "  --baseline FILE     a baseline results file (repeatable; the\n"
 	  "                      iterations of all of them are pooled; none:\n"
 	  "                      a first run, every metric is new)\n"
+	  "  --against REF       the baseline is the last baseline.history\n"
+	  "                      runs of this package and device key on REF\n"
+	  "                      (a branch or a tag) of the baseline repository\n"
+	  "  --repo URL          the baseline repository (default:\n"
+	  "                      baseline.repo)\n"
 	  "  -o, --output FILE   where to write the comparison (default:\n"
 	  "                      comparison.json)\n"
 	  "  --allow-mismatch    compare runs of another device key, refresh\n"
