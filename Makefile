@@ -83,6 +83,10 @@ $(B)/unit-tests: $(UNIT_OBJ) $(B)/libjankgate.a
 $(B)/adbprobe: $(B)/obj/tests/e2e/adbprobe.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The baseline store benchmark (tests/bench/bench_baseline.c).
+$(B)/bench-baseline: $(B)/obj/tests/bench/bench_baseline.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 # The comparison benchmark (tests/bench/bench_compare.c); run.py builds it.
 $(B)/bench-compare: $(B)/obj/tests/bench/bench_compare.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)

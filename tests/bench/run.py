@@ -12,6 +12,11 @@ use it), on the same simulated device in the same run; then push and pull
 throughput of 5 MiB through the client.  Target: client >= 3x faster per
 command than the CLI.
 
+baseline: open the git store and read the last 5 runs of each of 10 devices
+from a repository of 1,000 runs; target < 100 ms.
+
+compare: false-alarm rate and power on synthetic nights (bench_compare.c).
+
 Usage: run.py [--build DIR] [--n N]
 """
 
@@ -147,6 +152,26 @@ def bench_compare(build):
         raise SystemExit("bench: bench-compare failed")
 
 
+def bench_baseline(build):
+    """Assembling a baseline sample from 1,000 runs for 10 devices
+    (tests/bench/bench_baseline.c); target < 100 ms."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.path.join(os.path.basename(build), "bench-baseline")
+    cmd = ["make", "--no-print-directory", "-s", target]
+    if os.path.basename(build) == "build-san":
+        cmd.insert(1, "SANITIZE=1")
+    if subprocess.run(cmd, cwd=src).returncode:
+        raise SystemExit("bench: cannot build " + target)
+    tmp = tempfile.mkdtemp(prefix="jg-bench-git-")
+    try:
+        sys.stdout.flush()
+        r = subprocess.run([os.path.join(build, "bench-baseline"), tmp])
+        if r.returncode:
+            raise SystemExit("bench: bench-baseline failed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -157,6 +182,7 @@ def main():
         print("adb: skipped (adb is not installed)")
     else:
         bench_adb(build, a.n)
+    bench_baseline(build)
     bench_compare(build)
     return 0
 
