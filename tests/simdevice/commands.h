@@ -90,6 +90,11 @@ int cmd_uiautomator(struct simcmd_ctx *ctx, int argc, char **argv);
 /* cmd_runas.c */
 int cmd_runas(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_text.c */
+int cmd_grep(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_head(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_tail(struct simcmd_ctx *ctx, int argc, char **argv);
+
 /* cmd_clock.c */
 int cmd_date(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_uptime(struct simcmd_ctx *ctx, int argc, char **argv);

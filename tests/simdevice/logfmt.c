@@ -407,6 +407,24 @@ add_entry(struct logfmt_buf *b, const struct logfmt_entry *e)
 }
 
 void
+logfmt_buf_drop_after(struct logfmt_buf *b, long long after_ns, int pid,
+    const char *needle)
+{
+	size_t i, keep = lower_bound(b, after_ns + 1, 0);
+
+	for (i = keep; i < b->nr; i++) {
+		const struct logfmt_entry *e = &b->v[i].e;
+
+		if (e->pid == pid || (needle && strstr(e->msg, needle))) {
+			b->bytes -= b->v[i].size;
+			free(b->v[i].text);
+		} else
+			b->v[keep++] = b->v[i];
+	}
+	b->nr = keep;
+}
+
+void
 logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers)
 {
 	size_t i, keep = 0;

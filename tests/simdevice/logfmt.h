@@ -140,6 +140,14 @@ size_t logfmt_buf_add(struct logfmt_buf *b, const struct logfmt_entry *e);
 void logfmt_buf_set_loss(struct logfmt_buf *b, int percent, uint64_t seed,
     int chatty);
 
+/*
+ * Forget the entries dated after `after_ns` that process `pid` logged or
+ * whose message contains `needle` (NULL: none): what a process that died
+ * at `after_ns` had been scheduled to log.
+ */
+void logfmt_buf_drop_after(struct logfmt_buf *b, long long after_ns, int pid,
+    const char *needle);
+
 /* Forget the entries of the buffers in mask `buffers` (logcat -c). */
 void logfmt_buf_clear(struct logfmt_buf *b, unsigned int buffers);
 

@@ -184,6 +184,33 @@ pm path com.nope	-	1
 pm list packages shell	package:com.android.shell	0
 cmd nosuch	cmd: Can't find service: nosuch	20
 pm install /data/local/tmp/none.apk	Error: Can't open file: /data/local/tmp/none.apk\nConsider using a file under /data/local/tmp/	1
+wm size	Physical size: 1080x2400	0
+wm size 720x1600; wm size	Physical size: 1080x2400\nOverride size: 720x1600	0
+wm size 720x1600; wm size reset; wm size	Physical size: 1080x2400	0
+wm density 360; wm density	Physical density: 420\nOverride density: 360	0
+settings get global window_animation_scale	1.0	0
+settings put global window_animation_scale 0; settings get global window_animation_scale	0	0
+settings get secure nope	null	0
+settings put system a 1; settings list system | grep '^a='	a=1	0
+settings put system a 1; settings delete system a	Deleted 1 rows	0
+pidof com.nope	-	1
+am force-stop com.nope	-	0
+am start -W -n com.nope/.Main	Starting: Intent { cmp=com.nope/.Main }\nError type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.	0
+dumpsys nosuch	Can't find service: nosuch	0
+dumpsys gfxinfo com.nope	No process found for: com.nope	0
+dumpsys battery | grep -E 'level|status'	  status: 2\n  level: 85	0
+dumpsys thermalservice | grep Status:	Thermal Status: 0	0
+input tap 1	Error: Invalid arguments for command: tap\nUsage: input [<source>] <command> [<arg>...]	1
+input keyevent KEYCODE_HOME	-	0
+logcat -d	-	0
+logcat -x	logcat: unknown option '-x'	1
+logcat -d -v nope	logcat: Invalid parameter "nope" to -v.	1
+run-as com.nope ls	run-as: unknown package: com.nope	1
+run-as com.android.shell ls	run-as: package not debuggable: com.android.shell	1
+echo -e 'a\nb\nc' | tail -n 1	c	0
+echo -e 'a\nb\nc' | head -2	a\nb	0
+echo -e 'ab\nc\nb' | grep -c b	2	0
+echo x | grep -q y	-	1
 CASES
 out=$("$SIM" --sdk 28 --exec 'getprop ro.build.version.sdk; getprop ro.build.version.release')
 check "--sdk sets the API level and its release" "$out" "28
@@ -521,8 +548,83 @@ if cmp -s "$T/d1.out" "$T/d2.out"; then ok "same --seed: identical gfxinfo and l
 if ! cmp -s "$T/d1.out" "$T/d3.out"; then ok "another --seed: other frames"; else not_ok "another --seed: other frames"; fi
 check_match "... and the output is a real dump" "$(cat "$T/d1.out")" '^---PROFILEDATA---$'
 
+# ---------------------------------------------------------------- phone options and faults
+# Through --exec on the virtual clock: the device time moves only with
+# the commands, so these are exact.
+V="$SIM --clock virtual"
+check "--epoch and the virtual clock: sleep moves date" \
+	"$($V --epoch 1700000000 --exec 'date +%s; sleep 2; date +%s')" "1700000000
+1700000002"
+check "date's default layout" "$($V --epoch 1700000000 --exec date)" "Tue Nov 14 22:13:20 UTC 2023"
+check_match "uptime counts from --uptime" "$($V --uptime 90000 --exec uptime)" '^ [0-9:]{8} up 1 day,  1:00,  0 users,  load average: '
+check "--battery 100: full" "$($V --battery 100 --exec "dumpsys battery | grep -E 'level|status'")" "  status: 5
+  level: 100"
+check "--animation-scale sets the three scales" \
+	"$($V --animation-scale 0 --exec 'settings get global animator_duration_scale; settings get global transition_animation_scale')" "0
+0"
+check_match "--refresh-rate 60: 60.000004 fps" "$($V --refresh-rate 60 --sdk 30 --exec 'dumpsys display')" \
+	'DisplayDeviceInfo\{"Built-in Screen": uniqueId="local:0", 1080 x 2400, modeId 1, defaultModeId 1, supportedModes \[\{id=1, width=1080, height=2400, fps=60\.000004\}\]'
+check "--size and --density" "$($V --size 720x1280 --density 320 --exec 'wm size; wm density; getprop ro.sf.lcd_density')" \
+	"Physical size: 720x1280
+Physical density: 320
+320"
+check "--thermal-rise-at: the status rises mid-run" \
+	"$($V --thermal 1 --thermal-rise-at 5000 --thermal-rise-to 4 --exec 'dumpsys thermalservice | grep Status:; sleep 5; dumpsys thermalservice | grep Status:')" \
+	"Thermal Status: 1
+Thermal Status: 4"
+check "no thermalservice before API 29" "$($V --sdk 28 --exec 'dumpsys thermalservice' 2>&1)" "Can't find service: thermalservice"
+out=$("$SIM" --libs matrix=9 --exec true 2>&1)
+check_match "a bad --libs is refused" "$out/$?" "^simdevice: bad --libs 'matrix=9': .*/1$"
+check "pm dump: versionName and versionCode" \
+	"$($V --install "$SHOP" --exec 'pm dump com.example.shop | grep -E "version(Name|Code)="')" \
+	"    versionCode=100 minSdk=24 targetSdk=34
+    versionName=1.0.0"
+out=$($V --sdk 28 --install "$SHOP" --exec 'am start -W -n com.example.shop/.HomeActivity; logcat -d -s ActivityManager:I')
+check_match "API 28: am start -W prints ThisTime" "$out" '^ThisTime: [0-9]+$'
+check_match "API 28: Displayed comes from ActivityManager" "$out" ' I ActivityManager: Displayed com\.example\.shop/\.HomeActivity: \+[0-9]+ms$'
+START='am start -W -n com.example.shop/.HomeActivity >/dev/null; input tap 540 1180'
+out=$($V --install "$SHOP" --crash-on 'Browse the feed' --exec "$START; sleep 1; logcat -d -b crash; pidof com.example.shop; echo status \$?")
+check_match "crash-on: FATAL EXCEPTION in the crash buffer" "$out" ' E AndroidRuntime: FATAL EXCEPTION: main$'
+check_match "crash-on: ... naming the process" "$out" ' E AndroidRuntime: Process: com\.example\.shop, PID: [0-9]+$'
+check_match "crash-on: the process is gone" "$out" '^status 1$'
+out=$($V --install "$SHOP" --anr-on 'input swipe' --exec "$START; input swipe 540 1800 540 600 100; sleep 6; logcat -d -b system")
+check_match "anr-on: ActivityManager reports the ANR" "$out" ' E ActivityManager: ANR in com\.example\.shop \(com\.example\.shop/\.FeedActivity\)$'
+check_match "anr-on: ... with the input reason" "$out" ' E ActivityManager: Reason: Input dispatching timed out'
+echo "anr-on Place order" >"$T/anr.control"
+check_match "anr-on from the control file, on an element's text" \
+	"$($V --install "$SHOP" --control "$T/anr.control" --exec 'am start -W -n com.example.shop/.CheckoutActivity >/dev/null; input tap 540 2200; sleep 6; logcat -d -b system | grep ANR')" \
+	'ANR in com\.example\.shop \(com\.example\.shop/\.CheckoutActivity\)$'
+out=$($V --sdk 29 --libs fpsanalyzer --logcat-loss=30 --install "$SHOP" --exec "$START; input swipe 540 1800 540 600 100; sleep 2; logcat -d")
+check_match "logcat-loss: chatty lines on API 29" "$out" ' I chatty  : uid=[0-9]+\(u0_a[0-9]+\) expire [0-9]+ lines?$'
+full=$($V --sdk 29 --libs fpsanalyzer --install "$SHOP" --exec "$START; input swipe 540 1800 540 600 100; sleep 2; logcat -d | grep -c FPSAnalyzer")
+lossy=$(printf '%s\n' "$out" | grep -c FPSAnalyzer)
+if [ "$lossy" -lt "$full" ]; then ok "logcat-loss: lines are lost ($lossy of $full)"; else not_ok "logcat-loss: lines are lost" "$lossy of $full"; fi
+check "slow-dumpsys-ms: dumpsys takes that long" \
+	"$($V --epoch 1700000000 --slow-dumpsys-ms 3000 --exec 'dumpsys battery >/dev/null; date +%s')" "1700000003"
+cat >"$T/slow.apk" <<'EOF'
+{"package":"com.example.slow","versionName":"1.0","versionCode":1,"debuggable":true,
+ "libraries":{"blockcanary":{"version":"1.5","threshold_ms":500}},
+ "activities":[{"name":".Main","elements":[{"text":"Go","bounds":[0,0,1080,2400]}],
+   "blocks":[{"on":"tap","p":1,"ms":900,"sigma":0,"stack":["com.example.slow.Main.work(Main.java:10)"]}]}]}
+EOF
+SLOW='am start -W -n com.example.slow/.Main >/dev/null; input tap 500 500; sleep 3'
+bc=$($V --install "$T/slow.apk" --exec "$SLOW; run-as com.example.slow ls files/blockcanary")
+check_match "BlockCanary writes looper-*.log in the files dir" "$bc" '^looper-2024-11-05_14-00-0[0-9]\.[0-9]{3}\.log$'
+out=$($V --install "$T/slow.apk" --exec "$SLOW; run-as com.example.slow cat files/blockcanary/$bc")
+check_match "... with \\r\\n line ends and the block's time" "$out" $'^time = 9[0-9][0-9]\r$'
+out=$($V --libs blockcanary=1.5:external --install "$T/slow.apk" --exec "$SLOW; ls /storage/emulated/0/blockcanary")
+check_match "--libs blockcanary=1.5:external: files on external storage" "$out" '^looper-.*\.log$'
+
+# The device drops off the adb server at a given moment.
+start_device drp --drop-at-ms 1500
+$ADB connect "$SER_drp" >/dev/null
+check "drop-at-ms: a device at first" "$($ADB -s "$SER_drp" shell echo up)" "up"
+sleep 2
+out=$($ADB -s "$SER_drp" shell echo up 2>&1)
+check_match "drop-at-ms: then gone" "$out/$?" "^error: .*/1$"
+
 # ---------------------------------------------------------------- shutdown
-for d in def leg exe acc rej pub old app d1 d2 d3; do
+for d in def leg exe acc rej pub old app d1 d2 d3 drp; do
 	stop_device "$d"
 done
 $ADB kill-server >/dev/null 2>&1

@@ -395,10 +395,18 @@ void
 simapps_stop(struct simapps *a, struct apprun *r, long long now_ns)
 {
 	struct simapp *app = find_run(a, r);
+	struct strbuf needle = STRBUF_INIT;
 
+	/* What the dead process (and AM about it) would have logged later. */
+	if (apprun_pid(r)) {
+		strbuf_addf(&needle, " %s/", apprun_model(r)->package);
+		logfmt_buf_drop_after(a->log, now_ns, apprun_pid(r),
+		    needle.buf);
+	}
 	apprun_force_stop(r, now_ns);
 	if (app)
 		app->hung = 0;
+	strbuf_release(&needle);
 }
 
 void
@@ -460,6 +468,8 @@ simapps_crash(struct simapps *a, struct apprun *r, long long at_ns,
 	    "on '%s'", what);
 	logfmt_msg_crash(&msg, "main", m->process, pid, exc.buf, frames,
 	    (int)(sizeof(frames) / sizeof(frames[0])));
+	/* The process ends first, so its scheduled lines go, these stay. */
+	simapps_stop(a, r, at_ns);
 	log_entry(a, LOGFMT_CRASH, at_ns, pid, app->uid, 'E',
 	    "AndroidRuntime", msg.buf);
 
@@ -473,7 +483,6 @@ simapps_crash(struct simapps *a, struct apprun *r, long long at_ns,
 	    a->dev->sdk >= 29 ? ": fg  TOP" : "");
 	log_entry(a, LOGFMT_SYSTEM, at_ns + 150 * MS, 0, 0, 'I',
 	    "ActivityManager", msg.buf);
-	simapps_stop(a, r, at_ns);
 	strbuf_release(&msg);
 	strbuf_release(&first);
 	strbuf_release(&exc);

@@ -86,6 +86,41 @@ simfs_free(struct simfs *fs)
 	free(fs);
 }
 
+/*
+ * Android's symlinks into the places apps write, resolved by name since
+ * the tree has no links: /data/user/0 is /data/data, and the external
+ * storage paths are /sdcard.
+ */
+static const struct {
+	const char *from, *to;
+} aliases[] = {
+	{ "/data/user/0", "/data/data" },
+	{ "/storage/emulated/0", "/sdcard" },
+	{ "/storage/self/primary", "/sdcard" },
+	{ "/mnt/sdcard", "/sdcard" },
+};
+
+static void
+unalias(struct strbuf *out, size_t base)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		const char *p = out->buf + base;
+		char *rest;
+
+		n = strlen(aliases[i].from);
+		if (strncmp(p, aliases[i].from, n) || (p[n] && p[n] != '/'))
+			continue;
+		rest = xstrdup(p + n);
+		strbuf_setlen(out, base);
+		strbuf_addstr(out, aliases[i].to);
+		strbuf_addstr(out, rest);
+		free(rest);
+		return;
+	}
+}
+
 void
 simfs_normalize(struct strbuf *out, const char *path)
 {
@@ -116,6 +151,7 @@ simfs_normalize(struct strbuf *out, const char *path)
 	}
 	if (out->len == base)
 		strbuf_addch(out, '/');
+	unalias(out, base);
 }
 
 /* The child of `dir` called `name` (n bytes), or NULL; *pos = its slot. */

@@ -40,7 +40,11 @@ struct simfs *simfs_new(void);
 /* Free the tree and every file in it; NULL is a no-op. */
 void simfs_free(struct simfs *fs);
 
-/* Append the normalised form of `path` ("/a/b", never a trailing slash). */
+/*
+ * Append the normalised form of `path` ("/a/b", never a trailing slash),
+ * with Android's links resolved: /data/user/0 is /data/data;
+ * /storage/emulated/0, /storage/self/primary and /mnt/sdcard are /sdcard.
+ */
 void simfs_normalize(struct strbuf *out, const char *path);
 
 /* Fill `st` for `path`.  Returns 0, -ENOENT or -ENOTDIR. */

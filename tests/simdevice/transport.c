@@ -436,21 +436,51 @@ start_conn(struct transport *t, int fd)
 	pthread_attr_destroy(&attr);
 }
 
+/* Drop every connection (the stop signal, or the drop-at-ms fault). */
+static void
+drop_all(struct transport *t)
+{
+	struct conn *c;
+
+	pthread_mutex_lock(&t->lock);
+	for (c = t->conns; c; c = c->next)
+		conn_drop(c);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/*
+ * Has the drop-at-ms moment come?  Checked on the device clock (which
+ * may be virtual), so the serve loop polls while one is pending.
+ */
+static int
+drop_due(struct transport *t)
+{
+	struct simdev *dev = t->dev;
+
+	return dev->drop_at_ms >= 0 && simdev_now_ns(dev) - dev->start_ns >=
+	    dev->drop_at_ms * 1000000LL;
+}
+
 int
 transport_serve(struct transport *t, int stop_fd)
 {
 	struct pollfd pfd[2];
-	struct conn *c;
-	int ret = 0;
+	int ret = 0, gone = 0;
 
 	pfd[0].fd = t->lfd;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = stop_fd;
 	pfd[1].events = POLLIN;
 	for (;;) {
-		int fd;
+		int fd, wait_ms = t->dev->drop_at_ms >= 0 && !gone ? 20 : -1;
 
-		if (poll(pfd, 2, -1) < 0) {
+		if (!gone && drop_due(t)) {
+			/* The phone is gone: links close, new ones too. */
+			simdev_log(t->dev, "drop", "drop-at-ms");
+			drop_all(t);
+			gone = 1;
+		}
+		if (poll(pfd, 2, wait_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			ret = jg_error_errno(JG_EIO, errno, "poll");
@@ -467,12 +497,14 @@ transport_serve(struct transport *t, int stop_fd)
 			ret = jg_error_errno(JG_EIO, errno, "accept");
 			break;
 		}
-		start_conn(t, fd);
+		if (gone)
+			close(fd);
+		else
+			start_conn(t, fd);
 	}
 
+	drop_all(t);
 	pthread_mutex_lock(&t->lock);
-	for (c = t->conns; c; c = c->next)
-		conn_drop(c);
 	while (t->conns)
 		pthread_cond_wait(&t->cond, &t->lock);
 	pthread_mutex_unlock(&t->lock);

@@ -2141,6 +2141,117 @@ apprun_is_deterministic(void **state)
 	strbuf_release(&fc.names);
 }
 
+
+/* Filterspecs: a tag's own spec wins over "*", S silences, V is the floor. */
+static void
+log_filterspecs(void **state)
+{
+	struct logfmt_buf *b = logfmt_buf_new(1 << 20);
+	struct logfmt_cursor c = LOGFMT_CURSOR_INIT;
+	struct logfmt_filter f[] = { { "*", 'S' }, { "keep", 'W' } };
+	struct logfmt_opts o;
+	struct strbuf out = STRBUF_INIT;
+	struct logfmt_entry e = { LOGFMT_MAIN, SEC, SEC, 1, 1, 0, 'I', "keep",
+	    "info" };
+
+	logfmt_buf_add(b, &e);
+	e.prio = 'E';
+	e.msg = "error";
+	logfmt_buf_add(b, &e);
+	e.tag = "other";
+	logfmt_buf_add(b, &e);
+	logfmt_opts_init(&o);
+	logfmt_opts_word(&o, "brief");
+	o.filters = f;
+	o.nr_filters = 2;
+	assert_int_equal(logfmt_buf_dump(b, &out, &o, &c, LLONG_MAX, 0), 1);
+	assert_string_equal(out.buf, "--------- beginning of main\n"
+	    "E/keep    (    1): error\n");
+	/* Without "*:S" the other tag shows at every priority. */
+	strbuf_reset(&out);
+	c = (struct logfmt_cursor)LOGFMT_CURSOR_INIT;
+	o.filters = f + 1;
+	o.nr_filters = 1;
+	assert_int_equal(logfmt_buf_dump(b, &out, &o, &c, LLONG_MAX, 0), 2);
+	strbuf_release(&out);
+	logfmt_buf_free(b);
+}
+
+/*
+ * The loss fault drops about its share of app lines, never system ones,
+ * and (API 30 and older) counts them in one chatty line per gap.
+ */
+static void
+log_loss_and_chatty(void **state)
+{
+	struct logfmt_buf *b = logfmt_buf_new(1 << 22);
+	struct logfmt_cursor c = LOGFMT_CURSOR_INIT;
+	struct logfmt_opts o;
+	struct strbuf out = STRBUF_INIT;
+	struct logfmt_entry e = { LOGFMT_MAIN, 0, 0, 4242, 4242, 10123, 'I',
+	    "app", "line" };
+	struct logfmt_entry sys = { LOGFMT_SYSTEM, 0, 0, 900, 927, 1000, 'I',
+	    "ActivityManager", "sys" };
+	const char *p;
+	long app = 0, lost = 0, chatty = 0, sysn = 0;
+	int i, n;
+
+	logfmt_buf_set_loss(b, 25, 7, 1);
+	for (i = 0; i < 2000; i++) {
+		e.mono_ns = sys.mono_ns = (i + 1) * 1000000LL;
+		logfmt_buf_add(b, &e);
+		logfmt_buf_add(b, &sys);
+	}
+	logfmt_opts_init(&o);
+	logfmt_opts_word(&o, "brief");
+	logfmt_buf_dump(b, &out, &o, &c, LLONG_MAX, 0);
+	for (p = out.buf; (p = strchr(p, '\n')); p++) {
+		if (!strncmp(p + 1, "I/app ", 6))
+			app++;
+		else if (!strncmp(p + 1, "I/ActivityManager", 17))
+			sysn++;
+		else if (sscanf(p + 1, "I/chatty  ( 4242): uid=10123(u0_a123) "
+		    "expire %d line", &n) == 1) {
+			chatty++;
+			lost += n;
+		}
+	}
+	assert_int_equal(sysn, 2000);
+	assert_int_equal(app + lost, 2000);
+	assert_in_range(lost, 400, 600);
+	assert_true(chatty > 0 && chatty <= lost);
+	strbuf_release(&out);
+	logfmt_buf_free(b);
+}
+
+/* A dead process's scheduled lines go; earlier ones and others stay. */
+static void
+log_drop_after(void **state)
+{
+	struct logfmt_buf *b = logfmt_buf_new(1 << 20);
+	struct logfmt_cursor c = LOGFMT_CURSOR_INIT;
+	struct logfmt_opts o;
+	struct strbuf out = STRBUF_INIT;
+	struct logfmt_entry e[] = {
+		{ LOGFMT_MAIN, 1 * SEC, 1 * SEC, 7, 7, 0, 'I', "t", "before" },
+		{ LOGFMT_MAIN, 3 * SEC, 3 * SEC, 7, 7, 0, 'I', "t", "after" },
+		{ LOGFMT_MAIN, 3 * SEC, 3 * SEC, 8, 8, 0, 'I', "t", "other" },
+		{ LOGFMT_SYSTEM, 4 * SEC, 4 * SEC, 9, 9, 0, 'I', "t",
+		    "Displayed com.x/.A" },
+	};
+
+	for (size_t i = 0; i < 4; i++)
+		logfmt_buf_add(b, &e[i]);
+	logfmt_buf_drop_after(b, 2 * SEC, 7, " com.x/");
+	logfmt_opts_init(&o);
+	logfmt_opts_word(&o, "brief");
+	assert_int_equal(logfmt_buf_dump(b, &out, &o, &c, LLONG_MAX, 0), 2);
+	assert_non_null(strstr(out.buf, ": before\n"));
+	assert_non_null(strstr(out.buf, ": other\n"));
+	strbuf_release(&out);
+	logfmt_buf_free(b);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rng_same_seed_same_stream),
 	cmocka_unit_test(rng_distributions),
@@ -2171,6 +2282,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(log_truncation),
 	cmocka_unit_test(log_buffer_selection),
 	cmocka_unit_test(log_buffer_prunes),
+	cmocka_unit_test(log_filterspecs),
+	cmocka_unit_test(log_loss_and_chatty),
+	cmocka_unit_test(log_drop_after),
 	cmocka_unit_test(log_library_lines),
 	cmocka_unit_test(matrix_numbers),
 	cmocka_unit_test(matrix_fps_05_matches_real_issue),

@@ -139,7 +139,10 @@ shparse_rejects(void **state)
 	}
 }
 
-/* Paths normalise as the kernel resolves them from "/". */
+/*
+ * Paths normalise as the kernel resolves them from "/", with Android's
+ * data and storage links followed.
+ */
 static void
 simfs_normalizes_paths(void **state)
 {
@@ -155,6 +158,13 @@ simfs_normalizes_paths(void **state)
 		{ "/..", "/" },
 		{ "/a/b/../../..", "/" },
 		{ "/data/local/../local/tmp", "/data/local/tmp" },
+		/* Android's links to where apps write, resolved by name. */
+		{ "/data/user/0/com.x/files", "/data/data/com.x/files" },
+		{ "/data/user/0", "/data/data" },
+		{ "/data/user/01", "/data/user/01" },
+		{ "/storage/emulated/0/blockcanary", "/sdcard/blockcanary" },
+		{ "/storage/self/primary", "/sdcard" },
+		{ "/storage/emulated/1", "/storage/emulated/1" },
 	};
 	size_t i;
 
