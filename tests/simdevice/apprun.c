@@ -322,10 +322,18 @@ apprun_gfxinfo(struct apprun *r, struct strbuf *out, unsigned int flags,
 }
 
 void
-apprun_traceman_end(struct apprun *r, long long now_ns)
+apprun_traceman_start(struct apprun *r)
+{
+	strbuf_reset(&r->traceman);
+}
+
+void
+apprun_traceman_end(struct apprun *r, long long now_ns, struct strbuf *lines)
 {
 	const char *p = r->traceman.buf, *nl;
 
+	if (lines && r->pid)
+		strbuf_add(lines, r->traceman.buf, r->traceman.len);
 	/* One costTime entry per method, as TraceMan logs them. */
 	while (r->pid && (nl = strchr(p, '\n'))) {
 		char *line = xstrndup(p, (size_t)(nl - p));

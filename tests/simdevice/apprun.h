@@ -129,10 +129,15 @@ void apprun_advance(struct apprun *r, long long now_ns);
 int apprun_gfxinfo(struct apprun *r, struct strbuf *out, unsigned int flags,
     long long now_ns);
 
+/* MethodTraceMan's StartMethodCost: forget the methods measured so far. */
+void apprun_traceman_start(struct apprun *r);
+
 /*
  * MethodTraceMan's EndMethodCost at `now_ns`: log a costTime line per
- * method measured since the last one, and forget them.
+ * method measured since the last start or end, append the same messages
+ * to `lines` (one per line; NULL: not wanted), and forget them.
  */
-void apprun_traceman_end(struct apprun *r, long long now_ns);
+void apprun_traceman_end(struct apprun *r, long long now_ns,
+    struct strbuf *lines);
 
 #endif

@@ -623,8 +623,70 @@ sleep 2
 out=$($ADB -s "$SER_drp" shell echo up 2>&1)
 check_match "drop-at-ms: then gone" "$out/$?" "^error: .*/1$"
 
+# ---------------------------------------------------------------- MethodTraceMan
+# The app's WebSocket on device port 5392, through adb forward.
+cat >"$T/ws.py" <<'EOF'
+# A WebSocket client: handshake on /refresh, then one masked text frame
+# per argument, printing each answer; "raw:PATH" sends a plain GET.
+import base64, hashlib, os, socket, struct, sys
+port = int(sys.argv[1])
+c = socket.create_connection(("127.0.0.1", port))
+c.settimeout(10)
+if sys.argv[2].startswith("raw:"):
+    c.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % sys.argv[2][4:]).encode())
+    print(c.recv(4096).decode().split("\r\n")[0])
+    sys.exit(0)
+key = base64.b64encode(os.urandom(16)).decode()
+c.sendall(("GET /refresh HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+           "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+           "Sec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+head = b""
+while b"\r\n\r\n" not in head:
+    head += c.recv(1)
+want = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+print("accept ok" if ("Sec-WebSocket-Accept: " + want) in head.decode() else "bad accept: " + head.decode())
+def recv_exact(n):
+    b = b""
+    while len(b) < n:
+        d = c.recv(n - len(b))
+        if not d:
+            raise SystemExit("eof")
+        b += d
+    return b
+for msg in sys.argv[2:]:
+    data = msg.encode()
+    mask = os.urandom(4)
+    hdr = bytes([0x81, 0x80 | len(data)]) if len(data) < 126 else bytes([0x81, 0xfe]) + struct.pack(">H", len(data))
+    c.sendall(hdr + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+    h = recv_exact(2)
+    n = h[1] & 0x7f
+    if n == 126:
+        n = struct.unpack(">H", recv_exact(2))[0]
+    print(recv_exact(n).decode())
+EOF
+start_device tm --clock virtual --libs traceman --install "$SHOP"
+TM="$ADB -s $SER_tm"
+$ADB connect "$SER_tm" >/dev/null
+fport=$($TM forward tcp:0 tcp:5392)
+check "traceman: no server while the app is stopped" "$(python3 "$T/ws.py" "$fport" raw:/ 2>&1 | tail -1)" ""
+$TM shell am start -W -n com.example.shop/.HomeActivity >/dev/null
+$TM shell input tap 540 1180
+check "traceman: plain HTTP elsewhere is 404" "$(python3 "$T/ws.py" "$fport" raw:/index 2>&1)" "HTTP/1.1 404 Not Found"
+out=$(python3 "$T/ws.py" "$fport" '{"moduleName":"OnlineMessage"}' '{"moduleName":"StartMethodCost"}' 2>&1)
+check "traceman: the handshake and the control messages" "$out" 'accept ok
+{"moduleName":"OnlineMessage","success":true}
+{"moduleName":"StartMethodCost","success":true}'
+$TM shell input swipe 540 1800 540 600 150
+$TM shell sleep 2
+out=$(python3 "$T/ws.py" "$fport" '{"moduleName":"EndMethodCost"}' 2>&1)
+check_match "traceman: EndMethodCost answers with the costs" "$out" \
+	'^\{"moduleName":"EndMethodCost","data":\[\{"methodName":"com\.example\.shop\.feed\.FeedAdapter\.onBindViewHolder","costTime":[0-9]+,"threadName":"主线程"\}'
+check_match "traceman: ... and logs costTime lines" "$($TM shell logcat -d -s costTime)" \
+	' I costTime: com\.example\.shop\.feed\.ThumbnailLoader\.load  [0-9]+ms \[非主线程\]$'
+$TM forward --remove-all
+
 # ---------------------------------------------------------------- shutdown
-for d in def leg exe acc rej pub old app d1 d2 d3 drp; do
+for d in def leg exe acc rej pub old app d1 d2 d3 drp tm; do
 	stop_device "$d"
 done
 $ADB kill-server >/dev/null 2>&1

@@ -41,4 +41,14 @@ void svc_sync_run(struct simstream *st, const char *arg, void *state);
 int svc_tcp_open(struct simstream *st, const char *arg, void **state);
 void svc_tcp_run(struct simstream *st, const char *arg, void *state);
 
+/*
+ * MethodTraceMan's server on device port 5392 (svc_traceman.c), reached
+ * through tcp: when no --tcp-map claims the port: ready when an app with
+ * the library runs; run serves one WebSocket client.
+ */
+#define TRACEMAN_PORT	5392
+struct simdev;
+int svc_traceman_ready(struct simdev *dev);
+void svc_traceman_run(struct simstream *st);
+
 #endif

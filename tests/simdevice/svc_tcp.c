@@ -8,7 +8,8 @@
  * port nobody listens on, refuses the OPEN, as adbd does when its connect()
  * fails.  Bytes flow both ways; when either side closes, both close (adb
  * streams have no half-close): the socket reader ends the stream, and the
- * stream reader shuts the socket down.
+ * stream reader shuts the socket down.  An unmapped port 5392 is
+ * MethodTraceMan's server inside a running app (svc_traceman.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,7 +27,7 @@
 #include "banned.h"
 
 struct tcp_state {
-	int fd;			/* -1: echo */
+	int fd;			/* -1: echo, -2: MethodTraceMan */
 	struct simstream *st;
 };
 
@@ -66,8 +67,15 @@ svc_tcp_open(struct simstream *st, const char *arg, void **state)
 	for (i = 0; i < dev->nr_tcp; i++)
 		if (dev->tcp[i].devport == port)
 			break;
-	if (i == dev->nr_tcp)
-		return -1;
+	if (i == dev->nr_tcp) {
+		/* An app's own server, when the app runs. */
+		if (port != TRACEMAN_PORT || !svc_traceman_ready(dev))
+			return -1;
+		ts = xcalloc(1, sizeof(*ts));
+		ts->fd = -2;
+		*state = ts;
+		return 0;
+	}
 	ts = xcalloc(1, sizeof(*ts));
 	ts->st = st;
 	ts->fd = -1;
@@ -118,6 +126,11 @@ svc_tcp_run(struct simstream *st, const char *arg, void *state)
 	ssize_t n;
 
 	simdev_log(simstream_dev(st), "tcp", arg);
+	if (ts->fd == -2) {
+		svc_traceman_run(st);
+		free(ts);
+		return;
+	}
 	if (ts->fd < 0) {
 		size_t k;
 

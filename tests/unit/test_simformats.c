@@ -2031,7 +2031,7 @@ busy_session(int sdk, uint64_t seed, struct strbuf *log, struct files *f)
 		assert_int_equal(apprun_swipe(r, 500, 1800, 500, 300, 200,
 		    (10 + 3 * i) * SEC), 0);
 	apprun_advance(r, 25 * SEC);
-	apprun_traceman_end(r, 25 * SEC);
+	apprun_traceman_end(r, 25 * SEC, NULL);
 	assert_int_equal(apprun_gfxinfo(r, &sb, GFX_FRAMESTATS, 25 * SEC), 0);
 	/* Each block stalls most of its fling: few, long frames. */
 	assert_true(field(sb.buf, "Total frames rendered") > 50);

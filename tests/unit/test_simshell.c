@@ -1,6 +1,6 @@
 /*
  * test_simshell.c: the simulated device's shell parser, in-memory file
- * system and property map.
+ * system, property map and WebSocket server.
  *
  * The unit-test binary links only libjankgate.a, not tests/simdevice/, so
  * the modules under test are compiled into this file by including their
@@ -10,8 +10,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -22,6 +25,42 @@
 #include "../simdevice/shparse.c"
 #include "../simdevice/simfs.c"
 #include "../simdevice/simkv.c"
+#include "../simdevice/websock.c"
+
+/*
+ * A stand-in adb stream for websock.c: reads come from `in`, writes go to
+ * `out`.  Only the calls websock.c makes are provided.
+ */
+struct simstream {
+	const char *in;
+	size_t in_len, in_pos;
+	struct strbuf out;
+};
+
+size_t
+simstream_read(struct simstream *st, void *buf, size_t len)
+{
+	size_t n = st->in_len - st->in_pos;
+
+	if (n > len)
+		n = len;
+	memcpy(buf, st->in + st->in_pos, n);
+	st->in_pos += n;
+	return n;
+}
+
+int
+simstream_read_full(struct simstream *st, void *buf, size_t len)
+{
+	return simstream_read(st, buf, len) == len ? 0 : -1;
+}
+
+int
+simstream_write(struct simstream *st, const void *buf, size_t len)
+{
+	strbuf_add(&st->out, buf, len);
+	return 0;
+}
 
 /*
  * Render a parsed script compactly: commands joined by " ; ", " && ",
@@ -319,6 +358,95 @@ simkv_sorted_map(void **state)
 	simkv_release(&kv);
 }
 
+
+/* SHA-1 matches FIPS 180's examples, around the padding boundaries too. */
+static void
+websock_sha1_vectors(void **state)
+{
+	static const struct {
+		const char *in, *hex;
+	} cases[] = {
+		{ "", "da39a3ee5e6b4b0d3255bfef95601890afd80709" },
+		{ "abc", "a9993e364706816aba3e25717850c26c9cd0d89d" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "84983e441c3bd26ebaae4aa1f95129e5e54670f1" },
+		{ "The quick brown fox jumps over the lazy dog",
+		  "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12" },
+	};
+	uint8_t d[20];
+	char hex[41];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		websock_sha1(cases[i].in, strlen(cases[i].in), d);
+		for (int k = 0; k < 20; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d[k]);
+		assert_string_equal(hex, cases[i].hex);
+	}
+}
+
+/* The handshake answers RFC 6455's sample key with its sample accept. */
+static void
+websock_handshake_rfc_sample(void **state)
+{
+	static const char req[] = "GET /refresh HTTP/1.1\r\nHost: x\r\n"
+	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\nrest";
+	struct simstream st = { req, sizeof(req) - 1, 0, STRBUF_INIT };
+
+	assert_int_equal(websock_handshake(&st, "/refresh"), 0);
+	assert_string_equal(st.out.buf, "HTTP/1.1 101 Switching Protocols\r\n"
+	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n");
+	/* Nothing after the request was consumed. */
+	assert_int_equal(st.in_len - st.in_pos, 4);
+	strbuf_release(&st.out);
+
+	/* Another path, or no upgrade: 404 and a refusal. */
+	st = (struct simstream){ req, sizeof(req) - 1, 0, STRBUF_INIT };
+	assert_int_equal(websock_handshake(&st, "/other"), -1);
+	assert_true(!strncmp(st.out.buf, "HTTP/1.1 404 ", 13));
+	strbuf_release(&st.out);
+}
+
+/*
+ * Masked client frames are unmasked and fragments joined; unmasked ones
+ * are refused; server frames carry 7-, 16- and 64-bit lengths.
+ */
+static void
+websock_frames(void **state)
+{
+	/* "Hel" (text, not final) + "lo" (continuation, final), RFC 6455 5.7. */
+	static const unsigned char in[] = {
+		0x01, 0x83, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d,
+		0x80, 0x82, 0x37, 0xfa, 0x21, 0x3d, 0x5b, 0x95,
+		0x81, 0x02, 'n', 'o',
+	};
+	struct simstream st = { (const char *)in, sizeof(in), 0, STRBUF_INIT };
+	struct strbuf msg = STRBUF_INIT;
+	char big[70000];
+	int op;
+
+	assert_int_equal(websock_read(&st, &op, &msg), 0);
+	assert_int_equal(op, WS_TEXT);
+	assert_int_equal(msg.len, 5);
+	assert_memory_equal(msg.buf, "Hello", 5);
+	assert_int_equal(websock_read(&st, &op, &msg), -1);
+
+	assert_int_equal(websock_write(&st, WS_TEXT, "hi", 2), 0);
+	assert_memory_equal(st.out.buf, "\x81\x02hi", 4);
+	strbuf_reset(&st.out);
+	memset(big, 'x', sizeof(big));
+	websock_write(&st, WS_TEXT, big, 300);
+	assert_memory_equal(st.out.buf, "\x81\x7e\x01\x2c", 4);
+	assert_int_equal(st.out.len, 304);
+	strbuf_reset(&st.out);
+	websock_write(&st, WS_BINARY, big, sizeof(big));
+	assert_memory_equal(st.out.buf, "\x82\x7f\0\0\0\0\0\x01\x11\x70",
+	    10);
+	strbuf_release(&st.out);
+	strbuf_release(&msg);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shparse_accepts),
 	cmocka_unit_test(shparse_rejects),
@@ -327,6 +455,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(simfs_errors_are_errnos),
 	cmocka_unit_test(simfs_trees),
 	cmocka_unit_test(simkv_sorted_map),
+	cmocka_unit_test(websock_sha1_vectors),
+	cmocka_unit_test(websock_handshake_rfc_sample),
+	cmocka_unit_test(websock_frames),
 };
 
 JG_UNIT_GROUP(simshell, tests, NULL, NULL)
