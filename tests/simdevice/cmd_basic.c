@@ -96,6 +96,16 @@ cmd_false(struct simcmd_ctx *ctx, int argc, char **argv)
 	return 1;
 }
 
+/*
+ * export NAME=VALUE...: accepted and forgotten, as the shell keeps no
+ * variables; `adb logcat` sends "export ANDROID_LOG_TAGS=...; exec logcat".
+ */
+int
+cmd_export(struct simcmd_ctx *ctx, int argc, char **argv)
+{
+	return 0;
+}
+
 /* exit [N]: end the script with status N (default 0). */
 int
 cmd_exit(struct simcmd_ctx *ctx, int argc, char **argv)

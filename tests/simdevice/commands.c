@@ -19,6 +19,7 @@ static const struct simcmd commands[] = {
 	{ "dumpsys", cmd_dumpsys },
 	{ "echo", cmd_echo },
 	{ "exit", cmd_exit },
+	{ "export", cmd_export },
 	{ "false", cmd_false },
 	{ "getprop", cmd_getprop },
 	{ "grep", cmd_grep },

@@ -47,6 +47,7 @@ int cmd_echo(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_true(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_false(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_exit(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_export(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_sleep(struct simcmd_ctx *ctx, int argc, char **argv);
 
 /* cmd_props.c */

@@ -211,6 +211,7 @@ echo -e 'a\nb\nc' | tail -n 1	c	0
 echo -e 'a\nb\nc' | head -2	a\nb	0
 echo -e 'ab\nc\nb' | grep -c b	2	0
 echo x | grep -q y	-	1
+export A=1; exec echo hi; echo never	hi	0
 CASES
 out=$("$SIM" --sdk 28 --exec 'getprop ro.build.version.sdk; getprop ro.build.version.release')
 check "--sdk sets the API level and its release" "$out" "28
@@ -500,6 +501,8 @@ check_match "gfxinfo: the feed's window" "$gfx" '^Window: com\.example\.shop/com
 check "gfxinfo of a stopped app" "$($P shell dumpsys gfxinfo com.nope)" "No process found for: com.nope"
 check_match "logcat -d: the Displayed line" "$($P shell logcat -d)" \
 	' I ActivityTaskManager: Displayed com\.example\.shop/\.HomeActivity for user 0: \+[0-9]+ms$'
+check_match "adb logcat -d (export; exec logcat)" "$($P logcat -d)" \
+	' I ActivityTaskManager: Displayed com\.example\.shop/\.HomeActivity for user 0: '
 check_match "logcat -b main -v epoch: Matrix's startup issue" "$($P shell logcat -d -b main -v epoch)" \
 	'^ +[0-9]{10}\.[0-9]{3} +[0-9]+ +[0-9]+ I Matrix\.DefaultPluginListener: report issue content: tag\[Trace_StartUp\]'
 check "logcat filterspecs: one tag only" "$($P shell logcat -d -s ActivityTaskManager:I | grep -v '^---------' | sed 's/.* I \([A-Za-z]*\): .*/\1/' | sort -u)" \

@@ -202,6 +202,13 @@ run_simple(struct simsh *sh, struct simio *io, int argc, char **argv)
 
 	if (!argc)
 		return 0;
+	/* exec CMD: the shell becomes CMD, so nothing runs after it. */
+	if (!strcmp(argv[0], "exec")) {
+		if (argc == 1)
+			return 0;
+		sh->exiting = 1;
+		return run_simple(sh, io, argc - 1, argv + 1);
+	}
 	cmd = lookup(argv[0]);
 	if (!cmd) {
 		say(io, "%s: inaccessible or not found", argv[0]);

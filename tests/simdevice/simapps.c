@@ -235,6 +235,8 @@ simapps_get(struct simapps *a, const char *package, struct apprun **out)
 	if (!ret && a->libs)
 		ret = appmodel_set_libraries(app->model, a->libs);
 	if (ret) {
+		/* The APK installed, but the model cannot run: say why. */
+		simdev_warn("app model of '%s': %s", package, jg_error_msg());
 		app_free(app);
 		return ret;
 	}
