@@ -38,8 +38,9 @@
 /* Options of `am start` that take a value; all are accepted and ignored. */
 static const char *const valued[] = {
 	"-a", "-c", "-d", "-t", "-f", "-e", "--user", "--es", "--ei", "--ez",
-	"--el", "--ef", "--eu", "--ecn", "--esn", "--display", "--windowingMode",
-	"--activityType", "-P", "--start-profiler", "--sampling", "-R",
+	"--el", "--ef", "--eu", "--ecn", "--esn", "--display",
+	"--windowingMode", "--activityType", "-P", "--start-profiler",
+	"--sampling", "-R",
 	NULL,
 };
 

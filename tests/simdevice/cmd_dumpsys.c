@@ -214,9 +214,11 @@ dump_activity(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 		if (!apprun_top(r))
 			continue;
 		if (sdk >= 31)
-			strbuf_addf(out, "      topResumedActivity=%s\n", rec.buf);
+			strbuf_addf(out, "      topResumedActivity=%s\n",
+			    rec.buf);
 		else
-			strbuf_addf(out, "\n    mResumedActivity: %s\n", rec.buf);
+			strbuf_addf(out, "\n    mResumedActivity: %s\n",
+			    rec.buf);
 	}
 	strbuf_addch(out, '\n');
 	if (sdk >= 29)

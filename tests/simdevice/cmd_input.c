@@ -194,7 +194,8 @@ usage(struct simcmd_ctx *ctx, const char *what)
 {
 	simio_printf(ctx->io, 2, "Error: Invalid arguments for command: %s\n",
 	    what);
-	simio_puts(ctx->io, 2, "Usage: input [<source>] <command> [<arg>...]\n");
+	simio_puts(ctx->io, 2,
+	    "Usage: input [<source>] <command> [<arg>...]\n");
 	return 1;
 }
 

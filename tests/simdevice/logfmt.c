@@ -356,7 +356,8 @@ lose(struct logfmt_buf *b, const struct logfmt_entry *e)
 		char msg[96];
 
 		snprintf(msg, sizeof(msg), "uid=%u(u0_a%u) expire %zu line%s",
-		    l->uid, l->uid % 100000 - 10000, l->n, l->n == 1 ? "" : "s");
+		    l->uid, l->uid % 100000 - 10000, l->n,
+		    l->n == 1 ? "" : "s");
 		c.tid = l->tid;
 		c.prio = 'I';
 		c.tag = "chatty";

@@ -1,6 +1,7 @@
 /*
- * simapps.c: the phone's app processes, their shared log and ground truth,
- * and the process-level faults (crash, ANR).
+ * simapps.c: the phone's app processes, their shared log and ground truth;
+ * who is in front, pids and tasks.  The faults that end or hang a process
+ * are in simapps_faults.c.
  *
  * A process record is made the first time a command names its package
  * and lives until the package is uninstalled or replaced; apprun keeps
@@ -17,9 +18,8 @@
 #include "apprun.h"
 #include "error.h"
 #include "logfmt.h"
-#include "logfmt_msg.h"
 #include "packages.h"
-#include "simapps.h"
+#include "simapps_priv.h"
 #include "simdev.h"
 #include "simfs.h"
 #include "strbuf.h"
@@ -29,30 +29,7 @@
 
 #define MS		1000000LL
 #define LOG_CAPACITY	(1024 * 1024)	/* logd's default per buffer: 256K */
-#define ANR_INPUT_MS	5000		/* input dispatching timeout */
 #define TID_AM		27		/* system_server's ActivityManager */
-
-struct simapp {
-	struct simapps *owner;
-	char *package;
-	unsigned int uid;
-	struct appmodel *model;
-	struct apprun *run;
-	int hung;
-	int task;		/* task id of the current process */
-};
-
-struct simapps {
-	struct simdev *dev;
-	struct logfmt_buf *log;
-	struct truth *truth;
-	char *release, *model_name, *libs;
-	int system_pid;
-	int next_pid, next_task;
-	uint64_t pid_rng;
-	struct simapp **v;
-	size_t nr, alloc;
-};
 
 /* A model that only checks that the --libs spec is well formed. */
 static const char probe_model[] =
@@ -201,8 +178,8 @@ find(struct simapps *a, const char *package)
 	return NULL;
 }
 
-static struct simapp *
-find_run(struct simapps *a, const struct apprun *r)
+struct simapp *
+simapps_find_run(struct simapps *a, const struct apprun *r)
 {
 	for (size_t i = 0; i < a->nr; i++)
 		if (a->v[i]->run == r)
@@ -257,15 +234,6 @@ simapps_front(struct simapps *a)
 	return NULL;
 }
 
-struct apprun *
-simapps_by_pid(struct simapps *a, int pid)
-{
-	for (size_t i = 0; pid > 0 && i < a->nr; i++)
-		if (apprun_pid(a->v[i]->run) == pid)
-			return a->v[i]->run;
-	return NULL;
-}
-
 size_t
 simapps_count(const struct simapps *a)
 {
@@ -295,9 +263,8 @@ simapps_system_pid(const struct simapps *a)
 	return a->system_pid;
 }
 
-/* Add one entry to the log as process `pid` (0: system_server). */
-static void
-log_entry(struct simapps *a, enum logfmt_buffer buf, long long mono_ns,
+void
+simapps_log_entry(struct simapps *a, enum logfmt_buffer buf, long long mono_ns,
     int pid, unsigned int uid, char prio, const char *tag, const char *msg)
 {
 	struct logfmt_entry e;
@@ -314,20 +281,10 @@ log_entry(struct simapps *a, enum logfmt_buffer buf, long long mono_ns,
 	logfmt_buf_add(a->log, &e);
 }
 
-/* The ActivityManager tag of the API level (ActivityTaskManager: 29+). */
-static const char *
-atm_tag(const struct simapps *a)
+const char *
+simapps_atm_tag(const struct simapps *a)
 {
 	return a->dev->sdk >= 29 ? "ActivityTaskManager" : "ActivityManager";
-}
-
-/* The short class name of a full one ("com.x.FeedActivity" -> "Feed..."). */
-static const char *
-simple_name(const char *cls)
-{
-	const char *dot = strrchr(cls, '.');
-
-	return dot ? dot + 1 : cls;
 }
 
 /* ActivityTaskManager's START line and, for a new process, "Start proc". */
@@ -347,8 +304,8 @@ log_start(struct simapps *a, struct simapp *app, const char *activity,
 	strbuf_addstr(&msg, "cmp=");
 	appmodel_short_component(&msg, m->package, activity);
 	strbuf_addstr(&msg, "} from uid 2000");
-	log_entry(a, LOGFMT_SYSTEM, now_ns + 2 * MS, 0, 0, 'I', atm_tag(a),
-	    msg.buf);
+	simapps_log_entry(a, LOGFMT_SYSTEM, now_ns + 2 * MS, 0, 0, 'I',
+	    simapps_atm_tag(a), msg.buf);
 	if (new_pid) {
 		strbuf_reset(&msg);
 		strbuf_addf(&msg, "Start proc %d:%s/u0a%u for ", new_pid,
@@ -360,7 +317,7 @@ log_start(struct simapps *a, struct simapp *app, const char *activity,
 			strbuf_addstr(&msg, "activity ");
 			appmodel_short_component(&msg, m->package, activity);
 		}
-		log_entry(a, LOGFMT_SYSTEM, now_ns + 9 * MS, 0, 0, 'I',
+		simapps_log_entry(a, LOGFMT_SYSTEM, now_ns + 9 * MS, 0, 0, 'I',
 		    "ActivityManager", msg.buf);
 	}
 	strbuf_release(&msg);
@@ -370,7 +327,7 @@ int
 simapps_start(struct simapps *a, struct apprun *r, const char *activity,
     int launcher_intent, long long now_ns, struct amfmt_start *as)
 {
-	struct simapp *app = find_run(a, r);
+	struct simapp *app = simapps_find_run(a, r);
 	const struct appmodel_activity *act;
 	int pid = 0;
 
@@ -396,7 +353,7 @@ simapps_start(struct simapps *a, struct apprun *r, const char *activity,
 void
 simapps_stop(struct simapps *a, struct apprun *r, long long now_ns)
 {
-	struct simapp *app = find_run(a, r);
+	struct simapp *app = simapps_find_run(a, r);
 	struct strbuf needle = STRBUF_INIT;
 
 	/* What the dead process (and AM about it) would have logged later. */
@@ -432,98 +389,10 @@ simapps_advance(struct simapps *a, long long now_ns)
 		apprun_advance(a->v[i]->run, now_ns);
 }
 
-void
-simapps_crash(struct simapps *a, struct apprun *r, long long at_ns,
-    const char *what)
-{
-	static const char *const framework[] = {
-		"android.view.View.performClick(View.java:7448)",
-		"android.view.View.performClickInternal(View.java:7425)",
-		"android.view.View$PerformClick.run(View.java:28305)",
-		"android.os.Handler.handleCallback(Handler.java:938)",
-		"android.os.Handler.dispatchMessage(Handler.java:99)",
-		"android.os.Looper.loop(Looper.java:223)",
-		"android.app.ActivityThread.main(ActivityThread.java:7656)",
-		"java.lang.reflect.Method.invoke(Native Method)",
-		"com.android.internal.os.RuntimeInit$MethodAndArgsCaller.run("
-		    "RuntimeInit.java:592)",
-		"com.android.internal.os.ZygoteInit.main(ZygoteInit.java:947)",
-	};
-	const char *frames[1 + sizeof(framework) / sizeof(framework[0])];
-	const struct appmodel *m = apprun_model(r);
-	struct simapp *app = find_run(a, r);
-	const char *top = apprun_top(r);
-	struct strbuf msg = STRBUF_INIT, first = STRBUF_INIT;
-	struct strbuf exc = STRBUF_INIT;
-	int pid = apprun_pid(r);
-	size_t i;
-
-	if (!pid || !app)
-		return;
-	if (!top)
-		top = m->launcher;
-	strbuf_addf(&first, "%s.onClick(%s.java:87)", top, simple_name(top));
-	frames[0] = first.buf;
-	for (i = 0; i < sizeof(framework) / sizeof(framework[0]); i++)
-		frames[i + 1] = framework[i];
-	strbuf_addf(&exc, "java.lang.IllegalStateException: simulated crash "
-	    "on '%s'", what);
-	logfmt_msg_crash(&msg, "main", m->process, pid, exc.buf, frames,
-	    (int)(sizeof(frames) / sizeof(frames[0])));
-	/* The process ends first, so its scheduled lines go, these stay. */
-	simapps_stop(a, r, at_ns);
-	log_entry(a, LOGFMT_CRASH, at_ns, pid, app->uid, 'E',
-	    "AndroidRuntime", msg.buf);
-
-	strbuf_reset(&msg);
-	strbuf_addstr(&msg, "  Force finishing activity ");
-	appmodel_short_component(&msg, m->package, top);
-	log_entry(a, LOGFMT_SYSTEM, at_ns + 3 * MS, 0, 0, 'W', atm_tag(a),
-	    msg.buf);
-	strbuf_reset(&msg);
-	strbuf_addf(&msg, "Process %s (pid %d) has died%s", m->process, pid,
-	    a->dev->sdk >= 29 ? ": fg  TOP" : "");
-	log_entry(a, LOGFMT_SYSTEM, at_ns + 150 * MS, 0, 0, 'I',
-	    "ActivityManager", msg.buf);
-	strbuf_release(&msg);
-	strbuf_release(&first);
-	strbuf_release(&exc);
-}
-
-void
-simapps_anr(struct simapps *a, struct apprun *r, long long at_ns,
-    const char *what)
-{
-	const struct appmodel *m = apprun_model(r);
-	struct simapp *app = find_run(a, r);
-	const char *top = apprun_top(r);
-	struct strbuf msg = STRBUF_INIT, reason = STRBUF_INIT;
-	long long t = at_ns + ANR_INPUT_MS * MS;
-	int pid = apprun_pid(r);
-
-	if (!pid || !app || app->hung)
-		return;
-	if (!top)
-		top = m->launcher;
-	app->hung = 1;
-	strbuf_addf(&msg, "Sending signal. PID: %d SIG: 3", pid);
-	log_entry(a, LOGFMT_MAIN, t, 0, 0, 'I', "Process", msg.buf);
-	strbuf_reset(&msg);
-	strbuf_addstr(&reason, "Input dispatching timed out (");
-	appmodel_short_component(&reason, m->package, top);
-	strbuf_addf(&reason, " is not responding. Waited %dms for %s)",
-	    ANR_INPUT_MS, what);
-	logfmt_msg_anr(&msg, m->process, m->package, top, pid, reason.buf);
-	log_entry(a, LOGFMT_SYSTEM, t + 40 * MS, 0, 0, 'E', "ActivityManager",
-	    msg.buf);
-	strbuf_release(&msg);
-	strbuf_release(&reason);
-}
-
 unsigned int
 simapps_uid(struct simapps *a, const struct apprun *r)
 {
-	struct simapp *app = find_run(a, r);
+	struct simapp *app = simapps_find_run(a, r);
 
 	return app ? app->uid : 0;
 }
@@ -531,15 +400,7 @@ simapps_uid(struct simapps *a, const struct apprun *r)
 int
 simapps_task(struct simapps *a, const struct apprun *r)
 {
-	struct simapp *app = find_run(a, r);
+	struct simapp *app = simapps_find_run(a, r);
 
 	return app ? app->task : 0;
-}
-
-int
-simapps_hung(struct simapps *a, const struct apprun *r)
-{
-	struct simapp *app = find_run(a, r);
-
-	return app && app->hung;
 }

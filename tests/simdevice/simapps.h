@@ -49,9 +49,6 @@ int simapps_get(struct simapps *a, const char *package, struct apprun **out);
 /* The app with a resumed activity, or NULL when the launcher is in front. */
 struct apprun *simapps_front(struct simapps *a);
 
-/* The process with pid `pid`, or NULL. */
-struct apprun *simapps_by_pid(struct simapps *a, int pid);
-
 /* The number of process records, and the i-th, in creation order. */
 size_t simapps_count(const struct simapps *a);
 struct apprun *simapps_at(struct simapps *a, size_t i);

@@ -436,9 +436,10 @@ simdev_spend(struct simdev *dev, struct simio *io, double ms)
 int
 simdev_thermal(struct simdev *dev)
 {
-	if (dev->thermal_rise_at_ms >= 0 && simdev_now_ns(dev) - dev->start_ns >=
-	    dev->thermal_rise_at_ms * 1000000LL && dev->thermal_rise_to >
-	    dev->thermal)
+	long long since = simdev_now_ns(dev) - dev->start_ns;
+
+	if (dev->thermal_rise_at_ms >= 0 && dev->thermal_rise_to >
+	    dev->thermal && since >= dev->thermal_rise_at_ms * 1000000LL)
 		return dev->thermal_rise_to;
 	return dev->thermal;
 }

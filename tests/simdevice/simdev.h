@@ -65,14 +65,14 @@ struct simdev_opts {
 	int refresh_hz;			/* 60, 90 or 120 */
 	int width, height, density;
 	int battery;			/* level, 0..100 */
-	int thermal;			/* PowerManager THERMAL_STATUS_*, 0..6 */
+	int thermal;			/* THERMAL_STATUS_*, 0..6 */
 	long thermal_rise_at_ms;	/* after the start; < 0: never */
 	int thermal_rise_to;
 	const char *animation_scale;	/* the three global scales */
 	const char *libs;		/* appmodel_set_libraries() spec */
 	const char *truth_path;
 	int virtual_clock;		/* the clock moves only with commands */
-	long long epoch_s;		/* wall clock at the start; < 0: host's */
+	long long epoch_s;		/* wall clock at start (s); < 0: host */
 	long drop_at_ms;		/* after the start; < 0: never */
 	int logcat_loss;		/* percent of app lines lost */
 };
@@ -99,7 +99,7 @@ struct simdev {
 	char *control_path;
 	struct faults faults;		/* from the options */
 	struct timespec boot;		/* CLOCK_MONOTONIC at uptime 0 */
-	long long start_ns;		/* device clock when simdevice started */
+	long long start_ns;		/* device clock at simdevice's start */
 	long long wall_offset_ns;	/* wall clock - device clock */
 	int virtual_clock;
 	uint64_t seed;
