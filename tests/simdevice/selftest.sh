@@ -585,6 +585,28 @@ check "pm dump: versionName and versionCode" \
 out=$($V --sdk 28 --install "$SHOP" --exec 'am start -W -n com.example.shop/.HomeActivity; logcat -d -s ActivityManager:I')
 check_match "API 28: am start -W prints ThisTime" "$out" '^ThisTime: [0-9]+$'
 check_match "API 28: Displayed comes from ActivityManager" "$out" ' I ActivityManager: Displayed com\.example\.shop/\.HomeActivity: \+[0-9]+ms$'
+# The same session on every API level the wordings change at.
+for sdk in 24 28 29 30 31 34; do
+	out=$($V --sdk "$sdk" --install "$SHOP" --exec "am start -W -n com.example.shop/.HomeActivity; input tap 540 1180; sleep 1; dumpsys activity activities; dumpsys window; logcat -d -b system")
+	if [ "$sdk" -le 28 ]; then
+		want_am='^ThisTime: [0-9]+$'
+		want_act='^    mResumedActivity: ActivityRecord\{[0-9a-f]+ u0 com\.example\.shop/\.FeedActivity t[0-9]+\}$'
+		want_app='^  mFocusedApp=AppWindowToken\{[0-9a-f]+ token=Token\{[0-9a-f]+ ActivityRecord\{[0-9a-f]+ u0 com\.example\.shop/\.FeedActivity t[0-9]+\}\}\}$'
+		want_log=' I ActivityManager: Displayed com\.example\.shop/\.FeedActivity: \+[0-9]+ms$'
+	else
+		want_am='^LaunchState: COLD$'
+		want_act='^  ResumedActivity: ActivityRecord\{[0-9a-f]+ u0 com\.example\.shop/\.FeedActivity t[0-9]+\}$'
+		want_app='^  mFocusedApp=ActivityRecord\{[0-9a-f]+ u0 com\.example\.shop/\.FeedActivity t[0-9]+\}$'
+		want_log=' I ActivityTaskManager: Displayed com\.example\.shop/\.FeedActivity( for user 0)?: \+[0-9]+ms$'
+	fi
+	[ "$sdk" -ge 31 ] && want_top='^      topResumedActivity=ActivityRecord\{' || want_top='^    mResumedActivity: ActivityRecord\{'
+	check_match "API $sdk: am start -W" "$out" "$want_am"
+	check_match "API $sdk: the resumed activity" "$out" "$want_act"
+	check_match "API $sdk: ... in the task" "$out" "$want_top"
+	check_match "API $sdk: mCurrentFocus" "$out" '^  mCurrentFocus=Window\{[0-9a-f]+ u0 com\.example\.shop/com\.example\.shop\.FeedActivity\}$'
+	check_match "API $sdk: mFocusedApp" "$out" "$want_app"
+	check_match "API $sdk: Displayed of the in-app start" "$out" "$want_log"
+done
 START='am start -W -n com.example.shop/.HomeActivity >/dev/null; input tap 540 1180'
 out=$($V --install "$SHOP" --crash-on 'Browse the feed' --exec "$START; sleep 1; logcat -d -b crash; pidof com.example.shop; echo status \$?")
 check_match "crash-on: FATAL EXCEPTION in the crash buffer" "$out" ' E AndroidRuntime: FATAL EXCEPTION: main$'
