@@ -47,6 +47,7 @@
 #include <cjson/cJSON.h>
 
 #include "compare.h"
+#include "schema.h"
 #include "error.h"
 #include "fileio.h"
 #include "jsonw.h"
@@ -54,8 +55,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-#define SCHEMA_FAMILY "jankgate.comparison/"
-#define SCHEMA_MAJOR 1
 
 #ifndef JG_VERSION
 #define JG_VERSION "unknown"
@@ -632,29 +631,9 @@ static int
 check_schema(const char *name, const cJSON *root)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	const char *s, *p;
-	char *end;
-	unsigned long major;
 
-	if (!v || !cJSON_IsString(v))
-		return jg_error_set(JG_EINVAL, "%s: missing \"schema\"; not a "
-		    "jankgate comparison file (expected '%s')", name,
-		    CMP_SCHEMA);
-	s = v->valuestring;
-	if (strncmp(s, SCHEMA_FAMILY, strlen(SCHEMA_FAMILY)))
-		goto unsupported;
-	p = s + strlen(SCHEMA_FAMILY);
-	if (*p < '0' || *p > '9')
-		goto unsupported;
-	major = strtoul(p, &end, 10);
-	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
-		strtoul(end + 1, &end, 10);
-	if (*end || major != SCHEMA_MAJOR)
-		goto unsupported;
-	return 0;
-unsupported:
-	return jg_error_set(JG_EINVAL, "%s: unsupported schema '%s' (this "
-	    "jankgate reads %s)", name, s, CMP_SCHEMA);
+	return schema_check(name, cJSON_IsString(v) ? v->valuestring : NULL,
+	    CMP_SCHEMA, "comparison");
 }
 
 static int

@@ -72,12 +72,10 @@
 #include "fileio.h"
 #include "jsonw.h"
 #include "results.h"
+#include "schema.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
-
-#define SCHEMA_FAMILY "jankgate.results/"
-#define SCHEMA_MAJOR 1
 
 /* 2^53: doubles above it no longer hold every integer. */
 
@@ -948,33 +946,12 @@ static int
 check_schema(const char *name, const cJSON *root)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	const char *s, *p;
-	char *end;
-	unsigned long major;
 
-	if (!v)
-		return jg_error_set(JG_EINVAL,
-		    "%s: missing \"schema\"; not a jankgate results file "
-		    "(expected '%s')", name, RS_SCHEMA);
-	if (!cJSON_IsString(v))
+	if (v && !cJSON_IsString(v))
 		return jg_error_set(JG_EINVAL, "%s: schema: expected a string",
 		    name);
-	s = v->valuestring;
-	if (strncmp(s, SCHEMA_FAMILY, strlen(SCHEMA_FAMILY)))
-		goto unsupported;
-	p = s + strlen(SCHEMA_FAMILY);
-	if (*p < '0' || *p > '9')
-		goto unsupported;
-	major = strtoul(p, &end, 10);
-	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
-		strtoul(end + 1, &end, 10);
-	if (*end || major != SCHEMA_MAJOR)
-		goto unsupported;
-	return 0;
-unsupported:
-	return jg_error_set(JG_EINVAL,
-	    "%s: unsupported schema '%s' (this jankgate reads %s)", name, s,
-	    RS_SCHEMA);
+	return schema_check(name, v ? v->valuestring : NULL, RS_SCHEMA,
+	    "results");
 }
 
 /* "line:col" of `at` in `buf`, both counted from 1. */
