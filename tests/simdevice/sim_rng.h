@@ -13,8 +13,11 @@
 
 #include <stdint.h>
 
+#include "stats.h"
+
+/* jankgate's own generator (stats.h), plus the draws the model needs. */
 struct simrng {
-	uint64_t s[4];
+	struct stats_rng rng;
 };
 
 /* Seed `r`; any seed (0 included) gives a usable, distinct stream. */
