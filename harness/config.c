@@ -248,7 +248,6 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 {
 	const cJSON *it;
 	size_t i = 0;
-	int bad = 0;
 
 	if (!cJSON_IsArray(v)) {
 		expected(c, path, "a list of strings", v);
@@ -260,7 +259,6 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 
 		if (!cJSON_IsString(it)) {
 			expected(c, ipath, "a string", it);
-			bad = 1;
 		} else if (k->values && enum_index(k->values,
 		    it->valuestring) < 0) {
 			struct strbuf sb = STRBUF_INIT;
@@ -268,11 +266,9 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 			one_of(&sb, k->values);
 			expected(c, ipath, sb.buf, it);
 			strbuf_release(&sb);
-			bad = 1;
 		} else if (strlist_find(l, it->valuestring) >= 0) {
 			problem(c, ipath, "'%s' is listed twice",
 			    it->valuestring);
-			bad = 1;
 		} else if (k->type == K_PATHLIST) {
 			char *p = resolve_path(c, it->valuestring);
 
@@ -283,7 +279,6 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 		}
 		free(ipath);
 	}
-	(void)bad;
 }
 
 static void

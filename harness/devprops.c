@@ -222,7 +222,6 @@ device_props_key(struct strbuf *out, const struct device_props *p)
 {
 	key_part(out, p->manufacturer);
 	strbuf_addch(out, '-');
-	/* "Pixel 7" under "Google": the model often repeats the maker. */
 	key_part(out, p->model);
 	if (p->sdk > 0)
 		strbuf_addf(out, "-api%d", p->sdk);

@@ -96,8 +96,8 @@ child(const char *const argv[], const struct proc_opts *o, int in_fd,
 	execvp(argv[0], (char *const *)argv);
 fail:
 	e = errno;
-	if (write(report_fd, &e, sizeof(e)) < 0)
-		_exit(127);
+	/* Nothing more can be reported if this write fails: exit either way. */
+	(void)!write(report_fd, &e, sizeof(e));
 	_exit(127);
 }
 
