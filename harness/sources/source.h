@@ -1,0 +1,101 @@
+/*
+ * source.h: the contract between the runner and the data sources
+ * (DESIGN §5).
+ *
+ * A source turns device output into the results model.  Each one is a
+ * file in harness/sources/ that defines one `const struct source`, and one
+ * line in the table of sources.c; adding a library is exactly that.  The
+ * runner (run_*.c) never knows what a source parses: it calls the hooks
+ * below at fixed points of an iteration (DESIGN §4), and a source fills
+ * the iteration it is handed.
+ *
+ *	prepare        once per device and run, before the first iteration
+ *	               (find a log directory, set up an adb forward)
+ *	launch         after every `launch` step, with `am start -W`'s output
+ *	scene_begin    right after `dumpsys gfxinfo PKG reset`
+ *	scene_end      right after `dumpsys gfxinfo PKG framestats`, with its
+ *	               output
+ *	logcat         after the iteration, with every `logcat -v monotonic`
+ *	               line the iteration's stream received
+ *	collect        after `logcat`, with the device (pull and delete files)
+ *	finish         once per device and run, after the last iteration
+ *
+ * Every hook is optional (NULL).  Parsers are pure functions over bytes so
+ * they are unit tested and fuzzed without a device; the hooks that touch
+ * the device (prepare, scene_begin, collect, finish) are thin wrappers.
+ * Inside a scene (scene_begin to scene_end) a hook must not run a device
+ * shell command: the measurement must not disturb what it measures.
+ *
+ * Hooks return 0, or a negative JG_E* code with the error message set.  A
+ * parse problem in device output is not an error: the source keeps what it
+ * could read and adds a warning to the results (or marks the item
+ * truncated).  An error return means the device or the host failed, and
+ * fails the iteration (JG_EINVAL, JG_ENOTFOUND) or the device (others).
+ */
+#ifndef JG_SOURCE_H
+#define JG_SOURCE_H
+
+#include <stddef.h>
+
+struct adb_device;
+struct config;
+struct results;
+struct rs_iteration;
+struct rs_scene;
+
+/* One line of `logcat -v monotonic` (logcat.h parses them). */
+struct logcat_line;
+
+/*
+ * What a hook may use.  The runner owns all of it; a source keeps its own
+ * per-device state in `state` (set by prepare, freed by finish).
+ */
+struct source_ctx {
+	const struct config *cfg;	/* app, source_opts, timeouts */
+	const char *package;		/* the app under test */
+	struct adb_device *dev;		/* NULL in `jankgate parse` */
+	struct results *results;	/* the device's results, for warnings */
+	struct rs_iteration *it;	/* the iteration being measured */
+	double refresh_hz;		/* the device's real refresh rate */
+	int sdk;			/* API level, 0 when unknown */
+	void *state;			/* the source's own, NULL at first */
+};
+
+struct source {
+	const char *name;		/* as in the config `sources` list */
+	const char *summary;		/* one line for `jankgate parse --list` */
+
+	/*
+	 * Extra logcat buffers the iteration's stream must read besides
+	 * main ("events", "system", "crash"), comma-separated, or NULL.
+	 */
+	const char *logcat_buffers;
+
+	int (*prepare)(struct source_ctx *ctx);
+	int (*launch)(struct source_ctx *ctx, const char *am_output,
+	    size_t len);
+	int (*scene_begin)(struct source_ctx *ctx, struct rs_scene *scene);
+	int (*scene_end)(struct source_ctx *ctx, struct rs_scene *scene,
+	    const char *gfxinfo, size_t len);
+	int (*logcat)(struct source_ctx *ctx,
+	    const struct logcat_line *lines, size_t nr);
+	int (*collect)(struct source_ctx *ctx);
+	void (*finish)(struct source_ctx *ctx);
+
+	/*
+	 * `jankgate parse NAME FILE`: read `len` bytes of saved device
+	 * output (what this source reads on a device: a gfxinfo dump, a
+	 * logcat capture, a BlockCanary looper log...) named `name` into
+	 * ctx->it, creating scenes as the input shows them.  Never NULL.
+	 */
+	int (*parse)(struct source_ctx *ctx, const char *buf, size_t len,
+	    const char *name);
+};
+
+/* The table, in the order `jankgate parse --list` shows it. */
+extern const struct source *const sources[];
+
+/* The source named `name`, or NULL. */
+const struct source *source_find(const char *name);
+
+#endif
