@@ -61,6 +61,12 @@ static const char *const devices_usage[] = {
 	NULL
 };
 
+static const char *const parse_usage[] = {
+	"jankgate parse SOURCE FILE... [--refresh-hz HZ] [--sdk N]",
+	"jankgate parse --list",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -131,6 +137,19 @@ const struct command commands[] = {
 	  "PATH.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
+	{ "parse", cmd_parse, parse_usage,
+	  "run one source's parser over saved device output, print JSON",
+	  "  --list              the sources and what each one reads\n"
+	  "  --refresh-hz HZ     the display's refresh rate (default 60):\n"
+	  "                      janky and dropped frames depend on it\n"
+	  "  --sdk N             the API level the output came from\n"
+	  "  -c FILE             app (the package) from this configuration\n"
+	  "                      (default: $JANKGATE_CONFIG, then\n"
+	  "                      ./jankgate.json if present)\n"
+	  "Prints a JSON array, one object per FILE: file, source, the\n"
+	  "iteration as results.json holds it, and warnings.\n"
+	  "Exit status: 0 parsed (a failed launch shows as \"ok\": false),\n"
+	  "2 unknown source or unreadable file.\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -378,6 +378,13 @@ int results_parse(struct results **out, const char *buf, size_t len,
 /* The canonical, pretty-printed JSON text of `r`; the caller frees it. */
 char *results_to_json(const struct results *r);
 
+/*
+ * One iteration alone, in the layout it has inside results.json (a
+ * top-level object, no trailing newline): what `jankgate parse` prints.
+ * The caller frees it.
+ */
+char *results_iteration_to_json(const struct rs_iteration *it);
+
 /* Write results_to_json(r) to `path` atomically.  Returns 0 or JG_EIO. */
 int results_write(const struct results *r, const char *path);
 

@@ -482,6 +482,17 @@ results_to_json(const struct results *r)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *
+results_iteration_to_json(const struct rs_iteration *it)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w;
+
+	jsonw_init(&w, &sb);
+	write_iteration(&w, it);
+	return strbuf_detach(&sb, NULL);
+}
+
 int
 results_write(const struct results *r, const char *path)
 {

@@ -1,0 +1,284 @@
+/*
+ * gfxinfo.c: the `gfxinfo` source, a scene's frames from the framework's
+ * own frame statistics (DESIGN §4.6, FORMATS §3.1).
+ *
+ * The runner resets the statistics at scene start and hands this source
+ * the `dumpsys gfxinfo PKG framestats` output at scene end; gfxinfo_dump.c
+ * reads it, and this file decides what the scene's numbers are:
+ *
+ *   which block  The process-wide summary of the app's process (the
+ *                section named after the package, else the first): it
+ *                counts every frame of every window (activity, dialog,
+ *                popup) since the reset.  Only when it has no HISTOGRAM
+ *                line while windows do are the windows' summaries summed
+ *                instead.  Windows are otherwise read for their titles:
+ *                each one that rendered a frame adds its activity to the
+ *                scene's app_scenes.
+ *   histogram    The HISTOGRAM line is authoritative: it holds every frame
+ *                since the reset, where PROFILEDATA holds the last 120.
+ *   count        The histogram's total, else "Total frames rendered".
+ *   p50..p99     From the histogram by hwui's own rule (metrics.h), so
+ *                they equal the printed lines; without a histogram (M)
+ *                the printed lines; none for 0 frames (hwui prints 4950).
+ *   janky        "Janky frames" as printed: up to API 30 frames longer
+ *                than a vsync period, from 31 frames that missed their
+ *                deadline ("(legacy)" is not used).  Without that line,
+ *                frames whose whole histogram bucket is at or above one
+ *                vsync period of the refresh rate.
+ *   slow, frozen Frames in buckets of METRIC_SLOW_MS (16 ms) and
+ *                METRIC_FROZEN_MS (700 ms) and up.
+ *   dropped      Vsyncs missed, summed over frames: a frame in the bucket
+ *                of b ms misses floor(b / period) vsyncs, the period being
+ *                1000 / refresh rate (the device's, else the period the
+ *                PROFILEDATA shows).  Unknown when neither is.
+ *   causes       Every "Number <cause>: N" line, named in snake case:
+ *                missed_vsync, high_input_latency, slow_ui_thread,
+ *                slow_bitmap_uploads, slow_issue_draw_commands,
+ *                frame_deadline_missed, frame_deadline_missed_legacy.
+ *   rows         PROFILEDATA rows of every window in dump order, Flags 0
+ *                only, duration = FrameCompleted - IntendedVsync.
+ *
+ * A dump it cannot fully read still gives what it could, plus a warning.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gfxinfo.h"
+#include "gfxinfo_dump.h"
+#include "metrics.h"
+#include "results.h"
+#include "source.h"
+#include "source_warn.h"
+#include "banned.h"
+
+#define SRC "gfxinfo"
+
+/* PROFILEDATA and the device disagree on the refresh rate beyond this. */
+#define PERIOD_TOLERANCE 0.05
+
+static double
+nan_add(double a, double b)
+{
+	if (isnan(b))
+		return a;
+	return isnan(a) ? b : a + b;
+}
+
+/* The vsync period in ms: the device's rate, else PROFILEDATA's; or NAN. */
+static double
+period_ms(const struct source_ctx *ctx, const struct rs_scene *sc,
+    const struct gfx_dump *d)
+{
+	double dev = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz) ?
+	    1000 / ctx->refresh_hz : NAN;
+	double seen = d->interval_ns / 1e6;
+
+	if (!isnan(dev) && !isnan(seen) &&
+	    fabs(seen - dev) > dev * PERIOD_TOLERANCE)
+		source_warn(ctx, sc, SRC, "frames were rendered at %.0f Hz "
+		    "but the refresh rate is %.0f Hz", 1000 / seen,
+		    ctx->refresh_hz);
+	return isnan(dev) ? seen : dev;
+}
+
+static void
+add_summary(struct rs_frames *f, const struct gfx_summary *s, double *total,
+    double *janky)
+{
+	for (size_t i = 0; i < s->nr_buckets; i++)
+		rs_frames_add_bucket(f, s->buckets[i].ms, s->buckets[i].count);
+	for (size_t i = 0; i < s->causes.nr; i++)
+		rs_frames_add_cause(f, s->causes.items[i], s->cause_counts[i]);
+	*total = nan_add(*total, s->total);
+	*janky = nan_add(*janky, s->janky);
+}
+
+/*
+ * The summary the scene's numbers come from: the process's, or (NULL)
+ * the sum of the windows' when only they have a histogram.
+ */
+static const struct gfx_summary *
+pick_summary(const struct gfx_dump *d)
+{
+	if (d->sum.has_histogram)
+		return &d->sum;
+	for (size_t i = 0; i < d->nr_windows; i++)
+		if (d->windows[i].sum.has_histogram)
+			return NULL;
+	return &d->sum;
+}
+
+static void
+fill_percentiles(struct rs_frames *f, const struct gfx_summary *s,
+    bool has_histogram)
+{
+	static const int pct[GFX_NR_PCT] = { 50, 90, 95, 99 };
+	double *out[GFX_NR_PCT] = { &f->p50_ms, &f->p90_ms, &f->p95_ms,
+	    &f->p99_ms };
+
+	if (!(f->count > 0))
+		return;
+	for (int k = 0; k < GFX_NR_PCT; k++) {
+		if (has_histogram)
+			frames_percentile_from_histogram(f->histogram,
+			    f->nr_histogram, pct[k], out[k]);
+		else if (s)
+			*out[k] = s->pct_ms[k];
+	}
+}
+
+/* Histogram-derived counts that depend on the vsync period. */
+static void
+fill_vsync_counts(struct rs_frames *f, double period)
+{
+	double dropped = 0, late = 0;
+
+	for (size_t i = 0; i < f->nr_histogram; i++) {
+		double missed = floor(f->histogram[i].ms / period);
+
+		dropped += missed * (double)f->histogram[i].count;
+		if (missed >= 1)
+			late += (double)f->histogram[i].count;
+	}
+	f->dropped = dropped;
+	if (isnan(f->janky))
+		f->janky = late;
+}
+
+/* "pkg/pkg.FeedActivity" -> "pkg.FeedActivity", once per scene. */
+static void
+add_app_scenes(struct rs_scene *sc, const struct gfx_dump *d)
+{
+	for (size_t i = 0; i < d->nr_windows; i++) {
+		const struct gfx_window *w = &d->windows[i];
+		const char *slash = strchr(w->title, '/');
+		const char *name = slash && slash[1] ? slash + 1 : w->title;
+
+		if (!*name || (!(w->sum.total > 0) && !w->nr_rows &&
+		    !(w->sum.nr_buckets)))
+			continue;
+		if (strlist_find(&sc->app_scenes, name) < 0)
+			strlist_add(&sc->app_scenes, name);
+	}
+}
+
+static void
+warn_unread(const struct source_ctx *ctx, const struct rs_scene *sc,
+    const struct gfx_dump *d)
+{
+	if (d->bad_values)
+		source_warn(ctx, sc, SRC, "%zu unreadable numbers in the "
+		    "frame statistics were skipped", d->bad_values);
+	if (d->bad_rows)
+		source_warn(ctx, sc, SRC, "%zu cut or unreadable PROFILEDATA "
+		    "rows were skipped", d->bad_rows);
+	if (d->bad_headers)
+		source_warn(ctx, sc, SRC, "%zu PROFILEDATA blocks lack the "
+		    "Flags, IntendedVsync or FrameCompleted column",
+		    d->bad_headers);
+}
+
+/* Whether the dump is about the app at all; warns when it is not. */
+static bool
+dump_has_app(const struct source_ctx *ctx, const struct rs_scene *sc,
+    const struct gfx_dump *d)
+{
+	if (d->no_process) {
+		source_warn(ctx, sc, SRC, "no frames: '%s'", d->no_process);
+		return false;
+	}
+	if (!d->nr_processes) {
+		source_warn(ctx, sc, SRC, "no frames: the dump has no "
+		    "'** Graphics info' section");
+		return false;
+	}
+	if (ctx->package && d->process && strcmp(ctx->package, d->process))
+		source_warn(ctx, sc, SRC, "no process named '%s' in the dump; "
+		    "read '%s' instead", ctx->package, d->process);
+	return true;
+}
+
+/* Read one dump into `sc`'s frames; also the scene's window if unknown. */
+static void
+gfxinfo_fill(struct source_ctx *ctx, struct rs_scene *sc, const char *buf,
+    size_t len)
+{
+	struct rs_frames *f = &sc->frames;
+	const struct gfx_summary *s;
+	struct gfx_dump d;
+	bool has_histogram = false;
+	double total = NAN, janky = NAN, period;
+
+	gfx_dump_init(&d);
+	gfx_dump_parse(&d, buf, len, ctx->package);
+	if (isnan(sc->end_mono_ms))
+		sc->end_mono_ms = d.uptime_ms;
+	if (isnan(sc->start_mono_ms) && !isnan(d.sum.stats_since_ns))
+		sc->start_mono_ms = d.sum.stats_since_ns / 1e6;
+	if (!dump_has_app(ctx, sc, &d))
+		goto out;
+	warn_unread(ctx, sc, &d);
+
+	s = pick_summary(&d);
+	if (s) {
+		add_summary(f, s, &total, &janky);
+		has_histogram = s->has_histogram;
+	} else {
+		for (size_t i = 0; i < d.nr_windows; i++) {
+			add_summary(f, &d.windows[i].sum, &total, &janky);
+			has_histogram |= d.windows[i].sum.has_histogram;
+		}
+	}
+	if (!d.sum.seen && !has_histogram && isnan(total) && !d.nr_rows) {
+		source_warn(ctx, sc, SRC, "no frame statistics in the dump");
+		goto out;
+	}
+	f->present = true;
+	f->count = has_histogram ? (double)rs_frames_histogram_total(f) :
+	    total;
+	f->janky = janky;
+	fill_percentiles(f, s, has_histogram);
+	for (size_t i = 0; i < d.nr_rows; i++)
+		*rs_frames_add_row(f) = d.rows[i];
+	add_app_scenes(sc, &d);
+	if (!has_histogram) {
+		source_warn(ctx, sc, SRC, "no HISTOGRAM line: slow, frozen "
+		    "and dropped frames are unknown");
+		goto out;
+	}
+	f->slow = (double)rs_frames_histogram_at_least(f, METRIC_SLOW_MS);
+	f->frozen = (double)rs_frames_histogram_at_least(f, METRIC_FROZEN_MS);
+	period = period_ms(ctx, sc, &d);
+	if (!isnan(period))
+		fill_vsync_counts(f, period);
+	else
+		source_warn(ctx, sc, SRC, "refresh rate unknown: dropped "
+		    "frames are not counted");
+out:
+	gfx_dump_release(&d);
+}
+
+static int
+gfxinfo_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
+    const char *gfxinfo, size_t len)
+{
+	gfxinfo_fill(ctx, scene, gfxinfo, len);
+	return 0;
+}
+
+/* `jankgate parse gfxinfo FILE`: one scene, named after the file. */
+static int
+gfxinfo_parse(struct source_ctx *ctx, const char *buf, size_t len,
+    const char *name)
+{
+	gfxinfo_fill(ctx, rs_iteration_add_scene(ctx->it, name), buf, len);
+	return 0;
+}
+
+const struct source source_gfxinfo = {
+	.name = "gfxinfo",
+	.summary = "frames, percentiles, jank causes and per-frame rows "
+	    "from dumpsys gfxinfo framestats",
+	.scene_end = gfxinfo_scene_end,
+	.parse = gfxinfo_parse,
+};

@@ -1,0 +1,91 @@
+/*
+ * sources.c: the table of data sources (source.h), and the warning helper
+ * they share (source_warn.h).
+ *
+ * Adding a source is one `extern` line and one table line here, in the
+ * order `jankgate parse --list` should show it: framework sources first,
+ * then the in-app libraries.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "results.h"
+#include "source.h"
+#include "source_warn.h"
+#include "strbuf.h"
+#include "banned.h"
+
+extern const struct source source_gfxinfo;
+extern const struct source source_startup;
+extern const struct source source_choreographer;
+
+const struct source *const sources[] = {
+	/* the framework: no change to the app */
+	&source_gfxinfo,
+	&source_startup,
+	&source_choreographer,
+	/* in-app libraries */
+	NULL
+};
+
+const struct source *
+source_find(const char *name)
+{
+	for (const struct source *const *s = sources; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
+
+/* The scenario holding ctx->it, or NULL. */
+static const struct rs_scenario *
+scenario_of(const struct source_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->results->nr_scenarios; i++) {
+		const struct rs_scenario *s = &ctx->results->scenarios[i];
+
+		for (size_t j = 0; j < s->nr_iterations; j++)
+			if (&s->iterations[j] == ctx->it)
+				return s;
+	}
+	return NULL;
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+void
+source_warn(const struct source_ctx *ctx, const struct rs_scene *scene,
+    const char *src, const char *fmt, ...)
+{
+	const struct rs_scenario *s;
+	struct strbuf scope = STRBUF_INIT, msg = STRBUF_INIT;
+	va_list ap;
+
+	if (!ctx->results)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	s = ctx->it ? scenario_of(ctx) : NULL;
+	if (s && s->name)
+		strbuf_addstr(&scope, s->name);
+	if (scene && scene->name)
+		strbuf_addf(&scope, "%s%s", scope.len ? "/" : "", scene->name);
+	for (size_t i = 0; i < ctx->results->nr_warnings; i++) {
+		const struct rs_warning *w = &ctx->results->warnings[i];
+
+		if (same(w->source, src) && same(w->message, msg.buf) &&
+		    same(w->scope, scope.len ? scope.buf : NULL))
+			goto out;
+	}
+	results_add_warning(ctx->results, src, scope.len ? scope.buf : NULL,
+	    msg.buf);
+out:
+	strbuf_release(&scope);
+	strbuf_release(&msg);
+}
