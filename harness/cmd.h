@@ -100,5 +100,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

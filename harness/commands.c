@@ -67,6 +67,11 @@ static const char *const parse_usage[] = {
 	NULL
 };
 
+static const char *const report_usage[] = {
+	"jankgate report COMPARISON.json... [-o DIR] [--repo URL]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -150,6 +155,20 @@ const struct command commands[] = {
 	  "iteration as results.json holds it, and warnings.\n"
 	  "Exit status: 0 parsed (a failed launch shows as \"ok\": false),\n"
 	  "2 unknown source or unreadable file.\n" },
+	{ "report", cmd_report, report_usage,
+	  "write the HTML, mail, Markdown and JUnit reports of comparisons",
+	  "  -o, --output DIR    where to write (default: report)\n"
+	  "  --repo URL          the baseline repository, for trend lines\n"
+	  "                      (default: baseline.repo; none: no trends)\n"
+	  "  -c FILE             report.title, report.templates,\n"
+	  "                      report.history and baseline.* from this\n"
+	  "                      configuration (default: $JANKGATE_CONFIG,\n"
+	  "                      then ./jankgate.json if present)\n"
+	  "Several comparisons (shards, devices) make one report.  Writes\n"
+	  "report.html, email.html, email.txt, summary.md, junit.xml,\n"
+	  "view.json and the comparisons into DIR; prints report.html's path.\n"
+	  "Exit status: 0 written, 2 bad input (a missing or invalid\n"
+	  "comparison, results file or template), 3 DIR not writable.\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

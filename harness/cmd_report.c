@@ -1,0 +1,94 @@
+/*
+ * cmd_report.c: `jankgate report`, the report files from comparisons.
+ *
+ * A thin layer over report_write() (report.h): parse the arguments, load
+ * the configuration if there is one (report.title, report.templates,
+ * report.history, baseline.*), write every format into DIR and print the
+ * path of report.html.  Several comparison files (the shards of a suite,
+ * the devices of a run) make one report.  What the report had to leave
+ * out (no trend lines, a results file not found) is a warning, not a
+ * failure.
+ *
+ * The exit status says whether the report was written, not what it says
+ * (that is `compare`'s and `gate`'s job): 0 written, 2 bad usage or a
+ * missing or invalid comparison, results file or template, 3 the report
+ * directory or a file in it could not be written.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "report.h"
+#include "banned.h"
+
+struct report_args {
+	const char *out_dir;
+	const char *repo;
+};
+
+static int
+parse_args(struct report_args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *self = command_find("report");
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "o:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		if (opt == 'o')
+			a->out_dir = optarg;
+		else if (opt == 'R')
+			a->repo = optarg;
+		else
+			return cmd_usage_error(self, NULL);
+	}
+	if (optind >= argc)
+		return cmd_usage_error(self, "no comparison file given");
+	return 0;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct report_args a = { "report", NULL };
+	struct report_result res;
+	struct report_opts o;
+	struct config *cfg = NULL;
+	int status, rc;
+
+	status = parse_args(&a, argc, argv);
+	if (!status)
+		status = cmd_load_config_optional(&cfg);
+	if (status)
+		goto out;
+	o = (struct report_opts){
+		.comparisons = (const char *const *)argv + optind,
+		.nr_comparisons = (size_t)(argc - optind),
+		.out_dir = a.out_dir,
+		.repo = a.repo,
+		.cfg = cfg,
+	};
+	rc = report_write(&res, &o);
+	for (size_t i = 0; i < res.notes.nr; i++)
+		diag_warn("%s", res.notes.items[i]);
+	if (rc) {
+		diag_error_current();
+		status = rc == JG_EIO ? EXIT_INFRA : EXIT_BAD_INPUT;
+	} else {
+		diag_verbose("verdict: %s", view_verdict_name(res.verdict));
+		printf("%s\n", res.html);
+	}
+	report_result_release(&res);
+out:
+	config_free(cfg);
+	return status;
+}

@@ -1,0 +1,95 @@
+/*
+ * report.h: `jankgate report`, every report format written into one
+ * directory (DESIGN §9).
+ *
+ * report_write() reads one or more comparison.json files, the current
+ * results each names (frame histograms, hygiene, warnings), the baseline
+ * results files they name when those are still on disk, and the baseline
+ * history from the git store when one is configured (trend lines), builds
+ * the view model (view.h) and renders each template into DIR:
+ *
+ *	report.html   standalone: inline CSS and SVG, works offline
+ *	email.html    tables and inline styles only, no SVG, no script
+ *	email.txt     plain text
+ *	summary.md    for a pull-request comment
+ *	junit.xml     one testcase per device/scenario/scene/metric
+ *	view.json     the model itself (what templates see)
+ *	comparison.json, or comparison-1.json ... when several: the inputs
+ *
+ * Templates are found per file (report_template_path()), so a user's
+ * directory may override one template and inherit the rest.  Nothing here
+ * touches a device or the network, except fetching a network baseline
+ * repository that has no local cache yet.
+ */
+#ifndef JG_REPORT_H
+#define JG_REPORT_H
+
+#include <stddef.h>
+
+#include "strlist.h"
+#include "view.h"
+
+struct config;
+struct strbuf;
+
+struct report_opts {
+	const char *const *comparisons;	/* comparison.json paths, >= 1 */
+	size_t nr_comparisons;
+	const char *out_dir;		/* created when missing */
+	/* Baseline store for trend lines; NULL: cfg's baseline.repo; "":
+	 * none.  Without a store there are no sparklines. */
+	const char *repo;
+	/* Directory of overriding templates; NULL: cfg's report.templates. */
+	const char *templates;
+	/* report.title, report.history, baseline.*; NULL: built-in
+	 * defaults. */
+	const struct config *cfg;
+};
+
+struct report_result {
+	enum view_verdict verdict;
+	int exit_code;			/* 0, 1, 3 or 4, by the verdict */
+	char *html;			/* the path of report.html */
+	/* What was left out and why (no trend lines, a missing results
+	 * file), one line each, for the command to print as warnings. */
+	struct strlist notes;
+};
+
+/*
+ * Write every format for o->comparisons into o->out_dir and fill *out
+ * (release it with report_result_release(), also after an error).
+ * Returns 0; JG_ENOTFOUND or JG_EINVAL for a missing or invalid input or
+ * template (the message names the file, and for JSON the key path);
+ * JG_EIO when the directory or a file cannot be written.
+ */
+int report_write(struct report_result *out, const struct report_opts *o);
+
+void report_result_release(struct report_result *r);
+
+/*
+ * Append to `out` the path of template `name` ("report.html", or a
+ * partial's file name), the first that exists of:
+ *   1. `override_dir`/name                 (report.templates)
+ *   2. <dir of this executable>/../templates/name   (a source tree build)
+ *   3. JG_DATADIR/templates/name           (make install)
+ * Returns 0, JG_EINVAL for a name that is not one plain file name, or
+ * JG_ENOTFOUND naming the places looked in.
+ */
+int report_template_path(struct strbuf *out, const char *name,
+    const char *override_dir);
+
+/*
+ * The escapes of {{var}} per output.  All of them replace invalid UTF-8,
+ * control characters and bidirectional overrides with U+FFFD.
+ *   html      & < > " ' as entities (also right for XML, junit.xml)
+ *   text      nothing else, but line breaks and tabs become spaces, so a
+ *             value cannot start a line of its own
+ *   markdown  text, plus a backslash before Markdown's punctuation
+ *             (emphasis, code, links, images, HTML, tables) and before a
+ *             list or heading marker at the start of a value
+ */
+void report_escape_html(struct strbuf *out, const char *s, size_t len);
+void report_escape_text(struct strbuf *out, const char *s, size_t len);
+void report_escape_markdown(struct strbuf *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,420 @@
+/*
+ * view.c: the top of the view model, and the model's shape.
+ *
+ * view_build() merges the comparisons by device (device key and serial:
+ * the shards of one phone's suite become one device, two phones of one
+ * class stay two), decides the report's verdict by DESIGN §10's precedence
+ * (regression > infrastructure > inconclusive > pass), and gathers the
+ * report-wide lists a reader wants first: every regression, then what
+ * else needs attention, then the blocks that are new or worse.  Those lists
+ * hold cJSON references to the rows inside the devices, so nothing is
+ * copied and a row reads the same wherever it appears.
+ *
+ * The shape, for template authors (README has it in prose).  Text fields
+ * are formatted for people ("13.1 ms", "+31%"); a value that does not
+ * exist is null; a flag is true or absent; every list L has a has_L
+ * boolean.
+ *
+ *   { schema: "jankgate.view/1", title, jankgate_version, subject,
+ *     app: { package, version },
+ *     verdict: VERDICT, exit_code, summary,
+ *     counts: COUNTS, blocks: { new, worse, resolved },
+ *     device_count, devices: [ DEVICE ],
+ *     regressions: [ ROW ]          every regression
+ *     others: [ ROW ]               inconclusive, missing, improvement
+ *     attention: [ ROW ], attention_more   both, capped (for mail)
+ *     changed_blocks: [ BLOCK ], changed_blocks_more,
+ *     notes: [ { device, text } ], warnings: [ WARNING + device ],
+ *     method: { alpha, correction, level, power } }
+ *
+ *   VERDICT = { name, label, headline (report only), <name>: true,
+ *               color, background }          name: pass | regression |
+ *               inconclusive | infrastructure (report, device);
+ *               pass | improvement | new | missing | inconclusive |
+ *               regression (rows, scenes, scenarios)
+ *   COUNTS  = { pass, improvement, new, missing, inconclusive, regression,
+ *               total, skipped (inconclusive + missing) }   numbers
+ *   DEVICE  = { anchor, key, serial, model, manufacturer, label, refresh,
+ *               release, app_version, run_id, started, comparisons: [str],
+ *               baseline_runs, baseline_versions, hygiene: [ { name,
+ *               value } ], verdict, counts, notes: [str],
+ *               warnings: [ { source, scope, text } ], errors: [str],
+ *               error_count,
+ *               scenarios: [ SCENARIO ] }
+ *   SCENARIO= { anchor, name, verdict, summary, counts, iterations,
+ *               cur_iterations, cur_valid, base_runs, base_valid, changed,
+ *               metrics: [ ROW ] (launch), startup_chart (svg),
+ *               scenes: [ SCENE ], blocks: [ BLOCK ] (outside scenes),
+ *               failures: [ { index, error } ] }
+ *   SCENE   = { anchor, name, verdict, summary, counts, metrics: [ ROW ],
+ *               chart (svg), frames, blocks: [ BLOCK ] }
+ *   ROW     = { device, scenario, scene, where, metric, description, unit,
+ *               better, verdict, baseline, baseline_n, current, current_n,
+ *               change, change_pct, interval, interval_level, p,
+ *               threshold, detectable, reason, trend (svg) }
+ *   BLOCK   = { device, scenario, scene, where, status, status_label,
+ *               <status>: true, color, background, signature,
+ *               short_signature, top, stack: [str], stack_more,
+ *               baseline: SIDE, current: SIDE, wall_ms }
+ *   SIDE    = { count, iterations, per_iteration, wall_ms, text }
+ *
+ * Lists come worst first: devices, scenarios and scenes by verdict,
+ * attention rows by verdict, blocks worse > new > resolved.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mustache.h"
+#include "results.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "view_int.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#ifndef JG_VERSION
+#define JG_VERSION "unknown"
+#endif
+
+#define VIEW_SCHEMA "jankgate.view/1"
+
+/* Changed blocks listed report-wide, at most. */
+#define MAX_CHANGED_BLOCKS 20
+
+const char *
+view_verdict_name(enum view_verdict v)
+{
+	switch (v) {
+	case VIEW_REGRESSION:
+		return "regression";
+	case VIEW_INFRA:
+		return "infrastructure";
+	case VIEW_INCONCLUSIVE:
+		return "inconclusive";
+	default:
+		return "pass";
+	}
+}
+
+void
+vb_note_row(struct vbuild *b, const cJSON *row, enum cmp_verdict v)
+{
+	if (v == CMP_PASS || v == CMP_NEW)
+		return;
+	XALLOC_GROW(b->rows, b->nr_rows + 1, b->alloc_rows);
+	b->rows[b->nr_rows] = (struct vitem){ row, (int)v, b->nr_rows };
+	b->nr_rows++;
+}
+
+void
+vb_note_block(struct vbuild *b, const cJSON *blk, enum cmp_block_status s)
+{
+	if (s != CMP_BLOCK_NEW && s != CMP_BLOCK_WORSE)
+		return;
+	XALLOC_GROW(b->blocks, b->nr_blocks + 1, b->alloc_blocks);
+	b->blocks[b->nr_blocks] = (struct vitem){ blk, vr_block_rank(s),
+	    b->nr_blocks };
+	b->nr_blocks++;
+}
+
+static int
+by_severity(const void *pa, const void *pb)
+{
+	const struct vitem *a = pa, *b = pb;
+
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/*
+ * Add `key` with references to those of items[0..nr) whose severity is in
+ * [min_severity, max_severity], worst first, at most `max`, and
+ * "<key>_more": the number left out, when any.
+ */
+static void
+add_items(cJSON *root, const char *key, struct vitem *items, size_t nr,
+    size_t max, int min_severity, int max_severity)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t shown = 0, left = 0;
+	char more[64];
+
+	qsort(items, nr, sizeof(*items), by_severity);
+	for (size_t i = 0; i < nr; i++) {
+		if (items[i].severity < min_severity ||
+		    items[i].severity > max_severity)
+			continue;
+		if (shown < max) {
+			vj_add_ref(arr, items[i].obj);
+			shown++;
+		} else {
+			left++;
+		}
+	}
+	vj_list(root, key, arr);
+	snprintf(more, sizeof(more), "%s_more", key);
+	if (left)
+		cJSON_AddNumberToObject(root, more, (double)left);
+}
+
+/* Device identity for merging: key and serial of the current run. */
+static char *
+device_id(const struct view_input *in)
+{
+	const char *serial = in->current ? in->current->device.serial : NULL;
+
+	return xasprintf("%s\n%s", in->cmp->device ? in->cmp->device : "",
+	    serial ? serial : "");
+}
+
+/* "3 devices, 120 metrics: 2 regression, 1 inconclusive, 117 pass". */
+static void
+put_summary(cJSON *root, const size_t counts[CMP_NR_VERDICTS],
+    size_t devices)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t total = 0;
+	int first = 1;
+
+	for (int v = 0; v < CMP_NR_VERDICTS; v++)
+		total += counts[v];
+	strbuf_addf(&sb, "%zu device%s, %zu metric%s", devices,
+	    devices == 1 ? "" : "s", total, total == 1 ? "" : "s");
+	for (int v = CMP_NR_VERDICTS - 1; v >= 0; v--) {
+		if (!counts[v])
+			continue;
+		strbuf_addf(&sb, "%s%zu %s", first ? ": " : ", ", counts[v],
+		    cmp_verdict_name(v));
+		first = 0;
+	}
+	vj_str(root, "summary", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void
+put_app(cJSON *root, const struct view_input *in, size_t nr,
+    const char *title, enum view_verdict v, size_t devices)
+{
+	struct strlist versions = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *package = NULL;
+	cJSON *app = cJSON_CreateObject();
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *ver = in[i].cmp->current.app_version;
+
+		if (!package)
+			package = in[i].cmp->package;
+		if (ver && strlist_find(&versions, ver) < 0)
+			strlist_add(&versions, ver);
+	}
+	for (size_t i = 0; i < versions.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
+	vj_str(app, "package", package);
+	vj_str(app, "version", sb.len ? sb.buf : NULL);
+	cJSON_AddItemToObject(root, "app", app);
+	/* A ready-made mail subject; mail sanitizes it again. */
+	vj_strf(root, "subject", "%s: %s, %s%s%s on %zu device%s", title,
+	    v == VIEW_REGRESSION ? "REGRESSION" : view_verdict_name(v),
+	    package ? package : "app", sb.len ? " " : "", sb.buf, devices,
+	    devices == 1 ? "" : "s");
+	strlist_release(&versions);
+	strbuf_release(&sb);
+}
+
+static void
+put_method(cJSON *root, const struct comparison *c)
+{
+	cJSON *m = cJSON_CreateObject();
+	struct strbuf sb = STRBUF_INIT;
+
+	vf_num(&sb, c->alpha);
+	vj_str(m, "alpha", sb.buf);
+	vj_str(m, "correction", stats_adjust_name(c->correction));
+	strbuf_setlen(&sb, 0);
+	vf_num(&sb, 100 * (1 - 2 * c->alpha));
+	strbuf_addch(&sb, '%');
+	vj_str(m, "level", sb.buf);
+	strbuf_setlen(&sb, 0);
+	vf_num(&sb, 100 * CMP_POWER);
+	strbuf_addch(&sb, '%');
+	vj_str(m, "power", sb.buf);
+	cJSON_AddItemToObject(root, "method", m);
+	strbuf_release(&sb);
+}
+
+/* Copy each device's notes and warnings to the top, naming the device. */
+static void
+gather_remarks(cJSON *root, const cJSON *devices)
+{
+	cJSON *notes = cJSON_CreateArray(), *warnings = cJSON_CreateArray();
+	const cJSON *d, *it;
+
+	cJSON_ArrayForEach(d, devices) {
+		const char *label = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(d, "label"));
+
+		cJSON_ArrayForEach(it,
+		    cJSON_GetObjectItemCaseSensitive(d, "notes")) {
+			cJSON *o = cJSON_CreateObject();
+
+			vj_str(o, "device", label);
+			vj_str(o, "text", cJSON_GetStringValue(it));
+			cJSON_AddItemToArray(notes, o);
+		}
+		cJSON_ArrayForEach(it,
+		    cJSON_GetObjectItemCaseSensitive(d, "warnings")) {
+			cJSON *o = cJSON_Duplicate(it, 1);
+
+			vj_str(o, "device", label);
+			cJSON_AddItemToArray(warnings, o);
+		}
+	}
+	vj_list(root, "notes", notes);
+	vj_list(root, "warnings", warnings);
+}
+
+/* Devices of `in`, merged by device_id(), in order of first appearance. */
+static cJSON *
+devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
+    enum view_verdict *verdict, size_t *nr_devices)
+{
+	struct strlist ids = STRLIST_INIT;
+	const struct view_input **group = xcalloc(nr, sizeof(*group));
+	cJSON *arr = cJSON_CreateArray(), **items;
+	enum view_verdict *rank;
+	char **id = xcalloc(nr, sizeof(*id));
+
+	for (size_t i = 0; i < nr; i++) {
+		id[i] = device_id(&in[i]);
+		if (strlist_find(&ids, id[i]) < 0)
+			strlist_add(&ids, id[i]);
+	}
+	items = xcalloc(ids.nr, sizeof(*items));
+	rank = xcalloc(ids.nr, sizeof(*rank));
+	*verdict = VIEW_PASS;
+	for (size_t g = 0; g < ids.nr; g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < nr; i++)
+			if (!strcmp(id[i], ids.items[g]))
+				group[n++] = &in[i];
+		items[g] = vd_device(b, group, n, &rank[g]);
+		if (rank[g] > *verdict)
+			*verdict = rank[g];
+	}
+	for (int r = VIEW_REGRESSION; r >= VIEW_PASS; r--)
+		for (size_t g = 0; g < ids.nr; g++)
+			if ((int)rank[g] == r)
+				cJSON_AddItemToArray(arr, items[g]);
+	*nr_devices = ids.nr;
+	for (size_t i = 0; i < nr; i++)
+		free(id[i]);
+	free(id);
+	free(items);
+	free(rank);
+	free(group);
+	strlist_release(&ids);
+	return arr;
+}
+
+struct view *
+view_build(const struct view_input *in, size_t nr,
+    const struct view_opts *opts)
+{
+	struct view_opts o = opts ? *opts : (struct view_opts){ .charts = 1 };
+	struct vbuild b = { .o = &o };
+	struct view *v = xcalloc(1, sizeof(*v));
+	cJSON *root = cJSON_CreateObject(), *devices, *blocks;
+	size_t nr_devices = 0;
+
+	if (!o.title)
+		o.title = "jankgate report";
+	if (!o.max_attention)
+		o.max_attention = 50;
+	if (!o.max_stack)
+		o.max_stack = 30;
+	v->root = root;
+	vj_str(root, "schema", VIEW_SCHEMA);
+	vj_str(root, "title", o.title);
+	vj_str(root, "jankgate_version", JG_VERSION);
+	devices = nr ? devices_of(&b, in, nr, &v->verdict, &nr_devices) :
+	    cJSON_CreateArray();
+	put_app(root, in, nr, o.title, v->verdict, nr_devices);
+	cJSON_AddItemToObject(root, "verdict", vj_view_verdict(v->verdict));
+	cJSON_AddNumberToObject(root, "exit_code", view_exit_code(v));
+	put_summary(root, b.counts, nr_devices);
+	cJSON_AddItemToObject(root, "counts", vj_counts(b.counts));
+	blocks = cJSON_CreateObject();
+	cJSON_AddNumberToObject(blocks, "new",
+	    (double)b.block_counts[CMP_BLOCK_NEW]);
+	cJSON_AddNumberToObject(blocks, "worse",
+	    (double)b.block_counts[CMP_BLOCK_WORSE]);
+	cJSON_AddNumberToObject(blocks, "resolved",
+	    (double)b.block_counts[CMP_BLOCK_RESOLVED]);
+	cJSON_AddItemToObject(root, "blocks", blocks);
+	cJSON_AddNumberToObject(root, "device_count", (double)nr_devices);
+	add_items(root, "regressions", b.rows, b.nr_rows, SIZE_MAX,
+	    CMP_REGRESSION, CMP_REGRESSION);
+	add_items(root, "others", b.rows, b.nr_rows, SIZE_MAX,
+	    CMP_IMPROVEMENT, CMP_INCONCLUSIVE);
+	add_items(root, "attention", b.rows, b.nr_rows, o.max_attention,
+	    CMP_IMPROVEMENT, CMP_REGRESSION);
+	add_items(root, "changed_blocks", b.blocks, b.nr_blocks,
+	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
+	gather_remarks(root, devices);
+	if (nr)
+		put_method(root, in[0].cmp);
+	/* Last, so the summary comes first when people read view.json. */
+	vj_list(root, "devices", devices);
+	free(b.rows);
+	free(b.blocks);
+	return v;
+}
+
+void
+view_free(struct view *v)
+{
+	if (!v)
+		return;
+	cJSON_Delete(v->root);
+	free(v);
+}
+
+enum view_verdict
+view_verdict(const struct view *v)
+{
+	return v->verdict;
+}
+
+int
+view_exit_code(const struct view *v)
+{
+	static const int code[] = {
+		[VIEW_PASS] = 0, [VIEW_INCONCLUSIVE] = 4, [VIEW_INFRA] = 3,
+		[VIEW_REGRESSION] = 1,
+	};
+
+	return code[v->verdict];
+}
+
+char *
+view_to_json(const struct view *v)
+{
+	char *s = cJSON_Print(v->root);
+	char *copy = xasprintf("%s\n", s);
+
+	cJSON_free(s);
+	return copy;
+}
+
+int
+view_render(const struct view *v, const struct mustache *t,
+    const struct mustache_opts *o, struct strbuf *out)
+{
+	return mustache_render(t, v->root, o, out);
+}

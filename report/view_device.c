@@ -1,0 +1,327 @@
+/*
+ * view_device.c: one device of the report, from one or more comparisons.
+ *
+ * A device gets the facts of its run (model, key, app version, run id),
+ * its verdict, its preflight hygiene as name/value pairs, and three kinds
+ * of remarks: notes on comparability and measurement conditions (a
+ * mismatch compared anyway, a changed scenario, too few valid iterations,
+ * a warm phone, animations on), warnings from sources that yielded nothing
+ * and from compare, and the infrastructure errors its run recorded.  When
+ * the shards of one device's suite come as several comparisons, their
+ * scenarios are listed together, worst first.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "results.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "view_int.h"
+#include "xalloc.h"
+#include "banned.h"
+
+const struct rs_scenario *
+vd_find_scenario(const struct results *r, const char *name)
+{
+	return r && name ? results_find_scenario(r, name) : NULL;
+}
+
+static void
+add_pair(cJSON *arr, const char *name, const char *value)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	vj_str(o, "name", name);
+	vj_str(o, "value", value);
+	cJSON_AddItemToArray(arr, o);
+}
+
+static void
+add_number_pair(cJSON *arr, const char *name, double v, const char *unit)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (isnan(v))
+		return;
+	vf_value(&sb, v, unit);
+	add_pair(arr, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void
+add_tri_pair(cJSON *arr, const char *name, int v)
+{
+	if (v != RS_UNKNOWN)
+		add_pair(arr, name, v ? "yes" : "no");
+}
+
+static cJSON *
+hygiene_of(const struct rs_hygiene *h)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	add_number_pair(arr, "battery", h->battery_pct, "%");
+	add_number_pair(arr, "thermal status", h->thermal_status, NULL);
+	add_number_pair(arr, "animator scale", h->animator_scale, NULL);
+	add_number_pair(arr, "transition scale", h->transition_scale, NULL);
+	add_number_pair(arr, "window scale", h->window_scale, NULL);
+	add_tri_pair(arr, "screen on", h->screen_on);
+	add_tri_pair(arr, "unlocked", h->unlocked);
+	for (size_t i = 0; i < h->nr_extras; i++) {
+		const struct rs_extra *x = &h->extras[i];
+
+		if (x->type == RS_VALUE_STRING)
+			add_pair(arr, x->key, x->string);
+		else if (x->type == RS_VALUE_NUMBER)
+			add_number_pair(arr, x->key, x->number, NULL);
+		else if (x->type == RS_VALUE_BOOL)
+			add_pair(arr, x->key, x->number ? "yes" : "no");
+	}
+	return arr;
+}
+
+static void
+note(cJSON *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+note(cJSON *notes, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	cJSON_AddItemToArray(notes, cJSON_CreateString(sb.buf));
+	strbuf_release(&sb);
+}
+
+/* Conditions that make numbers less trustworthy, said plainly. */
+static void
+hygiene_notes(cJSON *notes, const struct rs_hygiene *h)
+{
+	if (h->thermal_status > 0)
+		note(notes, "the device was warm (thermal status %.0f): frame "
+		    "times may be throttled", h->thermal_status);
+	if (h->animator_scale > 0 || h->transition_scale > 0 ||
+	    h->window_scale > 0)
+		note(notes, "system animations were on during the run");
+	if (h->battery_pct < 20)
+		note(notes, "the battery was at %.0f%%", h->battery_pct);
+	if (h->screen_on == 0)
+		note(notes, "the screen was off at preflight");
+	if (h->unlocked == 0)
+		note(notes, "the device was locked at preflight");
+}
+
+static void
+comparison_notes(cJSON *notes, const struct view_input *in)
+{
+	const struct comparison *c = in->cmp;
+
+	for (size_t i = 0; in->notes && i < in->notes->nr; i++)
+		note(notes, "%s", in->notes->items[i]);
+	for (size_t i = 0; i < c->mismatches.nr; i++)
+		note(notes, "compared despite a mismatch: %s",
+		    c->mismatches.items[i]);
+	if (!c->nr_baselines)
+		note(notes, "no baseline yet: every metric is new");
+	for (size_t i = 0; i < c->nr_scenarios; i++) {
+		const struct cmp_scenario *s = &c->scenarios[i];
+
+		if (s->changed)
+			note(notes, "scenario '%s' differs from the text the "
+			    "baseline ran", s->name);
+		if (s->verdict == CMP_INCONCLUSIVE)
+			note(notes, "scenario '%s': %.0f of %.0f iterations "
+			    "valid, fewer than min_iterations (%d)", s->name,
+			    s->cur_valid, s->cur_iterations,
+			    c->min_iterations);
+		if (s->verdict == CMP_MISSING)
+			note(notes, "scenario '%s' is in the baseline but was "
+			    "not run", s->name);
+	}
+}
+
+static void
+add_warning(cJSON *arr, const char *source, const char *scope,
+    const char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	vj_str(o, "source", source);
+	vj_str(o, "scope", scope);
+	vj_str(o, "text", text);
+	cJSON_AddItemToArray(arr, o);
+}
+
+/* What the current run of `in` says about itself. */
+static enum view_verdict
+run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
+    cJSON *errors)
+{
+	const struct results *r = in->current;
+	const struct comparison *c = in->cmp;
+
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		add_warning(warnings, "compare", NULL, c->warnings.items[i]);
+	if (!r)
+		return VIEW_PASS;
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		add_warning(warnings, r->warnings[i].source,
+		    r->warnings[i].scope, r->warnings[i].message);
+	for (size_t i = 0; i < r->run.errors.nr; i++)
+		cJSON_AddItemToArray(errors,
+		    cJSON_CreateString(r->run.errors.items[i]));
+	if (!r->run.complete)
+		note(notes, "the run did not complete: not every planned "
+		    "iteration was attempted");
+	hygiene_notes(notes, &r->hygiene);
+	return r->run.errors.nr || !r->run.complete ? VIEW_INFRA : VIEW_PASS;
+}
+
+static enum view_verdict
+from_comparison(const struct comparison *c)
+{
+	switch (comparison_verdict(c)) {
+	case CMP_REGRESSION:
+		return VIEW_REGRESSION;
+	case CMP_INCONCLUSIVE:
+		return VIEW_INCONCLUSIVE;
+	default:
+		return VIEW_PASS;
+	}
+}
+
+/* Model, key, run and app of the device, from its first comparison. */
+static void
+put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
+{
+	const struct results *r = NULL;
+	const struct comparison *c = in[0]->cmp;
+	struct strbuf sb = STRBUF_INIT;
+	cJSON *files = cJSON_CreateArray();
+	struct strlist versions = STRLIST_INIT;
+	double runs = 0;
+
+	for (size_t i = 0; i < nr && !r; i++)
+		r = in[i]->current;
+	vj_str(o, "key", c->device);
+	vj_str(o, "serial", r ? r->device.serial : NULL);
+	vj_str(o, "model", r ? r->device.model : NULL);
+	vj_str(o, "manufacturer", r ? r->device.manufacturer : NULL);
+	if (r && r->device.model)
+		strbuf_addf(&sb, "%s (%s)", r->device.model,
+		    c->device ? c->device : "no device key");
+	else
+		strbuf_addstr(&sb, c->device ? c->device : "unknown device");
+	vj_str(o, "label", sb.buf);
+	strbuf_setlen(&sb, 0);
+	if (r && isfinite(r->device.refresh_hz)) {
+		vf_value(&sb, r->device.refresh_hz, "Hz");
+		vj_str(o, "refresh", sb.buf);
+	}
+	vj_str(o, "release", r ? r->device.release : NULL);
+	vj_str(o, "app_version", c->current.app_version);
+	vj_str(o, "run_id", c->current.run_id);
+	vj_str(o, "started", c->current.started);
+	for (size_t i = 0; i < nr; i++) {
+		const struct comparison *ci = in[i]->cmp;
+
+		cJSON_AddItemToArray(files, cJSON_CreateString(in[i]->name ?
+		    in[i]->name : "comparison"));
+		if ((double)ci->nr_baselines > runs)
+			runs = (double)ci->nr_baselines;
+		for (size_t j = 0; j < ci->nr_baselines; j++)
+			if (ci->baselines[j].app_version &&
+			    strlist_find(&versions,
+			    ci->baselines[j].app_version) < 0)
+				strlist_add(&versions,
+				    ci->baselines[j].app_version);
+	}
+	vj_list(o, "comparisons", files);
+	cJSON_AddNumberToObject(o, "baseline_runs", runs);
+	strbuf_setlen(&sb, 0);
+	for (size_t i = 0; i < versions.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
+	vj_str(o, "baseline_versions", sb.len ? sb.buf : NULL);
+	cJSON_AddItemToObject(o, "hygiene", r ? hygiene_of(&r->hygiene) :
+	    cJSON_CreateArray());
+	strlist_release(&versions);
+	strbuf_release(&sb);
+}
+
+/* Scenarios of every comparison of the device, worst first. */
+static cJSON *
+scenarios_of(struct vbuild *b, const struct view_input *const *in,
+    size_t nr, const char *device)
+{
+	cJSON *arr = cJSON_CreateArray(), **items = NULL;
+	size_t n = 0, alloc = 0;
+	int *rank = NULL;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct vdev d = { b, in[i], device, NULL, 0 };
+
+		history_series(&d.series, &d.nr_series, in[i]->history,
+		    in[i]->nr_history);
+		for (size_t j = 0; j < in[i]->cmp->nr_scenarios; j++) {
+			enum cmp_verdict w;
+
+			XALLOC_GROW(items, n + 1, alloc);
+			rank = xreallocarray(rank, alloc, sizeof(*rank));
+			items[n] = vs_scenario(&d, &in[i]->cmp->scenarios[j],
+			    &w);
+			rank[n++] = (int)w;
+		}
+		history_series_free(d.series, d.nr_series);
+	}
+	for (int r = CMP_NR_VERDICTS - 1; r >= 0; r--)
+		for (size_t i = 0; i < n; i++)
+			if (rank[i] == r)
+				cJSON_AddItemToArray(arr, items[i]);
+	free(items);
+	free(rank);
+	return arr;
+}
+
+cJSON *
+vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
+    enum view_verdict *verdict)
+{
+	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
+	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
+	size_t before[CMP_NR_VERDICTS], counts[CMP_NR_VERDICTS];
+	enum view_verdict v = VIEW_PASS, w;
+	const char *device = in[0]->cmp->device;
+
+	memcpy(before, b->counts, sizeof(before));
+	vj_anchor(b, o);
+	put_identity(o, in, nr);
+	for (size_t i = 0; i < nr; i++) {
+		comparison_notes(notes, in[i]);
+		w = run_remarks(in[i], notes, warnings, errors);
+		if (w > v)
+			v = w;
+		w = from_comparison(in[i]->cmp);
+		if (w > v)
+			v = w;
+	}
+	vj_list(o, "scenarios", scenarios_of(b, in, nr,
+	    device ? device : "unknown device"));
+	for (int i = 0; i < CMP_NR_VERDICTS; i++)
+		counts[i] = b->counts[i] - before[i];
+	cJSON_AddItemToObject(o, "counts", vj_counts(counts));
+	vj_list(o, "notes", notes);
+	vj_list(o, "warnings", warnings);
+	cJSON_AddNumberToObject(o, "error_count",
+	    (double)cJSON_GetArraySize(errors));
+	vj_list(o, "errors", errors);
+	cJSON_AddItemToObject(o, "verdict", vj_view_verdict(v));
+	*verdict = v;
+	return o;
+}

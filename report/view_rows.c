@@ -1,0 +1,199 @@
+/*
+ * view_rows.c: one metric row and one block of the model.
+ *
+ * A row is one (device, scenario, scene, metric) entry of comparison.json
+ * as a table shows it: medians with their units, the change and its
+ * interval, the p-value, the threshold applied, the smallest detectable
+ * change as a sentence, the reason compare gave, and the trend line.  A
+ * block is one stack signature that is new, worse or resolved, with its
+ * frames (innermost first, as Java prints them) and its counts and
+ * durations on both sides.  Every string from a device or a scenario goes
+ * in as it is; the templates' escaping makes it safe.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "strbuf.h"
+#include "view_int.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Store the text `fn` makes of (v, unit) as `key`, or null for NAN. */
+static void
+put_value(cJSON *o, const char *key, double v, const char *unit,
+    void (*fn)(struct strbuf *, double, const char *))
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (isnan(v)) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	fn(&sb, v, unit);
+	cJSON_AddStringToObject(o, key, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void
+put_where(cJSON *o, const char *scenario, const char *scene)
+{
+	if (scene)
+		vj_strf(o, "where", "%s / %s", scenario, scene);
+	else
+		vj_str(o, "where", scenario);
+}
+
+static void
+put_change(cJSON *o, const struct cmp_entry *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	put_value(o, "change", e->shift, e->unit, vf_signed);
+	vf_percent_change(&sb, e->shift, e->base.median);
+	vj_str(o, "change_pct", sb.len ? sb.buf : NULL);
+	strbuf_setlen(&sb, 0);
+	if (isfinite(e->shift_lo) && isfinite(e->shift_hi)) {
+		vf_signed(&sb, e->shift_lo, NULL);
+		strbuf_addstr(&sb, " to ");
+		vf_signed(&sb, e->shift_hi, e->unit);
+		vj_str(o, "interval", sb.buf);
+	} else {
+		cJSON_AddNullToObject(o, "interval");
+	}
+	strbuf_setlen(&sb, 0);
+	if (isfinite(e->shift_level)) {
+		vf_num(&sb, round(e->shift_level * 100));
+		strbuf_addch(&sb, '%');
+	}
+	vj_str(o, "interval_level", sb.len ? sb.buf : NULL);
+	strbuf_setlen(&sb, 0);
+	vf_p_value(&sb, e->p_adjusted);
+	vj_str(o, "p", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
+}
+
+cJSON *
+vr_row(struct vdev *d, const struct cmp_entry *e)
+{
+	const struct metric_def *m = metric_find(e->metric);
+	cJSON *o = cJSON_CreateObject();
+	struct strbuf sb = STRBUF_INIT;
+	char *trend;
+
+	vj_str(o, "device", d->device);
+	vj_str(o, "scenario", e->scenario);
+	vj_str(o, "scene", e->scene);
+	put_where(o, e->scenario, e->scene);
+	vj_str(o, "metric", e->metric);
+	vj_str(o, "description", m ? m->description : NULL);
+	vj_str(o, "unit", e->unit);
+	vj_str(o, "better", e->higher_is_better ? "higher" : "lower");
+	cJSON_AddItemToObject(o, "verdict", vj_verdict(e->verdict));
+	put_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
+	    vf_value);
+	cJSON_AddNumberToObject(o, "baseline_n", (double)e->base.n);
+	put_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
+	    vf_value);
+	cJSON_AddNumberToObject(o, "current_n", (double)e->cur.n);
+	put_change(o, e);
+	put_value(o, "threshold", e->threshold, e->unit, vf_value);
+	vf_detectable(&sb, e);
+	vj_str(o, "detectable", sb.len ? sb.buf : NULL);
+	vj_str(o, "reason", e->reason);
+	trend = vc_sparkline(d, e);
+	vj_str(o, "trend", trend);
+	free(trend);
+	strbuf_release(&sb);
+	return o;
+}
+
+int
+vr_block_rank(enum cmp_block_status s)
+{
+	switch (s) {
+	case CMP_BLOCK_WORSE:
+		return 3;
+	case CMP_BLOCK_NEW:
+		return 2;
+	case CMP_BLOCK_RESOLVED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* One side of a block: "3 in 5 iterations, median 240 ms". */
+static cJSON *
+block_side(const struct cmp_block_side *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct strbuf sb = STRBUF_INIT;
+
+	put_value(o, "count", s->count, NULL, vf_value);
+	put_value(o, "iterations", s->iterations, NULL, vf_value);
+	put_value(o, "per_iteration", s->per_iteration, NULL, vf_value);
+	put_value(o, "wall_ms", s->wall_ms, "ms", vf_value);
+	if (!isfinite(s->count) || s->count == 0) {
+		strbuf_addstr(&sb, "none");
+	} else {
+		vf_num(&sb, s->count);
+		strbuf_addstr(&sb, " in ");
+		vf_num(&sb, s->iterations);
+		strbuf_addstr(&sb, s->iterations == 1 ? " iteration" :
+		    " iterations");
+		if (isfinite(s->wall_ms)) {
+			strbuf_addstr(&sb, ", median ");
+			vf_value(&sb, s->wall_ms, "ms");
+		}
+	}
+	vj_str(o, "text", sb.buf);
+	strbuf_release(&sb);
+	return o;
+}
+
+cJSON *
+vr_block(struct vdev *d, const struct cmp_block *blk)
+{
+	static const char *const label[] = {
+		[CMP_BLOCK_UNCHANGED] = "Unchanged", [CMP_BLOCK_NEW] = "New",
+		[CMP_BLOCK_WORSE] = "Worse", [CMP_BLOCK_RESOLVED] = "Resolved",
+	};
+	const struct strlist *st = &blk->stack;
+	size_t max = d->b->o->max_stack, shown;
+	cJSON *o = cJSON_CreateObject(), *frames;
+	const struct cmp_block_side *side;
+	int bad = blk->status == CMP_BLOCK_NEW ||
+	    blk->status == CMP_BLOCK_WORSE;
+
+	vj_str(o, "device", d->device);
+	vj_str(o, "scenario", blk->scenario);
+	vj_str(o, "scene", blk->scene);
+	if (blk->scene)
+		put_where(o, blk->scenario, blk->scene);
+	else
+		vj_strf(o, "where", "%s (outside scenes)", blk->scenario);
+	vj_str(o, "status", cmp_block_status_name(blk->status));
+	vj_str(o, "status_label", label[blk->status]);
+	cJSON_AddTrueToObject(o, cmp_block_status_name(blk->status));
+	vj_str(o, "color", bad ? "#a50e0e" : "#1e6b34");
+	vj_str(o, "background", bad ? "#fce8e6" : "#e6f4ea");
+	vj_str(o, "signature", blk->signature);
+	vj_strf(o, "short_signature", "%.12s", blk->signature);
+	vj_str(o, "top", st->nr ? st->items[0] : "(no stack)");
+	frames = cJSON_CreateArray();
+	shown = st->nr < max ? st->nr : max;
+	for (size_t i = 0; i < shown; i++)
+		cJSON_AddItemToArray(frames, cJSON_CreateString(st->items[i]));
+	vj_list(o, "stack", frames);
+	if (st->nr > shown)
+		cJSON_AddNumberToObject(o, "stack_more",
+		    (double)(st->nr - shown));
+	cJSON_AddItemToObject(o, "baseline", block_side(&blk->base));
+	cJSON_AddItemToObject(o, "current", block_side(&blk->cur));
+	/* The side that has the block: the current one unless resolved. */
+	side = blk->status == CMP_BLOCK_RESOLVED ? &blk->base : &blk->cur;
+	put_value(o, "wall_ms", side->wall_ms, "ms", vf_value);
+	return o;
+}
