@@ -614,10 +614,12 @@ gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
 		} else if (l.n && l.s[0] == '\t' && read_window_line(d, &l)) {
 			w = &d->windows[d->nr_windows - 1];
 		} else if (starts(&l, "Window: ")) {
-			if (!w)
+			/* It names the window above, or starts one. */
+			if (!w || w->named)
 				w = add_window(d, "", 0);
 			free(w->title);
 			w->title = xstrndup(l.s + 8, l.n - 8);
+			w->named = true;
 		} else if (starts(&l, "View hierarchy:")) {
 			done = true;
 		} else {

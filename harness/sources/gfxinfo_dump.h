@@ -42,6 +42,7 @@ struct gfx_summary {
 /* A ViewRootImpl section: its title and, from API 26 or so, its summary. */
 struct gfx_window {
 	char *title;		/* "pkg/pkg.MainActivity", as printed */
+	bool named;		/* by a "Window:" line */
 	struct gfx_summary sum;
 	size_t nr_rows;		/* PROFILEDATA rows printed, any Flags */
 };

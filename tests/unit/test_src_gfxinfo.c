@@ -1,0 +1,633 @@
+/*
+ * test_src_gfxinfo.c: the gfxinfo source over the dump of every API level
+ * in FORMATS.md §3.1 (tests/unit/data/sources/gfxinfo/, built from its
+ * samples, and sim-api*.txt captured from the simulated phone), and over
+ * broken dumps.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "unit.h"
+#include "error.h"
+#include "fileio.h"
+#include "results.h"
+#include "sources/gfxinfo.h"
+#include "sources/source.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+struct fx {
+	struct results *r;
+	struct rs_iteration *it;
+	struct source_ctx ctx;
+	struct strbuf text;
+};
+
+static void
+fx_init(struct fx *fx, const char *package, double hz)
+{
+	memset(fx, 0, sizeof(*fx));
+	fx->r = results_new();
+	fx->it = rs_scenario_add_iteration(results_add_scenario(fx->r, "feed"),
+	    false);
+	fx->ctx.package = package;
+	fx->ctx.results = fx->r;
+	fx->ctx.it = fx->it;
+	fx->ctx.refresh_hz = hz;
+	strbuf_init(&fx->text, 0);
+}
+
+static void
+fx_release(struct fx *fx)
+{
+	results_free(fx->r);
+	strbuf_release(&fx->text);
+}
+
+/* The scene the parse hook makes of `text`. */
+static struct rs_scene *
+parse_text(struct fx *fx, const char *text, size_t len)
+{
+	const struct source *src = source_find("gfxinfo");
+
+	assert_non_null(src);
+	assert_int_equal(src->parse(&fx->ctx, text, len, "scroll"), 0);
+	assert_int_equal(fx->it->nr_scenes, 1);
+	return &fx->it->scenes[0];
+}
+
+static struct rs_scene *
+parse_file(struct fx *fx, const char *name)
+{
+	char *path = xasprintf("%s/tests/unit/data/sources/gfxinfo/%s",
+	    unit_srcdir(), name);
+
+	strbuf_reset(&fx->text);
+	assert_int_equal(file_read(&fx->text, path), 0);
+	free(path);
+	return parse_text(fx, fx->text.buf, fx->text.len);
+}
+
+static int
+warned(const struct fx *fx, const char *part)
+{
+	for (size_t i = 0; i < fx->r->nr_warnings; i++)
+		if (strstr(fx->r->warnings[i].message, part))
+			return 1;
+	return 0;
+}
+
+static void
+assert_nan(double v)
+{
+	assert_true(isnan(v));
+}
+
+/* `have` equals `want`, NAN included. */
+static void
+assert_number(const char *file, const char *what, double have, double want)
+{
+	if (isnan(want) != isnan(have) || (!isnan(want) && want != have))
+		fail_msg("%s: %s is %g, expected %g", file, what, have, want);
+}
+
+struct level_case {
+	const char *file;
+	double hz;
+	double count, janky, slow, frozen, dropped;
+	double p50, p90, p95, p99;
+	size_t rows;
+	const char *cause;
+	uint64_t cause_count;
+	const char *app_scene;
+};
+
+/*
+ * Each API level's dump gives the counts and percentiles its summary
+ * prints, slow/frozen/dropped from its histogram, and its Flags-0 rows.
+ */
+static void
+reads_every_api_level(void **state)
+{
+	static const struct level_case cases[] = {
+		{ "api23-m.txt", 60, 82189, 35335, NAN, NAN, NAN,
+		  NAN, 34, 42, 69, 3, "slow_ui_thread", 30128,
+		  "com.example.app.MainActivity" },
+		{ "api24-n.txt", 60, 26, 7, 7, 0, 14, 12, 21, 34, 150, 3,
+		  "slow_issue_draw_commands", 1, NULL },
+		{ "api28-built.txt", 60, 639, 24, 24, 1, 71, 5, 7, 7, 18, 2,
+		  "frame_deadline_missed", 12, NULL },
+		{ "api30.txt", 60, 59, 4, 9, 0, 4, 8, 16, 17, 32, 3,
+		  "high_input_latency", 1, NULL },
+		{ "api31-redfin.txt", 90, 84, 4, NAN, NAN, NAN, 5, 10, 20,
+		  105, 3, "frame_deadline_missed_legacy", 3,
+		  "com.stephen.redfindemo.MainActivity" },
+		{ "api33.txt", 120, 79, 3, 1, 0, 11, 5, 9, 9, 26, 4,
+		  "slow_ui_thread", 2, NULL },
+		{ "main-24col.txt", 90, 79, 3, 1, 0, 4, 5, 9, 9, 26, 4,
+		  "frame_deadline_missed", 3, NULL },
+		{ "sim-api24.txt", 60, 63, 4, 4, 0, 4, 9, 14, 18, 32, 63,
+		  "slow_ui_thread", 4, "com.example.shop.FeedActivity" },
+		{ "sim-api29.txt", 60, 63, 4, 4, 0, 4, 9, 14, 18, 32, 63,
+		  "missed_vsync", 0, NULL },
+		{ "sim-api31.txt", 120, 126, 8, 6, 0, 62, 8, 12, 14, 23, 120,
+		  "frame_deadline_missed", 8, NULL },
+		{ "sim-api34.txt", 90, 95, 3, 9, 0, 28, 9, 15, 21, 32, 95,
+		  "slow_bitmap_uploads", 2, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct level_case *c = &cases[i];
+		struct fx fx;
+		const struct rs_frames *f;
+
+		fx_init(&fx, NULL, c->hz);
+		f = &parse_file(&fx, c->file)->frames;
+		assert_number(c->file, "count", f->count, c->count);
+		assert_number(c->file, "janky", f->janky, c->janky);
+		assert_number(c->file, "slow", f->slow, c->slow);
+		assert_number(c->file, "frozen", f->frozen, c->frozen);
+		assert_number(c->file, "dropped", f->dropped, c->dropped);
+		assert_number(c->file, "p50", f->p50_ms, c->p50);
+		assert_number(c->file, "p90", f->p90_ms, c->p90);
+		assert_number(c->file, "p95", f->p95_ms, c->p95);
+		assert_number(c->file, "p99", f->p99_ms, c->p99);
+		assert_true(f->present);
+		assert_int_equal(f->nr_rows, c->rows);
+		assert_int_equal(rs_frames_cause(f, c->cause), c->cause_count);
+		if (c->app_scene)
+			assert_string_equal(fx.it->scenes[0].app_scenes.items[0],
+			    c->app_scene);
+		/* The histogram, when there is one, holds every frame. */
+		if (f->nr_histogram)
+			assert_int_equal(rs_frames_histogram_total(f),
+			    (uint64_t)c->count);
+		fx_release(&fx);
+	}
+}
+
+/*
+ * Row duration is FrameCompleted - IntendedVsync, by header name, whatever
+ * the column set (API 26-29 built sample of FORMATS.md).
+ */
+static void
+rows_by_header_name(void **state)
+{
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, "com.example.app", 60);
+	f = &parse_file(&fx, "api28-built.txt")->frames;
+	assert_int_equal(f->nr_rows, 2);
+	assert_true(f->rows[0].intended_vsync_ns == 10000000000LL);
+	assert_true(f->rows[0].frame_completed_ns == 10011000000LL);
+	assert_true(fabs(f->rows[0].duration_ms - 11.0) < 1e-9);
+	assert_true(fabs(f->rows[1].duration_ms - 5.833333) < 1e-9);
+	assert_int_equal(f->rows[1].flags, 0);
+	fx_release(&fx);
+}
+
+/*
+ * On 31+ the column labelled FrameStartTime holds the vsync period (the
+ * label swap): a 90 Hz redfin row read with a 60 Hz device rate says so,
+ * and without a device rate the period comes from that column.
+ */
+static void
+label_swap_gives_the_period(void **state)
+{
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	parse_file(&fx, "api33.txt");
+	assert_true(warned(&fx, "rendered at 120 Hz but the refresh rate is "
+	    "60 Hz"));
+	fx_release(&fx);
+
+	/* 8.33 ms: buckets 9 and 13 miss one vsync, 26 misses three. */
+	fx_init(&fx, NULL, NAN);
+	f = &parse_file(&fx, "api33.txt")->frames;
+	assert_true(f->dropped == 6 * 1 + 2 * 1 + 1 * 3);
+	assert_false(warned(&fx, "rendered at"));
+	fx_release(&fx);
+
+	/* Names in order (24 columns): FrameInterval is the period. */
+	fx_init(&fx, NULL, 120);
+	parse_file(&fx, "main-24col.txt");
+	assert_true(warned(&fx, "rendered at 90 Hz"));
+	fx_release(&fx);
+}
+
+/* Rows with Flags != 0, no FrameCompleted, or 10 s and more are skipped. */
+static void
+flagged_and_insane_rows_skipped(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "---PROFILEDATA---\n"
+	    "Flags,IntendedVsync,Vsync,FrameCompleted,\n"
+	    "0,1000000000,1000000000,1012000000,\n"
+	    "1,2000000000,2000000000,2012000000,\n"
+	    "8,3000000000,3000000000,3012000000,\n"
+	    "0,4000000000,4000000000,0,\n"
+	    "0,5000000000,5000000000,9223372036854775807,\n"
+	    "0,6000000000,6000000000,5000000000,\n"
+	    "0,7000000000,7000000000,17000000000,\n"
+	    "0,8000000000,8000000000,8016000000,\n"
+	    "---PROFILEDATA---\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_int_equal(f->nr_rows, 2);
+	assert_true(f->rows[0].duration_ms == 12);
+	assert_true(f->rows[1].duration_ms == 16);
+	/* Skipping those is the documented rule, not a reading problem. */
+	assert_false(warned(&fx, "PROFILEDATA"));
+	fx_release(&fx);
+}
+
+/* A cut row, a row of junk and a header without the needed columns warn. */
+static void
+broken_profiledata_warns(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "---PROFILEDATA---\n"
+	    "Flags,IntendedVsync,FrameCompleted,\n"
+	    "0,1000000000,1012000000,\n"
+	    "0,2000000000,20120\n"
+	    "0,x3000000000,3012000000,\n"
+	    "0,4000000000,\n"
+	    "---PROFILEDATA---\n"
+	    "---PROFILEDATA---\n"
+	    "Flags,Vsync,\n"
+	    "0,1,\n"
+	    "---PROFILEDATA---\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_int_equal(f->nr_rows, 1);
+	assert_true(warned(&fx, "3 cut or unreadable PROFILEDATA rows"));
+	assert_true(warned(&fx, "1 PROFILEDATA blocks lack"));
+	/* No summary: the frame numbers are unknown, not zero. */
+	assert_nan(f->count);
+	assert_nan(f->janky);
+	fx_release(&fx);
+}
+
+/*
+ * Every summary line is optional: a dump with only a HISTOGRAM counts
+ * its frames, and janky comes from the histogram and the refresh rate
+ * (whole buckets at or above one period: 17 ms at 60 Hz, 12 at 90).
+ */
+static void
+histogram_alone_is_enough(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "HISTOGRAM: 5ms=10 11ms=3 12ms=2 16ms=4 17ms=1 40ms=1 "
+	    "750ms=1\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->count == 22);
+	assert_true(f->janky == 3);
+	assert_true(f->slow == 7);
+	assert_true(f->frozen == 1);
+	/* 17 -> 1, 40 -> 2, 750 -> 45 vsyncs of 16.67 ms. */
+	assert_true(f->dropped == 48);
+	assert_true(f->p50_ms == 11);
+	assert_true(f->p99_ms == 750);
+	assert_int_equal(f->nr_causes, 0);
+	fx_release(&fx);
+
+	fx_init(&fx, NULL, 90);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->janky == 2 + 4 + 1 + 1 + 1);
+	fx_release(&fx);
+}
+
+/*
+ * Just after a reset hwui prints 4950ms percentiles over an all-zero
+ * histogram: 0 frames, no percentiles, nothing slow.
+ */
+static void
+empty_histogram_has_no_percentiles(void **state)
+{
+	static const char dump[] =
+	    "Uptime: 100 Realtime: 100\n"
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 0\n"
+	    "Janky frames: 0 (nan%)\n"
+	    "50th percentile: 4950ms\n"
+	    "99th percentile: 4950ms\n"
+	    "HISTOGRAM: 5ms=0 6ms=0 4950ms=0\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->present);
+	assert_true(f->count == 0);
+	assert_true(f->janky == 0);
+	assert_true(f->slow == 0 && f->frozen == 0 && f->dropped == 0);
+	assert_nan(f->p50_ms);
+	assert_nan(f->p99_ms);
+	assert_int_equal(f->nr_histogram, 0);
+	fx_release(&fx);
+}
+
+/*
+ * Numbers beyond hwui's 32-bit counters are skipped with a warning; the
+ * rest of the line and the dump still count.
+ */
+static void
+huge_values_skipped(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Stats since: 99999999999999999999999ns\n"
+	    "Total frames rendered: 4294967296\n"
+	    "Janky frames: 4294967295 (100%)\n"
+	    "Number Missed Vsync: 123456789012345678901234567890\n"
+	    "Number Slow UI thread: 4294967295\n"
+	    "HISTOGRAM: 5ms=4294967295 6ms=4294967296 99999999999ms=1 "
+	    "7ms=-1 8ms 9ms=2\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->count == 4294967295.0 + 2);
+	assert_true(f->janky == 4294967295.0);
+	assert_int_equal(rs_frames_cause(f, "slow_ui_thread"), 4294967295U);
+	assert_int_equal(f->nr_causes, 1);
+	assert_true(warned(&fx, "7 unreadable numbers"));
+	assert_nan(fx.it->scenes[0].start_mono_ms);
+	fx_release(&fx);
+}
+
+/*
+ * Window titles are the app's strings: quotes, backslashes, control
+ * characters and invalid UTF-8 reach app_scenes and the JSON stays valid.
+ */
+static void
+hostile_window_names(void **state)
+{
+	struct strbuf dump = STRBUF_INIT, longname = STRBUF_INIT;
+	struct fx fx;
+	struct rs_scene *sc;
+	char *json;
+	cJSON *doc;
+
+	for (int i = 0; i < 5000; i++)
+		strbuf_addch(&longname, 'a' + i % 26);
+	strbuf_addstr(&dump, "** Graphics info for pid 1 [p] **\n"
+	    "HISTOGRAM: 5ms=1\n"
+	    "\tp/\"q\\uote\x01\xff\r\xc0\xaf (visibility=0)\n"
+	    "Total frames rendered: 1\n"
+	    "\t");
+	strbuf_addf(&dump, "p/%s/android.view.ViewRootImpl@1 (visibility=0)\n"
+	    "Window: p/%s\nTotal frames rendered: 2\n", longname.buf,
+	    longname.buf);
+	strbuf_addstr(&dump, "Window: \nTotal frames rendered: 3\n"
+	    "Window: p/\nTotal frames rendered: 4\n");
+	fx_init(&fx, "p", 60);
+	sc = parse_text(&fx, dump.buf, dump.len);
+	/* the title ends at the last " (visibility=", inner CR and all */
+	assert_int_equal(sc->app_scenes.nr, 3);
+	assert_string_equal(sc->app_scenes.items[0],
+	    "\"q\\uote\x01\xff\r\xc0\xaf");
+	assert_string_equal(sc->app_scenes.items[1], longname.buf);
+	assert_string_equal(sc->app_scenes.items[2], "p/");
+	json = results_iteration_to_json(fx.it);
+	doc = cJSON_Parse(json);
+	assert_non_null(doc);
+	cJSON_Delete(doc);
+	free(json);
+	strbuf_release(&dump);
+	strbuf_release(&longname);
+	fx_release(&fx);
+}
+
+/*
+ * The section read is the app's process (not a ":remote" one printed
+ * first); without a package, the first; a package absent from the dump
+ * reads the first with a warning.
+ */
+static void
+picks_the_package_process(void **state)
+{
+	static const char dump[] =
+	    "Applications Graphics Acceleration Info:\n"
+	    "Uptime: 5000 Realtime: 5000\n\n"
+	    "** Graphics info for pid 11 [com.x.app:remote] **\n\n"
+	    "Total frames rendered: 5\nHISTOGRAM: 5ms=5\n\n"
+	    "** Graphics info for pid 10 [com.x.app] **\n\n"
+	    "Total frames rendered: 7\nHISTOGRAM: 6ms=7\n";
+	struct fx fx;
+
+	fx_init(&fx, "com.x.app", 60);
+	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 7);
+	fx_release(&fx);
+	fx_init(&fx, NULL, 60);
+	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
+	fx_release(&fx);
+	fx_init(&fx, "com.y", 60);
+	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
+	assert_true(warned(&fx, "no process named 'com.y'"));
+	fx_release(&fx);
+}
+
+/* "No process found for" and empty output: no frames, and a warning. */
+static void
+no_process_is_a_warning(void **state)
+{
+	static const char dump[] =
+	    "Applications Graphics Acceleration Info:\n"
+	    "Uptime: 5000 Realtime: 5000\n"
+	    "No process found for: com.x.app\n";
+	struct fx fx;
+	struct rs_scene *sc;
+
+	fx_init(&fx, "com.x.app", 60);
+	sc = parse_text(&fx, dump, strlen(dump));
+	assert_false(sc->frames.present);
+	assert_true(warned(&fx, "No process found for: com.x.app"));
+	assert_string_equal(fx.r->warnings[0].source, "gfxinfo");
+	assert_string_equal(fx.r->warnings[0].scope, "feed/scroll");
+	assert_true(sc->end_mono_ms == 5000);
+	fx_release(&fx);
+
+	fx_init(&fx, "com.x.app", 60);
+	assert_false(parse_text(&fx, "", 0)->frames.present);
+	assert_true(warned(&fx, "no '** Graphics info' section"));
+	fx_release(&fx);
+}
+
+/*
+ * When only the windows have a histogram, their summaries are summed;
+ * otherwise the process summary wins and windows are not added again.
+ */
+static void
+windows_summed_only_without_process_histogram(void **state)
+{
+	static const char only_windows[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 9\n"
+	    "\tp/p.A/android.view.ViewRootImpl@1 (visibility=0)\n"
+	    "Window: p/p.A\nTotal frames rendered: 4\nJanky frames: 1 (25%)\n"
+	    "Number Slow UI thread: 1\nHISTOGRAM: 5ms=3 20ms=1\n"
+	    "\tp/p.B/android.view.ViewRootImpl@2 (visibility=0)\n"
+	    "Window: p/p.B\nTotal frames rendered: 5\nJanky frames: 2 (40%)\n"
+	    "Number Slow UI thread: 2\nHISTOGRAM: 5ms=3 30ms=2\n";
+	static const char both[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Janky frames: 3 (33%)\nHISTOGRAM: 5ms=6 20ms=1 30ms=2\n"
+	    "Number Slow UI thread: 3\n"
+	    "\tp/p.A/android.view.ViewRootImpl@1 (visibility=0)\n"
+	    "Window: p/p.A\nHISTOGRAM: 5ms=3 20ms=1\nNumber Slow UI thread: 1\n";
+	struct fx fx;
+	struct rs_scene *sc;
+
+	fx_init(&fx, "p", 60);
+	sc = parse_text(&fx, only_windows, strlen(only_windows));
+	assert_true(sc->frames.count == 9);
+	assert_true(sc->frames.janky == 3);
+	assert_int_equal(rs_frames_cause(&sc->frames, "slow_ui_thread"), 3);
+	assert_int_equal(rs_frames_histogram_at_least(&sc->frames, 30), 2);
+	assert_int_equal(sc->app_scenes.nr, 2);
+	fx_release(&fx);
+
+	fx_init(&fx, "p", 60);
+	sc = parse_text(&fx, both, strlen(both));
+	assert_true(sc->frames.count == 9);
+	assert_int_equal(rs_frames_cause(&sc->frames, "slow_ui_thread"), 3);
+	fx_release(&fx);
+}
+
+/* A summary line printed twice replaces the first: no double counting. */
+static void
+repeated_lines_replace(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Number Slow UI thread: 2\nHISTOGRAM: 5ms=3\n"
+	    "Number Slow UI thread: 5\nHISTOGRAM: 5ms=4 6ms=1 5ms=1\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->count == 6);
+	assert_int_equal(f->nr_histogram, 2);
+	assert_int_equal(f->histogram[0].count, 5);
+	assert_int_equal(rs_frames_cause(f, "slow_ui_thread"), 5);
+	fx_release(&fx);
+}
+
+/* CRLF line ends (a capture through a Windows tool) read the same. */
+static void
+crlf_dump_reads_the_same(void **state)
+{
+	struct strbuf crlf = STRBUF_INIT;
+	struct fx a, b;
+	const struct rs_frames *fa, *fb;
+
+	fx_init(&a, NULL, 90);
+	fa = &parse_file(&a, "sim-api34.txt")->frames;
+	for (size_t i = 0; i < a.text.len; i++) {
+		if (a.text.buf[i] == '\n')
+			strbuf_addch(&crlf, '\r');
+		strbuf_addch(&crlf, a.text.buf[i]);
+	}
+	fx_init(&b, NULL, 90);
+	fb = &parse_text(&b, crlf.buf, crlf.len)->frames;
+	assert_true(fa->count == fb->count && fa->p90_ms == fb->p90_ms);
+	assert_int_equal(fa->nr_rows, fb->nr_rows);
+	assert_int_equal(fa->nr_causes, fb->nr_causes);
+	assert_int_equal(b.r->nr_warnings, 0);
+	strbuf_release(&crlf);
+	fx_release(&a);
+	fx_release(&b);
+}
+
+/*
+ * scene_end fills the scene the runner gives it, keeps a window the
+ * runner already set, and the same problem in each iteration warns once.
+ */
+static void
+scene_end_fills_the_runner_scene(void **state)
+{
+	static const char dump[] =
+	    "Uptime: 7000 Realtime: 7000\n"
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Stats since: 6000000000ns\nHISTOGRAM: 5ms=2 6ms=x\n";
+	const struct source *src = source_find("gfxinfo");
+	struct fx fx;
+	struct rs_scene *sc;
+
+	fx_init(&fx, "p", 60);
+	sc = rs_iteration_add_scene(fx.it, "scroll");
+	sc->start_mono_ms = 5900;
+	assert_int_equal(src->scene_end(&fx.ctx, sc, dump, strlen(dump)), 0);
+	assert_true(sc->start_mono_ms == 5900);
+	assert_true(sc->end_mono_ms == 7000);
+	assert_true(sc->frames.count == 2);
+	fx.it = rs_scenario_add_iteration(&fx.r->scenarios[0], false);
+	fx.ctx.it = fx.it;
+	sc = rs_iteration_add_scene(fx.it, "scroll");
+	assert_int_equal(src->scene_end(&fx.ctx, sc, dump, strlen(dump)), 0);
+	assert_true(sc->start_mono_ms == 6000);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	fx_release(&fx);
+}
+
+/* gfxinfo_uptime() reads the Uptime line, and says when there is none. */
+static void
+uptime_line(void **state)
+{
+	static const char dump[] =
+	    "Applications Graphics Acceleration Info:\r\n"
+	    "Uptime: 3603109 Realtime: 3603200\r\n";
+	double ms = 0;
+
+	assert_int_equal(gfxinfo_uptime(dump, strlen(dump), &ms), 0);
+	assert_true(ms == 3603109);
+	assert_int_equal(gfxinfo_uptime("Uptime: x\n", 10, &ms),
+	    JG_ENOTFOUND);
+	assert_int_equal(gfxinfo_uptime("No process found for: p\n", 24,
+	    &ms), JG_ENOTFOUND);
+	/* the length bounds the search */
+	assert_int_equal(gfxinfo_uptime(dump, 20, &ms), JG_ENOTFOUND);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reads_every_api_level),
+	cmocka_unit_test(rows_by_header_name),
+	cmocka_unit_test(label_swap_gives_the_period),
+	cmocka_unit_test(flagged_and_insane_rows_skipped),
+	cmocka_unit_test(broken_profiledata_warns),
+	cmocka_unit_test(histogram_alone_is_enough),
+	cmocka_unit_test(empty_histogram_has_no_percentiles),
+	cmocka_unit_test(huge_values_skipped),
+	cmocka_unit_test(hostile_window_names),
+	cmocka_unit_test(picks_the_package_process),
+	cmocka_unit_test(no_process_is_a_warning),
+	cmocka_unit_test(windows_summed_only_without_process_histogram),
+	cmocka_unit_test(repeated_lines_replace),
+	cmocka_unit_test(crlf_dump_reads_the_same),
+	cmocka_unit_test(scene_end_fills_the_runner_scene),
+	cmocka_unit_test(uptime_line),
+};
+
+JG_UNIT_GROUP(src_gfxinfo, tests, NULL, NULL)
