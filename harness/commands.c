@@ -72,6 +72,11 @@ static const char *const report_usage[] = {
 	NULL
 };
 
+static const char *const mail_usage[] = {
+	"jankgate mail DIR [--to ADDR]... [--dry-run FILE.eml]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -142,6 +147,19 @@ const struct command commands[] = {
 	  "PATH.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
+	{ "mail", cmd_mail, mail_usage,
+	  "mail the report in DIR (written by `jankgate report`)",
+	  "  --to ADDR           a recipient, replacing mail.to (repeatable)\n"
+	  "  --dry-run FILE.eml  write the message to FILE.eml, send nothing\n"
+	  "  -c FILE             mail.* from this configuration (default:\n"
+	  "                      $JANKGATE_CONFIG, then ./jankgate.json if\n"
+	  "                      present, else built-in and JANKGATE_MAIL_*)\n"
+	  "The text and HTML of the report as alternatives, report.html and\n"
+	  "comparison*.json attached.  User and password come from the\n"
+	  "variables named by mail.user_env and mail.password_env, or\n"
+	  "mail.password_file; $SSL_CERT_FILE adds trusted certificates.\n"
+	  "Exit status: 0 sent, 2 bad input (no report in DIR, no recipient\n"
+	  "or server), 3 SMTP failure (the report stays in DIR).\n" },
 	{ "parse", cmd_parse, parse_usage,
 	  "run one source's parser over saved device output, print JSON",
 	  "  --list              the sources and what each one reads\n"

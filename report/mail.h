@@ -19,6 +19,10 @@
  * Without attachments the alternative is the whole message; without HTML the
  * text part stands in for the alternative.
  *
+ * mail_report.c puts the two together for `jankgate mail` and `jankgate
+ * gate`: it reads the files `jankgate report` wrote, composes the subject
+ * from the comparisons, and takes the transport from the configuration.
+ *
  * Transport is libcurl (smtp:// with STARTTLS, or smtps://).  TLS is
  * required unless the server is on loopback; a password never travels in
  * clear text off loopback; credentials never appear in an error message.
@@ -32,6 +36,7 @@
 #include <stddef.h>
 #include <time.h>
 
+struct config;
 struct strbuf;
 
 enum mail_tls {
@@ -128,5 +133,35 @@ int mail_transport_check(const struct mail_transport *t);
  * and quote the last SMTP reply, with the user and password scrubbed.
  */
 int mail_send(const struct mail_message *m, const struct mail_transport *t);
+
+/* The files of a report directory that the mail is made of. */
+#define MAIL_REPORT_TEXT "email.txt"		/* required: the text part */
+#define MAIL_REPORT_HTML "email.html"		/* the HTML alternative */
+#define MAIL_REPORT_FULL "report.html"		/* attached */
+#define MAIL_REPORT_CMP "comparison"		/* comparison*.json, attached */
+
+struct mail_report_opts {
+	const char *const *to;	/* recipients replacing mail.to, or NULL */
+	size_t nr_to;
+	const char *dry_run;	/* write the message to this .eml instead */
+	struct strbuf *subject;	/* when not NULL, receives the subject */
+};
+
+/*
+ * Mail the report in `dir` as `jankgate report` wrote it: email.txt (and
+ * email.html as its alternative), with report.html and every
+ * comparison*.json attached; the subject is mail.subject_prefix, the worst
+ * verdict, the package and app version and the number of devices, read
+ * from the comparisons.  Sender, recipients (o->to overrides), server,
+ * TLS, retries and timeout come from `cfg`; the user and password from
+ * the variables named by mail.user_env and mail.password_env, or from
+ * mail.password_file; trusted CAs from $SSL_CERT_FILE when set.
+ * With o->dry_run, writes the .eml and connects to nothing.
+ * Returns 0; JG_EINVAL for bad input (no report in `dir`, an invalid
+ * comparison, no recipient, no server, unusable credentials), nothing sent;
+ * JG_EAUTH, JG_ETIMEOUT or JG_EIO when SMTP failed (as mail_send).
+ */
+int mail_send_report(const struct config *cfg, const char *dir,
+    const struct mail_report_opts *o);
 
 #endif
