@@ -20,6 +20,24 @@ Case file syntax (one directive per line; '#' starts a comment line):
                                   --auth reject, unauthorized); sets
                                   %NAME_SERIAL, %NAME_PORT, %NAME_PID;
                                   --no-connect leaves it unattached
+  smtp NAME [OPTIONS...]          start an SMTP server on 127.0.0.1 (Debian's
+                                  aiosmtpd, tests/unit/data/mail/smtpd.py)
+                                  delivering into a Maildir; sets
+                                  %NAME_PORT, %NAME_MAILDIR, %NAME_PID,
+                                  %NAME_LOG (one line per SMTP command:
+                                  connect, ehlo, auth, mail ... tls=0|1,
+                                  rcpt ADDR CODE, data) and %NAME_CERT.
+                                  Options: --tls (offer STARTTLS with a
+                                  self-signed certificate for 127.0.0.1 and
+                                  localhost made by the case, %NAME_CERT),
+                                  --implicit-tls (smtps), --auth USER:PASS
+                                  (require AUTH PLAIN or LOGIN),
+                                  --fail-first N (451 to the first N RCPT
+                                  commands: each ends one attempt),
+                                  --reject (550 to every RCPT)
+  stop NAME                       stop the smtp server or simdevice NAME now
+                                  (by process group) and wait until it is
+                                  gone, e.g. to test a server that is down
   file PATH <<TAG                 write the lines up to TAG into %T/PATH
   env: NAME=VALUE                 for every later command
   run: ARGS...                    run a command (shlex-split; a leading
@@ -36,9 +54,26 @@ Case file syntax (one directive per line; '#' starts a comment line):
   file-match: PATH REGEX          the file's text matches
   json: PATH KEY.PATH JSON        the value at KEY.PATH (a.b[0].c) equals JSON
   same-json: PATH1 PATH2          both files hold equal JSON values
+  mail: WHERE N                   WHERE holds exactly N messages; WHERE is
+                                  an smtp NAME (its Maildir) or a .eml file
+  mail-match: WHERE REGEX         the summary of WHERE's messages matches
+  mail-not: WHERE REGEX           ... and must not match; the summary, as
+                                  Python's email package (policy.default)
+                                  reads each message, is one line each of
+                                    message N
+                                    defects N     (every parser complaint)
+                                    header NAME: VALUE   (decoded, in order)
+                                    part DEPTH TYPE CHARSET DISPOSITION FILE
+                                  (- for an absent charset, disposition or
+                                  file name)
+  mail-part: WHERE SELECTOR PATH  the part of WHERE's last message named
+                                  SELECTOR (an attachment's file name, or
+                                  text/plain or text/html for the bodies)
+                                  decodes to the bytes of PATH (line ends
+                                  of bodies compared as LF)
 
 Variables: %T (the case's temp dir), %SRC (source tree), %BUILD, %JANKGATE,
-%SIMDEVICE, %ADBPORT and the simdevice ones.  Commands run with a clean
+%SIMDEVICE, %ADBPORT and the simdevice and smtp ones.  Commands run with a clean
 environment: PATH, HOME=%T/home, LANG=C.UTF-8, NO_COLOR=1, TZ=UTC.
 
 Usage: runner.py [--build DIR] [--keep] [PATTERN...]
@@ -46,10 +81,13 @@ The last line is "N passed, N failed, N skipped".
 """
 
 import argparse
+import email
+import email.policy
 import fnmatch
 import json
 import os
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -61,6 +99,9 @@ import time
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CMD_TIMEOUT = 120
+# Debian's python3 has aiosmtpd; another python3 on PATH may not.
+SYSTEM_PYTHON = "/usr/bin/python3"
+SMTPD = os.path.join(SRC, "tests/unit/data/mail/smtpd.py")
 
 
 class CaseError(Exception):
@@ -90,6 +131,7 @@ class Case:
         self.last = None         # (rc, out, err, argv)
         self.title = self.name_file
         self.adb_port = None
+        self.mailboxes = {}      # smtp NAME -> Maildir
 
     # -- helpers ---------------------------------------------------------
     def expand(self, s):
@@ -213,18 +255,127 @@ class Case:
             time.sleep(0.05)
         raise CaseError("simdevice %s never became a device (last state: %r)" % (name, st))
 
+    def make_cert(self):
+        """A self-signed certificate for 127.0.0.1 and localhost, once."""
+        cert = os.path.join(self.tmp, "smtp-cert.pem")
+        key = os.path.join(self.tmp, "smtp-key.pem")
+        if os.path.exists(cert):
+            return cert, key
+        if not shutil.which("openssl"):
+            raise Skip("openssl is not installed")
+        r = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec",
+                            "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                            "-keyout", key, "-out", cert],
+                           capture_output=True, timeout=30)
+        if r.returncode != 0:
+            raise CaseError("openssl req failed: %s" % r.stderr.decode(errors="replace"))
+        return cert, key
+
+    def start_smtp(self, name, opts):
+        up = name.upper()
+        d = os.path.join(self.tmp, name + ".smtpd")
+        maildir = os.path.join(self.tmp, name + ".maildir")
+        os.makedirs(d, exist_ok=True)
+        argv = [SYSTEM_PYTHON, SMTPD, "--dir", d, "--maildir", maildir]
+        i = 0
+        while i < len(opts):
+            o = opts[i]
+            if o in ("--tls", "--implicit-tls"):
+                cert, key = self.make_cert()
+                self.vars[up + "_CERT"] = cert
+                argv += ["--starttls" if o == "--tls" else "--implicit-tls", cert, key]
+            elif o == "--auth" and i + 1 < len(opts):
+                argv += ["--auth", opts[i + 1]]
+                i += 1
+            elif o == "--fail-first" and i + 1 < len(opts):
+                argv += ["--tempfail", str(int(opts[i + 1]))]
+                i += 1
+            elif o == "--reject":
+                argv.append("--reject")
+            else:
+                raise CaseError("smtp %s: unknown option '%s'" % (name, o))
+            i += 1
+        if not os.path.exists(SYSTEM_PYTHON):
+            raise Skip("%s is not installed" % SYSTEM_PYTHON)
+        self.note("$ " + " ".join(shlex.quote(a) for a in argv) + " &")
+        errf = open(os.path.join(self.tmp, name + ".smtpd.log"), "wb")
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errf,
+                             cwd=self.tmp, env=self.base_env(),
+                             start_new_session=True)
+        self.procs.append(("smtp " + name, p))
+        # smtpd.py prints its port once it accepts connections.
+        ready, _, _ = select.select([p.stdout], [], [], 15)
+        line = p.stdout.readline().decode(errors="replace").strip() if ready else ""
+        if not line.isdigit():
+            err = open(os.path.join(self.tmp, name + ".smtpd.log"),
+                       errors="replace").read()
+            if "No module named 'aiosmtpd'" in err:
+                raise Skip("python3-aiosmtpd is not installed")
+            raise CaseError("smtp %s did not start: %s" % (name, err.strip()[-500:]))
+        self.vars[up + "_PORT"] = int(line)
+        self.vars[up + "_MAILDIR"] = maildir
+        self.vars[up + "_PID"] = p.pid
+        self.vars[up + "_LOG"] = os.path.join(d, "log")
+        self.mailboxes[name] = maildir
+
+    def messages(self, where):
+        """The raw messages of an smtp server's Maildir, or of a .eml file."""
+        if where in self.mailboxes:
+            new = os.path.join(self.mailboxes[where], "new")
+            if not os.path.isdir(new):
+                return []
+            names = sorted(os.listdir(new),
+                           key=lambda n: (os.path.getmtime(os.path.join(new, n)), n))
+            return [open(os.path.join(new, n), "rb").read() for n in names]
+        path = self.path_of(where)
+        if not os.path.exists(path):
+            raise CaseError("no smtp server or file named %s" % where)
+        return [open(path, "rb").read()]
+
+    def mail_check(self, key, arg):
+        if key == "mail":
+            where, n = arg.split()
+            got = len(self.messages(where))
+            if got != int(n):
+                raise CaseError("%s holds %d messages, expected %s" % (where, got, n))
+            return
+        if key in ("mail-match", "mail-not"):
+            where, rx = arg.split(None, 1)
+            text = "".join(mail_summary(i + 1, m)
+                           for i, m in enumerate(self.messages(where)))
+            self.note("--- mail summary of %s\n%s---" % (where, text))
+            found = re.search(rx, text, re.M) is not None
+            if key == "mail-match" and not found:
+                raise CaseError("mail in %s does not match /%s/:\n%s" % (where, rx, text))
+            if key == "mail-not" and found:
+                raise CaseError("mail in %s matches /%s/ but must not:\n%s" % (where, rx, text))
+            return
+        where, selector, path = arg.split(None, 2)
+        msgs = self.messages(where)
+        if not msgs:
+            raise CaseError("%s holds no message" % where)
+        got = mail_part(msgs[-1], selector)
+        if got is None:
+            raise CaseError("no part %s in the last message of %s" % (selector, where))
+        want = open(self.path_of(path), "rb").read()
+        if selector.startswith("text/"):
+            got, want = got.replace(b"\r\n", b"\n"), want.replace(b"\r\n", b"\n")
+        if got != want:
+            raise CaseError("part %s of %s differs from %s (%d bytes, expected %d)"
+                            % (selector, where, path, len(got), len(want)))
+
+    def stop_one(self, name):
+        for label, p in self.procs:
+            if label.split(" ", 1)[-1] == name:
+                stop_proc(p)
+                return
+        raise CaseError("stop %s: no server or device of that name" % name)
+
     def stop_all(self):
         for label, p in reversed(self.procs):
-            if p.poll() is None:
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-                try:
-                    p.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
+            stop_proc(p)
         self.procs = []
 
     # -- expectations ----------------------------------------------------
@@ -332,6 +483,13 @@ class Case:
                 elif key == "simdevice":
                     words = shlex.split(arg)
                     self.start_simdevice(words[0], words[1:])
+                elif key == "stop":
+                    self.stop_one(arg)
+                elif key == "smtp":
+                    words = shlex.split(arg)
+                    self.start_smtp(words[0], words[1:])
+                elif key in ("mail", "mail-match", "mail-not", "mail-part"):
+                    self.mail_check(key, arg)
                 elif key == "file":
                     dest = self.path_of(arg)
                     os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -352,6 +510,58 @@ class Case:
                     self.check(key, arg, block)
         finally:
             self.stop_all()
+
+
+def stop_proc(p):
+    """SIGTERM to the process group, SIGKILL after 5 s, and reap it."""
+    if p.poll() is not None:
+        return
+    try:
+        os.killpg(p.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+
+def parse_mail(raw):
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def mail_summary(n, raw):
+    """How a mail reader sees one message, as the lines mail-match reads."""
+    msg = parse_mail(raw)
+    defects, lines = [], []
+    for name, value in msg.items():
+        defects.extend(getattr(value, "defects", ()))
+        lines.append("header %s: %s" % (name, value))
+
+    def walk(part, depth):
+        defects.extend(part.defects)
+        lines.append("part %d %s %s %s %s" % (
+            depth, part.get_content_type(), part.get_content_charset() or "-",
+            part.get_content_disposition() or "-", part.get_filename() or "-"))
+        if part.is_multipart():
+            for sub in part.iter_parts():
+                walk(sub, depth + 1)
+
+    walk(msg, 0)
+    return "message %d\ndefects %d\n%s\n" % (n, len(defects), "\n".join(lines))
+
+
+def mail_part(raw, selector):
+    """The decoded bytes of the part named by file name or body type."""
+    for part in parse_mail(raw).walk():
+        if part.is_multipart():
+            continue
+        name = part.get_filename()
+        body = part.get_content_disposition() != "attachment"
+        if name == selector or (body and part.get_content_type() == selector):
+            return part.get_payload(decode=True)
+    return None
 
 
 def json_at(doc, keypath):

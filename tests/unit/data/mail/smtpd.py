@@ -23,12 +23,15 @@ Options:
     --tempfail N           answer 451 to the first N RCPT commands
     --reject               answer 550 to every RCPT
     --leaky                quote the login and password in a 535 refusal
+    --maildir DIR          also deliver each message into the Maildir DIR
+                           (new/, as a mail reader would find it)
 
 Run with Debian's /usr/bin/python3: another python3 on PATH may lack
 aiosmtpd.  It runs until killed.
 """
 import argparse
 import asyncio
+import mailbox
 import os
 import ssl
 import sys
@@ -92,6 +95,9 @@ class Recorder:
         name = "msg-%d.eml" % self.count
         with open(os.path.join(self.args.dir, name), "wb") as f:
             f.write(envelope.original_content)
+        if self.args.maildir:
+            mailbox.Maildir(self.args.maildir, create=True).add(
+                envelope.original_content)
         self.log("data", name, *envelope.rcpt_tos)
         return "250 OK queued as " + name
 
@@ -138,6 +144,7 @@ def main():
     p.add_argument("--tempfail", type=int, default=0)
     p.add_argument("--reject", action="store_true")
     p.add_argument("--leaky", action="store_true")
+    p.add_argument("--maildir")
     asyncio.run(serve(p.parse_args()))
 
 
