@@ -188,8 +188,16 @@ am_read(struct am_result *r, const char *buf, size_t len)
 		} else if (after(l.s, l.n, "Error", &n) ||
 		    after(l.s, l.n, "Exception occurred", &n) ||
 		    after(l.s, l.n, "Security exception", &n)) {
-			if (!r->error.len)
+			/* "Error: Activity class {...}" says more than
+			 * the "Error type 3" before it. */
+			if (!r->error.len || (!after(r->error.buf,
+			    r->error.len, "Error: ", &n) &&
+			    after(l.s, l.n, "Error: ", &n)))
 				set(&r->error, l.s, l.n);
+		} else if (after(l.s, l.n, "Starting: ", &n)) {
+			/* Saved output of several launches: the last one. */
+			am_result_release(r);
+			am_result_init(r);
 		} else if (!after(l.s, l.n, "ThisTime: ", &n) &&
 		    !(l.n == 8 && !memcmp(l.s, "Complete", 8))) {
 			known--;
