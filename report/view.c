@@ -143,7 +143,8 @@ add_items(cJSON *root, const char *key, struct vitem *items, size_t nr,
 	size_t shown = 0, left = 0;
 	char more[64];
 
-	qsort(items, nr, sizeof(*items), by_severity);
+	if (nr)
+		qsort(items, nr, sizeof(*items), by_severity);
 	for (size_t i = 0; i < nr; i++) {
 		if (items[i].severity < min_severity ||
 		    items[i].severity > max_severity)

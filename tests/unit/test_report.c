@@ -1,0 +1,620 @@
+/*
+ * test_report.c: report_write(), the template lookup and the escapes.
+ *
+ * The outputs are parsed back (libxml2's HTML and XML parsers) rather than
+ * grepped, so "no markup got in" means what a browser or a CI system would
+ * see.  The mail-size test builds the suite DESIGN §9 names: 20 scenarios
+ * x 5 scenes x 3 devices, every metric a regression (the worst case for
+ * the attention list), and checks email.html stays under 100 KB.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "unit.h"
+#include "compare.h"
+#include "error.h"
+#include "fileio.h"
+#include "metrics.h"
+#include "report.h"
+#include "results.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define HOSTILE "<script>alert('x')</script> & \"q\" \x01\x1b[31m"
+
+/* An entry with plausible numbers and verdict `v`. */
+static struct cmp_entry *
+add_entry(struct comparison *c, const char *scenario, const char *scene,
+    const char *metric, enum cmp_verdict v)
+{
+	struct cmp_entry *e = comparison_add_entry(c);
+
+	e->device = xstrdup(c->device);
+	e->scenario = xstrdup(scenario);
+	e->scene = scene ? xstrdup(scene) : NULL;
+	e->metric = xstrdup(metric);
+	e->unit = xstrdup(metric_find(metric) ? metric_find(metric)->unit :
+	    "ms");
+	e->verdict = v;
+	e->reason = xstrdup(v == CMP_REGRESSION ? "worse by 3.1 ms "
+	    "(threshold 1 ms), p = 0.002 after holm" : "not worse by 1 ms");
+	e->base.n = 16;
+	e->base.q1 = 9.8;
+	e->base.median = 10;
+	e->base.q3 = 10.2;
+	e->cur.n = 5;
+	e->cur.q1 = 12.9;
+	e->cur.median = 13.1;
+	e->cur.q3 = 13.3;
+	e->shift = 3.1;
+	e->shift_lo = 2.9;
+	e->shift_hi = 3.3;
+	e->shift_level = 0.9;
+	e->p_value = 0.001;
+	e->p_adjusted = 0.002;
+	e->tested = true;
+	e->threshold = 1;
+	e->detectable = 0.8;
+	return e;
+}
+
+static struct cmp_scenario *
+add_scenario(struct comparison *c, const char *name)
+{
+	struct cmp_scenario *s = comparison_add_scenario(c);
+
+	s->name = xstrdup(name);
+	s->verdict = CMP_PASS;
+	s->cur_iterations = 5;
+	s->cur_valid = 5;
+	s->base_runs = 2;
+	s->base_valid = 16;
+	return s;
+}
+
+static struct comparison *
+new_comparison(const char *device)
+{
+	struct comparison *c = comparison_new();
+
+	c->device = xstrdup(device);
+	c->package = xstrdup("com.example.feed");
+	c->current.run_id = xstrdup("c1");
+	c->current.app_version = xstrdup("2.0");
+	c->alpha = 0.05;
+	c->min_iterations = 3;
+	comparison_add_baseline(c)->run_id = xstrdup("b1");
+	return c;
+}
+
+/* A fresh directory under the test's temp dir. */
+static char *
+tmp_path(const char *name)
+{
+	static int seq;
+	char *p = xasprintf("%s/report-%d-%s", unit_tmpdir(), ++seq, name);
+
+	assert_int_equal(file_mkdirs(p, 0755), 0);
+	return p;
+}
+
+static void
+read_text(struct strbuf *sb, const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	strbuf_setlen(sb, 0);
+	assert_int_equal(file_read(sb, p), 0);
+	free(p);
+}
+
+/* Write `c` as DIR/name and run report_write into DIR/out. */
+static int
+write_report(struct report_result *res, const char *dir,
+    struct comparison *c, const char *templates)
+{
+	char *cmp = xasprintf("%s/comparison-in.json", dir);
+	char *out = xasprintf("%s/out", dir);
+	const char *files[] = { cmp };
+	struct report_opts o = { files, 1, out, "", templates, NULL };
+	int rc;
+
+	assert_int_equal(comparison_write(c, cmp), 0);
+	rc = report_write(res, &o);
+	free(cmp);
+	free(out);
+	return rc;
+}
+
+/* Every byte class each escape must neutralise, per output. */
+static void
+escapes_neutralise_markup_and_controls(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *in = "a<b>&\"'\x01\xff\xe2\x80\xae|*_[x](y)\nz";
+
+	report_escape_html(&sb, in, strlen(in));
+	assert_string_equal(sb.buf, "a&lt;b&gt;&amp;&quot;&#39;\xef\xbf\xbd"
+	    "\xef\xbf\xbd\xef\xbf\xbd|*_[x](y)\nz");
+	strbuf_setlen(&sb, 0);
+	report_escape_text(&sb, in, strlen(in));
+	assert_string_equal(sb.buf, "a<b>&\"'\xef\xbf\xbd\xef\xbf\xbd"
+	    "\xef\xbf\xbd|*_[x](y) z");
+	strbuf_setlen(&sb, 0);
+	report_escape_markdown(&sb, in, strlen(in));
+	assert_string_equal(sb.buf, "a\\<b\\>\\&\"'\xef\xbf\xbd\xef\xbf\xbd"
+	    "\xef\xbf\xbd\\|\\*\\_\\[x\\]\\(y\\) z");
+	strbuf_release(&sb);
+}
+
+/* Valid UTF-8 text passes through every escape untouched. */
+static void
+escapes_keep_utf8_text(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *in = "Einkaufswagen \xc3\xbc \xe6\xbb\x91\xe5\x8a\xa8 "
+	    "\xf0\x9f\x9b\x92";
+
+	report_escape_html(&sb, in, strlen(in));
+	assert_string_equal(sb.buf, in);
+	strbuf_setlen(&sb, 0);
+	report_escape_markdown(&sb, in, strlen(in));
+	assert_string_equal(sb.buf, in);
+	strbuf_release(&sb);
+}
+
+/* A value that starts like a list item or heading cannot open a block. */
+static void
+markdown_escapes_leading_markers(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "- item", "\\- item" },
+		{ "+3.1 ms", "\\+3.1 ms" },
+		{ "12. x", "12\\. x" },
+		{ "3) x", "3\\) x" },
+		{ "# head", "\\# head" },
+		{ "1.5 ms", "1\\.5 ms" },
+		{ "a-b.c", "a-b.c" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_setlen(&sb, 0);
+		report_escape_markdown(&sb, cases[i].in, strlen(cases[i].in));
+		assert_string_equal(sb.buf, cases[i].out);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * An override directory replaces only the templates it holds; the others
+ * come from the source tree; names with a path are refused.
+ */
+static void
+template_lookup_is_per_file(void **state)
+{
+	char *dir = tmp_path("tpl");
+	char *mine = xasprintf("%s/email.txt", dir);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(file_write_atomic(mine, "x", 1, 0644), 0);
+	assert_int_equal(report_template_path(&sb, "email.txt", dir), 0);
+	assert_string_equal(sb.buf, mine);
+	strbuf_setlen(&sb, 0);
+	assert_int_equal(report_template_path(&sb, "report.html", dir), 0);
+	assert_non_null(strstr(sb.buf, "/templates/report.html"));
+	assert_null(strstr(sb.buf, dir));
+	assert_int_equal(report_template_path(&sb, "../etc/passwd", dir),
+	    JG_EINVAL);
+	assert_int_equal(report_template_path(&sb, ".hidden", dir),
+	    JG_EINVAL);
+	assert_int_equal(report_template_path(&sb, "nope.html", dir),
+	    JG_ENOTFOUND);
+	assert_non_null(strstr(jg_error_msg(), "nope.html"));
+	strbuf_release(&sb);
+	free(mine);
+	free(dir);
+}
+
+static int
+has_element(xmlNode *n, const char *name)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE &&
+		    !xmlStrcasecmp(n->name, BAD_CAST name))
+			return 1;
+		if (has_element(n->children, name))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+count_elements(xmlNode *n, const char *name)
+{
+	int nr = 0;
+
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE &&
+		    !xmlStrcmp(n->name, BAD_CAST name))
+			nr++;
+		nr += count_elements(n->children, name);
+	}
+	return nr;
+}
+
+/* An attribute whose name starts with "on" would run script. */
+static int
+has_event_attribute(xmlNode *n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE)
+			for (xmlAttr *a = n->properties; a; a = a->next)
+				if (!xmlStrncasecmp(a->name, BAD_CAST "on", 2))
+					return 1;
+		if (has_event_attribute(n->children))
+			return 1;
+	}
+	return 0;
+}
+
+/* A comparison whose names, frames and reasons are all hostile. */
+static struct comparison *
+hostile_comparison(void)
+{
+	struct comparison *c = new_comparison("dev" HOSTILE);
+	struct cmp_block *b;
+	struct cmp_entry *e;
+
+	add_scenario(c, "scn" HOSTILE);
+	e = add_entry(c, "scn" HOSTILE, "scene" HOSTILE, "frame_p90_ms",
+	    CMP_REGRESSION);
+	free(e->reason);
+	e->reason = xstrdup("why" HOSTILE);
+	add_entry(c, "scn" HOSTILE, "scene" HOSTILE, "fps",
+	    CMP_INCONCLUSIVE);
+	b = comparison_add_block(c);
+	b->device = xstrdup(c->device);
+	b->scenario = xstrdup("scn" HOSTILE);
+	b->scene = xstrdup("scene" HOSTILE);
+	b->signature = xstrdup("sig" HOSTILE);
+	b->status = CMP_BLOCK_NEW;
+	b->cur.count = 3;
+	b->cur.iterations = 5;
+	b->cur.wall_ms = 240;
+	strlist_add(&b->stack, "frame" HOSTILE);
+	strlist_add(&c->warnings, "warn" HOSTILE);
+	return c;
+}
+
+/*
+ * Hostile strings in every field reach report.html and email.html as
+ * text: the parsed document has no script element and no event handler,
+ * and the payload reads back as the characters it was.
+ */
+static void
+hostile_strings_stay_text_in_html(void **state)
+{
+	static const char *const files[] = { "report.html", "email.html" };
+	struct comparison *c = hostile_comparison();
+	char *dir = tmp_path("hostile");
+	char *out = xasprintf("%s/out", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	for (size_t i = 0; i < 2; i++) {
+		htmlDocPtr doc;
+		xmlChar *text;
+
+		read_text(&sb, out, files[i]);
+		assert_null(strstr(sb.buf, "<script"));
+		assert_null(strstr(sb.buf, "\x1b"));
+		doc = htmlReadMemory(sb.buf, (int)sb.len, files[i], "UTF-8",
+		    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+		    HTML_PARSE_NONET);
+		assert_non_null(doc);
+		assert_false(has_element(xmlDocGetRootElement(doc),
+		    "script"));
+		assert_false(has_event_attribute(xmlDocGetRootElement(doc)));
+		text = xmlNodeGetContent(xmlDocGetRootElement(doc));
+		assert_non_null(strstr((char *)text,
+		    "scn<script>alert('x')</script> & \"q\""));
+		assert_non_null(strstr((char *)text, "frame<script>"));
+		xmlFree(text);
+		xmlFreeDoc(doc);
+	}
+	report_result_release(&res);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+/*
+ * junit.xml is well-formed XML even with control characters in the data,
+ * has one testcase per entry, the regression as a failure and the
+ * inconclusive entry as skipped.
+ */
+static void
+junit_is_well_formed_with_failures_and_skips(void **state)
+{
+	struct comparison *c = hostile_comparison();
+	char *dir = tmp_path("junit");
+	char *out = xasprintf("%s/out", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	xmlDocPtr doc;
+	xmlNode *root;
+
+	add_entry(c, "scn" HOSTILE, NULL, "startup_ms", CMP_PASS);
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	read_text(&sb, out, "junit.xml");
+	doc = xmlReadMemory(sb.buf, (int)sb.len, "junit.xml", NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	assert_non_null(doc);
+	root = xmlDocGetRootElement(doc);
+	assert_string_equal((const char *)root->name, "testsuites");
+	assert_int_equal(count_elements(root, "testcase"), 3);
+	assert_int_equal(count_elements(root, "failure"), 1);
+	assert_int_equal(count_elements(root, "skipped"), 1);
+	xmlFreeDoc(doc);
+	report_result_release(&res);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+/*
+ * Every format is written, report.html's path is returned, and the
+ * verdict and exit code follow the comparison: a regression is 1.
+ */
+static void
+writes_every_format(void **state)
+{
+	static const char *const names[] = { "report.html", "email.html",
+	    "email.txt", "summary.md", "junit.xml", "view.json",
+	    "comparison.json" };
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("all");
+	char *out = xasprintf("%s/out", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	add_scenario(c, "feed");
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	add_entry(c, "feed", "list", "fps", CMP_PASS);
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	assert_int_equal(res.verdict, VIEW_REGRESSION);
+	assert_int_equal(res.exit_code, 1);
+	assert_non_null(strstr(res.html, "/out/report.html"));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		read_text(&sb, out, names[i]);
+		assert_true(sb.len > 0);
+	}
+	read_text(&sb, out, "email.txt");
+	assert_non_null(strstr(sb.buf, "Regression detected"));
+	assert_non_null(strstr(sb.buf, "frame_p90_ms: 10 ms -> 13.1 ms "
+	    "(+3.1 ms, +31%)"));
+	read_text(&sb, out, "summary.md");
+	assert_non_null(strstr(sb.buf, "| Regression | pixel-7 | feed / list "
+	    "| frame\\_p90\\_ms |"));
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "no change larger than 0.8 fps"));
+	report_result_release(&res);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+/*
+ * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
+ * metric of DESIGN §6 a regression, a new block per scene) stays under
+ * Gmail's 102 KB clipping limit, and holds no SVG, script, style element
+ * or external reference.
+ */
+static void
+email_html_stays_small_for_a_large_suite(void **state)
+{
+	char *dir = tmp_path("large");
+	char *out = xasprintf("%s/out", dir);
+	const char *files[3];
+	char *paths[3];
+	struct report_opts o = { files, 3, out, "", NULL, NULL };
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int d = 0; d < 3; d++) {
+		char key[64];
+		struct comparison *c;
+
+		snprintf(key, sizeof(key), "google-pixel-%d-api34-90hz", d + 6);
+		c = new_comparison(key);
+		for (int s = 0; s < 20; s++) {
+			char scn[32];
+
+			snprintf(scn, sizeof(scn), "scenario-%02d", s);
+			add_scenario(c, scn);
+			add_entry(c, scn, NULL, "startup_ms", CMP_REGRESSION);
+			for (int k = 0; k < 5; k++) {
+				char scene[32];
+				struct cmp_block *b;
+
+				snprintf(scene, sizeof(scene), "scene-%d", k);
+				for (size_t m = 0; m < metric_count(); m++)
+					if (metric_at(m)->scope == METRIC_SCENE)
+						add_entry(c, scn, scene,
+						    metric_at(m)->name,
+						    CMP_REGRESSION);
+				b = comparison_add_block(c);
+				b->device = xstrdup(key);
+				b->scenario = xstrdup(scn);
+				b->scene = xstrdup(scene);
+				b->signature = xstrdup("0123456789abcdef");
+				b->status = CMP_BLOCK_NEW;
+				strlist_add(&b->stack, "com.example.feed.ui."
+				    "FeedAdapter.onBindViewHolder(FeedAdapter"
+				    ".java:120)");
+			}
+		}
+		paths[d] = xasprintf("%s/cmp-%d.json", dir, d);
+		files[d] = paths[d];
+		assert_int_equal(comparison_write(c, paths[d]), 0);
+		comparison_free(c);
+	}
+	assert_int_equal(report_write(&res, &o), 0);
+	read_text(&sb, out, "email.html");
+	assert_true(sb.len > 1000);
+	assert_true(sb.len <= 100 * 1024);
+	assert_null(strstr(sb.buf, "<svg"));
+	assert_null(strstr(sb.buf, "<script"));
+	assert_null(strstr(sb.buf, "<style"));
+	assert_null(strstr(sb.buf, "<link"));
+	assert_null(strstr(sb.buf, "http:"));
+	assert_null(strstr(sb.buf, "https:"));
+	assert_non_null(strstr(sb.buf, "more in the attached report"));
+	read_text(&sb, out, "comparison-3.json");
+	report_result_release(&res);
+	for (int d = 0; d < 3; d++)
+		free(paths[d]);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+/*
+ * The current results are found next to the comparison when the path
+ * compare wrote does not exist from here, and feed the frame chart.
+ */
+static void
+current_results_resolve_next_to_the_comparison(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	struct results *r = results_new();
+	struct rs_iteration *it;
+	struct rs_scene *sc;
+	char *dir = tmp_path("resolve");
+	char *out = xasprintf("%s/out", dir);
+	char *rpath = xasprintf("%s/cur.json", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	rs_str_set(&r->device.key, "pixel-7");
+	it = rs_scenario_add_iteration(results_add_scenario(r, "feed"),
+	    false);
+	it->ok = true;
+	sc = rs_iteration_add_scene(it, "list");
+	rs_frames_add_bucket(&sc->frames, 8, 90);
+	rs_frames_add_bucket(&sc->frames, 20, 10);
+	assert_int_equal(results_write(r, rpath), 0);
+	c->current.file = xstrdup("no/such/dir/cur.json");
+	add_scenario(c, "feed");
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_PASS);
+	/* as written, the file does not exist: not found, a note */
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	assert_int_equal(res.notes.nr, 1);
+	assert_non_null(strstr(res.notes.items[0], "not found"));
+	report_result_release(&res);
+	/* relative to the comparison's directory, it does */
+	free(c->current.file);
+	c->current.file = xstrdup("cur.json");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	assert_int_equal(res.notes.nr, 0);
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "<svg"));
+	assert_non_null(strstr(sb.buf, "frames: 0 baseline, 100 current"));
+	report_result_release(&res);
+	results_free(r);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(rpath);
+	free(out);
+	free(dir);
+}
+
+/*
+ * Errors name what failed: a missing comparison (JG_ENOTFOUND), an
+ * invalid one with its key path (JG_EINVAL), a broken template (JG_EINVAL,
+ * and nothing is written), an output directory that cannot be made
+ * (JG_EIO).
+ */
+static void
+errors_name_the_file_and_key(void **state)
+{
+	char *dir = tmp_path("errors");
+	char *bad = xasprintf("%s/bad.json", dir);
+	char *missing = xasprintf("%s/missing.json", dir);
+	char *tpl = xasprintf("%s/tpl", dir);
+	char *tplfile = xasprintf("%s/tpl/summary.md", dir);
+	char *blocker = xasprintf("%s/blocker", dir);
+	char *under = xasprintf("%s/blocker/out", dir);
+	char *out = xasprintf("%s/out", dir);
+	const char *one[1];
+	struct report_opts o = { one, 1, out, "", NULL, NULL };
+	struct report_result res;
+	struct comparison *c = new_comparison("pixel-7");
+	static const char badjson[] = "{\"schema\": \"jankgate.comparison/1\","
+	    " \"entries\": [{\"scenario\": \"s\", \"metric\": 5}]}";
+
+	one[0] = missing;
+	assert_int_equal(report_write(&res, &o), JG_ENOTFOUND);
+	assert_non_null(strstr(jg_error_msg(), "missing.json"));
+	report_result_release(&res);
+
+	assert_int_equal(file_write_atomic(bad, badjson, strlen(badjson),
+	    0644), 0);
+	one[0] = bad;
+	assert_int_equal(report_write(&res, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "bad.json"));
+	assert_non_null(strstr(jg_error_msg(), "entries[0].metric"));
+	report_result_release(&res);
+
+	assert_int_equal(file_mkdirs(tpl, 0755), 0);
+	assert_int_equal(file_write_atomic(tplfile, "{{#open}}", 9, 0644), 0);
+	add_scenario(c, "feed");
+	assert_int_equal(write_report(&res, dir, c, tpl), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "summary.md"));
+	assert_false(file_exists(out));
+	report_result_release(&res);
+
+	assert_int_equal(file_write_atomic(blocker, "x", 1, 0644), 0);
+	one[0] = bad;
+	assert_int_equal(comparison_write(c, bad), 0);
+	o.out_dir = under;
+	assert_int_equal(report_write(&res, &o), JG_EIO);
+	report_result_release(&res);
+
+	comparison_free(c);
+	free(bad);
+	free(missing);
+	free(tpl);
+	free(tplfile);
+	free(blocker);
+	free(under);
+	free(out);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(escapes_neutralise_markup_and_controls),
+	cmocka_unit_test(escapes_keep_utf8_text),
+	cmocka_unit_test(markdown_escapes_leading_markers),
+	cmocka_unit_test(template_lookup_is_per_file),
+	cmocka_unit_test(hostile_strings_stay_text_in_html),
+	cmocka_unit_test(junit_is_well_formed_with_failures_and_skips),
+	cmocka_unit_test(writes_every_format),
+	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
+	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
+	cmocka_unit_test(errors_name_the_file_and_key),
+};
+
+JG_UNIT_GROUP(report, tests, NULL, NULL)
