@@ -9,6 +9,10 @@
  * (STARTTLS, smtps, AUTH, greylisting, refusal) and stopped by its process
  * group in teardown.  The TLS certificate is made once per group with
  * openssl, for localhost, 127.0.0.1 and mail.example.test.
+ *
+ * The last tests take a report directory (the fixtures of the mail
+ * end-to-end cases, tests/e2e/data/mail/) through mail_send_report(), the
+ * function `jankgate mail` and `jankgate gate` share.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -23,11 +27,13 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "config.h"
 #include "error.h"
 #include "fileio.h"
 #include "mail.h"
 #include "proc.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "xalloc.h"
 
 #define PYTHON "/usr/bin/python3"
@@ -1150,6 +1156,225 @@ silent_server_times_out(void **state)
 	free(url);
 }
 
+/* --- a report directory as the message (mail_send_report) ------------- */
+
+/*
+ * A report directory under the temp dir, made of the fixture files of
+ * tests/e2e/data/mail/FIXTURE named in `files` (space-separated).
+ */
+static char *
+report_dir(const char *fixture, const char *files)
+{
+	char *dir = tmp("report"), *list = xstrdup(files), *save = NULL;
+
+	assert_int_equal(file_mkdirs(dir, 0777), 0);
+	for (char *f = strtok_r(list, " ", &save); f;
+	    f = strtok_r(NULL, " ", &save)) {
+		char *from = xasprintf("%s/tests/e2e/data/mail/%s/%s",
+		    unit_srcdir(), fixture, f);
+		char *to = xasprintf("%s/%s", dir, f), *data = read_all(from);
+
+		assert_int_equal(file_write_atomic(to, data, strlen(data),
+		    0644), 0);
+		free(from);
+		free(to);
+		free(data);
+	}
+	free(list);
+	return dir;
+}
+
+/* The defaults, as `jankgate mail` sees them without a file. */
+static struct config *
+report_config(void)
+{
+	struct config *cfg;
+
+	unsetenv("JANKGATE_SMTP_USER");
+	unsetenv("JANKGATE_SMTP_PASSWORD");
+	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	return cfg;
+}
+
+#define REPORT_FILES "email.txt email.html report.html comparison.json " \
+	"comparison-2.json"
+
+/*
+ * The report directory becomes the message of mail.h: the two renderings
+ * as alternatives, report.html and the comparisons (in name order)
+ * attached byte for byte, and a subject with the worst verdict, package,
+ * version and distinct device count.
+ */
+static void
+report_dir_becomes_the_message(void **state)
+{
+	static const char *const to[] = { "team@example.com" };
+	struct config *cfg = report_config();
+	struct strbuf subject = STRBUF_INIT;
+	char *dir = report_dir("report", REPORT_FILES), *eml = tmp("r.eml");
+	struct mail_report_opts o = { to, 1, eml, &subject };
+	char *parts, *report, *want;
+
+	assert_int_equal(mail_send_report(cfg, dir, &o), 0);
+	assert_string_equal(subject.buf, "[jankgate] REGRESSION: "
+	    "com.example.feed 4.2.0 on 2 devices");
+	report = parse(eml, &parts);
+	assert_has_line(report, "defects 0");
+	assert_has_line(report, "header Subject: [jankgate] REGRESSION: "
+	    "com.example.feed 4.2.0 on 2 devices");
+	assert_has_line(report, "header To: team@example.com");
+	want = xasprintf("part 0 multipart/mixed - - -\n"
+	    "part 1 multipart/alternative - - -\n"
+	    "part 2 text/plain utf-8 - -\npart 2 text/html utf-8 - -\n"
+	    "part 1 text/html utf-8 attachment report.html\n"
+	    "part 1 application/json - attachment comparison-2.json\n"
+	    "part 1 application/json - attachment comparison.json\n");
+	assert_non_null(strstr(report, want));
+	for (int i = 1; i <= 5; i++) {
+		static const char *const names[] = { "email.txt",
+			"email.html", "report.html", "comparison-2.json",
+			"comparison.json" };
+		char *path = xasprintf("%s/%s", dir, names[i - 1]);
+		char *data = read_all(path);
+
+		assert_part(parts, i, data, strlen(data));
+		free(path);
+		free(data);
+	}
+	free(want);
+	free(report);
+	free(parts);
+	free(eml);
+	free(dir);
+	strbuf_release(&subject);
+	config_free(cfg);
+}
+
+/*
+ * The subject follows the comparisons: one passing device reads "PASS ...
+ * on 1 device", an empty prefix adds no leading space, and line breaks in
+ * package, version and device key become spaces, so the subject a caller
+ * prints is the one sent.
+ */
+static void
+report_subject_follows_the_comparisons(void **state)
+{
+	static const char *const to[] = { "team@example.com" };
+	struct config *cfg = report_config();
+	struct strbuf subject = STRBUF_INIT;
+	char *pass = report_dir("report", "email.txt comparison-2.json");
+	char *hostile = report_dir("hostile", "email.txt comparison.json");
+	char *eml = tmp("s.eml");
+	struct mail_report_opts o = { to, 1, eml, &subject };
+
+	free(cfg->mail.subject_prefix);
+	cfg->mail.subject_prefix = xstrdup("");
+	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_string_equal(subject.buf, "PASS: com.example.feed 4.2.0 on "
+	    "1 device");
+	strbuf_reset(&subject);
+	assert_int_equal(mail_send_report(cfg, hostile, &o), 0);
+	assert_string_equal(subject.buf, "REGRESSION: com.example.feed Bcc: "
+	    "evil@example.com 4.2.0 X-Injected: yes <b>body</b> on 1 device");
+	free(pass);
+	free(hostile);
+	free(eml);
+	strbuf_release(&subject);
+	config_free(cfg);
+}
+
+/*
+ * Bad input is JG_EINVAL and found before any connection: no email.txt,
+ * no comparison, an invalid comparison, no recipient, no server, a user
+ * without a password and a password file that is not there.  The server
+ * named meanwhile is a port nobody listens on, so a connection attempt
+ * would show as JG_EIO instead.
+ */
+static void
+report_bad_input_sends_nothing(void **state)
+{
+	static const char *const to[] = { "team@example.com" };
+	struct config *cfg = report_config();
+	char *good = report_dir("report", REPORT_FILES);
+	char *notext = report_dir("report", "comparison.json");
+	char *nocmp = report_dir("report", "email.txt email.html");
+	char *badcmp = report_dir("report", "email.txt"), *path;
+	struct mail_report_opts o = { to, 1, NULL, NULL };
+
+	path = xasprintf("%s/comparison.json", badcmp);
+	assert_int_equal(file_write_atomic(path, "{\"entries\": 1}", 14,
+	    0644), 0);
+	cfg->mail.server = xasprintf("smtp://127.0.0.1:%d", free_port());
+	assert_int_equal(mail_send_report(cfg, notext, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "email.txt is missing"));
+	assert_int_equal(mail_send_report(cfg, nocmp, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(cfg, badcmp, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), path));
+
+	o.nr_to = 0;
+	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "no recipients: set mail.to or "
+	    "pass --to");
+	strlist_add(&cfg->mail.to, "team@example.com");
+
+	setenv("JANKGATE_SMTP_USER", USER, 1);
+	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "no password"));
+	cfg->mail.password_file = tmp("no-such-password");
+	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "mail.password_file"));
+	unsetenv("JANKGATE_SMTP_USER");
+
+	free(cfg->mail.server);
+	cfg->mail.server = NULL;
+	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "no mail server"));
+	free(path);
+	free(good);
+	free(notext);
+	free(nocmp);
+	free(badcmp);
+	config_free(cfg);
+}
+
+/*
+ * Sent for real: STARTTLS to a server whose certificate $SSL_CERT_FILE
+ * trusts, AUTH with the user and password from the variables the config
+ * names, and mail.to as the envelope.
+ */
+static void
+report_sent_with_tls_and_auth(void **state)
+{
+	struct smtpd *s = smtpd_start("--starttls", cert, key, "--auth",
+	    USER ":" PASSWORD, NULL);
+	struct config *cfg = report_config();
+	char *dir = report_dir("report", REPORT_FILES), *log;
+
+	cfg->mail.server = xasprintf("smtp://127.0.0.1:%d", s->port);
+	cfg->mail.tls = TLS_REQUIRED;
+	strlist_add(&cfg->mail.to, "team@example.com");
+	free(cfg->mail.user_env);
+	free(cfg->mail.password_env);
+	cfg->mail.user_env = xstrdup("JG_TEST_MAIL_USER");
+	cfg->mail.password_env = xstrdup("JG_TEST_MAIL_PASSWORD");
+	setenv("JG_TEST_MAIL_USER", USER, 1);
+	setenv("JG_TEST_MAIL_PASSWORD", PASSWORD, 1);
+	setenv("SSL_CERT_FILE", cert, 1);
+	if (mail_send_report(cfg, dir, NULL) != 0)
+		fail_msg("mail_send_report: %s", jg_error_msg());
+	unsetenv("SSL_CERT_FILE");
+	unsetenv("JG_TEST_MAIL_USER");
+	unsetenv("JG_TEST_MAIL_PASSWORD");
+	log = smtpd_log(s);
+	assert_has_line(log, "auth PLAIN " USER " ok");
+	assert_has_line(log, "mail jankgate@localhost tls=1 auth=" USER);
+	assert_has_line(log, "data msg-1.eml team@example.com");
+	smtpd_stop(s);
+	free(log);
+	free(dir);
+	config_free(cfg);
+}
+
 static int
 group_setup(void **state)
 {
@@ -1214,6 +1439,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(permanent_refusal_is_not_retried),
 	cmocka_unit_test(server_down_is_io_error),
 	cmocka_unit_test(silent_server_times_out),
+	cmocka_unit_test(report_dir_becomes_the_message),
+	cmocka_unit_test(report_subject_follows_the_comparisons),
+	cmocka_unit_test(report_bad_input_sends_nothing),
+	cmocka_unit_test(report_sent_with_tls_and_auth),
 };
 
 JG_UNIT_GROUP(mail, tests, group_setup, group_teardown)
