@@ -19,6 +19,7 @@
 extern const struct source source_gfxinfo;
 extern const struct source source_startup;
 extern const struct source source_choreographer;
+extern const struct source source_matrix;
 
 const struct source *const sources[] = {
 	/* the framework: no change to the app */
@@ -26,6 +27,7 @@ const struct source *const sources[] = {
 	&source_startup,
 	&source_choreographer,
 	/* in-app libraries */
+	&source_matrix,
 	NULL
 };
 

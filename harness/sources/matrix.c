@@ -1,0 +1,227 @@
+/*
+ * matrix.c: the `matrix` source, Tencent Matrix TraceCanary issues read
+ * from logcat (FORMATS §1; DESIGN §5).
+ *
+ * Matrix has no file output for trace issues: a host sees them only when
+ * the app's PluginListener logs them, under a tag of its choosing, one
+ * issue per line (matrix_issue.c finds them).  Per iteration the logcat
+ * hook collects the iteration's issues, drops the second copy that a
+ * listener chain logs (the sample app logs every issue twice), and puts
+ * the rest into the iteration (matrix_apply.c).
+ *
+ * Per run, prepare loads source_options.method_mapping, if set, and
+ * finish warns when not one Matrix issue was seen: a configured library
+ * that says nothing is usually an app built without it, or a listener
+ * that does not log.
+ *
+ * `jankgate parse matrix FILE` reads a saved `logcat -v monotonic`
+ * capture, other logcat layouts (without times) or bare issue lines, and
+ * makes one scene per app scene (activity) that Matrix names.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "error.h"
+#include "logcat.h"
+#include "matrix_int.h"
+#include "methodmap.h"
+#include "results.h"
+#include "source.h"
+#include "source_warn.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* source_options.grace_ms when there is no config at all. */
+#define DEFAULT_GRACE_MS 1000
+
+struct matrix_state {
+	struct methodmap *map;
+	size_t issues;		/* Matrix issue lines seen in the run */
+};
+
+/* The run's state: the method mapping, loaded once. */
+static int
+state_new(struct matrix_state **out, const struct source_ctx *ctx)
+{
+	struct matrix_state *st = xcalloc(1, sizeof(*st));
+	const char *path = ctx->cfg ? ctx->cfg->source_opts.method_mapping :
+	    NULL;
+	int ret;
+
+	*out = NULL;
+	if (path && (ret = methodmap_load(&st->map, path))) {
+		free(st);
+		return jg_error_prefix("matrix: source_options.method_mapping");
+	}
+	*out = st;
+	return 0;
+}
+
+static void
+state_free(struct matrix_state *st)
+{
+	if (!st)
+		return;
+	methodmap_free(st->map);
+	free(st);
+}
+
+static int
+matrix_prepare(struct source_ctx *ctx)
+{
+	struct matrix_state *st;
+	int ret;
+
+	if (ctx->state)
+		return 0;
+	ret = state_new(&st, ctx);
+	if (!ret)
+		ctx->state = st;
+	return ret;
+}
+
+static void
+matrix_finish(struct source_ctx *ctx)
+{
+	struct matrix_state *st = ctx->state;
+
+	if (!st)
+		return;
+	if (!st->issues && ctx->results)
+		results_add_warning(ctx->results, "matrix", NULL,
+		    "no Matrix issue in any iteration's logcat: is the app "
+		    "built with Matrix, and does its PluginListener log "
+		    "issues?");
+	state_free(st);
+	ctx->state = NULL;
+}
+
+/* A growing list of the issues of one iteration or file. */
+struct issue_list {
+	struct mx_issue *v;
+	size_t nr, alloc;
+};
+
+static void
+issue_list_scan(struct issue_list *l, const char *msg, size_t len,
+    double mono_ms)
+{
+	XALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	if (mx_issue_find(&l->v[l->nr], msg, len, mono_ms))
+		l->nr++;
+}
+
+/* Apply every issue of `l` and free them; returns how many there were. */
+static size_t
+issue_list_apply(struct issue_list *l, struct mx_apply *a)
+{
+	size_t nr = l->nr;
+
+	mx_issue_mark_duplicates(l->v, l->nr);
+	for (size_t i = 0; i < l->nr; i++) {
+		mx_apply_issue(a, &l->v[i]);
+		mx_issue_release(&l->v[i]);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+	return nr;
+}
+
+static double
+grace_ms(const struct source_ctx *ctx)
+{
+	return ctx->cfg ? ctx->cfg->source_opts.grace_ms : DEFAULT_GRACE_MS;
+}
+
+static int
+matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
+    size_t nr)
+{
+	struct issue_list l = { NULL, 0, 0 };
+	struct matrix_state *st;
+	struct mx_apply a;
+	int ret;
+
+	if (!ctx->state && (ret = matrix_prepare(ctx)))
+		return ret;
+	st = ctx->state;
+	for (size_t i = 0; i < nr; i++)
+		issue_list_scan(&l, lines[i].msg, lines[i].msg_len,
+		    lines[i].mono_ms);
+	memset(&a, 0, sizeof(a));
+	a.ctx = ctx;
+	a.it = ctx->it;
+	a.map = st->map;
+	a.grace_ms = grace_ms(ctx);
+	st->issues += issue_list_apply(&l, &a);
+	return 0;
+}
+
+/* Do the iteration's scenes have windows to place events by time? */
+static bool
+has_windows(const struct rs_iteration *it)
+{
+	for (size_t i = 0; i < it->nr_scenes; i++)
+		if (!isnan(it->scenes[i].start_mono_ms))
+			return true;
+	return false;
+}
+
+static int
+matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
+    const char *name)
+{
+	struct issue_list l = { NULL, 0, 0 };
+	struct matrix_state *st = ctx->state, *own = NULL;
+	const char *p = buf, *end = buf + len;
+	struct mx_apply a;
+	size_t found;
+	int ret;
+
+	if (!st) {
+		if ((ret = state_new(&own, ctx)))
+			return ret;
+		st = own;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		struct logcat_line line;
+
+		if (eol > p && eol[-1] == '\r')
+			eol--;
+		/* A monotonic logcat line has a time; anything else is text. */
+		if (!logcat_parse_line(&line, p, (size_t)(eol - p)))
+			issue_list_scan(&l, line.msg, line.msg_len,
+			    line.mono_ms);
+		else
+			issue_list_scan(&l, p, (size_t)(eol - p), NAN);
+		p = nl ? nl + 1 : end;
+	}
+	memset(&a, 0, sizeof(a));
+	a.ctx = ctx;
+	a.it = ctx->it;
+	a.map = st->map;
+	a.grace_ms = grace_ms(ctx);
+	a.by_app_scene = !has_windows(ctx->it);
+	found = issue_list_apply(&l, &a);
+	st->issues += found;
+	if (!found)
+		source_warn(ctx, NULL, "matrix", "no Matrix issue in '%s'",
+		    name);
+	state_free(own);
+	return 0;
+}
+
+const struct source source_matrix = {
+	.name = "matrix",
+	.summary = "Tencent Matrix TraceCanary: FPS slices, evil-method "
+	    "blocks, startup phases",
+	.logcat_buffers = NULL,
+	.prepare = matrix_prepare,
+	.logcat = matrix_logcat,
+	.finish = matrix_finish,
+	.parse = matrix_parse,
+};

@@ -1,0 +1,267 @@
+/*
+ * matrix_apply.c: Matrix trace issues into the results model.
+ *
+ *	Trace_FPS         an fps slice of the scene it was reported in:
+ *	                  app_scene, fps, dropLevel and dropSum per level
+ *	Trace_EvilMethod  a block of kind `detail` (NORMAL, ANR, LAG, ...)
+ *	Trace_StartUp     it->startup.matrix (the iteration's last one wins,
+ *	                  as the iteration records its last launch)
+ *
+ * Times.  An issue carries the wall clock only ("time"); its device
+ * monotonic time is the logcat line's.  Matrix reports a slow message
+ * when it ends (NORMAL, STARTUP: start = line - cost), a Looper ANR 5 s
+ * after it began (cost 5000: the same rule) and a lag 2 s after it began
+ * (LAG, LAG_IDLE_HANDLER, LAG_TOUCH: start = line - 2000, Matrix's default
+ * threshold; they carry no cost, so their wall_ms is unknown).  Other
+ * details (SIGNAL_ANR, PRIORITY_MODIFIED, ...) start at the line.
+ *
+ * Scenes.  A block belongs to the scene whose window holds its start,
+ * else to the one that holds (with grace) its report; an FPS slice to the
+ * scene that holds its report, with grace, since 2.1+ reports a scene's
+ * frames when the activity pauses.  A slice covers Matrix's own window
+ * (up to 10 s, or to the pause), which need not match jankgate's scene.
+ * FPS slices outside every scene are not recorded: nothing measured them.
+ *
+ * Stacks.  With a methodMapping.txt the method-trace `stack` is decoded
+ * (methodmap.h); without one, a Java `threadStack` is preferred to bare
+ * method ids when the issue has both (ANR).  Every style of threadStack
+ * becomes Java's "class.method(...)" frames, so that signatures of the
+ * same stall agree across details.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix_int.h"
+#include "methodmap.h"
+#include "results.h"
+#include "signature.h"
+#include "source_warn.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* LooperAnrTracer's DEFAULT_NORMAL_LAG: a lag is reported this late. */
+#define LAG_REPORT_MS 2000.0
+
+/* The scene an event belongs to, or NULL for the iteration. */
+static struct rs_scene *
+scene_of(const struct mx_apply *a, double start, double report,
+    const char *app_scene)
+{
+	struct rs_scene *sc = NULL;
+
+	if (a->by_app_scene) {
+		if (!app_scene)
+			return NULL;
+		sc = rs_iteration_find_scene(a->it, app_scene);
+		if (!sc)
+			sc = rs_iteration_add_scene(a->it, app_scene);
+	} else {
+		if (!isnan(start))
+			sc = rs_iteration_scene_at(a->it, start, 0);
+		if (!sc && !isnan(report))
+			sc = rs_iteration_scene_at(a->it, report, a->grace_ms);
+	}
+	if (sc && app_scene && strlist_find(&sc->app_scenes, app_scene) < 0)
+		strlist_add(&sc->app_scenes, app_scene);
+	return sc;
+}
+
+static void
+drops(struct rs_drops *d, const struct mx_json *j, const char *obj)
+{
+	static const char *const names[5] = { "DROPPED_BEST",
+		"DROPPED_NORMAL", "DROPPED_MIDDLE", "DROPPED_HIGH",
+		"DROPPED_FROZEN" };
+	double *field[5] = { &d->best, &d->normal, &d->middle, &d->high,
+		&d->frozen };
+	char key[64];
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(key, sizeof(key), "%s.%s", obj, names[i]);
+		*field[i] = mx_json_number(j, key);
+	}
+}
+
+/* Say what a cut issue lost, once per scope and kind. */
+static void
+warn_cut(const struct mx_apply *a, const struct mx_issue *is,
+    const struct rs_scene *sc, const char *what, int used)
+{
+	if (!is->cut)
+		return;
+	/* Device strings of any length: the warning shows a bounded part. */
+	if (used)
+		source_warn(a->ctx, sc, "matrix", "%.40s%s%.40s issue cut at "
+		    "the logcat entry limit: kept as far as it parses",
+		    is->tag_name ? is->tag_name : "Matrix",
+		    what ? " " : "", what ? what : "");
+	else
+		source_warn(a->ctx, sc, "matrix", "%.40s issue cut at the "
+		    "logcat entry limit before anything usable: ignored",
+		    is->tag_name ? is->tag_name : "Matrix");
+}
+
+static int
+apply_fps(struct mx_apply *a, const struct mx_issue *is,
+    struct rs_scene **scene)
+{
+	const struct mx_json *j = &is->json;
+	const char *app_scene = mx_json_string(j, "scene");
+	struct rs_fps_slice *s;
+	struct rs_scene *sc;
+
+	if (!app_scene && isnan(mx_json_number(j, "fps")))
+		return 0;	/* cut before anything a slice holds */
+	sc = scene_of(a, NAN, is->mono_ms, app_scene);
+	if (!sc) {
+		a->nr_outside++;
+		return 0;
+	}
+	*scene = sc;
+	s = rs_fps_add_slice(&sc->fps, "matrix");
+	rs_str_set(&s->app_scene, app_scene);
+	s->fps = mx_json_number(j, "fps");
+	drops(&s->drop_level, j, "dropLevel");
+	drops(&s->drop_sum, j, "dropSum");
+	return 1;
+}
+
+static int
+is_lag(const char *detail)
+{
+	return !strcmp(detail, "LAG") || !strcmp(detail, "LAG_IDLE_HANDLER") ||
+	    !strcmp(detail, "LAG_TOUCH");
+}
+
+/* "95.65%" (Utils.calculateCpuUsage) as a share, NAN when not one. */
+static double
+usage_share(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	v = strtod(s, &end);
+	if (end == s || strcmp(end, "%") || !isfinite(v) || v < 0)
+		return NAN;
+	return v / 100.0;
+}
+
+/* The block's stack from the issue's `stack` and `threadStack`. */
+static void
+block_stack(const struct mx_apply *a, struct rs_block *b,
+    const struct mx_json *j, bool json_cut)
+{
+	const struct mx_member *st = mx_json_get(j, "stack");
+	const struct mx_member *ts = mx_json_get(j, "threadStack");
+
+	if (st && st->type != MX_STRING)
+		st = NULL;
+	if (ts && ts->type != MX_STRING)
+		ts = NULL;
+	if (ts && (!st || !a->map)) {
+		b->truncated = mx_thread_stack(&b->stack, ts->string, ts->cut);
+	} else if (st) {
+		b->truncated = methodmap_decode(a->map, st->string,
+		    strlen(st->string), st->cut, &b->stack);
+	} else {
+		/* Cut before any stack: the block lost it to the cut. */
+		b->truncated = json_cut;
+	}
+}
+
+static int
+apply_evil(struct mx_apply *a, const struct mx_issue *is,
+    struct rs_scene **scene)
+{
+	const struct mx_json *j = &is->json;
+	const char *detail = mx_json_string(j, "detail");
+	const char *app_scene = mx_json_string(j, "scene");
+	double cost = mx_json_number(j, "cost"), start = is->mono_ms;
+	double share = usage_share(mx_json_string(j, "usage"));
+	struct rs_scene *sc;
+	struct rs_block *b;
+
+	if (!detail && !j->nr)
+		return 0;	/* cut inside its header: nothing to keep */
+	if (!detail)
+		detail = "UNKNOWN";
+	if (!isnan(cost))
+		start -= cost;
+	else if (is_lag(detail))
+		start -= LAG_REPORT_MS;
+	sc = scene_of(a, start, is->mono_ms, app_scene);
+	*scene = sc;
+	b = sc ? rs_scene_add_block(sc, "matrix") :
+	    rs_iteration_add_block(a->it, "matrix");
+	rs_str_set(&b->kind, detail);
+	b->start_mono_ms = start;
+	b->wall_ms = cost;
+	if (!isnan(share))
+		b->thread_ms = cost * share;
+	block_stack(a, b, j, is->cut);
+	signature_set(b);
+	return 1;
+}
+
+static int
+apply_startup(struct mx_apply *a, const struct mx_issue *is)
+{
+	const struct mx_json *j = &is->json;
+	struct rs_matrix_startup *m = &a->it->startup.matrix;
+
+	if (!mx_json_get(j, "application_create") &&
+	    !mx_json_get(j, "startup_duration"))
+		return 0;
+	a->it->startup.present = true;
+	m->present = true;
+	m->application_create_ms = mx_json_number(j, "application_create");
+	m->first_activity_create_ms = mx_json_number(j,
+	    "first_activity_create");
+	m->startup_duration_ms = mx_json_number(j, "startup_duration");
+	m->warm = mx_json_bool(j, "is_warm_start_up");
+	return 1;
+}
+
+int
+mx_apply_issue(struct mx_apply *a, const struct mx_issue *is)
+{
+	struct rs_scene *sc = NULL;
+	const char *what = NULL;
+	size_t outside = a->nr_outside;
+	int used = 0;
+
+	if (is->duplicate)
+		return 0;
+	switch (is->tag) {
+	case MX_TAG_FPS:
+		used = apply_fps(a, is, &sc);
+		break;
+	case MX_TAG_EVIL:
+		used = apply_evil(a, is, &sc);
+		what = mx_json_string(&is->json, "detail");
+		break;
+	case MX_TAG_STARTUP:
+		used = apply_startup(a, is);
+		break;
+	case MX_TAG_OTHER:
+		/* Another plugin's: only a cut one of unknown kind is news. */
+		if (is->tag_name)
+			return 0;
+		break;
+	}
+	if (a->nr_outside > outside)
+		return 0;	/* not measured, cut or not */
+	if (is->cut) {
+		a->nr_cut++;
+		if (!used)
+			a->nr_lost++;
+		warn_cut(a, is, sc, what, used);
+	}
+	return used;
+}

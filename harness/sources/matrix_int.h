@@ -1,0 +1,158 @@
+/*
+ * matrix_int.h: the pieces of the `matrix` source (Tencent Matrix
+ * TraceCanary, FORMATS §1), private to harness/sources/matrix*.c.
+ *
+ *	matrix_json.c	a JSON reader that keeps what it read of a cut object
+ *	matrix_issue.c	finding issues in log messages, one struct mx_issue
+ *	matrix_apply.c	issues into the results model: fps, blocks, startup
+ *	matrix_stack.c	threadStack strings in each of their styles
+ *	matrix.c	the source's hooks and its per-run state
+ *
+ * Matrix prints its issues as single lines that logcat cuts at about
+ * 4 KB, so everything here reads as far as the bytes go and says what was
+ * lost instead of failing.
+ */
+#ifndef JG_MATRIX_INT_H
+#define JG_MATRIX_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct methodmap;
+struct rs_iteration;
+struct source_ctx;
+struct strlist;
+
+/* ---- matrix_json.c ---- */
+
+enum mx_type {
+	MX_NULL,
+	MX_BOOL,
+	MX_NUMBER,
+	MX_STRING,
+};
+
+/*
+ * One scalar member of the object.  Members of nested objects are
+ * flattened with dotted keys ("dropLevel.DROPPED_BEST"); arrays are
+ * skipped, since no trace issue has one.
+ */
+struct mx_member {
+	char *key;
+	enum mx_type type;
+	double number;		/* MX_NUMBER; 1 or 0 for MX_BOOL */
+	char *string;		/* MX_STRING: unescaped, NUL-terminated */
+	bool cut;		/* the string ends where the input did */
+};
+
+struct mx_json {
+	struct mx_member *members;	/* in input order */
+	size_t nr, alloc;
+	bool complete;		/* the closing brace was reached */
+	bool cut;		/* the input ended inside the object */
+	size_t end;		/* bytes through the closing brace */
+};
+
+/*
+ * Read the object at the start of s[0..len) into `j` (initialised here),
+ * member by member, until it closes, the input ends (j->cut) or a syntax
+ * error; the members read before either are kept.  A number or literal
+ * that the input's end might have shortened is not kept.
+ */
+void mx_json_parse(struct mx_json *j, const char *s, size_t len);
+
+/* Free the members; `j` is empty afterwards. */
+void mx_json_release(struct mx_json *j);
+
+/* The first member named `key`, or NULL.  Borrowed. */
+const struct mx_member *mx_json_get(const struct mx_json *j,
+    const char *key);
+
+/* The member as a number / string / bool, or NAN / NULL / -1 (RS_UNKNOWN). */
+double mx_json_number(const struct mx_json *j, const char *key);
+const char *mx_json_string(const struct mx_json *j, const char *key);
+int mx_json_bool(const struct mx_json *j, const char *key);
+
+/* ---- matrix_issue.c ---- */
+
+/* The trace issue tags (FORMATS §1.1), and everything else. */
+enum mx_tag {
+	MX_TAG_OTHER,		/* another plugin's issue: not ours */
+	MX_TAG_FPS,
+	MX_TAG_EVIL,
+	MX_TAG_STARTUP,
+};
+
+struct mx_issue {
+	double mono_ms;		/* the logcat line's time, NAN if none */
+	enum mx_tag tag;
+	char *tag_name;		/* as printed */
+	char *key;		/* Issue key (a Looper ANR's token), or NULL */
+	char *content;		/* the JSON text as found, for duplicates */
+	size_t content_len;
+	struct mx_json json;
+	bool cut;		/* the line ended before the issue did */
+	bool duplicate;		/* a second listener's copy of another */
+};
+
+/*
+ * Look for a Matrix issue in one log message of `len` bytes: the
+ * Issue.toString() form "tag[T]type[N];key[K];content[{...}]" anywhere in
+ * the message, or a bare JSON object carrying a Matrix "tag" (or, cut
+ * before its tag, opening with Matrix's device keys).  Returns 1 and fills
+ * `out` (release it with mx_issue_release), or 0 when the message is not
+ * a Matrix issue.
+ */
+int mx_issue_find(struct mx_issue *out, const char *msg, size_t len,
+    double mono_ms);
+
+void mx_issue_release(struct mx_issue *is);
+
+/*
+ * Mark the copies: the sample's TestPluginListener logs every issue that
+ * DefaultPluginListener logged, each line cut at its own length.  An
+ * issue whose content starts the content of one of the few issues just
+ * before it (or is started by it), with the same tag, is a copy; the
+ * longer one is kept.
+ */
+void mx_issue_mark_duplicates(struct mx_issue *v, size_t nr);
+
+/* ---- matrix_apply.c ---- */
+
+/* Where issues go, and what became of them. */
+struct mx_apply {
+	const struct source_ctx *ctx;	/* for warnings (source_warn.h) */
+	struct rs_iteration *it;
+	const struct methodmap *map;	/* may be NULL */
+	double grace_ms;
+	/*
+	 * Scenes by the app scene Matrix names rather than by time (saved
+	 * output without scene windows): `jankgate parse`.
+	 */
+	bool by_app_scene;
+
+	/* Counted by mx_apply_issue(), for the caller's warnings. */
+	size_t nr_cut;		/* issues cut short (kept as far as read) */
+	size_t nr_lost;		/* ... of which nothing could be used */
+	size_t nr_outside;	/* FPS slices outside every scene */
+};
+
+/*
+ * Put one issue into a->it: Trace_FPS as an fps slice, Trace_EvilMethod
+ * as a block, Trace_StartUp as it->startup.matrix.  A cut issue keeps
+ * what was read and adds a warning to the scene (or scenario) it went to.  Returns 1 when the issue was used,
+ * 0 when it was not a trace issue or a duplicate.
+ */
+int mx_apply_issue(struct mx_apply *a, const struct mx_issue *is);
+
+/* ---- matrix_stack.c ---- */
+
+/*
+ * The frames of a threadStack in any of its styles (FORMATS §1.4),
+ * appended to `out` in Java's "class.method(File.java:N)" shape as far as
+ * the style keeps it.  Returns 1 when frames were lost to `cut` or to
+ * METHODMAP_MAX_FRAMES, else 0.
+ */
+int mx_thread_stack(struct strlist *out, const char *s, int cut);
+
+#endif
