@@ -102,5 +102,6 @@ int cmd_help(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

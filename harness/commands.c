@@ -77,6 +77,13 @@ static const char *const mail_usage[] = {
 	NULL
 };
 
+static const char *const run_usage[] = {
+	"jankgate run [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--scenario NAME]... [-n N] [--warmups N] [-o DIR] [--append] "
+	"[--shard I/N]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -187,6 +194,35 @@ const struct command commands[] = {
 	  "view.json and the comparisons into DIR; prints report.html's path.\n"
 	  "Exit status: 0 written, 2 bad input (a missing or invalid\n"
 	  "comparison, results file or template), 3 DIR not writable.\n" },
+	{ "run", cmd_run, run_usage,
+	  "drive the app through the scenarios on every device, measure it",
+	  "  -s SERIAL           use this device (repeatable; default:\n"
+	  "                      devices.serials, else every attached device)\n"
+	  "  --connect HOST:PORT `adb connect` a network device first\n"
+	  "                      (repeatable, after devices.connect)\n"
+	  "  --scenario NAME     run only this scenario (repeatable; the file\n"
+	  "                      name without .scn)\n"
+	  "  -n N                measured iterations per scenario (default:\n"
+	  "                      iterations)\n"
+	  "  --warmups N         warm-up iterations before them (default:\n"
+	  "                      warmups)\n"
+	  "  -o, --output DIR    where results go (default: out_dir); each\n"
+	  "                      device writes DIR/<device-key>/results.json\n"
+	  "  --append            add the iterations to the results already in\n"
+	  "                      DIR instead of starting new files\n"
+	  "  --shard I/N         run the I-th of N shares of the (device,\n"
+	  "                      scenario) pairs: pair k = device * scenarios\n"
+	  "                      + scenario, in serial and config order, goes\n"
+	  "                      to shard k mod N + 1\n"
+	  "Prints the results files written, one per line.  Progress goes to\n"
+	  "stderr (a live line per device on a terminal); SIGINT or SIGTERM\n"
+	  "stops input, writes what was measured with complete: false and\n"
+	  "force-stops the app.\n"
+	  "Exit status: 0 done (failed iterations are in the results), 2 bad\n"
+	  "usage, configuration or scenario (also coordinates off a device's\n"
+	  "screen), 3 no device, a device refused by its hygiene limits,\n"
+	  "install or versionCode check failed, device lost, every measured\n"
+	  "iteration of a scenario failed, or interrupted.\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -1,0 +1,266 @@
+/*
+ * run_hygiene.c: the preflight of DESIGN §4.1, read, recorded and enforced.
+ *
+ * A phone that is hot, nearly flat, locked or animating at 5x does not
+ * measure the app, so before the first iteration each device is asked,
+ * everything is written under "hygiene" in its results, and a value that
+ * breaks a configured devices.* limit refuses the device (exit 3, the
+ * reasons in run.errors).  A value the device does not report is recorded
+ * as null and refuses nothing: the limit cannot be checked, and refusing
+ * every API 28 phone for lacking a thermal service would help nobody.
+ *
+ *	dumpsys battery          "  level: 85", "  temperature: 285" (0.1 °C)
+ *	dumpsys thermalservice   "Thermal Status: 0"                  (API 29+)
+ *	settings get global X    "1.0", or "null" when never set (= 1.0)
+ *	                         for animator_duration_scale,
+ *	                         transition_animation_scale,
+ *	                         window_animation_scale
+ *	dumpsys power            "Display Power: state=ON" or
+ *	                         "mWakefulness=Awake|Asleep|Dozing"
+ *	dumpsys display          "mGlobalDisplayState=ON" (when power says
+ *	                         nothing, e.g. a device without the service)
+ *	dumpsys window           locked: "mDreamingLockscreen=true",
+ *	                         "mShowingLockscreen=true",
+ *	                         "isKeyguardShowing=true", or the focus on the
+ *	                         status bar, notification shade or keyguard;
+ *	                         unlocked: an mCurrentFocus elsewhere
+ *
+ * The screen size and refresh rate come from devprops (wm size, dumpsys
+ * display) and are recorded as the extras screen_width, screen_height and
+ * refresh_hz.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adb.h"
+#include "config.h"
+#include "error.h"
+#include "results.h"
+#include "run_int.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "banned.h"
+
+/* The number after `key` at the start of a (trimmed) line, or NAN. */
+static double
+line_number(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *q = p + strspn(p, " \t");
+		char *end;
+		double v;
+
+		if (!strncmp(q, key, kl)) {
+			v = strtod(q + kl, &end);
+			if (end != q + kl)
+				return v;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NAN;
+}
+
+double
+run_parse_battery_level(const char *text)
+{
+	double v = line_number(text, "level:");
+
+	return v >= 0 && v <= 100 ? v : NAN;
+}
+
+double
+run_parse_thermal_status(const char *text)
+{
+	double v = line_number(text, "Thermal Status:");
+
+	return v >= 0 && v <= 6 ? v : NAN;
+}
+
+double
+run_parse_scale(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
+	double v = NAN;
+
+	strbuf_addstr(&sb, text);
+	strbuf_rtrim(&sb);
+	if (!strcmp(sb.buf, "null")) {
+		v = 1.0;
+	} else if (sb.len) {
+		v = strtod(sb.buf, &end);
+		if (*end || v < 0 || v > 100)
+			v = NAN;
+	}
+	strbuf_release(&sb);
+	return v;
+}
+
+/* 1 when `text` holds `key` directly followed by `value` ("=ON"). */
+static int
+has(const char *text, const char *key, const char *value)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; (p = strstr(p, key)); p += kl)
+		if (!strncmp(p + kl, value, strlen(value)))
+			return 1;
+	return 0;
+}
+
+int
+run_parse_screen_on(const char *power, const char *display)
+{
+	if (power && (has(power, "Display Power: state=", "ON") ||
+	    has(power, "mWakefulness=", "Awake") ||
+	    has(power, "mScreenOn=", "true")))
+		return 1;
+	if (power && (has(power, "Display Power: state=", "OFF") ||
+	    has(power, "Display Power: state=", "DOZE") ||
+	    has(power, "mWakefulness=", "Asleep") ||
+	    has(power, "mWakefulness=", "Dozing") ||
+	    has(power, "mScreenOn=", "false")))
+		return 0;
+	if (display && has(display, "mGlobalDisplayState=", "ON"))
+		return 1;
+	if (display && (has(display, "mGlobalDisplayState=", "OFF") ||
+	    has(display, "mGlobalDisplayState=", "DOZE")))
+		return 0;
+	return RS_UNKNOWN;
+}
+
+int
+run_parse_unlocked(const char *window)
+{
+	static const char *const focus_locked[] = {
+		"StatusBar}", "NotificationShade}", "Keyguard}",
+	};
+	const char *focus;
+
+	if (has(window, "mDreamingLockscreen=", "true") ||
+	    has(window, "mShowingLockscreen=", "true") ||
+	    has(window, "isKeyguardShowing=", "true") ||
+	    has(window, "mKeyguardShowing=", "true"))
+		return 0;
+	focus = strstr(window, "mCurrentFocus=");
+	if (!focus)
+		return RS_UNKNOWN;
+	for (size_t i = 0; i < sizeof(focus_locked) / sizeof(*focus_locked);
+	    i++) {
+		const char *hit = strstr(focus, focus_locked[i]);
+		const char *eol = strchr(focus, '\n');
+
+		if (hit && (!eol || hit < eol))
+			return 0;
+	}
+	return 1;
+}
+
+int
+run_hygiene_check(const struct config *cfg, const struct rs_hygiene *h,
+    double refresh_hz, struct strlist *why)
+{
+	size_t before = why->nr;
+	int want_hz = cfg->devices.refresh_hz;
+
+	if (h->battery_pct < cfg->devices.min_battery_pct)
+		strlist_addf(why, "battery at %.0f%% is below "
+		    "devices.min_battery_pct (%d%%)", h->battery_pct,
+		    cfg->devices.min_battery_pct);
+	if (h->thermal_status > cfg->devices.max_thermal_status)
+		strlist_addf(why, "thermal status %.0f is above "
+		    "devices.max_thermal_status (%d)", h->thermal_status,
+		    cfg->devices.max_thermal_status);
+	if (cfg->devices.require_screen_on && h->screen_on == 0)
+		strlist_add(why, "the screen is off (devices.require_screen_on)");
+	if (cfg->devices.require_screen_on && h->unlocked == 0)
+		strlist_add(why, "the device is locked "
+		    "(devices.require_screen_on)");
+	if (cfg->devices.require_animations_off && (h->animator_scale > 0 ||
+	    h->transition_scale > 0 || h->window_scale > 0))
+		strlist_addf(why, "animations are on (animator %g, transition "
+		    "%g, window %g; devices.require_animations_off)",
+		    h->animator_scale, h->transition_scale, h->window_scale);
+	if (want_hz > 0 && isnan(refresh_hz))
+		strlist_addf(why, "refresh rate unknown; devices.refresh_hz "
+		    "asks for %d Hz", want_hz);
+	else if (want_hz > 0 && !(fabs(refresh_hz - want_hz) < 0.5))
+		strlist_addf(why, "refresh rate %.0f Hz is not "
+		    "devices.refresh_hz (%d Hz)", refresh_hz, want_hz);
+	return (int)(why->nr - before);
+}
+
+/* The stdout of `cmd` in `out` (reset); an exit status is not an error. */
+static int
+query(struct run_dev *d, const char *cmd, struct strbuf *out)
+{
+	struct adb_shell_result r;
+	int rc;
+
+	adb_shell_result_init(&r);
+	rc = run_shell(d, cmd, &r);
+	strbuf_setlen(out, 0);
+	if (!rc && r.exit_code == 0)
+		strbuf_add(out, r.out.buf, r.out.len);
+	adb_shell_result_release(&r);
+	return rc;
+}
+
+int
+run_hygiene_read(struct run_dev *d)
+{
+	static const char *const scales[] = {
+		"animator_duration_scale", "transition_animation_scale",
+		"window_animation_scale",
+	};
+	struct rs_hygiene *h = &d->res->hygiene;
+	double *slots[] = { &h->animator_scale, &h->transition_scale,
+		&h->window_scale };
+	struct strbuf out = STRBUF_INIT, power = STRBUF_INIT;
+	struct strbuf cmd = STRBUF_INIT;
+	double temp;
+	int rc;
+
+	if ((rc = query(d, "dumpsys battery", &out)))
+		goto out;
+	h->battery_pct = run_parse_battery_level(out.buf);
+	temp = line_number(out.buf, "temperature:");
+	if (!isnan(temp))
+		rs_hygiene_set_number(h, "battery_temp_c", temp / 10);
+	if (d->props.sdk == 0 || d->props.sdk >= 29) {
+		if ((rc = query(d, "dumpsys thermalservice", &out)))
+			goto out;
+		h->thermal_status = run_parse_thermal_status(out.buf);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		strbuf_setlen(&cmd, 0);
+		strbuf_addf(&cmd, "settings get global %s", scales[i]);
+		if ((rc = query(d, cmd.buf, &out)))
+			goto out;
+		*slots[i] = run_parse_scale(out.buf);
+	}
+	if ((rc = query(d, "dumpsys power", &power)) ||
+	    (rc = query(d, "dumpsys display", &out)))
+		goto out;
+	h->screen_on = run_parse_screen_on(power.buf, out.buf);
+	if ((rc = query(d, "dumpsys window", &out)))
+		goto out;
+	h->unlocked = run_parse_unlocked(out.buf);
+	if (d->props.width > 0) {
+		rs_hygiene_set_number(h, "screen_width", d->props.width);
+		rs_hygiene_set_number(h, "screen_height", d->props.height);
+	}
+	if (d->props.refresh_hz > 0)
+		rs_hygiene_set_number(h, "refresh_hz", d->props.refresh_hz);
+out:
+	strbuf_release(&out);
+	strbuf_release(&power);
+	strbuf_release(&cmd);
+	return rc;
+}

@@ -1,0 +1,159 @@
+/*
+ * run_install.c: putting the app on the device and checking it is the one
+ * the configuration names (DESIGN §4.2).
+ *
+ * With `apk` set, the APK is installed (replacing what is there) once per
+ * device and run.  Then `dumpsys package PKG` says what is installed: its
+ * versionCode and versionName go into results "app", and its MAIN/LAUNCHER
+ * activity is what `launch` starts when neither the scenario nor the
+ * configuration names one.  A package that is not installed refuses the
+ * device.
+ *
+ * What is verified: the installed versionCode must equal the APK's.  An
+ * APK's versionCode sits in its binary AndroidManifest.xml, compressed
+ * inside the zip, which jankgate does not decode; it asks the SDK's
+ * `aapt2 dump badging APK` (or `aapt`) when one is on PATH:
+ *
+ *	package: name='com.example.shop' versionCode='100' versionName='1.0.0'
+ *
+ * Without either tool the installed versionCode is recorded, not checked,
+ * and a warning in the results says so.  The APK's SHA-256 is always
+ * recorded (app.apk_sha256), so two runs of different builds never look
+ * alike.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adb.h"
+#include "config.h"
+#include "error.h"
+#include "proc.h"
+#include "results.h"
+#include "run_int.h"
+#include "run_sha256.h"
+#include "shquote.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define BADGING_TIMEOUT_MS 60000
+
+int
+run_parse_badging(const char *text, double *version_code)
+{
+	const char *p = strstr(text, "versionCode='");
+	char *end;
+	double v;
+
+	*version_code = NAN;
+	if (!p || (p != text && strncmp(text, "package:", 8)))
+		return jg_error_set(JG_ENOTFOUND, "no versionCode in the "
+		    "badging");
+	p += strlen("versionCode='");
+	v = strtod(p, &end);
+	if (end == p || *end != '\'' || v < 0)
+		return jg_error_set(JG_EINVAL, "bad versionCode in the "
+		    "badging");
+	*version_code = v;
+	return 0;
+}
+
+int
+run_apk_version_code(const char *apk, double *version_code, char **tool)
+{
+	static const char *const tools[] = { "aapt2", "aapt" };
+
+	*version_code = NAN;
+	*tool = NULL;
+	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools); i++) {
+		const char *argv[] = { tools[i], "dump", "badging", apk, NULL };
+		struct proc_opts po = { .timeout_ms = BADGING_TIMEOUT_MS };
+		struct proc_result res;
+		int rc;
+
+		if (!proc_in_path(tools[i]))
+			continue;
+		proc_result_init(&res);
+		rc = proc_run(&res, argv, &po);
+		if (!rc && res.exit_code != 0)
+			rc = jg_error_set(JG_EINVAL, "'%s dump badging %s' "
+			    "exited with status %d", tools[i], apk,
+			    res.exit_code);
+		if (!rc)
+			rc = run_parse_badging(res.out.buf, version_code);
+		proc_result_release(&res);
+		if (rc)
+			return jg_error_prefix("'%s'", apk);
+		*tool = xstrdup(tools[i]);
+		return 0;
+	}
+	return jg_error_set(JG_ENOTFOUND, "neither aapt2 nor aapt is on PATH");
+}
+
+/* `dumpsys package PKG` into the results and d->launcher. */
+static int
+read_package(struct run_dev *d)
+{
+	struct adb_shell_result r;
+	struct strbuf cmd = STRBUF_INIT;
+	char *name = NULL;
+	double code;
+	int rc;
+
+	strbuf_addstr(&cmd, "dumpsys package ");
+	sh_quote(&cmd, d->package);
+	adb_shell_result_init(&r);
+	rc = run_shell(d, cmd.buf, &r);
+	strbuf_release(&cmd);
+	if (rc)
+		goto out;
+	free(d->launcher);
+	run_parse_package(r.out.buf, d->package, &d->launcher, &code, &name);
+	if (isnan(code)) {
+		rc = jg_error_set(JG_ENOTFOUND, "package '%s' is not installed "
+		    "on the device", d->package);
+		goto out;
+	}
+	d->res->app.version_code = code;
+	rs_str_set(&d->res->app.version_name, name);
+out:
+	free(name);
+	adb_shell_result_release(&r);
+	return rc;
+}
+
+int
+run_install(struct run_dev *d)
+{
+	const char *apk = d->ctx->cfg->apk;
+	char hex[65], *tool = NULL;
+	double want;
+	int rc;
+
+	if (apk) {
+		if ((rc = run_sha256_file(apk, hex)))
+			return rc;
+		rs_str_set(&d->res->app.apk_sha256, hex);
+		if ((rc = adb_install(d->dev, apk, NULL)))
+			return jg_error_prefix("cannot install '%s'", apk);
+	}
+	if ((rc = read_package(d)) || !apk)
+		return rc;
+	if (run_apk_version_code(apk, &want, &tool)) {
+		struct strbuf w = STRBUF_INIT;
+
+		strbuf_addf(&w, "the installed versionCode was recorded, not "
+		    "verified against the APK: %s", jg_error_msg());
+		results_add_warning(d->res, NULL, NULL, w.buf);
+		strbuf_release(&w);
+		jg_error_clear();
+		return 0;
+	}
+	if (want != d->res->app.version_code)
+		rc = jg_error_set(JG_EMISMATCH, "the installed versionCode "
+		    "%.0f of '%s' is not the APK's (%.0f, read by %s)",
+		    d->res->app.version_code, d->package, want, tool);
+	free(tool);
+	return rc;
+}
