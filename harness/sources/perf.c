@@ -1,0 +1,399 @@
+/*
+ * perf.c: the `perf` source, xanderwang/performance's logcat reports
+ * (FORMATS §4).
+ *
+ * Issues.  One Log.w entry per issue under `<globalTag>_Issue` (any
+ * global tag: PERF by default, the app may choose another), multi-line,
+ * so logcat repeats the prefix on every line:
+ *
+ *	3605.120  4242  4260 W PERF_Issue:
+ *	3605.120  4242  4260 W PERF_Issue: =================================
+ *	3605.120  4242  4260 W PERF_Issue: type: UI BLOCK
+ *	3605.120  4242  4260 W PERF_Issue: msg: UI BLOCK
+ *	3605.120  4242  4260 W PERF_Issue: create time: 20231105_142233_123
+ *	3605.120  4242  4260 W PERF_Issue: cost time: 230 ms      (IPC)
+ *	3605.120  4242  4260 W PERF_Issue: trace:
+ *	3605.120  4242  4260 W PERF_Issue: 	java.lang.Thread.sleep(...)
+ *
+ * An issue is the lines of one entry: same pid, tid, tag and time,
+ * opened by its `=====` line.  Entries of other threads may interleave
+ * (each keeps its own open issue); the next `=====` or another time on
+ * the same thread closes it.  Each becomes a block with the `\t` frames
+ * as its stack:
+ *
+ *	UI BLOCK  the main thread was still in one message UI_BLOCK_TIME
+ *	          after it began; no duration is reported (wall_ms NAN) and
+ *	          the start is the report minus the default 100 ms
+ *	IPC       a binder call of `cost time` ms, ending at the report
+ *	THREAD *  thread creation and run-block traces; kind is the `msg`
+ *	          (THREAD CREATE, THREAD RUN BLOCK TRACE...), start the report
+ *
+ * Other types (FPS, BITMAP) are not blocks and are skipped.  An entry
+ * near logcat's 4068-byte limit was probably cut: its block is marked
+ * truncated.
+ *
+ * FPS.  `APP FPS is: 60 Hz` under `<globalTag>_FPSTool` at the end of
+ * every second of frame callbacks, app-wide.  Each line counts for the
+ * scene holding the middle of its second; a scene gets one FPS slice
+ * (no app scene name, no drop levels) whose fps is the mean of its lines.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "config.h"
+#include "logcat.h"
+#include "results.h"
+#include "signature.h"
+#include "source.h"
+#include "source_warn.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define SRC "perf"
+#define UI_BLOCK_MS 100		/* UI_BLOCK_TIME's default */
+#define FPS_INTERVAL_MS 1000	/* FPS_INTERVAL_TIME's default */
+#define ENTRY_MAX 4068		/* LOGGER_ENTRY_MAX_PAYLOAD */
+#define MAX_FRAMES 1024
+
+struct perf_state {
+	size_t lines;		/* perf lines seen in the whole run */
+};
+
+/* One issue being reassembled: the lines of one log entry. */
+struct issue {
+	int pid, tid;
+	const char *tag;
+	size_t tag_len;
+	double mono_ms;
+	size_t bytes;		/* of the entry so far, newlines included */
+	char *type, *msg;
+	double cost_ms;
+	struct strlist frames;
+	bool capped;
+};
+
+struct issues {
+	struct issue *v;
+	size_t nr, alloc;
+};
+
+static bool
+suffix(const struct logcat_line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	return l->tag_len > n && !memcmp(l->tag + l->tag_len - n, s, n);
+}
+
+static bool
+prefix(const char *msg, size_t len, const char *p, size_t *rest)
+{
+	size_t n = strlen(p);
+
+	if (len < n || memcmp(msg, p, n))
+		return false;
+	*rest = n;
+	return true;
+}
+
+static bool
+is_rule(const struct logcat_line *l)
+{
+	if (l->msg_len < 10)
+		return false;
+	for (size_t i = 0; i < l->msg_len; i++)
+		if (l->msg[i] != '=')
+			return false;
+	return true;
+}
+
+static void
+issue_release(struct issue *is)
+{
+	free(is->type);
+	free(is->msg);
+	strlist_release(&is->frames);
+}
+
+/* A value after "key: ", trimmed. */
+static char *
+value(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	return xstrndup(s, len);
+}
+
+/* "230 ms" -> 230; NAN when not a number. */
+static double
+cost(const char *s, size_t len)
+{
+	char buf[32], *end;
+	double d;
+
+	while (len && *s == ' ')
+		s++, len--;
+	if (!len || len >= sizeof(buf))
+		return NAN;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	d = strtod(buf, &end);
+	if (end == buf || !isfinite(d) || d < 0)
+		return NAN;
+	return d;
+}
+
+static void
+issue_line(struct issue *is, const struct logcat_line *l)
+{
+	const char *m = l->msg;
+	size_t len = l->msg_len, at;
+
+	is->bytes += len + 1;
+	if (len && m[0] == '\t') {
+		char *f;
+
+		if (is->frames.nr >= MAX_FRAMES) {
+			is->capped = true;
+			return;
+		}
+		f = value(m, len);
+		strlist_add(&is->frames, f);
+		free(f);
+	} else if (prefix(m, len, "type:", &at) && !is->type) {
+		is->type = value(m + at, len - at);
+	} else if (prefix(m, len, "msg:", &at) && !is->msg) {
+		is->msg = value(m + at, len - at);
+	} else if (prefix(m, len, "cost time:", &at)) {
+		is->cost_ms = cost(m + at, len - at);
+	}
+}
+
+/* The block an issue reports, or nothing for FPS / BITMAP / unknown. */
+static void
+issue_finish(struct source_ctx *ctx, struct issue *is)
+{
+	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
+	const char *kind = NULL;
+	double start = is->mono_ms, wall = NAN;
+	struct rs_scene *sc;
+	struct rs_block *b;
+
+	if (!is->type) {
+		source_warn(ctx, NULL, SRC, "an issue without a 'type:' line "
+		    "(cut by logcat?) is skipped");
+		return;
+	}
+	if (!strcmp(is->type, "UI BLOCK")) {
+		kind = "UI BLOCK";
+		start -= UI_BLOCK_MS;
+	} else if (!strcmp(is->type, "IPC")) {
+		kind = "IPC";
+		wall = is->cost_ms;
+		if (!isnan(wall))
+			start -= wall;
+	} else if (!strcmp(is->type, "THREAD")) {
+		kind = is->msg && *is->msg ? is->msg : "THREAD";
+	} else {
+		return;
+	}
+	sc = rs_iteration_scene_at(ctx->it, start, grace);
+	b = sc ? rs_scene_add_block(sc, SRC) : rs_iteration_add_block(ctx->it,
+	    SRC);
+	rs_str_set(&b->kind, kind);
+	b->start_mono_ms = start;
+	b->wall_ms = wall;
+	strlist_copy(&b->stack, &is->frames);
+	/* The entry filled logcat's payload: its end is most likely lost. */
+	b->truncated = is->capped ||
+	    is->bytes + is->tag_len + 3 >= ENTRY_MAX - 2;
+	signature_set(b);
+}
+
+static struct issue *
+issue_find(struct issues *open, const struct logcat_line *l)
+{
+	for (size_t i = 0; i < open->nr; i++) {
+		struct issue *is = &open->v[i];
+
+		if (is->pid == l->pid && is->tid == l->tid &&
+		    is->tag_len == l->tag_len &&
+		    !memcmp(is->tag, l->tag, l->tag_len))
+			return is;
+	}
+	return NULL;
+}
+
+static void
+issue_close(struct source_ctx *ctx, struct issues *open, struct issue *is)
+{
+	issue_finish(ctx, is);
+	issue_release(is);
+	*is = open->v[--open->nr];
+}
+
+static void
+issue_input(struct source_ctx *ctx, struct issues *open,
+    const struct logcat_line *l)
+{
+	struct issue *is = issue_find(open, l);
+
+	/* Another entry of the same thread: the open one is complete. */
+	if (is && (is->mono_ms != l->mono_ms || is_rule(l))) {
+		issue_close(ctx, open, is);
+		is = NULL;
+	}
+	if (!is && is_rule(l)) {
+		XALLOC_GROW(open->v, open->nr + 1, open->alloc);
+		is = &open->v[open->nr++];
+		memset(is, 0, sizeof(*is));
+		is->pid = l->pid;
+		is->tid = l->tid;
+		is->tag = l->tag;
+		is->tag_len = l->tag_len;
+		is->mono_ms = l->mono_ms;
+		is->cost_ms = NAN;
+		is->bytes = 1 + l->msg_len + 1;	/* the leading "\n" */
+		strlist_init(&is->frames);
+		return;
+	}
+	if (is)
+		issue_line(is, l);
+}
+
+/* "APP FPS is: 60 Hz" -> 60; -1 when the line is not one. */
+static long
+fps_of(const struct logcat_line *l)
+{
+	size_t i;
+	long v = 0;
+	bool any = false;
+
+	if (!prefix(l->msg, l->msg_len, "APP FPS is:", &i))
+		return -1;
+	while (i < l->msg_len && l->msg[i] == ' ')
+		i++;
+	while (i < l->msg_len && l->msg[i] >= '0' && l->msg[i] <= '9' &&
+	    v < 100000) {
+		v = v * 10 + (l->msg[i++] - '0');
+		any = true;
+	}
+	while (i < l->msg_len && l->msg[i] == ' ')
+		i++;
+	if (!any || l->msg_len - i < 2 || memcmp(l->msg + i, "Hz", 2))
+		return -1;
+	return v;
+}
+
+/* One slice per scene: the mean of the seconds centred in its window. */
+static void
+fps_slices(struct source_ctx *ctx, const struct logcat_line *lines,
+    size_t nr)
+{
+	for (size_t s = 0; s < ctx->it->nr_scenes; s++) {
+		struct rs_scene *sc = &ctx->it->scenes[s];
+		double sum = 0;
+		size_t n = 0;
+
+		for (size_t i = 0; i < nr; i++) {
+			long fps;
+
+			if (!suffix(&lines[i], "_FPSTool") ||
+			    (fps = fps_of(&lines[i])) < 0)
+				continue;
+			if (rs_iteration_scene_at(ctx->it, lines[i].mono_ms -
+			    FPS_INTERVAL_MS / 2.0, 0) != sc)
+				continue;
+			sum += (double)fps;
+			n++;
+		}
+		if (n)
+			rs_fps_add_slice(&sc->fps, SRC)->fps = sum / (double)n;
+	}
+}
+
+static int
+perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
+    size_t nr)
+{
+	struct perf_state *st = ctx->state;
+	struct issues open = { NULL, 0, 0 };
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct logcat_line *l = &lines[i];
+
+		if (suffix(l, "_Issue"))
+			issue_input(ctx, &open, l);
+		else if (!suffix(l, "_FPSTool") || fps_of(l) < 0)
+			continue;
+		if (st)
+			st->lines++;
+	}
+	while (open.nr)
+		issue_close(ctx, &open, &open.v[0]);
+	free(open.v);
+	fps_slices(ctx, lines, nr);
+	return 0;
+}
+
+static int
+perf_prepare(struct source_ctx *ctx)
+{
+	ctx->state = xcalloc(1, sizeof(struct perf_state));
+	return 0;
+}
+
+static void
+perf_finish(struct source_ctx *ctx)
+{
+	struct perf_state *st = ctx->state;
+
+	if (st && !st->lines && ctx->results)
+		results_add_warning(ctx->results, SRC, NULL, "no "
+		    "xanderwang/performance line (<tag>_Issue, <tag>_FPSTool) "
+		    "in the whole run: is the library in this build?");
+	free(st);
+	ctx->state = NULL;
+}
+
+/* `jankgate parse perf FILE`: a `logcat -v monotonic` capture. */
+static int
+perf_parse(struct source_ctx *ctx, const char *buf, size_t len,
+    const char *name)
+{
+	struct logcat_buf *log = logcat_buf_new();
+	struct perf_state st = { 0 };
+	const struct logcat_line *lines;
+	void *saved = ctx->state;
+	size_t nr;
+
+	if (logcat_buf_parse_text(log, buf, len) || !len)
+		source_warn(ctx, NULL, SRC, "'%s' holds no 'logcat -v "
+		    "monotonic' line", name);
+	lines = logcat_buf_lines(log, &nr);
+	capture_scene(ctx, lines, nr, name);
+	ctx->state = &st;
+	perf_logcat(ctx, lines, nr);
+	ctx->state = saved;
+	if (nr && !st.lines)
+		source_warn(ctx, NULL, SRC, "'%s' holds no "
+		    "xanderwang/performance line", name);
+	logcat_buf_free(log);
+	return 0;
+}
+
+const struct source source_perf = {
+	.name = "perf",
+	.summary = "xanderwang/performance: UI BLOCK, IPC and THREAD issues, "
+	    "'APP FPS is:' lines",
+	.prepare = perf_prepare,
+	.logcat = perf_logcat,
+	.finish = perf_finish,
+	.parse = perf_parse,
+};
