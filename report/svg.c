@@ -522,7 +522,7 @@ svg_bars(const struct svg_bar *bars, size_t nr, const struct svg_opts *o)
 	p = (struct plot){ 130, 28, w - 130 - 80, h - 28 - 30 };
 	if (!bars || !nr || xmax <= 0 || p.w < 1 || p.h < 1) {
 		note_no_data(&sb, w, h, "no startup data");
-		return doc_close(&sb);
+		goto out;
 	}
 	xmax = nice_max(xmax, 4, &step);
 	row = p.h / nr;
@@ -550,6 +550,7 @@ svg_bars(const struct svg_bar *bars, size_t nr, const struct svg_opts *o)
 		bar_side(&sb, &p, xmax, y + 15, b->cur_median, b->cur_q1,
 		    b->cur_q3, mark_color(b->mark), unit);
 	}
+out:
 	strbuf_release(&desc);
 	return doc_close(&sb);
 }
