@@ -20,6 +20,10 @@ extern const struct source source_gfxinfo;
 extern const struct source source_startup;
 extern const struct source source_choreographer;
 extern const struct source source_matrix;
+extern const struct source source_blockcanary;
+extern const struct source source_perf;
+extern const struct source source_fpsanalyzer;
+extern const struct source source_traceman;
 
 const struct source *const sources[] = {
 	/* the framework: no change to the app */
@@ -28,6 +32,10 @@ const struct source *const sources[] = {
 	&source_choreographer,
 	/* in-app libraries */
 	&source_matrix,
+	&source_blockcanary,
+	&source_perf,
+	&source_fpsanalyzer,
+	&source_traceman,
 	NULL
 };
 
