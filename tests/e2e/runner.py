@@ -35,6 +35,14 @@ Case file syntax (one directive per line; '#' starts a comment line):
                                   --fail-first N (451 to the first N RCPT
                                   commands: each ends one attempt),
                                   --reject (550 to every RCPT)
+  chromium PAGE [--dom OUT] [--screenshot OUT.png] [--size W,H]
+                                  render PAGE (a file under %T) in headless
+                                  Chromium (Debian's chromium; skip when
+                                  absent) with every host name unresolvable,
+                                  as an offline reader would: --dom writes
+                                  the DOM after load (--dump-dom), for
+                                  file-match; --screenshot writes a PNG of
+                                  W x H pixels (default 1280,2000)
   stop NAME                       stop the smtp server or simdevice NAME now
                                   (by process group) and wait until it is
                                   gone, e.g. to test a server that is down
@@ -366,6 +374,53 @@ class Case:
             raise CaseError("part %s of %s differs from %s (%d bytes, expected %d)"
                             % (selector, where, path, len(got), len(want)))
 
+    def chromium(self, opts):
+        exe = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not exe:
+            raise Skip("chromium is not installed")
+        page, dom, shot, size = self.path_of(opts[0]), None, None, "1280,2000"
+        i = 1
+        while i < len(opts):
+            if opts[i] in ("--dom", "--screenshot", "--size") and i + 1 < len(opts):
+                val = opts[i + 1]
+                if opts[i] == "--dom":
+                    dom = self.path_of(val)
+                elif opts[i] == "--screenshot":
+                    shot = self.path_of(val)
+                else:
+                    size = val
+                i += 2
+            else:
+                raise CaseError("chromium: unknown option '%s'" % opts[i])
+        if not os.path.exists(page):
+            raise CaseError("chromium: no page %s" % opts[0])
+        base = [exe, "--headless", "--no-sandbox", "--disable-gpu",
+                "--no-first-run", "--hide-scrollbars",
+                "--user-data-dir=" + os.path.join(self.tmp, "chromium-profile"),
+                "--host-resolver-rules=MAP * ~NOTFOUND"]
+        url = "file://" + page
+        runs = []
+        if dom:
+            runs.append((base + ["--dump-dom", url], dom))
+        if shot:
+            runs.append((base + ["--screenshot=" + shot, "--window-size=" + size, url], None))
+        for argv, out in runs:
+            self.note("$ " + " ".join(shlex.quote(a) for a in argv))
+            try:
+                r = subprocess.run(argv, cwd=self.tmp, env=self.base_env(),
+                                   capture_output=True, timeout=CMD_TIMEOUT,
+                                   start_new_session=True)
+            except subprocess.TimeoutExpired:
+                raise CaseError("chromium timed out on %s" % opts[0])
+            if r.returncode != 0:
+                raise CaseError("chromium exited %d: %s" % (
+                    r.returncode, r.stderr.decode(errors="replace")[-500:]))
+            if out:
+                with open(out, "wb") as f:
+                    f.write(r.stdout)
+        if shot and not os.path.exists(shot):
+            raise CaseError("chromium wrote no screenshot %s" % shot)
+
     def stop_one(self, name):
         for label, p in self.procs:
             if label.split(" ", 1)[-1] == name:
@@ -483,6 +538,8 @@ class Case:
                 elif key == "simdevice":
                     words = shlex.split(arg)
                     self.start_simdevice(words[0], words[1:])
+                elif key == "chromium":
+                    self.chromium(shlex.split(arg))
                 elif key == "stop":
                     self.stop_one(arg)
                 elif key == "smtp":
