@@ -1,0 +1,59 @@
+/*
+ * fuzz_gfxinfo.c: libFuzzer target for the gfxinfo source (a framestats
+ * dump into a scene) and gfxinfo_uptime().
+ *
+ * Whatever the dump, the scene must hold a consistent record: a
+ * histogram's total is the frame count, skipped rows never reach the
+ * model, and the iteration still writes as JSON.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "sources/gfxinfo.h"
+#include "sources/source.h"
+
+static void
+check_frames(const struct rs_frames *f)
+{
+	if (f->nr_histogram &&
+	    f->count != (double)rs_frames_histogram_total(f))
+		abort();	/* the histogram is authoritative */
+	for (size_t i = 0; i < f->nr_rows; i++)
+		if (f->rows[i].flags || !(f->rows[i].duration_ms > 0) ||
+		    f->rows[i].duration_ms >= 10000)
+			abort();	/* a row that should be skipped */
+	if (f->slow > f->count || f->frozen > f->slow)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct source *src = source_find("gfxinfo");
+	struct results *r = results_new();
+	struct rs_iteration *it = rs_scenario_add_iteration(
+	    results_add_scenario(r, "fuzz"), false);
+	struct source_ctx ctx = { 0 };
+	const char *text = (const char *)data;
+	double ms;
+	char *json;
+
+	ctx.results = r;
+	ctx.it = it;
+	ctx.package = "com.example.shop";
+	ctx.refresh_hz = size % 2 ? 90 : NAN;
+	src->parse(&ctx, text, size, "fuzz");
+	ctx.package = NULL;
+	src->scene_end(&ctx, rs_iteration_add_scene(it, "b"), text, size);
+	for (size_t i = 0; i < it->nr_scenes; i++)
+		check_frames(&it->scenes[i].frames);
+	gfxinfo_uptime(text, size, &ms);
+	json = results_iteration_to_json(it);
+	free(json);
+	results_free(r);
+	return 0;
+}
