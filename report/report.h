@@ -85,8 +85,8 @@ int report_template_path(struct strbuf *out, const char *name,
  *   text      nothing else, but line breaks and tabs become spaces, so a
  *             value cannot start a line of its own
  *   markdown  text, plus a backslash before Markdown's punctuation
- *             (emphasis, code, links, images, HTML, tables) and before a
- *             list or heading marker at the start of a value
+ *             (emphasis, code, links, images, HTML, headings, tables) and
+ *             before a list marker that starts a value ("- ", "1. ")
  */
 void report_escape_html(struct strbuf *out, const char *s, size_t len);
 void report_escape_text(struct strbuf *out, const char *s, size_t len);

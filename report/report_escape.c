@@ -37,20 +37,23 @@ is_md_special(unsigned char c)
 }
 
 /*
- * A value starting like a list item or heading marker ("- x", "+ x",
- * "= x", "12. x", "3) x") could open a block inside the line it is put
- * in: the offset of the character to escape, or `len` when none.
+ * A value starting like a list item marker ("- x", "+ x", "12. x",
+ * "3) x": the marker, then a space or the end) would open a list inside
+ * a list item it is put in: the offset of the character to escape, or
+ * `len` when there is none.  "+3.1 ms" and "1.5 ms" are no markers.
  */
 static size_t
 md_leading_marker(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	if (len && (s[0] == '-' || s[0] == '+' || s[0] == '='))
-		return 0;
 	while (i < len && s[i] >= '0' && s[i] <= '9')
 		i++;
-	if (i > 0 && i < len && (s[i] == '.' || s[i] == ')'))
+	if (i == 0 && len && (s[0] == '-' || s[0] == '+'))
+		;
+	else if (!(i > 0 && i < len && (s[i] == '.' || s[i] == ')')))
+		return len;
+	if (i + 1 == len || s[i + 1] == ' ' || s[i + 1] == '\t')
 		return i;
 	return len;
 }

@@ -13,19 +13,42 @@
  *
  * No results, no chart: a function returns NULL and the model says null,
  * so a template can leave the figure out instead of drawing "no data".
+ * Titles and labels hold scene and metric names from devices: svg.c
+ * escapes markup, and they go through report_escape_text() first so no
+ * control character or bidirectional override reaches the SVG either.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "history.h"
 #include "metrics.h"
+#include "report.h"
 #include "results.h"
 #include "strbuf.h"
 #include "svg.h"
 #include "view_int.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* printf into a string fit for a chart: one line, no controls. */
+static char *
+chart_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+chart_text(const char *fmt, ...)
+{
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	report_escape_text(&out, raw.buf, raw.len);
+	strbuf_release(&raw);
+	return strbuf_detach(&out, NULL);
+}
 
 struct hist {
 	struct svg_bucket *b;
@@ -100,7 +123,7 @@ vc_histogram(const struct vdev *d, const char *scenario, const char *scene)
 
 	hists_of(d, scenario, scene, &b, &c);
 	if (b.total > 0 || c.total > 0) {
-		title = xasprintf("Frame times of %s / %s, baseline against "
+		title = chart_text("Frame times of %s / %s, baseline against "
 		    "current", scenario, scene);
 		hb = (struct svg_hist){ b.b, b.nr };
 		hc = (struct svg_hist){ c.b, c.nr };
@@ -127,6 +150,7 @@ vc_startup(const struct vdev *d, const char *scenario)
 {
 	const struct comparison *c = d->in->cmp;
 	struct svg_bar *bars = xcalloc(c->nr_entries + 1, sizeof(*bars));
+	char **labels = xcalloc(c->nr_entries + 1, sizeof(*labels));
 	struct svg_opts o = { 0 };
 	size_t n = 0;
 	char *title, *svg = NULL;
@@ -139,8 +163,9 @@ vc_startup(const struct vdev *d, const char *scenario)
 			continue;
 		if (!e->base.n && !e->cur.n)
 			continue;
-		bars[n++] = (struct svg_bar){
-			.label = e->metric,
+		labels[n] = chart_text("%s", e->metric);
+		bars[n] = (struct svg_bar){
+			.label = labels[n],
 			.base_median = e->base.n ? e->base.median : NAN,
 			.base_q1 = e->base.n ? e->base.q1 : NAN,
 			.base_q3 = e->base.n ? e->base.q3 : NAN,
@@ -149,15 +174,19 @@ vc_startup(const struct vdev *d, const char *scenario)
 			.cur_q3 = e->cur.n ? e->cur.q3 : NAN,
 			.mark = mark_of(e->verdict),
 		};
+		n++;
 	}
 	if (n) {
-		title = xasprintf("Launch times of %s, baseline against "
+		title = chart_text("Launch times of %s, baseline against "
 		    "current", scenario);
 		o.title = title;
 		o.unit = "ms";
 		svg = svg_bars(bars, n, &o);
 		free(title);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
 	free(bars);
 	return svg;
 }
@@ -188,7 +217,7 @@ vc_sparkline(const struct vdev *d, const struct cmp_entry *e)
 	v = xcalloc(s->nr + 1, sizeof(*v));
 	memcpy(v, s->values, s->nr * sizeof(*v));
 	v[s->nr] = e->cur.n ? e->cur.median : NAN;
-	title = xasprintf("%s over the last %zu baseline run%s and this one",
+	title = chart_text("%s over the last %zu baseline run%s and this one",
 	    e->metric, s->nr, s->nr == 1 ? "" : "s");
 	o.title = title;
 	o.unit = e->unit;

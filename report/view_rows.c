@@ -51,7 +51,9 @@ put_change(cJSON *o, const struct cmp_entry *e)
 	struct strbuf sb = STRBUF_INIT;
 
 	put_value(o, "change", e->shift, e->unit, vf_signed);
-	vf_percent_change(&sb, e->shift, e->base.median);
+	/* A relative change of a percentage reads as a typo: leave it out. */
+	if (!e->unit || strcmp(e->unit, "%"))
+		vf_percent_change(&sb, e->shift, e->base.median);
 	vj_str(o, "change_pct", sb.len ? sb.buf : NULL);
 	strbuf_setlen(&sb, 0);
 	if (isfinite(e->shift_lo) && isfinite(e->shift_hi)) {

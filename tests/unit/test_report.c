@@ -168,7 +168,10 @@ escapes_keep_utf8_text(void **state)
 	strbuf_release(&sb);
 }
 
-/* A value that starts like a list item or heading cannot open a block. */
+/*
+ * A value that starts like a list item or heading cannot open a block,
+ * and numbers that only look a little like one stay as they are.
+ */
 static void
 markdown_escapes_leading_markers(void **state)
 {
@@ -176,11 +179,13 @@ markdown_escapes_leading_markers(void **state)
 		const char *in, *out;
 	} cases[] = {
 		{ "- item", "\\- item" },
-		{ "+3.1 ms", "\\+3.1 ms" },
+		{ "+ item", "\\+ item" },
+		{ "-", "\\-" },
 		{ "12. x", "12\\. x" },
 		{ "3) x", "3\\) x" },
 		{ "# head", "\\# head" },
-		{ "1.5 ms", "1\\.5 ms" },
+		{ "+3.1 ms", "+3.1 ms" },
+		{ "1.5 ms", "1.5 ms" },
 		{ "a-b.c", "a-b.c" },
 	};
 	struct strbuf sb = STRBUF_INIT;
