@@ -123,10 +123,15 @@ scene_of(struct vdev *d, const char *scenario, const char *name, int *worst)
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addstr(&sb, "frames: ");
-		vf_num(&sb, base);
-		strbuf_addstr(&sb, " baseline, ");
+		if (base) {
+			vf_num(&sb, base);
+			strbuf_addstr(&sb, " baseline, ");
+		}
 		vf_num(&sb, cur);
 		strbuf_addstr(&sb, " current");
+		if (!base)
+			strbuf_addstr(&sb, " (no baseline histogram: its "
+			    "results are not at hand)");
 		vj_str(o, "frames", sb.buf);
 		strbuf_release(&sb);
 	}
