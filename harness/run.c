@@ -350,6 +350,52 @@ host_name(void)
 	return xstrdup(buf);
 }
 
+/* The serial recorded in the results file at `path`, or NULL (caller frees). */
+static char *
+serial_in(const char *path)
+{
+	struct results *r;
+	char *serial = NULL;
+
+	if (!file_exists(path) || results_read(&r, path)) {
+		jg_error_clear();
+		return NULL;
+	}
+	if (r->device.serial)
+		serial = xstrdup(r->device.serial);
+	results_free(r);
+	return serial;
+}
+
+/*
+ * Where a device's results go.  Appending, the file this serial wrote
+ * before wins, since an earlier run may have had more devices of the key
+ * (and given this one KEY@SERIAL): a batch of extra iterations for one
+ * device must land in that device's file.
+ */
+static char *
+results_path_for(const struct run_ctx *c, const char *key,
+    const char *serial, bool key_taken)
+{
+	struct strbuf plain = STRBUF_INIT, at = STRBUF_INIT;
+	char *mine;
+
+	run_results_path(&plain, c->out_dir, key, serial, false);
+	run_results_path(&at, c->out_dir, key, serial, true);
+	if (c->opts->append) {
+		mine = serial_in(at.buf);
+		if (mine && !strcmp(mine, serial))
+			key_taken = true;
+		free(mine);
+		mine = serial_in(plain.buf);
+		if (mine && !strcmp(mine, serial))
+			key_taken = false;
+		free(mine);
+	}
+	strbuf_release(key_taken ? &plain : &at);
+	return strbuf_detach(key_taken ? &at : &plain, NULL);
+}
+
 /*
  * Ask each device what it is, in serial order, and prepare its worker.
  * Returns the number of workers to start.
@@ -363,7 +409,7 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 	for (size_t i = 0; i < serials->nr; i++) {
 		struct run_device_report *rep;
 		struct run_dev *d;
-		struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
+		struct strbuf key = STRBUF_INIT;
 		bool any = false;
 
 		for (size_t s = 0; s < c->nr_scns; s++)
@@ -402,9 +448,8 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 			if (out->devices[j].key &&
 			    !strcmp(out->devices[j].key, rep->key))
 				d->key_taken = true;
-		run_results_path(&path, c->out_dir, rep->key, rep->serial,
+		d->results_path = results_path_for(c, rep->key, rep->serial,
 		    d->key_taken);
-		d->results_path = strbuf_detach(&path, NULL);
 		d->selected = xcalloc(c->nr_scns + 1, sizeof(*d->selected));
 		for (size_t s = 0; s < c->nr_scns; s++)
 			d->selected[s] = run_shard_selects(c->opts->shard_index,

@@ -295,8 +295,8 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		}
 		if (!it->ok && rc != JG_EINTR)
 			run_progress_note(c->progress, d->index, "%s: "
-			    "iteration %d failed: %s", name, it->index,
-			    it->error);
+			    "iteration %d/%d failed: %s", name, i + 1,
+			    planned, it->error);
 		write_results(d);
 		if (rc)
 			return rc;

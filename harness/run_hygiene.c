@@ -25,6 +25,8 @@
  *	                         status bar, notification shade or keyguard;
  *	                         unlocked: an mCurrentFocus elsewhere
  *
+ * `dumpsys gfxinfo` (no package: every process, and its Uptime line) sets
+ * the device clock's offset from the host's before the first iteration.
  * The screen size and refresh rate come from devprops (wm size, dumpsys
  * display) and are recorded as the extras screen_width, screen_height and
  * refresh_hz.
@@ -258,6 +260,17 @@ run_hygiene_read(struct run_dev *d)
 	}
 	if (d->props.refresh_hz > 0)
 		rs_hygiene_set_number(h, "refresh_hz", d->props.refresh_hz);
+	/*
+	 * The device clock, for iterations that start before any scene has
+	 * read it: gfxinfo without a package always prints its Uptime.
+	 */
+	{
+		double t0 = run_now_ms();
+
+		if ((rc = query(d, "dumpsys gfxinfo", &out)))
+			goto out;
+		run_dev_clock(d, out.buf, out.len, (t0 + run_now_ms()) / 2);
+	}
 out:
 	strbuf_release(&out);
 	strbuf_release(&power);

@@ -222,16 +222,17 @@ run_logcat_start(struct run_logcat **out, struct run_dev *d,
 int
 run_logcat_stop(struct run_logcat *lc, int drain_ms)
 {
-	double until = run_now_ms() + drain_ms;
+	double from = run_now_ms(), until = from + drain_ms;
 	int rc;
 
 	if (!lc->running)
 		return lc->error;
+	/* Quiet counts from now at the earliest: lines may be in flight. */
 	while (run_now_ms() < until && !run_interrupted()) {
 		double last, now = run_now_ms();
 
 		pthread_mutex_lock(&lc->lock);
-		last = lc->last_ms;
+		last = lc->last_ms > from ? lc->last_ms : from;
 		rc = lc->error;
 		pthread_mutex_unlock(&lc->lock);
 		if (rc || now - last >= QUIET_MS)
