@@ -6,9 +6,9 @@
  * printed (a gfxinfo dump, `am start -W` output, a logcat capture...) and
  * sees exactly what the source makes of it, the same code path as a run
  * minus the device.  Each FILE is read into a fresh iteration (ctx->dev is
- * NULL, the package is app.package when a configuration names one, the
- * refresh rate is --refresh-hz, 60 by default) and printed as a JSON
- * array, one object per file:
+ * NULL, the package is `app` of the configuration or $JANKGATE_APP when
+ * set, the refresh rate is --refresh-hz, 60 by default) and printed as a
+ * JSON array, one object per file:
  *
  *	[ { "file": "dump.txt", "source": "gfxinfo",
  *	    "iteration": { ...as in results.json... },

@@ -145,8 +145,8 @@ static int
 choreographer_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
-	double period = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz) ?
-	    1000 / ctx->refresh_hz : NAN;
+	double hz = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz) ?
+	    ctx->refresh_hz : NAN;
 	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
 	struct pids p = { 0 };
 	bool unknown_rate = false;
@@ -163,10 +163,11 @@ choreographer_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		b = sc ? rs_scene_add_block(sc, SRC) :
 		    rs_iteration_add_block(ctx->it, SRC);
 		rs_str_set(&b->kind, KIND);
-		b->wall_ms = (double)n * period;
+		/* n * 1000 / hz rounds once: 30 frames at 60 Hz are 500. */
+		b->wall_ms = (double)n * 1000 / hz;
 		b->start_mono_ms = lines[i].mono_ms -
-		    (isnan(period) ? 0 : b->wall_ms);
-		unknown_rate |= isnan(period);
+		    (isnan(hz) ? 0 : b->wall_ms);
+		unknown_rate |= isnan(hz);
 	}
 	if (unknown_rate)
 		source_warn(ctx, NULL, SRC, "refresh rate unknown: skipped "

@@ -29,8 +29,9 @@
  *                METRIC_FROZEN_MS (700 ms) and up.
  *   dropped      Vsyncs missed, summed over frames: a frame in the bucket
  *                of b ms misses floor(b / period) vsyncs, the period being
- *                1000 / refresh rate (the device's, else the period the
- *                PROFILEDATA shows).  Unknown when neither is.
+ *                1000 / refresh rate (the device's, else the one the
+ *                PROFILEDATA shows; a warning when they differ by more
+ *                than 5 %).  Unknown when neither is known.
  *   causes       Every "Number <cause>: N" line, named in snake case:
  *                missed_vsync, high_input_latency, slow_ui_thread,
  *                slow_bitmap_uploads, slow_issue_draw_commands,
@@ -54,7 +55,9 @@
 #define SRC "gfxinfo"
 
 /* PROFILEDATA and the device disagree on the refresh rate beyond this. */
-#define PERIOD_TOLERANCE 0.05
+#define RATE_TOLERANCE 0.05
+/* Bucket x rate is exact for integral rates; this absorbs the others. */
+#define VSYNC_EPSILON 1e-9
 
 static double
 nan_add(double a, double b)
@@ -64,20 +67,19 @@ nan_add(double a, double b)
 	return isnan(a) ? b : a + b;
 }
 
-/* The vsync period in ms: the device's rate, else PROFILEDATA's; or NAN. */
+/* The refresh rate: the device's, else the one PROFILEDATA shows; or NAN. */
 static double
-period_ms(const struct source_ctx *ctx, const struct rs_scene *sc,
+refresh_hz(const struct source_ctx *ctx, const struct rs_scene *sc,
     const struct gfx_dump *d)
 {
 	double dev = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz) ?
-	    1000 / ctx->refresh_hz : NAN;
-	double seen = d->interval_ns / 1e6;
+	    ctx->refresh_hz : NAN;
+	double seen = 1e9 / d->interval_ns;
 
 	if (!isnan(dev) && !isnan(seen) &&
-	    fabs(seen - dev) > dev * PERIOD_TOLERANCE)
+	    fabs(seen - dev) > dev * RATE_TOLERANCE)
 		source_warn(ctx, sc, SRC, "frames were rendered at %.0f Hz "
-		    "but the refresh rate is %.0f Hz", 1000 / seen,
-		    ctx->refresh_hz);
+		    "but the refresh rate is %.0f Hz", seen, dev);
 	return isnan(dev) ? seen : dev;
 }
 
@@ -127,14 +129,19 @@ fill_percentiles(struct rs_frames *f, const struct gfx_summary *s,
 	}
 }
 
-/* Histogram-derived counts that depend on the vsync period. */
+/*
+ * Histogram counts that depend on the vsync period: a frame in the bucket
+ * of b ms missed floor(b / period) = floor(b * hz / 1000) vsyncs (the
+ * second form is exact: 50 ms at 60 Hz is 3 periods, not 2.9999...).
+ */
 static void
-fill_vsync_counts(struct rs_frames *f, double period)
+fill_vsync_counts(struct rs_frames *f, double hz)
 {
 	double dropped = 0, late = 0;
 
 	for (size_t i = 0; i < f->nr_histogram; i++) {
-		double missed = floor(f->histogram[i].ms / period);
+		double missed = floor(f->histogram[i].ms * hz / 1000 +
+		    VSYNC_EPSILON);
 
 		dropped += missed * (double)f->histogram[i].count;
 		if (missed >= 1)
@@ -207,7 +214,7 @@ gfxinfo_fill(struct source_ctx *ctx, struct rs_scene *sc, const char *buf,
 	const struct gfx_summary *s;
 	struct gfx_dump d;
 	bool has_histogram = false;
-	double total = NAN, janky = NAN, period;
+	double total = NAN, janky = NAN, hz;
 
 	gfx_dump_init(&d);
 	gfx_dump_parse(&d, buf, len, ctx->package);
@@ -248,9 +255,9 @@ gfxinfo_fill(struct source_ctx *ctx, struct rs_scene *sc, const char *buf,
 	}
 	f->slow = (double)rs_frames_histogram_at_least(f, METRIC_SLOW_MS);
 	f->frozen = (double)rs_frames_histogram_at_least(f, METRIC_FROZEN_MS);
-	period = period_ms(ctx, sc, &d);
-	if (!isnan(period))
-		fill_vsync_counts(f, period);
+	hz = refresh_hz(ctx, sc, &d);
+	if (!isnan(hz))
+		fill_vsync_counts(f, hz);
 	else
 		source_warn(ctx, sc, SRC, "refresh rate unknown: dropped "
 		    "frames are not counted");
