@@ -132,7 +132,8 @@ fill_percentiles(struct rs_frames *f, const struct gfx_summary *s,
 /*
  * Histogram counts that depend on the vsync period: a frame in the bucket
  * of b ms missed floor(b / period) = floor(b * hz / 1000) vsyncs (the
- * second form is exact: 50 ms at 60 Hz is 3 periods, not 2.9999...).
+ * second form is exact: 250 ms at 60 Hz is 15 periods, where 250 divided
+ * by the rounded period 16.666666666666668 gives 14.999...).
  */
 static void
 fill_vsync_counts(struct rs_frames *f, double hz)

@@ -293,7 +293,7 @@ histogram_alone_is_enough(void **state)
 	static const char dump[] =
 	    "** Graphics info for pid 1 [p] **\n"
 	    "HISTOGRAM: 5ms=10 11ms=3 12ms=2 16ms=4 17ms=1 40ms=1 "
-	    "50ms=1 750ms=1\n";
+	    "250ms=1 750ms=1\n";
 	struct fx fx;
 	const struct rs_frames *f;
 
@@ -303,9 +303,10 @@ histogram_alone_is_enough(void **state)
 	assert_true(f->janky == 4);
 	assert_true(f->slow == 8);
 	assert_true(f->frozen == 1);
-	/* 17 -> 1, 40 -> 2, 50 -> 3 (not 2.999...), 750 -> 45 vsyncs. */
-	assert_true(f->dropped == 51);
+	/* 17 -> 1, 40 -> 2, 250 -> 15 (250 / 16.67 is 14.999...), 750 -> 45 */
+	assert_true(f->dropped == 63);
 	assert_true(f->p50_ms == 11);
+	assert_true(f->p95_ms == 250);
 	assert_true(f->p99_ms == 750);
 	assert_int_equal(f->nr_causes, 0);
 	fx_release(&fx);
