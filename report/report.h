@@ -70,7 +70,7 @@ void report_result_release(struct report_result *r);
  * Append to `out` the path of template `name` ("report.html", or a
  * partial's file name), the first that exists of:
  *   1. `override_dir`/name                 (report.templates)
- *   2. <dir of this executable>/../templates/name   (a source tree build)
+ *   2. <dir of this executable>/../templates/name   (in a source tree)
  *   3. JG_DATADIR/templates/name           (make install)
  * Returns 0, JG_EINVAL for a name that is not one plain file name, or
  * JG_ENOTFOUND naming the places looked in.

@@ -5,8 +5,8 @@
  * override report.html alone and keep the other built-in templates:
  *
  *   1. report.templates (config) or the caller's override directory
- *   2. <directory of the running executable>/../templates: the source
- *      tree, for build/jankgate, build-san/jankgate and the unit tests
+ *   2. <directory of the running executable>/../templates when that is a
+ *      source tree: build/jankgate, build-san/jankgate, the unit tests
  *   3. JG_DATADIR/templates, where `make install` puts them
  *
  * Partials ({{> name}}) are template files too, found the same way; their
@@ -29,9 +29,13 @@
 #define JG_DATADIR "/usr/local/share/jankgate"
 #endif
 
-/* The directory of the running executable's parent, or "" when unknown. */
+/*
+ * The parent of the running executable's directory when it is a jankgate
+ * source tree (it holds report/report.h), else nothing: an installed
+ * /usr/local/bin/jankgate must not pick up a stray /usr/local/templates.
+ */
 static void
-exe_parent(struct strbuf *out)
+source_tree(struct strbuf *out)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -47,6 +51,12 @@ exe_parent(struct strbuf *out)
 	else
 		return;
 	strbuf_addstr(out, buf[0] ? buf : "/");
+	strbuf_addstr(out, "/report/report.h");
+	if (!file_exists(out->buf)) {
+		strbuf_setlen(out, 0);
+		return;
+	}
+	strbuf_setlen(out, out->len - strlen("/report/report.h"));
 }
 
 static int
@@ -71,7 +81,7 @@ report_template_path(struct strbuf *out, const char *name,
 		    "plain file name", name ? name : "");
 	if (override_dir && *override_dir)
 		dirs[nr++] = override_dir;
-	exe_parent(&parent);
+	source_tree(&parent);
 	if (parent.len)
 		strbuf_addstr(&parent, "/templates");
 	if (parent.len)

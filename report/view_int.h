@@ -58,7 +58,11 @@ struct vdev {
 	size_t nr_series;
 };
 
-/* view_device.c */
+/*
+ * view_device.c: the DEVICE object of the comparisons in[0..nr) (one
+ * device, merged), with its verdict in *verdict.  Rows and blocks are
+ * counted into b and remembered for the report-wide lists.
+ */
 cJSON *vd_device(struct vbuild *b, const struct view_input *const *in,
     size_t nr, enum view_verdict *verdict);
 
@@ -66,7 +70,7 @@ cJSON *vd_device(struct vbuild *b, const struct view_input *const *in,
 cJSON *vs_scenario(struct vdev *d, const struct cmp_scenario *s,
     enum cmp_verdict *worst);
 
-/* view_rows.c */
+/* view_rows.c: a ROW for entry `e`, a BLOCK for `blk` (new objects). */
 cJSON *vr_row(struct vdev *d, const struct cmp_entry *e);
 cJSON *vr_block(struct vdev *d, const struct cmp_block *blk);
 /* Severity of a block status for sorting: worse > new > resolved. */
@@ -81,7 +85,14 @@ char *vc_sparkline(const struct vdev *d, const struct cmp_entry *e);
 void vc_frame_totals(const struct vdev *d, const char *scenario,
     const char *scene, double *base, double *cur);
 
-/* view_fmt.c: text for people. */
+/*
+ * view_fmt.c: text for people, appended to sb.  vf_num: three significant
+ * digits, no exponent ("13.1", "0.812", "1235", "n/a" for NAN); vf_value
+ * adds the unit ("13.1 ms", "4.2%"); vf_signed a "+" when positive;
+ * vf_percent_change the shift relative to the baseline ("+31%", nothing
+ * when the base is 0 or unknown); vf_p_value "0.0023" or "< 0.0001";
+ * vf_detectable the smallest detectable change as a sentence.
+ */
 void vf_num(struct strbuf *sb, double v);
 void vf_value(struct strbuf *sb, double v, const char *unit);
 void vf_signed(struct strbuf *sb, double v, const char *unit);
@@ -89,7 +100,13 @@ void vf_percent_change(struct strbuf *sb, double shift, double base);
 void vf_p_value(struct strbuf *sb, double p);
 void vf_detectable(struct strbuf *sb, const struct cmp_entry *e);
 
-/* view_fmt.c: building the tree. */
+/*
+ * view_fmt.c: building the tree.  vj_str adds a string or null (s NULL),
+ * vj_num a number or null (not finite), vj_flag true or nothing, vj_list
+ * an array and its has_<key> boolean; vj_verdict and vj_view_verdict make
+ * VERDICT objects, vj_counts a COUNTS object; vj_add_ref appends a
+ * reference to `item` (not a copy: `item` must outlive the array).
+ */
 void vj_str(cJSON *obj, const char *key, const char *s);
 void vj_strf(cJSON *obj, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
