@@ -1,0 +1,285 @@
+/*
+ * test_gate.c: the decisions of `jankgate gate` (gate_policy.c) and the
+ * pooling of several devices' runs (gate_pool.c), without a device.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "unit.h"
+
+#include "compare.h"
+#include "config.h"
+#include "gate.h"
+#include "results.h"
+#include "xalloc.h"
+
+/* Looks: one for the first batch, then one per batch up to the max. */
+static void
+looks_count_batches_up_to_the_max(void **state)
+{
+	(void)state;
+	assert_int_equal(gate_looks(5, 15), 3);
+	assert_int_equal(gate_looks(5, 12), 3);	/* 5 + 5 + 2 */
+	assert_int_equal(gate_looks(5, 10), 2);
+	assert_int_equal(gate_looks(5, 5), 1);
+	assert_int_equal(gate_looks(5, 3), 1);	/* max below the batch */
+	assert_int_equal(gate_looks(1, 4), 4);
+	assert_int_equal(gate_looks(0, 4), 1);	/* nonsense: one look */
+}
+
+/* A batch is `iterations`, cut at max_iterations, and 0 at the max. */
+static void
+batch_stops_at_the_max(void **state)
+{
+	(void)state;
+	assert_int_equal(gate_batch(5, 15, 5), 5);
+	assert_int_equal(gate_batch(5, 12, 10), 2);
+	assert_int_equal(gate_batch(5, 15, 15), 0);
+	assert_int_equal(gate_batch(5, 15, 17), 0);
+	assert_int_equal(gate_batch(0, 15, 0), 0);
+}
+
+static void
+add_entry(struct comparison *c, const char *scenario, enum cmp_verdict v)
+{
+	struct cmp_entry *e = comparison_add_entry(c);
+
+	e->scenario = xstrdup(scenario);
+	e->metric = xstrdup("frame_p90_ms");
+	e->verdict = v;
+}
+
+static void
+add_scenario(struct comparison *c, const char *name, enum cmp_verdict v)
+{
+	struct cmp_scenario *s = comparison_add_scenario(c);
+
+	s->name = xstrdup(name);
+	s->verdict = v;
+}
+
+/*
+ * A scenario needs more iterations when one of its entries, or the
+ * scenario itself (too few valid iterations), is inconclusive; each is
+ * named once, and decided scenarios are not.
+ */
+static void
+undecided_names_each_open_scenario_once(void **state)
+{
+	struct comparison *c = comparison_new();
+	struct strlist out = STRLIST_INIT;
+
+	(void)state;
+	add_scenario(c, "login", CMP_PASS);
+	add_scenario(c, "crashy", CMP_INCONCLUSIVE);
+	add_scenario(c, "feed", CMP_PASS);
+	add_entry(c, "login", CMP_PASS);
+	add_entry(c, "login", CMP_REGRESSION);
+	add_entry(c, "feed", CMP_INCONCLUSIVE);
+	add_entry(c, "feed", CMP_INCONCLUSIVE);
+	add_entry(c, "crashy", CMP_INCONCLUSIVE);
+	gate_undecided(&out, c);
+	assert_int_equal(out.nr, 2);
+	assert_string_equal(out.items[0], "crashy");
+	assert_string_equal(out.items[1], "feed");
+	strlist_release(&out);
+	comparison_free(c);
+}
+
+/* The commit names the news: regression and inconclusive first, a first
+ * run as new, an improvement over plain passes. */
+static void
+commit_verdict_names_the_news(void **state)
+{
+	static const struct {
+		enum cmp_verdict v[3];
+		size_t nr;
+		const char *want;
+	} cases[] = {
+		{ { CMP_NEW, CMP_NEW, CMP_NEW }, 3, "new" },
+		{ { CMP_NEW, CMP_PASS, CMP_NEW }, 3, "pass" },
+		{ { CMP_PASS, CMP_IMPROVEMENT, CMP_MISSING }, 3,
+		  "improvement" },
+		{ { CMP_IMPROVEMENT, CMP_INCONCLUSIVE, CMP_PASS }, 3,
+		  "inconclusive" },
+		{ { CMP_INCONCLUSIVE, CMP_REGRESSION, CMP_IMPROVEMENT }, 3,
+		  "regression" },
+		{ { CMP_PASS }, 0, "pass" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct comparison *c = comparison_new();
+
+		for (size_t j = 0; j < cases[i].nr; j++)
+			add_entry(c, "s", cases[i].v[j]);
+		assert_string_equal(gate_commit_verdict(c), cases[i].want);
+		comparison_free(c);
+	}
+}
+
+/* mail.when: always mails, regression only on one, never not at all. */
+static void
+mail_policy_follows_mail_when(void **state)
+{
+	(void)state;
+	assert_true(gate_wants_mail(MAIL_ALWAYS, false));
+	assert_true(gate_wants_mail(MAIL_ALWAYS, true));
+	assert_false(gate_wants_mail(MAIL_REGRESSION, false));
+	assert_true(gate_wants_mail(MAIL_REGRESSION, true));
+	assert_false(gate_wants_mail(MAIL_NEVER, true));
+}
+
+/*
+ * baseline.update: on-pass records a pass (which covers improvements and
+ * first runs) and nothing else, always records any verdict, never
+ * nothing; an incomplete, failed or uncompared run is never recorded.
+ */
+static void
+record_policy_follows_update(void **state)
+{
+	struct gate_key k;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	k.compared = k.complete = true;
+	k.verdict = CMP_PASS;
+	assert_true(gate_wants_record(UPDATE_ON_PASS, &k));
+	assert_true(gate_wants_record(UPDATE_ALWAYS, &k));
+	assert_false(gate_wants_record(UPDATE_NEVER, &k));
+	k.verdict = CMP_REGRESSION;
+	assert_false(gate_wants_record(UPDATE_ON_PASS, &k));
+	assert_true(gate_wants_record(UPDATE_ALWAYS, &k));
+	k.verdict = CMP_INCONCLUSIVE;
+	assert_false(gate_wants_record(UPDATE_ON_PASS, &k));
+	k.verdict = CMP_PASS;
+	k.complete = false;
+	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+	k.complete = true;
+	k.run_status = 3;
+	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+	k.run_status = 0;
+	k.compared = false;
+	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+}
+
+/* A run of `serial` with `n` measured iterations per scenario, after one
+ * warm-up, each iteration's error naming where it came from. */
+static struct results *
+make_run(const char *serial, const char *const *scenarios, int n,
+    bool complete)
+{
+	struct results *r = results_new();
+
+	rs_str_set(&r->device.serial, serial);
+	rs_str_set(&r->device.key, "sim-phone-api34-60hz");
+	r->run.complete = complete;
+	for (; *scenarios; scenarios++) {
+		struct rs_scenario *s = results_add_scenario(r, *scenarios);
+
+		rs_str_set(&s->file, "x.scn");
+		for (int i = 0; i <= n; i++) {
+			struct rs_iteration *it = rs_scenario_add_iteration(s,
+			    i == 0);
+
+			it->error = xasprintf("%s %s %d", serial, *scenarios,
+			    i);
+		}
+	}
+	return r;
+}
+
+/*
+ * Pooling moves every iteration of the other devices behind the first
+ * device's, scenario by scenario, numbered on, adds scenarios the first
+ * lacks, ANDs completeness, carries run errors over and names the pooled
+ * serials; the donors keep no iterations (so each string has one owner,
+ * which the sanitizer build checks when both models are freed).
+ */
+static void
+pool_moves_iterations_to_the_first_device(void **state)
+{
+	static const char *const a_scn[] = { "feed", NULL };
+	static const char *const b_scn[] = { "feed", "checkout", NULL };
+	struct results *a = make_run("A", a_scn, 2, true);
+	struct results *b = make_run("B", b_scn, 3, false);
+	struct results *in[2] = { a, b };
+	const struct rs_scenario *feed, *checkout;
+
+	(void)state;
+	strlist_add(&b->run.errors, "device 'B' lost");
+	gate_pool(in, 2);
+	feed = results_find_scenario(a, "feed");
+	checkout = results_find_scenario(a, "checkout");
+	assert_non_null(feed);
+	assert_non_null(checkout);
+	assert_int_equal(feed->nr_iterations, 3 + 4);
+	for (size_t i = 0; i < feed->nr_iterations; i++)
+		assert_int_equal(feed->iterations[i].index, (int)i);
+	assert_string_equal(feed->iterations[2].error, "A feed 2");
+	assert_string_equal(feed->iterations[3].error, "B feed 0");
+	assert_true(feed->iterations[3].warmup);
+	assert_string_equal(feed->iterations[6].error, "B feed 3");
+	assert_int_equal(checkout->nr_iterations, 4);
+	assert_string_equal(checkout->file, "x.scn");
+	assert_false(a->run.complete);
+	assert_int_equal(a->run.errors.nr, 1);
+	assert_int_equal(a->nr_warnings, 1);
+	assert_string_equal(a->warnings[0].source, "gate");
+	assert_non_null(strstr(a->warnings[0].message, "2 devices"));
+	assert_non_null(strstr(a->warnings[0].message, "A, B"));
+	for (size_t i = 0; i < b->nr_scenarios; i++)
+		assert_int_equal(b->scenarios[i].nr_iterations, 0);
+	results_free(a);
+	results_free(b);
+}
+
+/* One device is nothing to pool: the run stays as it was. */
+static void
+pool_of_one_changes_nothing(void **state)
+{
+	static const char *const scn[] = { "feed", NULL };
+	struct results *a = make_run("A", scn, 2, true);
+
+	(void)state;
+	gate_pool(&a, 1);
+	assert_int_equal(a->scenarios[0].nr_iterations, 3);
+	assert_int_equal(a->nr_warnings, 0);
+	assert_true(a->run.complete);
+	results_free(a);
+}
+
+/* A shard's baseline keeps only the scenarios the shard measured, in
+ * their order; the others are freed (the sanitizer build sees no leak). */
+static void
+trim_keeps_the_measured_scenarios(void **state)
+{
+	static const char *const base_scn[] = { "login", "feed", "checkout",
+	    "search", NULL };
+	static const char *const cur_scn[] = { "checkout", "feed", NULL };
+	struct results *base = make_run("A", base_scn, 1, true);
+	struct results *cur = make_run("A", cur_scn, 1, true);
+
+	(void)state;
+	gate_trim_scenarios(base, cur);
+	assert_int_equal(base->nr_scenarios, 2);
+	assert_string_equal(base->scenarios[0].name, "feed");
+	assert_string_equal(base->scenarios[1].name, "checkout");
+	assert_string_equal(base->scenarios[1].iterations[1].error,
+	    "A checkout 1");
+	results_free(base);
+	results_free(cur);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(looks_count_batches_up_to_the_max),
+	cmocka_unit_test(batch_stops_at_the_max),
+	cmocka_unit_test(undecided_names_each_open_scenario_once),
+	cmocka_unit_test(commit_verdict_names_the_news),
+	cmocka_unit_test(mail_policy_follows_mail_when),
+	cmocka_unit_test(record_policy_follows_update),
+	cmocka_unit_test(pool_moves_iterations_to_the_first_device),
+	cmocka_unit_test(pool_of_one_changes_nothing),
+	cmocka_unit_test(trim_keeps_the_measured_scenarios),
+};
+JG_UNIT_GROUP(gate, tests, NULL, NULL)
