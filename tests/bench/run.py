@@ -17,6 +17,9 @@ from a repository of 1,000 runs; target < 100 ms.
 
 compare: false-alarm rate and power on synthetic nights (bench_compare.c).
 
+run: commands inside scene windows, host overhead per step, and 1 versus 4
+phones (bench_run.py).
+
 Usage: run.py [--build DIR] [--n N]
 """
 
@@ -30,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_run
 
 
 def free_port():
@@ -180,8 +185,11 @@ def main():
     build = os.path.abspath(a.build)
     if not shutil.which("adb"):
         print("adb: skipped (adb is not installed)")
+        print("run: skipped (adb is not installed)")
     else:
         bench_adb(build, a.n)
+        sys.stdout.flush()
+        bench_run.bench_run(build, Rig)
     bench_baseline(build)
     bench_compare(build)
     return 0
