@@ -130,7 +130,8 @@ methodmap_parse(struct methodmap **out, const char *buf, size_t len,
 		}
 		p = nl ? nl + 1 : end;
 	}
-	qsort(m->methods, m->nr, sizeof(*m->methods), cmp_method);
+	if (m->nr)
+		qsort(m->methods, m->nr, sizeof(*m->methods), cmp_method);
 	/* The first of a repeated id wins (the sort breaks ties by line). */
 	for (i = keep = 0; i < m->nr; i++) {
 		if (keep && m->methods[keep - 1].id == m->methods[i].id) {

@@ -102,8 +102,11 @@ set_content(struct mx_issue *is, const char *p, const char *end)
 	mx_json_parse(&is->json, p, (size_t)(end - p));
 	if (is->json.complete)
 		end = p + is->json.end;
-	is->content = xstrndup(p, (size_t)(end - p));
+	/* Byte for byte, NULs too: duplicates are compared by length. */
 	is->content_len = (size_t)(end - p);
+	is->content = xmalloc(is->content_len + 1);
+	memcpy(is->content, p, is->content_len);
+	is->content[is->content_len] = '\0';
 	is->cut = is->cut || is->json.cut;
 }
 

@@ -131,6 +131,22 @@ first_of_repeated_ids_wins(void **state)
 	methodmap_free(m);
 }
 
+/* An empty file, or only blank lines, is an empty map (found by fuzzing). */
+static void
+empty_mapping_is_empty(void **state)
+{
+	struct methodmap *m = load("");
+	char *f = methodmap_frame(m, 1);
+
+	assert_int_equal(methodmap_size(m), 0);
+	assert_string_equal(f, "method#1");
+	free(f);
+	methodmap_free(m);
+	m = load("\n\r\n");
+	assert_int_equal(methodmap_size(m), 0);
+	methodmap_free(m);
+}
+
 /* Stack lines parse into depth, id, count and cost. */
 static void
 stack_items_parse(void **state)
@@ -275,6 +291,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bad_line_is_an_error),
 	cmocka_unit_test(load_reads_a_file),
 	cmocka_unit_test(first_of_repeated_ids_wins),
+	cmocka_unit_test(empty_mapping_is_empty),
 	cmocka_unit_test(stack_items_parse),
 	cmocka_unit_test(cut_and_bad_stack_lines),
 	cmocka_unit_test(decode_real_sample),

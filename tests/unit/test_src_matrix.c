@@ -285,6 +285,27 @@ duplicates_from_a_second_listener(void **state)
 		mx_issue_release(&v[i]);
 }
 
+/* Contents with NUL bytes compare by their whole length (fuzzing). */
+static void
+duplicates_with_nul_bytes(void **state)
+{
+	const char a[] = "tag[Trace_FPS]type[0];key[null];content[{\"s\":\"a\0b"
+	    "\",\"fps\":1}]";
+	const char b[] = "tag[Trace_FPS]type[0];key[null];content[{\"s\":\"a\0c"
+	    "\",\"fps\":1,\"x\":2}]";
+	struct mx_issue v[2];
+	size_t nr = 0;
+
+	scan(v, &nr, a, sizeof(a) - 1, 1);
+	scan(v, &nr, b, sizeof(b) - 1, 1);
+	assert_int_equal(v[0].content_len, 19);
+	mx_issue_mark_duplicates(v, nr);
+	assert_false(v[0].duplicate);
+	assert_false(v[1].duplicate);
+	mx_issue_release(&v[0]);
+	mx_issue_release(&v[1]);
+}
+
 static void
 check_stack(const char *s, int cut, const char *const *want, size_t nr,
     int lost)
@@ -355,6 +376,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(issue_not_matrix),
 	cmocka_unit_test(issue_cut_in_header),
 	cmocka_unit_test(duplicates_from_a_second_listener),
+	cmocka_unit_test(duplicates_with_nul_bytes),
 	cmocka_unit_test(thread_stack_styles),
 	cmocka_unit_test(thread_stack_cut),
 };
