@@ -3,12 +3,12 @@
  *
  * liblog's threadtime layout with the monotonic time (FORMATS §3.5):
  *
- *	"%6lld.%03ld" " " [uid "%5s "] "%5d %5d %c %-8.*s: " message
+ *   "%6lld.%03ld" " " [uid "%5s "] "%5d %5d %c %-8.*s: " message
  *
- *	  3600.002   901   928 I ActivityManager: START u0 {...} from uid 2000
- *	  3600.918  3920  3979 I Matrix.DefaultPluginListener: report issue ...
- *	  3601.200 10123  3920  3920 I Choreographer: Skipped 31 frames!  ...
- *	--------- beginning of main                      (a marker, not a line)
+ *     3600.002   901   928 I ActivityManager: START u0 {...} from ...
+ *     3600.918  3920  3979 I Matrix.DefaultPluginListener: report ...
+ *     3601.200 10123  3920  3920 I Choreographer: Skipped 31 frames!
+ *   --------- beginning of main                (a marker, not a line)
  *
  * The fraction may also have 6 or 9 digits (`-v usec`, `-v nsec`).  The
  * uid column, when `-v uid` adds it, is a number or a user name of up to
@@ -30,7 +30,7 @@
 #define MAX_SECONDS_DIGITS 12
 
 struct logcat_buf {
-	char **texts;		/* one copy per kept line, NUL-terminated */
+	char **texts;		/* a copy of each kept line, NUL-ended */
 	struct logcat_line *lines;
 	size_t nr, alloc, alloc_texts;
 	size_t rejects;

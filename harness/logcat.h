@@ -7,8 +7,8 @@
  * and hands the sources the parsed lines; `jankgate parse` reads a saved
  * capture with logcat_buf_parse_text().
  *
- *	   123.456  4242  4242 I Choreographer: Skipped 31 frames!  ...
- *	<%6lld.%03ld><uid?>%5d %5d %c %-8s: <message>
+ *      123.456  4242  4242 I Choreographer: Skipped 31 frames!  ...
+ *   <%6lld.%03ld> [uid] %5d %5d %c %-8s: <message>
  *
  * The time is CLOCK_MONOTONIC seconds since boot with milliseconds (the
  * clock gfxinfo's `Uptime:` uses).  A multi-line message comes as several
@@ -26,7 +26,7 @@
  * for a line without a message.
  */
 struct logcat_line {
-	double mono_ms;		/* device CLOCK_MONOTONIC, milliseconds */
+	double mono_ms;		/* device CLOCK_MONOTONIC, in ms */
 	int pid, tid;
 	char prio;		/* V D I W E F A */
 	const char *tag;

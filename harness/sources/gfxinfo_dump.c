@@ -2,34 +2,34 @@
  * gfxinfo_dump.c: read a `dumpsys gfxinfo PKG framestats` dump into the
  * record of gfxinfo_dump.h (FORMATS §3.1).
  *
- *	Applications Graphics Acceleration Info:
- *	Uptime: 3603109 Realtime: 3603109
+ *   Applications Graphics Acceleration Info:
+ *   Uptime: 3603109 Realtime: 3603109
  *
- *	** Graphics info for pid 3920 [com.example.shop] **	<- per process
+ *   ** Graphics info for pid 3920 [com.example.shop] **   (per process)
  *
- *	Stats since: 3600899000000ns				<- process summary
- *	Total frames rendered: 31
- *	Janky frames: 4 (12.90%)
- *	Janky frames (legacy): 30 (96.77%)			<- 31+
- *	50th percentile: 14ms					<- absent on M
- *	90th percentile: 19ms ... 99th percentile: 250ms
- *	Number Missed Vsync: 1					<- "Number <cause>: N"
- *	...
- *	HISTOGRAM: 5ms=0 6ms=0 ... 4950ms=0			<- absent on M
- *	50th gpu percentile: 4ms ... GPU HISTOGRAM: ...		<- ignored
- *	(caches, memory)
- *	Profile data in ms:
+ *   Stats since: 3600899000000ns                 (the process summary)
+ *   Total frames rendered: 31
+ *   Janky frames: 4 (12.90%)
+ *   Janky frames (legacy): 30 (96.77%)           (31+)
+ *   50th percentile: 14ms                        (absent on M)
+ *   90th percentile: 19ms ... 99th percentile: 250ms
+ *   Number Missed Vsync: 1                       ("Number <cause>: N")
+ *   ...
+ *   HISTOGRAM: 5ms=0 6ms=0 ... 4950ms=0          (absent on M)
+ *   50th gpu percentile: 4ms ... GPU HISTOGRAM   (ignored)
+ *   (caches, memory)
+ *   Profile data in ms:
  *
- *		pkg/pkg.HomeActivity/android.view.ViewRootImpl@390ea38 (visibility=0)
- *	Window: pkg/pkg.HomeActivity				<- per window, O+
- *	Stats since: ... (the same summary lines, for this window)
+ *   <TAB>pkg/pkg.Home/android.view.ViewRootImpl@390ea38 (visibility=0)
+ *   Window: pkg/pkg.Home                         (per window, O+)
+ *   Stats since: ...          (the same summary lines, for this window)
  *
- *	---PROFILEDATA---
- *	Flags,IntendedVsync,...,FrameCompleted,			<- header, by name
- *	0,3600888852880,...,3600904676318,			<- rows end with ','
- *	---PROFILEDATA---
+ *   ---PROFILEDATA---
+ *   Flags,IntendedVsync,...,FrameCompleted,      (the header, by name)
+ *   0,3600888852880,...,3600904676318,           (rows end with ',')
+ *   ---PROFILEDATA---
  *
- *	View hierarchy: ...					<- ignored
+ *   View hierarchy: ...                          (ignored)
  *
  * Every line is optional and may repeat (M prints the process summary
  * again inside each window); unknown lines are skipped.  Only the section

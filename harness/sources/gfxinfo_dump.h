@@ -31,10 +31,10 @@ struct gfx_summary {
 	double janky;			/* Janky frames */
 	double janky_legacy;		/* Janky frames (legacy), 31+ */
 	double pct_ms[GFX_NR_PCT];
-	bool has_histogram;		/* a HISTOGRAM: line, maybe all zero */
-	struct rs_bucket *buckets;	/* ascending, unique, no zero counts */
+	bool has_histogram;		/* a HISTOGRAM line, maybe all 0 */
+	struct rs_bucket *buckets;	/* ascending, unique, no zeros */
 	size_t nr_buckets, alloc_buckets;
-	struct strlist causes;		/* "missed_vsync", ... in line order */
+	struct strlist causes;		/* "missed_vsync"..., in order */
 	uint64_t *cause_counts;		/* parallel to causes */
 	size_t alloc_cause_counts;
 };
@@ -49,9 +49,9 @@ struct gfx_window {
 
 struct gfx_dump {
 	double uptime_ms;	/* the `Uptime:` line, NAN when absent */
-	char *no_process;	/* "No process found for: X" when printed */
+	char *no_process;	/* "No process found for: X", or NULL */
 	size_t nr_processes;	/* "** Graphics info for pid" sections */
-	char *process;		/* the name of the section read, or NULL */
+	char *process;		/* the process name read, or NULL */
 	int pid;
 	struct gfx_summary sum;	/* the process-wide summary */
 	struct gfx_window *windows;
@@ -60,11 +60,11 @@ struct gfx_dump {
 	struct rs_frame_row *rows;
 	size_t nr_rows, alloc_rows;
 	size_t flagged_rows;	/* skipped for non-zero Flags */
-	size_t insane_rows;	/* skipped: no FrameCompleted, over 10 s... */
+	size_t insane_rows;	/* no FrameCompleted, 10 s or more... */
 	size_t bad_rows;	/* cut or unreadable */
-	size_t bad_headers;	/* blocks without IntendedVsync/FrameCompleted */
-	size_t bad_values;	/* summary numbers or histogram entries */
-	double interval_ns;	/* the vsync period PROFILEDATA shows, or NAN */
+	size_t bad_headers;	/* blocks lacking a column read */
+	size_t bad_values;	/* summary numbers, histogram entries */
+	double interval_ns;	/* PROFILEDATA's vsync period, or NAN */
 };
 
 void gfx_dump_init(struct gfx_dump *d);

@@ -4,15 +4,15 @@
  *
  * `am start -W` (the launch hook), API 24..34:
  *
- *	Starting: Intent { cmp=com.example/.MainActivity }
- *	Warning: Activity not started, its current task has been ...  (maybe)
- *	Status: ok				(or timeout; "Error: ..." instead)
- *	LaunchState: COLD			(API 29+; RELAUNCH, "UNKNOWN (n)")
- *	Activity: com.example/.MainActivity
- *	ThisTime: 412				(API <= 28)
- *	TotalTime: 412
- *	WaitTime: 431
- *	Complete
+ *   Starting: Intent { cmp=com.example/.MainActivity }
+ *   Warning: Activity not started, its current task has ...   (maybe)
+ *   Status: ok                 (or timeout; "Error: ..." instead)
+ *   LaunchState: COLD          (API 29+; RELAUNCH, "UNKNOWN (n)")
+ *   Activity: com.example/.MainActivity
+ *   ThisTime: 412              (API <= 28)
+ *   TotalTime: 412
+ *   WaitTime: 431
+ *   Complete
  *
  * Lines come in any order, each optional except Status.  An "Error..."
  * line, or a Status other than ok, means the launch did not happen as

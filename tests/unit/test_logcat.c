@@ -32,15 +32,16 @@ parses_each_layout(void **state)
 		  3600002, 901, 928, 'I', "ActivityManager", "START u0 {x}" },
 		/* a tag shorter than 8 columns is padded */
 		{ "    12.345  4242  4242 W chatty  : uid=10100 expire 3 lines",
-		  12345, 4242, 4242, 'W', "chatty", "uid=10100 expire 3 lines" },
+		  12345, 4242, 4242, 'W', "chatty",
+		  "uid=10100 expire 3 lines" },
 		/* -v uid: a number, a short user name, or six blanks */
 		{ "  3601.200 10123  3920  3920 I Choreographer: Skipped 31 "
 		  "frames!  The application", 3601200, 3920, 3920, 'I',
 		  "Choreographer", "Skipped 31 frames!  The application" },
 		{ "     1.000  root     1     1 E init    : boom", 1000, 1, 1,
 		  'E', "init", "boom" },
-		{ "1234567.890       77    78 D Tag: m", 1234567890, 77, 78, 'D',
-		  "Tag", "m" },
+		{ "1234567.890       77    78 D Tag: m", 1234567890, 77, 78,
+		  'D', "Tag", "m" },
 		/* -v usec and -v nsec */
 		{ "  3600.002345   901   928 V T: a: b", 3600002.345, 901, 928,
 		  'V', "T", "a: b" },
@@ -50,7 +51,8 @@ parses_each_layout(void **state)
 		{ "  1.000  1  2 A My Tag: key: value", 1000, 1, 2, 'A',
 		  "My Tag", "key: value" },
 		/* CRLF */
-		{ "  5.005   1   2 I T: crlf\r\n", 5005, 1, 2, 'I', "T", "crlf" },
+		{ "  5.005   1   2 I T: crlf\r\n", 5005, 1, 2, 'I', "T",
+		  "crlf" },
 		/* no message, or a line cut inside the tag */
 		{ "  5.005   1   2 I T: ", 5005, 1, 2, 'I', "T", "" },
 		{ "  5.005   1   2 I T:", 5005, 1, 2, 'I', "T", "" },

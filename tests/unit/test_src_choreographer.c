@@ -166,8 +166,8 @@ only_the_app_process(void **state)
 	    LINE("2.300", "2100", "Choreographer", SKIP("43"))
 	    LINE("2.400", "900", "Choreographer", SKIP("44"));
 	static const char without_start[] =
-	    LINE("1.000", "900", "ActivityTaskManager", "START u0 {cmp=com.x/.A}"
-	        " from uid 2000")
+	    LINE("1.000", "900", "ActivityTaskManager",
+	        "START u0 {cmp=com.x/.A} from uid 2000")
 	    LINE("2.300", "2100", "Choreographer", SKIP("43"))
 	    LINE("2.400", "900", "Choreographer", SKIP("44"));
 	struct fx fx;

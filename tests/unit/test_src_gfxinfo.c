@@ -159,8 +159,8 @@ reads_every_api_level(void **state)
 		assert_int_equal(f->nr_rows, c->rows);
 		assert_int_equal(rs_frames_cause(f, c->cause), c->cause_count);
 		if (c->app_scene)
-			assert_string_equal(fx.it->scenes[0].app_scenes.items[0],
-			    c->app_scene);
+			assert_string_equal(
+			    fx.it->scenes[0].app_scenes.items[0], c->app_scene);
 		/* The histogram, when there is one, holds every frame. */
 		if (f->nr_histogram)
 			assert_int_equal(rs_frames_histogram_total(f),
@@ -496,7 +496,8 @@ windows_summed_only_without_process_histogram(void **state)
 	    "Janky frames: 3 (33%)\nHISTOGRAM: 5ms=6 20ms=1 30ms=2\n"
 	    "Number Slow UI thread: 3\n"
 	    "\tp/p.A/android.view.ViewRootImpl@1 (visibility=0)\n"
-	    "Window: p/p.A\nHISTOGRAM: 5ms=3 20ms=1\nNumber Slow UI thread: 1\n";
+	    "Window: p/p.A\nHISTOGRAM: 5ms=3 20ms=1\n"
+	    "Number Slow UI thread: 1\n";
 	struct fx fx;
 	struct rs_scene *sc;
 

@@ -116,7 +116,8 @@ am_start_layouts(void **state)
 		  "ThisTime: 888\nTotalTime: 888\nWaitTime: 899\nComplete\n",
 		  888, 899, NULL },
 		/* API 29+, the real fixture of FORMATS.md */
-		{ "Starting: Intent { cmp=com.android.calculator2/.Calculator }\n"
+		{ "Starting: Intent { "
+		  "cmp=com.android.calculator2/.Calculator }\n"
 		  "Status: ok\nLaunchState: COLD\n"
 		  "Activity: com.android.calculator2/.Calculator\n"
 		  "TotalTime: 2229\nWaitTime: 2239\nComplete\n",
@@ -132,8 +133,9 @@ am_start_layouts(void **state)
 		{ "Starting: Intent { cmp=com.example/.MainActivity }\n"
 		  "Warning: Activity not started, intent has been delivered to "
 		  "currently running top-most instance.\nStatus: ok\n"
-		  "LaunchState: UNKNOWN (0)\nActivity: com.example/.MainActivity"
-		  "\nWaitTime: 4\nComplete\n", NAN, 4, "UNKNOWN (0)" },
+		  "LaunchState: UNKNOWN (0)\n"
+		  "Activity: com.example/.MainActivity\n"
+		  "WaitTime: 4\nComplete\n", NAN, 4, "UNKNOWN (0)" },
 		/* a number that is not one */
 		{ "Status: ok\nTotalTime: -1\nWaitTime: 12x\n", NAN, NAN,
 		  NULL },
