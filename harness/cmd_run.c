@@ -120,8 +120,8 @@ print_report(const struct run_report *rep)
 		if (d->results_path)
 			printf("%s\n", d->results_path);
 		if (d->results_path && !d->complete)
-			diag_warn("%s: results are incomplete (complete: false)",
-			    d->serial);
+			diag_warn("%s: results are incomplete (complete: "
+			    "false)", d->serial);
 	}
 	fflush(stdout);
 }

@@ -317,7 +317,9 @@ select_devices(struct run_ctx *c, struct strlist *serials,
 		    adb_server_address(c->srv));
 		run_error(out, 3, sb.buf);
 	}
-	qsort(serials->items, serials->nr, sizeof(*serials->items), cmp_str);
+	if (serials->nr)
+		qsort(serials->items, serials->nr, sizeof(*serials->items),
+		    cmp_str);
 	adb_device_list_release(&list);
 	strbuf_release(&sb);
 	return 0;

@@ -180,7 +180,8 @@ run_hygiene_check(const struct config *cfg, const struct rs_hygiene *h,
 		    "devices.max_thermal_status (%d)", h->thermal_status,
 		    cfg->devices.max_thermal_status);
 	if (cfg->devices.require_screen_on && h->screen_on == 0)
-		strlist_add(why, "the screen is off (devices.require_screen_on)");
+		strlist_add(why, "the screen is off "
+		    "(devices.require_screen_on)");
 	if (cfg->devices.require_screen_on && h->unlocked == 0)
 		strlist_add(why, "the device is locked "
 		    "(devices.require_screen_on)");

@@ -178,8 +178,7 @@ void run_parse_package(const char *text, const char *package,
 long run_gfx_total_frames(const char *text);
 
 /* Outside scenes: tap a view found by text, id or desc (SCN_TAP_*). */
-int run_ui_tap(struct run_dev *d, const struct scenario_step *st,
-    double deadline_ms);
+int run_ui_tap(struct run_dev *d, const struct scenario_step *st);
 /* Outside scenes: wait text, wait activity, expect activity, wait idle. */
 int run_ui_wait_text(struct run_dev *d, const struct scenario_step *st);
 int run_ui_wait_activity(struct run_dev *d, const struct scenario_step *st,

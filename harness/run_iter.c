@@ -377,7 +377,7 @@ step_run(struct iter *x, const struct scenario_step *st)
 	case SCN_TAP_TEXT:
 	case SCN_TAP_ID:
 	case SCN_TAP_DESC:
-		return run_ui_tap(x->d, st, x->deadline);
+		return run_ui_tap(x->d, st);
 	case SCN_WAIT:
 		return run_sleep_ms(st->ms);
 	case SCN_WAIT_IDLE:

@@ -68,7 +68,7 @@ type_text(struct strlist *cmds, const char *text)
 			strbuf_addstr(&piece, "%s");
 			continue;
 		}
-		if (*p && !(*p == 's' && piece.len && p > text && p[-1] == '%')) {
+		if (*p && !(*p == 's' && piece.len && p[-1] == '%')) {
 			strbuf_addch(&piece, *p);
 			continue;
 		}

@@ -279,8 +279,7 @@ not_found(struct uidump *ui, enum uidump_by by, const char *what,
 }
 
 int
-run_ui_tap(struct run_dev *d, const struct scenario_step *st,
-    double deadline_ms)
+run_ui_tap(struct run_dev *d, const struct scenario_step *st)
 {
 	struct uidump *ui = NULL;
 	const struct uidump_node *n;
@@ -288,7 +287,6 @@ run_ui_tap(struct run_dev *d, const struct scenario_step *st,
 	struct strbuf cmd = STRBUF_INIT;
 	int rc, x, y;
 
-	(void)deadline_ms;
 	rc = dump_ui(d, &ui);
 	if (rc)
 		return rc;
