@@ -317,6 +317,23 @@ step_scene_end(struct iter *x)
 	return rc;
 }
 
+/* `wait MS`, cut short by a crash or ANR: the next step reports it. */
+static int
+plain_wait(struct iter *x, const struct scenario_step *st)
+{
+	double until = run_now_ms() + st->ms;
+
+	for (;;) {
+		double left = until - run_now_ms();
+		int rc;
+
+		if (left <= 0 || run_logcat_failed(x->lc, NULL))
+			return 0;
+		if ((rc = run_sleep_ms(left < 50 ? left : 50)))
+			return rc;
+	}
+}
+
 /* `wait idle` inside a scene: listen to the stream, ask nothing. */
 static int
 scene_idle(struct iter *x, const struct scenario_step *st)
@@ -379,7 +396,7 @@ step_run(struct iter *x, const struct scenario_step *st)
 	case SCN_TAP_DESC:
 		return run_ui_tap(x->d, st);
 	case SCN_WAIT:
-		return run_sleep_ms(st->ms);
+		return plain_wait(x, st);
 	case SCN_WAIT_IDLE:
 		return x->scene >= 0 ? scene_idle(x, st) :
 		    run_ui_wait_idle(x->d, st);
