@@ -115,7 +115,7 @@ bench: deps
 # Fuzzing: every parser has a libFuzzer target in tests/fuzz/, built with
 # clang and ASan+UBSan into build-fuzz/, each run for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30
-FUZZ_SEEDS = tests/unit/data/results scenarios/demo
+FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
