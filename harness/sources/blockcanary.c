@@ -88,7 +88,11 @@ shell(struct source_ctx *ctx, const char *const argv[],
 	return adb_shell_argv(ctx->dev, argv, res);
 }
 
-/* Split `ls -1` output into acceptable names, appended to `names`. */
+/*
+ * Split `ls` output into acceptable names, appended to `names`.  Without
+ * a terminal ls prints one name a line, so no -1 (which the simulated
+ * phone's ls refuses).
+ */
 static void
 add_names(struct strlist *names, const char *text)
 {
@@ -114,8 +118,7 @@ static int
 list_files(struct source_ctx *ctx, struct bc_state *st,
     struct strlist *names)
 {
-	const char *argv[] = { "run-as", ctx->package, "ls", "-1", FILES_DIR,
-	    NULL };
+	const char *argv[] = { "run-as", ctx->package, "ls", FILES_DIR, NULL };
 	struct adb_shell_result res;
 	int rc;
 

@@ -18,7 +18,10 @@
  * Model mapping.  The hook says how long each frame kept the main thread,
  * which is what Matrix's FPS tracer summarises, so the lines become FPS
  * slices in Matrix's shape, one per (scene, activity) with the frames
- * that began inside the scene's window (grace period included):
+ * that began inside the scene's window.  No grace period: a frame is
+ * dated by its own start, not by a late report, and the frames just
+ * after a scene are the next interaction's (on the simulated phone the
+ * 350 ms of a returning activity would otherwise join the scene before):
  *
  *	dropped   per frame, the vsyncs the message overran:
  *	          ceil(ms / period) - 1, at least 0
@@ -39,7 +42,6 @@
 #include <string.h>
 
 #include "capture.h"
-#include "config.h"
 #include "logcat.h"
 #include "results.h"
 #include "source.h"
@@ -190,7 +192,6 @@ fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
 	struct fpsa_state *st = ctx->state;
-	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
 	bool known = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz);
 	double period = 1000.0 / (known ? ctx->refresh_hz : DEFAULT_HZ);
 	struct acc *acc = NULL;
@@ -206,7 +207,7 @@ fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		if (parse_frame(&lines[i], ctx->package, &f))
 			continue;
 		seen++;
-		sc = rs_iteration_scene_at(ctx->it, f.start_ms, grace);
+		sc = rs_iteration_scene_at(ctx->it, f.start_ms, 0);
 		if (!sc)
 			continue;
 		a = acc_find(&acc, &nr_acc, &alloc_acc, sc, &f);

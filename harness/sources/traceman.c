@@ -9,10 +9,18 @@
  *
  *	launch hook   connect (a new app process has a new server), then
  *	              {"moduleName":"OnlineMessage"}       tracing on
- *	scene_begin   {"moduleName":"StartMethodCost"}     forget, collect
+ *	scene_begin   {"moduleName":"StartMethodCost"}     forget, collect;
+ *	              waits for the answer naming StartMethodCost
  *	scene_end     {"moduleName":"EndMethodCost"}       stop and report;
  *	              waits for the answer naming EndMethodCost, so the
  *	              report is logged before the logcat stream stops
+ *
+ * Waiting for StartMethodCost's answer matters: the message and the
+ * scene's first `input` travel on different adb streams, and an app that
+ * handled the input first would forget what it measured for it.  A
+ * server that never answers it (the answers are not a documented
+ * format) is waited for once, ACK_WAIT_MS, and then no more, with a
+ * warning.
  *
  * Connecting happens after `launch` steps, outside scenes; scene_begin
  * connects only when no launch did (a scenario that starts the app some
@@ -57,6 +65,7 @@
 #define DEFAULT_PORT 5392
 #define PATH "/refresh"
 #define DEFAULT_TIMEOUT_MS 5000
+#define ACK_WAIT_MS 1000
 
 #define MAIN_THREAD "\xe4\xb8\xbb\xe7\xba\xbf\xe7\xa8\x8b"	/* 主线程 */
 #define OTHER_THREAD "\xe9\x9d\x9e" MAIN_THREAD		/* 非主线程 */
@@ -68,6 +77,7 @@ struct tm_state {
 	size_t *traced;		/* scene indexes that got EndMethodCost */
 	size_t nr_traced, alloc_traced;
 	size_t lines;		/* costTime lines in the whole run */
+	bool no_start_ack;	/* the server does not answer StartMethodCost */
 	char *last_error;	/* why the last connection failed */
 };
 
@@ -146,6 +156,47 @@ tm_launch(struct source_ctx *ctx, const char *am_output, size_t len)
 	return 0;
 }
 
+/*
+ * Wait up to `wait_ms` for the answer naming `module`, skipping others.
+ * 1: it came; 0: the connection closed; or an error (JG_ETIMEOUT).
+ */
+static int
+await_answer(struct tm_state *st, const char *module, int wait_ms)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char *want = xasprintf("\"%s\"", module);
+	int rc;
+
+	while ((rc = websocket_recv(st->ws, &msg, wait_ms)) == 1 &&
+	    !strstr(msg.buf, want))
+		;
+	free(want);
+	strbuf_release(&msg);
+	return rc;
+}
+
+/* Send StartMethodCost and see it acknowledged.  0 or -1 (link broken). */
+static int
+start_collecting(struct source_ctx *ctx, struct tm_state *st,
+    const struct rs_scene *scene)
+{
+	int rc;
+
+	if (send_module(st, "StartMethodCost"))
+		return -1;
+	if (st->no_start_ack)
+		return 0;
+	rc = await_answer(st, "StartMethodCost", ACK_WAIT_MS);
+	if (rc == JG_ETIMEOUT) {
+		st->no_start_ack = true;
+		source_warn(ctx, scene, SRC, "MethodTraceMan does not answer "
+		    "StartMethodCost: a scene's first input may be measured "
+		    "before collecting starts");
+		return 0;
+	}
+	return rc == 1 ? 0 : -1;
+}
+
 static int
 tm_scene_begin(struct source_ctx *ctx, struct rs_scene *scene)
 {
@@ -158,8 +209,8 @@ tm_scene_begin(struct source_ctx *ctx, struct rs_scene *scene)
 		st->nr_traced = 0;
 	}
 	/* A server gone since the launch (the app restarted): once more. */
-	if ((!st->ws || send_module(st, "StartMethodCost")) &&
-	    (connect_ws(ctx, st, scene) || send_module(st, "StartMethodCost")))
+	if ((!st->ws || start_collecting(ctx, st, scene)) &&
+	    (connect_ws(ctx, st, scene) || start_collecting(ctx, st, scene)))
 		disconnect(st);
 	return 0;
 }
@@ -169,7 +220,6 @@ tm_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
     const char *gfxinfo, size_t len)
 {
 	struct tm_state *st = ctx->state;
-	struct strbuf msg = STRBUF_INIT;
 	int rc;
 
 	if (!st || !st->ws)
@@ -178,12 +228,9 @@ tm_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
 		source_warn(ctx, scene, SRC, "cannot stop MethodTraceMan: %s",
 		    jg_error_msg());
 		disconnect(st);
-		goto out;
+		return 0;
 	}
-	/* Earlier answers (StartMethodCost's) may come first. */
-	while ((rc = websocket_recv(st->ws, &msg, timeout_ms(ctx))) == 1 &&
-	    !strstr(msg.buf, "\"EndMethodCost\""))
-		;
+	rc = await_answer(st, "EndMethodCost", timeout_ms(ctx));
 	if (rc != 1) {
 		source_warn(ctx, scene, SRC, "no answer to EndMethodCost: %s",
 		    rc ? jg_error_msg() : "connection closed");
@@ -193,8 +240,6 @@ tm_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
 	}
 	XALLOC_GROW(st->traced, st->nr_traced + 1, st->alloc_traced);
 	st->traced[st->nr_traced++] = (size_t)(scene - ctx->it->scenes);
-out:
-	strbuf_release(&msg);
 	return 0;
 }
 

@@ -144,7 +144,7 @@ levels_and_fps(void **state)
 /*
  * Each (scene, activity) pair is its own slice; UNKNOWN is a slice
  * without an app scene that joins no list; a frame belongs to the scene
- * holding its start (the line's time minus its duration), with the
+ * holding its start (the line's time minus its duration), without the
  * grace period, else to none; other apps' lines and broken lines count
  * for nothing.
  */
@@ -155,7 +155,8 @@ attribution_and_filtering(void **state)
 	struct world w;
 
 	frame(&text, 3600500, 10, PKG, PKG ".HomeActivity");
-	frame(&text, 3601300, 80, PKG, PKG ".HomeActivity");	/* home+grace */
+	frame(&text, 3601250, 80, PKG, PKG ".HomeActivity");	/* from home */
+	frame(&text, 3601240, 20, PKG, PKG ".HomeActivity");	/* in grace */
 	frame(&text, 3602000, 10, PKG, PKG ".FeedActivity");
 	frame(&text, 3602100, 10, PKG, "UNKNOWN");
 	frame(&text, 3602200, 10, "com.other.app", "com.other.app.Main");

@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <math.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,14 +83,21 @@ feed(struct world *w, const char *text)
 	assert_int_equal(source_traceman.logcat(&w->ctx, lines, nr), 0);
 }
 
+/* What the fake MethodTraceMan saw, and whether it answers Start. */
+struct tm_fake {
+	struct strbuf seen;	/* moduleNames, space-separated */
+	bool mute_start;	/* leave StartMethodCost unanswered */
+};
+
 /*
  * MethodTraceMan as the simulated phone plays it: every message is
- * answered with its moduleName; the names go to s->arg, space-separated.
+ * answered with its moduleName (StartMethodCost not when mute_start).
  */
 static void
 script_traceman(struct fake_ws *s, int fd)
 {
-	struct strbuf *seen = s->arg;
+	struct tm_fake *tf = s->arg;
+	struct strbuf *seen = &tf->seen;
 
 	if (fake_ws_accept(s, fd, "/refresh"))
 		return;
@@ -102,6 +110,8 @@ script_traceman(struct fake_ws *s, int fd)
 			return;
 		}
 		strbuf_addf(seen, "%s%s", seen->len ? " " : "", name);
+		if (tf->mute_start && !strcmp(name, "StartMethodCost"))
+			continue;
 		snprintf(answer, sizeof(answer), "{\"moduleName\":\"%s\",%s}",
 		    name, strcmp(name, "EndMethodCost") ? "\"success\":true" :
 		    "\"data\":[]");
@@ -150,57 +160,68 @@ adb_for(int port)
  * A run: prepare forwards tcp:5392, a launch connects and switches
  * tracing on, each scene is bracketed by StartMethodCost and
  * EndMethodCost, finish removes the forward.  costTime lines, logged
- * after each scene's window closed, go to that scene.
+ * after each scene's window closed, go to that scene.  A server that
+ * never answers StartMethodCost is waited for once, with one warning,
+ * and the run goes on the same.
  */
 static void
 hooks_drive_the_websocket(void **state)
 {
-	struct strbuf seen = STRBUF_INIT;
-	struct fake_ws *ws = fake_ws_start(script_traceman, &seen);
-	struct fake_adb *fa = adb_for(ws->port);
-	struct adb_server *srv = adb_server_new_at("127.0.0.1",
-	    fake_adb_port(fa), 3000);
-	struct world w;
-	struct rs_scene *feed_sc, *co;
+	for (int mute = 0; mute < 2; mute++) {
+		struct tm_fake tf = { STRBUF_INIT, mute };
+		struct fake_ws *ws = fake_ws_start(script_traceman, &tf);
+		struct fake_adb *fa = adb_for(ws->port);
+		struct adb_server *srv = adb_server_new_at("127.0.0.1",
+		    fake_adb_port(fa), 3000);
+		struct rs_scene *feed_sc, *co;
+		struct world w;
 
-	adb_server_set_adb(srv, NULL);
-	world_init(&w);
-	w.ctx.dev = adb_device_new(srv, "emu-1");
-	feed_sc = &w.it->scenes[0];
-	co = &w.it->scenes[1];
-	assert_int_equal(source_traceman.prepare(&w.ctx), 0);
-	assert_int_equal(source_traceman.launch(&w.ctx, "", 0), 0);
-	assert_int_equal(source_traceman.scene_begin(&w.ctx, feed_sc), 0);
-	assert_int_equal(source_traceman.scene_end(&w.ctx, feed_sc, "", 0), 0);
-	assert_int_equal(source_traceman.scene_begin(&w.ctx, co), 0);
-	assert_int_equal(source_traceman.scene_end(&w.ctx, co, "", 0), 0);
-	feed(&w,
-	    "     5.020  42  42 I costTime: com.example.shop.Feed.bind  12ms " MAIN "\n"
-	    "     5.020  42  42 I costTime: com.example.shop.Img.decode  85ms " OTHER "\n"
-	    "     9.015  42  42 I costTime: com.example.shop.Co.save  14ms " MAIN "\n");
-	source_traceman.finish(&w.ctx);
-	fake_ws_join(ws);
-	assert_string_equal(ws->problem, "");
-	assert_string_equal(seen.buf, "OnlineMessage StartMethodCost "
-	    "EndMethodCost StartMethodCost EndMethodCost");
-	assert_string_equal(fake_adb_finish(fa), "");
-	assert_int_equal(feed_sc->nr_methods, 2);
-	assert_string_equal(feed_sc->methods[0].source, "traceman");
-	assert_string_equal(feed_sc->methods[0].name,
-	    "com.example.shop.Feed.bind");
-	assert_true(feed_sc->methods[0].cost_ms == 12);
-	assert_int_equal(feed_sc->methods[0].main_thread, 1);
-	assert_int_equal(feed_sc->methods[1].main_thread, 0);
-	assert_int_equal(co->nr_methods, 1);
-	assert_string_equal(co->methods[0].name, "com.example.shop.Co.save");
-	assert_int_equal(w.it->nr_methods, 0);
-	assert_int_equal(w.r->nr_warnings, 0);
-	adb_device_free(w.ctx.dev);
-	adb_server_free(srv);
-	fake_adb_free(fa);
-	fake_ws_free(ws);
-	world_release(&w);
-	strbuf_release(&seen);
+		adb_server_set_adb(srv, NULL);
+		world_init(&w);
+		w.ctx.dev = adb_device_new(srv, "emu-1");
+		feed_sc = &w.it->scenes[0];
+		co = &w.it->scenes[1];
+		assert_int_equal(source_traceman.prepare(&w.ctx), 0);
+		assert_int_equal(source_traceman.launch(&w.ctx, "", 0), 0);
+		assert_int_equal(source_traceman.scene_begin(&w.ctx, feed_sc),
+		    0);
+		assert_int_equal(source_traceman.scene_end(&w.ctx, feed_sc, "",
+		    0), 0);
+		assert_int_equal(source_traceman.scene_begin(&w.ctx, co), 0);
+		assert_int_equal(source_traceman.scene_end(&w.ctx, co, "", 0),
+		    0);
+		feed(&w,
+		    "     5.020  42  42 I costTime: com.example.shop.Feed.bind  12ms " MAIN "\n"
+		    "     5.020  42  42 I costTime: com.example.shop.Img.decode  85ms " OTHER "\n"
+		    "     9.015  42  42 I costTime: com.example.shop.Co.save  14ms " MAIN "\n");
+		source_traceman.finish(&w.ctx);
+		fake_ws_join(ws);
+		assert_string_equal(ws->problem, "");
+		assert_string_equal(tf.seen.buf, "OnlineMessage StartMethodCost "
+		    "EndMethodCost StartMethodCost EndMethodCost");
+		assert_string_equal(fake_adb_finish(fa), "");
+		assert_int_equal(feed_sc->nr_methods, 2);
+		assert_string_equal(feed_sc->methods[0].source, "traceman");
+		assert_string_equal(feed_sc->methods[0].name,
+		    "com.example.shop.Feed.bind");
+		assert_true(feed_sc->methods[0].cost_ms == 12);
+		assert_int_equal(feed_sc->methods[0].main_thread, 1);
+		assert_int_equal(feed_sc->methods[1].main_thread, 0);
+		assert_int_equal(co->nr_methods, 1);
+		assert_string_equal(co->methods[0].name,
+		    "com.example.shop.Co.save");
+		assert_int_equal(w.it->nr_methods, 0);
+		assert_int_equal(w.r->nr_warnings, mute ? 1 : 0);
+		if (mute)
+			assert_non_null(strstr(w.r->warnings[0].message,
+			    "does not answer StartMethodCost"));
+		adb_device_free(w.ctx.dev);
+		adb_server_free(srv);
+		fake_adb_free(fa);
+		fake_ws_free(ws);
+		world_release(&w);
+		strbuf_release(&tf.seen);
+	}
 }
 
 /*
