@@ -155,7 +155,9 @@ matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	a.it = ctx->it;
 	a.map = st->map;
 	a.grace_ms = grace_ms(ctx);
+	mx_apply_begin(&a);
 	st->issues += issue_list_apply(&l, &a);
+	mx_apply_end(&a);
 	return 0;
 }
 
@@ -206,7 +208,9 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	a.map = st->map;
 	a.grace_ms = grace_ms(ctx);
 	a.by_app_scene = !has_windows(ctx->it);
+	mx_apply_begin(&a);
 	found = issue_list_apply(&l, &a);
+	mx_apply_end(&a);
 	st->issues += found;
 	if (!found)
 		source_warn(ctx, NULL, "matrix", "no Matrix issue in '%s'",

@@ -16,11 +16,22 @@
  * details (SIGNAL_ANR, PRIORITY_MODIFIED, ...) start at the line.
  *
  * Scenes.  A block belongs to the scene whose window holds its start,
- * else to the one that holds (with grace) its report; an FPS slice to the
- * scene that holds its report, with grace, since 2.1+ reports a scene's
- * frames when the activity pauses.  A slice covers Matrix's own window
- * (up to 10 s, or to the pause), which need not match jankgate's scene.
- * FPS slices outside every scene are not recorded: nothing measured them.
+ * else to the one that holds (with grace) its report.  An FPS slice
+ * counts an activity's frames up to its report, and 2.1+ reports when the
+ * activity pauses: at the first frame of the next activity, which is
+ * often already inside the next scene (a runner starts a scene once the
+ * activity is resumed, before it has drawn).  So a slice of activity A
+ * reported at T goes to
+ *
+ *	1. the latest scene that ended before T, if A drew in it (its
+ *	   app_scenes as the frame sources filled them) and T is not more than
+ *	   grace_ms into a scene of its own: a flush of earlier frames;
+ *	2. else the scene whose window holds T;
+ *	3. else the scene that ended at most grace_ms before T;
+ *	4. else nowhere: frames outside every scene are not recorded.
+ *
+ * A slice covers Matrix's window (up to 10 s, or to the pause), which
+ * need not match jankgate's scene.
  *
  * Stacks.  With a methodMapping.txt the method-trace `stack` is decoded
  * (methodmap.h); without one, a Java `threadStack` is preferred to bare
@@ -105,6 +116,60 @@ warn_cut(const struct mx_apply *a, const struct mx_issue *is,
 		    is->tag_name ? is->tag_name : "Matrix");
 }
 
+void
+mx_apply_begin(struct mx_apply *a)
+{
+	a->nr_known = a->it->nr_scenes;
+	a->known = xcalloc(a->nr_known ? a->nr_known : 1, sizeof(*a->known));
+	for (size_t i = 0; i < a->nr_known; i++)
+		a->known[i] = a->it->scenes[i].app_scenes.nr;
+}
+
+void
+mx_apply_end(struct mx_apply *a)
+{
+	free(a->known);
+	a->known = NULL;
+	a->nr_known = 0;
+}
+
+/* Did a frame source see `app_scene` drawing in `sc`? */
+static bool
+drew_in(const struct mx_apply *a, const struct rs_scene *sc,
+    const char *app_scene)
+{
+	size_t i = (size_t)(sc - a->it->scenes);
+	long at = strlist_find(&sc->app_scenes, app_scene);
+
+	/* Not Matrix's own entries: those would feed back into rule 1. */
+	return at >= 0 && i < a->nr_known && (size_t)at < a->known[i];
+}
+
+/* The scene of an FPS slice of `app_scene` reported at `t` (above). */
+static struct rs_scene *
+fps_scene(const struct mx_apply *a, double t, const char *app_scene)
+{
+	struct rs_scene *holds = NULL, *before = NULL;
+
+	if (a->by_app_scene || isnan(t))
+		return scene_of(a, NAN, t, app_scene);
+	for (size_t i = 0; i < a->it->nr_scenes; i++) {
+		struct rs_scene *sc = &a->it->scenes[i];
+
+		if (isnan(sc->start_mono_ms) || isnan(sc->end_mono_ms))
+			continue;
+		if (t >= sc->start_mono_ms && t <= sc->end_mono_ms)
+			holds = sc;
+		else if (sc->end_mono_ms < t && (!before ||
+		    sc->end_mono_ms > before->end_mono_ms))
+			before = sc;
+	}
+	if (before && app_scene && drew_in(a, before, app_scene) &&
+	    (!holds || t - holds->start_mono_ms <= a->grace_ms))
+		return before;
+	return scene_of(a, NAN, t, app_scene);
+}
+
 static int
 apply_fps(struct mx_apply *a, const struct mx_issue *is,
     struct rs_scene **scene)
@@ -116,7 +181,7 @@ apply_fps(struct mx_apply *a, const struct mx_issue *is,
 
 	if (!app_scene && isnan(mx_json_number(j, "fps")))
 		return 0;	/* cut before anything a slice holds */
-	sc = scene_of(a, NAN, is->mono_ms, app_scene);
+	sc = fps_scene(a, is->mono_ms, app_scene);
 	if (!sc) {
 		a->nr_outside++;
 		return 0;

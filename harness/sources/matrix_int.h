@@ -131,11 +131,26 @@ struct mx_apply {
 	 */
 	bool by_app_scene;
 
+	/*
+	 * How many app_scenes each scene had before Matrix added its own:
+	 * those the frame sources saw drawing (mx_apply_begin).
+	 */
+	size_t *known;
+	size_t nr_known;
+
 	/* Counted by mx_apply_issue(), for the caller's warnings. */
 	size_t nr_cut;		/* issues cut short (kept as far as read) */
 	size_t nr_lost;		/* ... of which nothing could be used */
 	size_t nr_outside;	/* FPS slices outside every scene */
 };
+
+/*
+ * Set up `a` (zeroed, with ctx, it, map, grace_ms and by_app_scene set)
+ * for a batch of issues of one iteration; mx_apply_end() frees what this
+ * took.
+ */
+void mx_apply_begin(struct mx_apply *a);
+void mx_apply_end(struct mx_apply *a);
 
 /*
  * Put one issue into a->it: Trace_FPS as an fps slice, Trace_EvilMethod

@@ -686,6 +686,42 @@ scenes_by_time_and_grace(void **state)
 	fx_free(f);
 }
 
+/*
+ * A 2.1 FPS report flushes an activity's frames when the next activity
+ * draws, often just inside the next scene: it goes to the scene before
+ * when the activity drew there, and to the scene it was reported in
+ * otherwise, or when it came well into that scene.
+ */
+static void
+fps_flush_goes_to_the_scene_before(void **state)
+{
+	struct fx *f = fx_new(false);
+	struct strbuf log = STRBUF_INIT;
+	const char *a = "tag[Trace_FPS]type[0];key[null];content[{\"scene\":"
+	    "\"A\",\"fps\":40}]";
+	const char *b = "tag[Trace_FPS]type[0];key[null];content[{\"scene\":"
+	    "\"B\",\"fps\":50}]";
+	struct rs_scene *one, *two;
+
+	fx_scene(f, "one", 10.0, 20.0);
+	fx_scene(f, "two", 21.0, 40.0);
+	strlist_add(&f->ctx.it->scenes[0].app_scenes, "A");
+	add_line(&log, 21.3, "L", a);	/* flush: "one" */
+	add_line(&log, 21.3, "L", b);	/* B never drew in "one" */
+	add_line(&log, 30.0, "L", a);	/* 9 s into "two": its own */
+	add_line(&log, 55.0, "L", a);	/* long after both: none */
+	run_logcat(f, log.buf, log.len);
+	one = rs_iteration_find_scene(f->ctx.it, "one");
+	two = rs_iteration_find_scene(f->ctx.it, "two");
+	assert_int_equal(one->fps.nr_slices, 1);
+	assert_true(one->fps.slices[0].fps == 40);
+	assert_int_equal(two->fps.nr_slices, 2);
+	assert_string_equal(two->fps.slices[0].app_scene, "B");
+	assert_string_equal(two->fps.slices[1].app_scene, "A");
+	strbuf_release(&log);
+	fx_free(f);
+}
+
 /* The last Trace_StartUp of an iteration is the one kept. */
 static void
 last_startup_wins(void **state)
@@ -785,6 +821,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hostile_strings_survive),
 	cmocka_unit_test(missing_keys_and_huge_stacks),
 	cmocka_unit_test(scenes_by_time_and_grace),
+	cmocka_unit_test(fps_flush_goes_to_the_scene_before),
 	cmocka_unit_test(last_startup_wins),
 	cmocka_unit_test(silence_is_a_warning),
 	cmocka_unit_test(unreadable_mapping_fails_prepare),
