@@ -301,7 +301,8 @@ costliest(const struct methodmap_item *items, const size_t *end, size_t from,
 	size_t best = (size_t)-1, j;
 
 	for (j = from; j < to; j = end[j])
-		if (best == (size_t)-1 || items[j].cost_ms > items[best].cost_ms)
+		if (best == (size_t)-1 ||
+		    items[j].cost_ms > items[best].cost_ms)
 			best = j;
 	return best;
 }

@@ -1,8 +1,8 @@
 /*
  * matrix_apply.c: Matrix trace issues into the results model.
  *
- *	Trace_FPS         an fps slice of the scene it was reported in:
- *	                  app_scene, fps, dropLevel and dropSum per level
+ *	Trace_FPS         an fps slice (app_scene, fps, dropLevel and
+ *	                  dropSum per level) of a scene, as below
  *	Trace_EvilMethod  a block of kind `detail` (NORMAL, ANR, LAG, ...)
  *	Trace_StartUp     it->startup.matrix (the iteration's last one wins,
  *	                  as the iteration records its last launch)
@@ -37,7 +37,8 @@
  * (methodmap.h); without one, a Java `threadStack` is preferred to bare
  * method ids when the issue has both (ANR).  Every style of threadStack
  * becomes Java's "class.method(...)" frames, so that signatures of the
- * same stall agree across details.
+ * same stall agree across details.  Ids the mapping lacks stay ids, with
+ * a warning: the mapping is likely another build's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -240,6 +241,16 @@ block_stack(const struct mx_apply *a, struct rs_block *b,
 	}
 }
 
+/* Did the mapping lack a method of the stack (a stale mapping)? */
+static bool
+has_unknown_id(const struct strlist *stack)
+{
+	for (size_t i = 0; i < stack->nr; i++)
+		if (!strncmp(stack->items[i], "method#", 7))
+			return true;
+	return false;
+}
+
 static int
 apply_evil(struct mx_apply *a, const struct mx_issue *is,
     struct rs_scene **scene)
@@ -271,6 +282,10 @@ apply_evil(struct mx_apply *a, const struct mx_issue *is,
 		b->thread_ms = cost * share;
 	block_stack(a, b, j, is->cut);
 	signature_set(b);
+	if (a->map && has_unknown_id(&b->stack))
+		source_warn(a->ctx, sc, "matrix", "method ids missing from "
+		    "source_options.method_mapping: is it this build's "
+		    "methodMapping.txt?");
 	return 1;
 }
 

@@ -2,11 +2,11 @@
  * matrix_int.h: the pieces of the `matrix` source (Tencent Matrix
  * TraceCanary, FORMATS §1), private to harness/sources/matrix*.c.
  *
- *	matrix_json.c	a JSON reader that keeps what it read of a cut object
- *	matrix_issue.c	finding issues in log messages, one struct mx_issue
- *	matrix_apply.c	issues into the results model: fps, blocks, startup
- *	matrix_stack.c	threadStack strings in each of their styles
- *	matrix.c	the source's hooks and its per-run state
+ *   matrix_json.c   a JSON reader that keeps what it read of a cut object
+ *   matrix_issue.c  finding issues in log messages, one struct mx_issue
+ *   matrix_apply.c  issues into the results model: fps, blocks, startup
+ *   matrix_stack.c  threadStack strings in each of their styles
+ *   matrix.c        the source's hooks and its per-run state
  *
  * Matrix prints its issues as single lines that logcat cuts at about
  * 4 KB, so everything here reads as far as the bytes go and says what was
@@ -87,8 +87,8 @@ struct mx_issue {
 	double mono_ms;		/* the logcat line's time, NAN if none */
 	enum mx_tag tag;
 	char *tag_name;		/* as printed */
-	char *key;		/* Issue key (a Looper ANR's token), or NULL */
-	char *content;		/* the JSON text as found, for duplicates */
+	char *key;		/* a Looper ANR's token, or NULL */
+	char *content;		/* the JSON as found, to tell copies */
 	size_t content_len;
 	struct mx_json json;
 	bool cut;		/* the line ended before the issue did */
@@ -138,8 +138,8 @@ struct mx_apply {
 	size_t *known;
 	size_t nr_known;
 
-	/* Counted by mx_apply_issue(), for the caller's warnings. */
-	size_t nr_cut;		/* issues cut short (kept as far as read) */
+	/* What mx_apply_issue() did (it writes the warnings itself). */
+	size_t nr_cut;		/* issues cut short, kept as read */
 	size_t nr_lost;		/* ... of which nothing could be used */
 	size_t nr_outside;	/* FPS slices outside every scene */
 };
@@ -155,8 +155,9 @@ void mx_apply_end(struct mx_apply *a);
 /*
  * Put one issue into a->it: Trace_FPS as an fps slice, Trace_EvilMethod
  * as a block, Trace_StartUp as it->startup.matrix.  A cut issue keeps
- * what was read and adds a warning to the scene (or scenario) it went to.  Returns 1 when the issue was used,
- * 0 when it was not a trace issue or a duplicate.
+ * what was read and adds a warning to the scene (or scenario) it went
+ * to.  Returns 1 when the issue was used, 0 when it was not a trace
+ * issue, a duplicate, or an FPS slice outside every scene.
  */
 int mx_apply_issue(struct mx_apply *a, const struct mx_issue *is);
 

@@ -50,7 +50,8 @@ tag_from_keys(const struct mx_json *j)
 {
 	if (mx_json_get(j, "detail"))
 		return MX_TAG_EVIL;
-	if (mx_json_get(j, "scene") || mx_json_get(j, "dropLevel.DROPPED_BEST") ||
+	if (mx_json_get(j, "scene") ||
+	    mx_json_get(j, "dropLevel.DROPPED_BEST") ||
 	    mx_json_get(j, "dropLevel.DROPPED_FROZEN"))
 		return MX_TAG_FPS;
 	if (mx_json_get(j, "application_create"))

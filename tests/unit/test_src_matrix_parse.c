@@ -798,6 +798,29 @@ unreadable_mapping_fails_prepare(void **state)
 	fx_free(f);
 }
 
+/* Ids a configured mapping lacks are kept, and the stale mapping named. */
+static void
+stale_mapping_is_a_warning(void **state)
+{
+	struct fx *f = fx_new(true);
+	const char *text = "tag[Trace_EvilMethod]type[0];key[null];content[{"
+	    "\"detail\":\"NORMAL\",\"cost\":800,\"scene\":\"A\",\"stack\":"
+	    "\"0,1048574,1,800\\n1,243,1,795\\n2,9999,1,790\\n\"}]\n";
+	const struct rs_block *b;
+
+	assert_int_equal(source_matrix.parse(&f->ctx, text, strlen(text), "s"),
+	    0);
+	b = block_of(f, "A", "NORMAL", 0);
+	assert_int_equal(b->stack.nr, 3);
+	assert_string_equal(b->stack.items[0], "method#9999");
+	assert_string_equal(b->stack.items[1], "com.example.shop.feed."
+	    "FeedAdapter.onBindViewHolder(Landroidx.recyclerview.widget."
+	    "RecyclerView$ViewHolder;I)V");
+	assert_true(has_warning(f, "method ids missing from "
+	    "source_options.method_mapping"));
+	fx_free(f);
+}
+
 /* No config at all (bare `parse`): defaults, ids kept. */
 static void
 works_without_config(void **state)
@@ -825,6 +848,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(last_startup_wins),
 	cmocka_unit_test(silence_is_a_warning),
 	cmocka_unit_test(unreadable_mapping_fails_prepare),
+	cmocka_unit_test(stale_mapping_is_a_warning),
 	cmocka_unit_test(works_without_config),
 };
 JG_UNIT_GROUP(src_matrix_parse, tests, NULL, NULL)
