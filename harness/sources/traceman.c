@@ -38,8 +38,8 @@
  * back to the scene holding them, with the grace period, else to the
  * iteration.
  *
- * A WebSocket that cannot be reached is a warning, not a failed
- * iteration: the other sources still measure.  So is a configured source
+ * A forward that cannot be made or a WebSocket that cannot be reached is
+ * a warning, not a failed iteration: the other sources still measure.  So is a configured source
  * that logged no costTime line in the whole run.
  */
 #include <math.h>
@@ -113,7 +113,7 @@ connect_ws(struct source_ctx *ctx, struct tm_state *st,
 {
 	disconnect(st);
 	if (!st->port)
-		return -1;
+		return -1;	/* prepare already said why */
 	if (websocket_connect(&st->ws, "127.0.0.1", st->port, PATH,
 	    timeout_ms(ctx)) || send_module(st, "OnlineMessage")) {
 		free(st->last_error);
@@ -126,6 +126,10 @@ connect_ws(struct source_ctx *ctx, struct tm_state *st,
 	return 0;
 }
 
+/*
+ * The forward is made once per device.  Failing to make it costs this
+ * source's data, not the device's run: a warning, and no WebSocket.
+ */
 static int
 tm_prepare(struct source_ctx *ctx)
 {
@@ -133,14 +137,14 @@ tm_prepare(struct source_ctx *ctx)
 	int port = ctx->cfg && ctx->cfg->source_opts.traceman_port > 0 ?
 	    ctx->cfg->source_opts.traceman_port : DEFAULT_PORT;
 	char remote[32];
-	int rc;
 
 	ctx->state = st;
 	snprintf(remote, sizeof(remote), "tcp:%d", port);
-	if ((rc = adb_device_forward(ctx->dev, 0, remote, &st->port))) {
+	if (adb_device_forward(ctx->dev, 0, remote, &st->port)) {
 		st->port = 0;
-		return jg_error_prefix("forward to MethodTraceMan's '%s'",
-		    remote);
+		st->last_error = xstrdup(jg_error_msg());
+		source_warn(ctx, NULL, SRC, "cannot forward to MethodTraceMan's "
+		    "'%s': %s", remote, st->last_error);
 	}
 	return 0;
 }

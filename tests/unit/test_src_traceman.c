@@ -261,6 +261,43 @@ unreachable_server_warns(void **state)
 }
 
 /*
+ * A forward the adb server refuses costs this source's data only: the
+ * hooks succeed, no removal is asked for, and the warnings say why.
+ */
+static void
+forward_refused_is_a_warning(void **state)
+{
+	struct fake_adb *fa = fake_adb_new();
+	struct adb_server *srv;
+	struct world w;
+
+	fake_adb_expect(fa, "host-serial:emu-1:forward:tcp:0;tcp:5392");
+	fake_adb_sendstr(fa, "OKAY");
+	fake_adb_fail(fa, "cannot bind listener: Address already in use");
+	fake_adb_start(fa);
+	srv = adb_server_new_at("127.0.0.1", fake_adb_port(fa), 3000);
+	adb_server_set_adb(srv, NULL);
+	world_init(&w);
+	w.ctx.dev = adb_device_new(srv, "emu-1");
+	assert_int_equal(source_traceman.prepare(&w.ctx), 0);
+	assert_int_equal(source_traceman.launch(&w.ctx, "", 0), 0);
+	assert_int_equal(source_traceman.scene_begin(&w.ctx, &w.it->scenes[0]),
+	    0);
+	assert_int_equal(source_traceman.scene_end(&w.ctx, &w.it->scenes[0],
+	    "", 0), 0);
+	source_traceman.finish(&w.ctx);
+	assert_string_equal(fake_adb_finish(fa), "");
+	assert_int_equal(w.r->nr_warnings, 2);
+	assert_non_null(strstr(w.r->warnings[0].message,
+	    "Address already in use"));
+	assert_non_null(strstr(w.r->warnings[1].message, "unreachable"));
+	adb_device_free(w.ctx.dev);
+	adb_server_free(srv);
+	fake_adb_free(fa);
+	world_release(&w);
+}
+
+/*
  * costTime lines are read from the right: names may hold spaces, costs
  * may have decimals, an unknown thread label is an unknown thread; lines
  * without "<N>ms" or without a name are not methods.  Without traced
@@ -364,6 +401,7 @@ parse_hook(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hooks_drive_the_websocket),
 	cmocka_unit_test(unreachable_server_warns),
+	cmocka_unit_test(forward_refused_is_a_warning),
 	cmocka_unit_test(cost_line_shapes),
 	cmocka_unit_test(hostile_method_names),
 	cmocka_unit_test(parse_hook),
