@@ -89,13 +89,40 @@ sync_dir_of(const char *path)
 	free(dir);
 }
 
+/* Write to an existing non-regular file (a device, a FIFO) directly. */
+static int
+write_in_place(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return jg_error_errno(JG_EIO, errno, "cannot open '%s'", path);
+	if (write_all(fd, data, len) < 0) {
+		e = errno;
+		close(fd);
+		return jg_error_errno(JG_EIO, e, "cannot write '%s'", path);
+	}
+	if (close(fd) < 0)
+		return jg_error_errno(JG_EIO, errno, "cannot write '%s'", path);
+	return 0;
+}
+
 int
 file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	struct stat st;
+	char *tmp;
 	mode_t mask;
 	int fd, e;
 
+	/*
+	 * A device or a pipe (-o /dev/stdout, /dev/null, a FIFO) is written
+	 * in place: renaming over it would replace the node with a file.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return write_in_place(path, data, len);
+	tmp = xasprintf("%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		e = errno;

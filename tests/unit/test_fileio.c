@@ -2,6 +2,7 @@
  * test_fileio.c: whole-file reads, atomic writes, mkdirs, tree removal.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <stdio.h>
@@ -157,6 +158,31 @@ remove_tree_does_not_follow_links(void **state)
 	free(lnk);
 }
 
+/*
+ * A device or a FIFO is written in place, never renamed over: `-o
+ * /dev/null` must not turn /dev/null into a regular file (it did once).
+ * The reader is open first, so a rename would leave it reading nothing.
+ */
+static void
+atomic_write_to_fifo_writes_in_place(void **state)
+{
+	char *fifo = xasprintf("%s/out.fifo", unit_tmpdir());
+	char buf[16] = { 0 };
+	struct stat st;
+	int fd;
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(file_write_atomic(fifo, "hello", 5, 0644), 0);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 5);
+	assert_string_equal(buf, "hello");
+	close(fd);
+	assert_int_equal(stat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	free(fifo);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(atomic_write_replaces_and_cleans_up),
 	cmocka_unit_test(atomic_write_failure_names_path),
@@ -164,5 +190,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(read_missing_is_not_found),
 	cmocka_unit_test(mkdirs_creates_levels),
 	cmocka_unit_test(remove_tree_does_not_follow_links),
+	cmocka_unit_test(atomic_write_to_fifo_writes_in_place),
 };
 JG_UNIT_GROUP(fileio, tests, NULL, NULL)
