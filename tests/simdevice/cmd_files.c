@@ -36,6 +36,9 @@ parse_flags(struct simcmd_ctx *ctx, int argc, char **argv,
 		if (!strcmp(argv[i], "--"))
 			return i + 1;
 		for (o = argv[i] + 1; *o; o++) {
+			/* ls -1: one name per line is all this ls prints. */
+			if (*o == '1' && strchr(allowed, '1'))
+				continue;
 			if (!strchr(allowed, *o) || *o < 'A' || *o > 'z') {
 				simcmd_error(ctx, 1, argv[0],
 				    "Unknown option '%c'", *o);
