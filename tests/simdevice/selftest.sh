@@ -171,6 +171,7 @@ mkdir /a/b	mkdir: '/a/b': No such file or directory	1
 mkdir -p /a/b/c && ls /a/b	c	0
 mkdir /sdcard	mkdir: '/sdcard': File exists	1
 touch /sdcard/t && ls /sdcard/t	/sdcard/t	0
+mkdir -p /x/y /x/z && ls -1 /x	y\nz	0
 rm /sdcard/Download	rm: /sdcard/Download: Is a directory	1
 rm -r /sdcard/Download && ls /sdcard	Android\nDCIM	0
 rm -f /nope; echo ok	ok	0
