@@ -26,22 +26,42 @@
  *      1 - 2 alpha interval, and Mann-Whitney U (exact for small samples)
  *      as two one-sided tests, "worse" and "better".  The p-values of each
  *      direction are adjusted (Holm by default, or Benjamini-Hochberg) over
- *      every metric tested in this comparison, so false regressions are
- *      controlled at alpha for the whole run, and so are false
+ *      every metric tested in this comparison and compared with this
+ *      look's share a of alpha (all of it for a single look; see enum
+ *      cmp_spending), so false regressions are controlled at alpha for the
+ *      whole run over all of a caller's looks, and so are false
  *      improvements.  Metrics whose values are all one and the same number
  *      on both sides cannot reject and are left out of the family
  *      (Tarone's argument): they pass.
- *   4. Practical size: T = max(absolute, relative * |baseline median|)
- *      from the metric table and the configuration (scene overrides first).
- *   5. Verdict, with `worse` the shift signed so that positive is worse:
- *        regression    p_worse_adjusted <= alpha and worse >= T
- *        improvement   p_better_adjusted <= alpha and worse <= -T
- *        pass          the interval's worse end is below T: a practical
- *                      regression is ruled out at level alpha (one-sided
- *                      equivalence, i.e. non-inferiority; improvements of
- *                      any size pass)
- *        inconclusive  anything else: the interval reaches T and the test
- *                      did not settle it, so more iterations are needed.
+ *   4. Practical size: T = max(absolute, relative * |baseline median|,
+ *      noise * spread), the first two from the metric table and the
+ *      configuration (scene overrides first).  spread is the smaller of
+ *      the baseline's IQR and sqrt 2 times the median |x - y| over pairs
+ *      of iterations of the same baseline run; both are the IQR for
+ *      normal data (compare.c says why both).  The third term (noise 1 by
+ *      default) keeps T from falling below what single iterations already
+ *      differ by, shifts that 5-15 iterations cannot tell from noise: a
+ *      scene that varies more gets a larger T.
+ *   5. Verdict, with `worse` the shift signed so that positive is worse, p
+ *      and p_raw the adjusted and raw one-sided p-values of the direction
+ *      the shift points to, and a this look's alpha:
+ *        regression    p <= a and worse >= T
+ *        improvement   p <= a and worse <= -T
+ *        pass          the interval's worse end is below T (a practical
+ *                      regression is ruled out at level alpha), or the
+ *                      estimate is below T (better included: no sign of
+ *                      a practical regression), or it reaches T without
+ *                      evidence: p_raw > a (not significant even alone),
+ *                      or at the last look p > alpha;
+ *        inconclusive  could be a regression of practical size and we
+ *                      cannot tell: the estimate reaches T and p_raw <= a
+ *                      (significant alone, not after the correction),
+ *                      where more iterations can settle it; at the last
+ *                      look a < p <= alpha (significant at the run's
+ *                      alpha, not at this look's share of it); also an
+ *                      interval that cannot reach its level at these n.
+ *      With hundreds of metrics, some estimate reaches T by chance every
+ *      night; only those with evidence behind them hold the run.
  *
  * The model is public like results.h: reports read it field by field.
  * Numbers that were not computed are NAN (null in JSON); strings are owned.
@@ -83,6 +103,24 @@ enum cmp_block_status {
 	CMP_BLOCK_RESOLVED,	/* only in the baseline */
 };
 
+/*
+ * How a caller that looks at one run more than once (`gate`: 5 iterations,
+ * then more up to max_iterations) shares alpha among its looks.  Look k of
+ * K tests at alpha_k, with alpha_1 + ... + alpha_K = alpha, so the chance
+ * of a false regression at any look stays below alpha whatever the looks
+ * have in common (Bonferroni over looks):
+ *   POCOCK  alpha_k = A(k / K) - A((k - 1) / K) with Lan and DeMets'
+ *           Pocock-type spending function A(t) = alpha ln(1 + (e - 1) t)
+ *           at information fraction t: the early looks, where a decision
+ *           saves the most iterations, get more: 0.62 and 0.38 of alpha
+ *           for two looks, 0.45, 0.31 and 0.24 for three;
+ *   EQUAL   alpha_k = alpha / K.
+ */
+enum cmp_spending {
+	CMP_SPEND_POCOCK,
+	CMP_SPEND_EQUAL,
+};
+
 /* One (device, scenario, scene, metric). */
 struct cmp_entry {
 	char *device;		/* device key */
@@ -102,6 +140,9 @@ struct cmp_entry {
 	double p_adjusted;	/* the same after the correction */
 	bool tested;		/* counted in the correction's family */
 	double rel_threshold, abs_threshold;
+	double noise_threshold;	/* in units of `spread` */
+	double spread;		/* per-iteration spread of the baseline,
+				   IQR scale; NAN: fewer than 2 values */
 	double threshold;	/* T, in unit */
 	double detectable;	/* smallest shift found with CMP_POWER;
 				   INFINITY: no shift can be at these n */
@@ -152,10 +193,15 @@ struct comparison {
 	struct cmp_run *baselines;
 	size_t nr_baselines, alloc_baselines;
 
-	double alpha;
+	double alpha;		/* over all looks */
 	enum stats_adjust correction;
 	double ci_level;
 	int min_iterations;
+	double noise;		/* T >= noise x spread */
+	int look, looks;	/* this look of the caller's */
+	enum cmp_spending spending;
+	bool last;		/* the caller's last look */
+	double alpha_look;	/* what this look tests at */
 	size_t tests;		/* the correction's family size */
 
 	struct strlist mismatches;	/* accepted with allow_mismatch */
@@ -169,10 +215,23 @@ struct comparison {
 	size_t nr_blocks, alloc_blocks;
 };
 
+/*
+ * `jankgate compare` takes one look that is not the last: its user may
+ * measure more.  A caller that looks again when a run is inconclusive
+ * (`gate`: 5 iterations, then batches up to max_iterations, K looks in
+ * all) sets look = k and looks = K at look k, and last = true at the look
+ * after which it will not measure more (k == K, or no undecided scenario
+ * can get more iterations).  The last look decides: see step 5 above.
+ */
 struct compare_opts {
-	double alpha;		/* run-wide false-alarm rate */
+	double alpha;		/* run-wide false-alarm rate, all looks */
 	enum stats_adjust correction;
 	int min_iterations;
+	double noise;		/* T is at least noise x the spread */
+	int look;		/* this look at the run, 1 .. looks */
+	int looks;		/* the most the caller takes; 1: one look */
+	enum cmp_spending spending;
+	bool last;		/* no more iterations will follow: decide */
 	const struct config *cfg;	/* thresholds; NULL: metric defaults */
 	bool allow_mismatch;
 };
@@ -185,9 +244,23 @@ struct compare_input {
 
 /*
  * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds), or
- * with the configuration defaults (0.05, Holm, 3) when `cfg` is NULL.
+ * with alpha 0.02, Holm and 3 when `cfg` is NULL; noise 1; one look that
+ * is not the last (look 1 of 1, Pocock spending, last false).
  */
 void compare_opts_init(struct compare_opts *o, const struct config *cfg);
+
+/*
+ * The alpha that look `look` of `looks` tests at under `how` (see enum
+ * cmp_spending); `alpha` itself for a single look.  NAN for a look outside
+ * 1 .. looks or an unknown `how`.
+ */
+double compare_look_alpha(double alpha, int look, int looks,
+    enum cmp_spending how);
+
+/* "pocock" or "equal"; never NULL. */
+const char *cmp_spending_name(enum cmp_spending how);
+/* The inverse of cmp_spending_name(); JG_EINVAL for another name. */
+int cmp_spending_parse(enum cmp_spending *out, const char *name);
 
 /*
  * Append to `reasons` one line per way the baselines differ from the

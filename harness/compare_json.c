@@ -10,7 +10,8 @@
  *     "current":   RUN,   "baselines": [ RUN ],
  *     "method":    { test: "mann-whitney", shift: "hodges-lehmann",
  *                   alpha, correction, ci_level, min_iterations, tests,
- *                   power },
+ *                   power, noise, look, looks, last, spending,
+ *                   alpha_look },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
  *                   regression },
  *     "mismatches": [str], "warnings": [str],
@@ -21,7 +22,8 @@
  *                      baseline: SUMMARY, current: SUMMARY,
  *                      shift: { estimate, lo, hi, level },
  *                      p_value, p_adjusted, tested,
- *                      threshold: { relative, absolute, value },
+ *                      threshold: { relative, absolute, noise, spread,
+ *                                   value },
  *                      detectable: { shift, possible, power } } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
  *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
@@ -123,6 +125,8 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	jsonw_open(w, "threshold", '{');
 	jsonw_num(w, "relative", e->rel_threshold);
 	jsonw_num(w, "absolute", e->abs_threshold);
+	jsonw_num(w, "noise", e->noise_threshold);
+	jsonw_num(w, "spread", e->spread);
 	jsonw_num(w, "value", e->threshold);
 	jsonw_close(w, '}');
 	jsonw_open(w, "detectable", '{');
@@ -203,6 +207,12 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "min_iterations", c->min_iterations);
 	jsonw_num(&w, "tests", (double)c->tests);
 	jsonw_num(&w, "power", CMP_POWER);
+	jsonw_num(&w, "noise", c->noise);
+	jsonw_num(&w, "look", c->look);
+	jsonw_num(&w, "looks", c->looks);
+	jsonw_lit(&w, "last", c->last ? "true" : "false");
+	jsonw_str(&w, "spending", cmp_spending_name(c->spending));
+	jsonw_num(&w, "alpha_look", c->alpha_look);
 	jsonw_close(&w, '}');
 	jsonw_open(&w, "counts", '{');
 	for (int v = 0; v < CMP_NR_VERDICTS; v++)
@@ -438,8 +448,8 @@ static int
 read_method(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
-	char *corr = NULL;
-	double min;
+	char *corr = NULL, *spend = NULL;
+	double min, look, looks;
 	int rc;
 
 	rc = get_num(r, o, "alpha", &c->alpha);
@@ -455,7 +465,28 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 		rc = get_str(r, o, "correction", &corr);
 	if (!rc && corr && stats_adjust_parse(&c->correction, corr))
 		rc = bad(r, "correction", "none, holm or bh");
+	/* Files from before looks were one look at alpha. */
+	if (!rc)
+		rc = get_num(r, o, "noise", &c->noise);
+	if (!rc)
+		rc = get_num(r, o, "look", &look);
+	if (!rc)
+		rc = get_num(r, o, "looks", &looks);
+	if (!rc)
+		rc = get_num(r, o, "alpha_look", &c->alpha_look);
+	if (!rc) {
+		c->look = isnan(look) ? 1 : (int)look;
+		c->looks = isnan(looks) ? 1 : (int)looks;
+		if (isnan(c->alpha_look))
+			c->alpha_look = c->alpha;
+		rc = get_str(r, o, "spending", &spend);
+	}
+	if (!rc)
+		rc = get_bool(r, o, "last", &c->last);
+	if (!rc && spend && cmp_spending_parse(&c->spending, spend))
+		rc = bad(r, "spending", "pocock or equal");
 	free(corr);
+	free(spend);
 	return rc;
 }
 
@@ -514,6 +545,8 @@ read_threshold(struct cr *r, const cJSON *o, void *dst)
 
 	if (get_num(r, o, "relative", &e->rel_threshold) ||
 	    get_num(r, o, "absolute", &e->abs_threshold) ||
+	    get_num(r, o, "noise", &e->noise_threshold) ||
+	    get_num(r, o, "spread", &e->spread) ||
 	    get_num(r, o, "value", &e->threshold))
 		return JG_EINVAL;
 	return 0;

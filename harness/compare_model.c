@@ -48,6 +48,28 @@ cmp_verdict_parse(enum cmp_verdict *out, const char *name)
 	return jg_error_set(JG_EINVAL, "unknown verdict '%s'", name);
 }
 
+static const char *const spending_names[] = {
+	[CMP_SPEND_POCOCK] = "pocock",
+	[CMP_SPEND_EQUAL] = "equal",
+};
+
+const char *
+cmp_spending_name(enum cmp_spending how)
+{
+	return (unsigned)how <= CMP_SPEND_EQUAL ? spending_names[how] : "?";
+}
+
+int
+cmp_spending_parse(enum cmp_spending *out, const char *name)
+{
+	for (int i = 0; i <= CMP_SPEND_EQUAL; i++)
+		if (!strcmp(spending_names[i], name)) {
+			*out = (enum cmp_spending)i;
+			return 0;
+		}
+	return jg_error_set(JG_EINVAL, "unknown alpha spending '%s'", name);
+}
+
 const char *
 cmp_block_status_name(enum cmp_block_status s)
 {
@@ -73,7 +95,10 @@ comparison_new(void)
 	struct comparison *c = xcalloc(1, sizeof(*c));
 
 	c->alpha = NAN;
+	c->alpha_look = NAN;
+	c->noise = NAN;
 	c->ci_level = NAN;
+	c->look = c->looks = 1;
 	strlist_init(&c->mismatches);
 	strlist_init(&c->warnings);
 	return c;
@@ -98,6 +123,7 @@ comparison_add_entry(struct comparison *c)
 	e->shift = e->shift_lo = e->shift_hi = e->shift_level = NAN;
 	e->p_value = e->p_adjusted = NAN;
 	e->rel_threshold = e->abs_threshold = e->threshold = NAN;
+	e->noise_threshold = e->spread = NAN;
 	e->detectable = NAN;
 	return e;
 }

@@ -69,17 +69,23 @@ enum metric_id {
 #define HIGHER METRIC_HIGHER_IS_BETTER
 
 /*
- * Default thresholds, and why (see metrics.h for how the pair is used):
+ * Default thresholds, and why (see metrics.h for how the pair is used).
+ * They say what matters to a user on a quiet device; compare raises T to
+ * the baseline's per-iteration IQR where a scene varies more than that
+ * (compare.h, step 4), so a noisy scene does not hold every run
+ * inconclusive on shifts no 15 iterations could resolve:
  *
  * - fps 5 % and 2 fps: at 60 Hz, 2 fps is one late frame in 30, about what
  *   a scripted scene varies by between iterations; 5 % scales that to 90 and
  *   120 Hz panels (4.5 and 6 fps).
  * - jank_pct and slow_pct 10 % and 1 point: one frame in a hundred is the
  *   smallest change a user-visible stutter makes in a few-second scene.
- * - frame_p50/p90_ms 10 % and 1 ms: the histogram has 1 ms buckets up to
- *   32 ms, so less than 1 ms cannot be resolved at all.  p95 2 ms and p99
- *   4 ms: tails land in the 2 ms (34-48) and 4 ms (53-133) buckets, where a
- *   one-bucket move is resolution, not change.
+ * - frame_p50/p90_ms 5 % and 1 ms: one bucket of gfxinfo's histogram,
+ *   which is 1 ms wide up to 32 ms, 2 ms to 48 (5 % of 40) and 4 ms
+ *   beyond (5 % of 80); less than a bucket cannot be resolved at all, and
+ *   a bucket is a tenth of a 90 Hz frame's 11.1 ms budget.  p95 2 ms and
+ *   p99 4 ms: tails land in the 2 ms (34-48) and 4 ms (53-133) buckets,
+ *   where a one-bucket move is resolution, not change.
  * - frozen_frames 25 % and 1 frame: each one is a >700 ms freeze, so a
  *   single extra one per iteration matters; 25 % keeps scenes that freeze
  *   often from alarming on one more.  blocks: the same reasoning.
@@ -102,9 +108,9 @@ static const struct metric_def metric_table[M_COUNT] = {
 		"rendered per second)" },
 	[M_JANK_PCT] = { "jank_pct", "%", LOWER, METRIC_SCENE, 0.10, 1,
 		"share of frames gfxinfo counts as janky" },
-	[M_FRAME_P50] = { "frame_p50_ms", "ms", LOWER, METRIC_SCENE, 0.10, 1,
+	[M_FRAME_P50] = { "frame_p50_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
 		"median frame time (gfxinfo 50th percentile)" },
-	[M_FRAME_P90] = { "frame_p90_ms", "ms", LOWER, METRIC_SCENE, 0.10, 1,
+	[M_FRAME_P90] = { "frame_p90_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
 		"90th percentile frame time" },
 	[M_FRAME_P95] = { "frame_p95_ms", "ms", LOWER, METRIC_SCENE, 0.10, 2,
 		"95th percentile frame time" },
