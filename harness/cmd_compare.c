@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "baseline_store.h"
 #include "cmd.h"
@@ -37,6 +38,7 @@
 #include "results.h"
 #include "strbuf.h"
 #include "strlist.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -118,8 +120,12 @@ print_row(const char *verdict, const char *scenario, const char *scene,
 {
 	struct strbuf where = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
 
-	strbuf_addf(&where, "%s%s%s", scenario, scene ? "/" : "",
-	    scene ? scene : "");
+	/* Scenario and scene names come from files: keep them inert. */
+	utf8_add_printable(&where, scenario, strlen(scenario), 0);
+	if (scene) {
+		strbuf_addch(&where, '/');
+		utf8_add_printable(&where, scene, strlen(scene), 0);
+	}
 	if (e && e->base.n)
 		strbuf_addf(&b, "%.4g", e->base.median);
 	else

@@ -28,6 +28,7 @@
 #include "jsonw.h"
 #include "strbuf.h"
 #include "strlist.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -61,12 +62,19 @@ print_table(const struct row *rows, size_t nr)
 			    p->height);
 		if (p->refresh_hz > 0)
 			snprintf(hz, sizeof(hz), "%.0f Hz", p->refresh_hz);
+		const char *model = p->model ? p->model :
+		    or_null(r->info->model) ? r->info->model : "-";
+		const char *rel = p->release ? p->release : "-";
+		struct strbuf m = STRBUF_INIT, v = STRBUF_INIT;
+
+		/* Properties are the device's to choose: keep them inert. */
+		utf8_add_printable(&m, model, strlen(model), 0);
+		utf8_add_printable(&v, rel, strlen(rel), 0);
 		printf("%-22s %-12s %-16s %-8s %-4s %-10s %-8s %s\n",
-		    r->info->serial, r->info->state,
-		    p->model ? p->model : or_null(r->info->model) ?
-		    r->info->model : "-",
-		    p->release ? p->release : "-", api, screen, hz,
-		    r->key ? r->key : "-");
+		    r->info->serial, r->info->state, m.buf, v.buf, api,
+		    screen, hz, r->key ? r->key : "-");
+		strbuf_release(&m);
+		strbuf_release(&v);
 	}
 }
 

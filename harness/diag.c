@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "error.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "banned.h"
 
 static int level = DIAG_NORMAL;
@@ -31,11 +32,15 @@ diag_level(void)
 static void
 emit(const char *prefix, const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 
+	/* Messages quote device and scenario strings: no escape reaches
+	 * the terminal. */
+	strbuf_vaddf(&msg, fmt, ap);
 	strbuf_addstr(&sb, prefix);
-	strbuf_vaddf(&sb, fmt, ap);
+	utf8_add_printable(&sb, msg.buf, msg.len, 1);
 	strbuf_addch(&sb, '\n');
+	strbuf_release(&msg);
 	fputs(sb.buf, stderr);
 	fflush(stderr);
 	strbuf_release(&sb);

@@ -5,6 +5,7 @@
  * rules out overlong forms (E0, F0), surrogates (ED) and code points past
  * U+10FFFF (F4); the rest must be continuation bytes.
  */
+#include "strbuf.h"
 #include "utf8.h"
 #include "banned.h"
 
@@ -56,4 +57,42 @@ utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 		c = c << 6 | (p[i] & 0x3f);
 	*cp = c;
 	return len;
+}
+
+static int
+is_format_control(unsigned cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069) ||
+	    cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
+void
+utf8_add_printable(struct strbuf *sb, const char *s, size_t len,
+    int keep_newline)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n = utf8_len(p + i, len - i);
+		unsigned cp;
+
+		if (!n) {
+			strbuf_addch(sb, '?');
+			i++;
+			continue;
+		}
+		utf8_decode(p + i, n, &cp);
+		if (cp == '\n' && keep_newline)
+			strbuf_addch(sb, '\n');
+		else if (cp == '\n' || cp == '\t')
+			strbuf_addch(sb, ' ');
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		    is_format_control(cp))
+			strbuf_addch(sb, '?');
+		else
+			strbuf_add(sb, s + i, n);
+		i += n;
+	}
 }

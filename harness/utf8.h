@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct strbuf;
+
 /*
  * Length (1-4) of the valid UTF-8 sequence at p[0..n), or 0 when it is
  * invalid or cut short.  `n` must be at least 1.
@@ -21,5 +23,17 @@ size_t utf8_len(const unsigned char *p, size_t n);
  * invalid sequence decodes as U+FFFD and consumes one byte.
  */
 size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
+
+/*
+ * Append `len` bytes of `s` to `sb` made safe for a terminal: C0 and C1
+ * control characters, DEL and the bidirectional overrides (U+202A-202E,
+ * U+2066-2069, U+200E, U+200F, U+061C) become '?', so a device or
+ * scenario string cannot move the cursor, recolour the screen or reorder
+ * what follows it; invalid UTF-8 bytes become '?' too.  A newline is kept
+ * when `keep_newline` is set (multi-line diagnostics), else it is a
+ * space; a tab is a space.
+ */
+void utf8_add_printable(struct strbuf *sb, const char *s, size_t len,
+    int keep_newline);
 
 #endif

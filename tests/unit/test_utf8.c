@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "strbuf.h"
 #include "utf8.h"
 
 struct u8case {
@@ -42,7 +43,27 @@ strict_rules(void **state)
 	}
 }
 
+/*
+ * Terminal output: controls, DEL, C1 controls, bidi overrides and bad
+ * bytes become '?'; newlines stay only when asked; text is kept.
+ */
+static void
+printable_neutralises_terminal_controls(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char in[] = "a\x1b[31mb\r\x7f\xc2\x9b\xe2\x80\xae" "c\n\td\xff"
+	    "\xc3\xa9";
+
+	utf8_add_printable(&sb, in, sizeof(in) - 1, 0);
+	assert_string_equal(sb.buf, "a?[31mb????c  d?\xc3\xa9");
+	strbuf_reset(&sb);
+	utf8_add_printable(&sb, "x\ny", 3, 1);
+	assert_string_equal(sb.buf, "x\ny");
+	strbuf_release(&sb);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(printable_neutralises_terminal_controls),
 	cmocka_unit_test(strict_rules),
 };
 JG_UNIT_GROUP(utf8, tests, NULL, NULL)
