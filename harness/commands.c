@@ -84,6 +84,14 @@ static const char *const run_usage[] = {
 	NULL
 };
 
+static const char *const gate_usage[] = {
+	"jankgate gate [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--against REF] [--repo URL] [--shard I/N] [-o DIR] "
+	"[--mail always|regression|never] [--update never|on-pass|always] "
+	"[--no-mail]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -152,6 +160,27 @@ const struct command commands[] = {
 	  "else 127.0.0.1:$ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; a\n"
 	  "local server is started with `adb start-server` when adb is on\n"
 	  "PATH.\n" },
+	{ "gate", cmd_gate, gate_usage,
+	  "the nightly one-shot: run, compare, report, mail, record",
+	  "  -s SERIAL           a device to use (repeatable; default:\n"
+	  "                      devices.serials, else every attached one)\n"
+	  "  --connect HOST:PORT `adb connect` a network device first\n"
+	  "  --against REF       compare with this branch or tag of the\n"
+	  "                      baseline repository (default: baseline.ref)\n"
+	  "  --repo URL          the baseline repository (default:\n"
+	  "                      baseline.repo)\n"
+	  "  --shard I/N         measure only shard I of N of the (device,\n"
+	  "                      scenario) pairs; merge with jankgate report\n"
+	  "  -o DIR              results, comparisons and report (default:\n"
+	  "                      out_dir)\n"
+	  "  --mail WHEN         always, regression or never (default:\n"
+	  "                      mail.when); --no-mail is --mail never\n"
+	  "  --update WHEN       record the run as the new baseline: never,\n"
+	  "                      on-pass or always (default: baseline.update)\n"
+	  "Inconclusive comparisons get more iterations, up to\n"
+	  "max_iterations.  Exit status: 0 pass, 1 regression, 2 bad input or\n"
+	  "a baseline not comparable, 3 infrastructure failure (a device\n"
+	  "lost, git or SMTP), 4 inconclusive after max_iterations.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
 	{ "mail", cmd_mail, mail_usage,

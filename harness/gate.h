@@ -14,11 +14,13 @@
  *      a results file like any other), compared by compare_run() with the
  *      last baseline.history runs of that key on the ref (--against REF,
  *      else baseline.ref), written to OUT/<key>/comparison.json;
- *   4. adaptive iterations: while a key's comparison leaves a scenario
- *      inconclusive and its devices have measured fewer than
- *      max_iterations of it, run another batch of that scenario on those
- *      devices (run_execute with `append`) and compare again, each look
- *      at its share of alpha (below);
+ *   4. adaptive iterations: while a key's comparison is inconclusive (no
+ *      regression, something undecided) and its devices have measured
+ *      fewer than max_iterations of an undecided scenario, run another
+ *      batch of that scenario on those devices (run_execute with
+ *      `append`) and compare again, each look at its share of alpha
+ *      (below).  A regression ends the looking: it is the key's verdict;
+ *      a device whose run failed runs no more batches;
  *   5. one report over every comparison file, in OUT/report/;
  *   6. mail it by mail.when (or --mail): always, on a regression, never;
  *   7. record each key's run as its new baseline by baseline.update (or
@@ -63,16 +65,17 @@
 
 struct gate_opts {
 	const struct config *cfg;	/* borrowed; required */
-	struct strlist serials;		/* -s; empty: the config's, else all */
-	struct strlist connect;		/* --connect, with the config's */
-	const char *against;		/* ref compared with; NULL: baseline.ref */
-	const char *repo;		/* NULL: baseline.repo */
-	const char *out_dir;		/* NULL: cfg->out_dir */
-	int shard_index, shard_count;	/* 1-based I of N; 0/0: no sharding */
+	struct strlist serials;	/* -s; empty: the config's, else all */
+	struct strlist connect;	/* --connect, with the config's */
+	const char *against;	/* ref compared with; NULL: baseline.ref */
+	const char *repo;	/* NULL: baseline.repo */
+	const char *out_dir;	/* NULL: cfg->out_dir */
+	int shard_index;	/* 1-based I of N ... */
+	int shard_count;	/* ... N; 0: no sharding */
 	enum config_mail_when mail_when;
 	enum config_update update;
 	enum run_progress_mode progress;
-	FILE *progress_fp;		/* run's progress; NULL: stderr */
+	FILE *progress_fp;	/* run's progress; NULL: stderr */
 	/* Called with one line for people as each step ends; may be NULL. */
 	void (*note)(void *data, const char *line);
 	void *note_data;
@@ -85,38 +88,39 @@ void gate_opts_release(struct gate_opts *o);
 /* One device key: the devices that share it and their one comparison. */
 struct gate_key {
 	char *key;
-	struct strlist serials;		/* its devices, serial order */
-	struct strlist results;		/* their results files, same order */
-	char *current;			/* the file compared: results[0], or the
-					   pooled file of several devices */
-	char *comparison;		/* comparison.json written, or NULL */
-	bool compared;			/* `verdict` and `counts` hold */
-	bool complete;			/* every device ran all it planned */
-	int run_status;			/* the worst of its devices' run
-					   statuses: 0 when all ran well */
+	struct strlist serials;	/* its devices, serial order */
+	struct strlist results;	/* their results files, same order */
+	char *current;		/* the file compared: results[0], or the
+				   pooled file of several devices */
+	char *comparison;	/* comparison.json written, or NULL */
+	bool compared;		/* `verdict` and `counts` hold */
+	bool complete;		/* every device ran all it planned */
+	int run_status;		/* the worst run status of its devices:
+				   0 when all of them ran well */
 	enum cmp_verdict verdict;	/* comparison_verdict() */
 	size_t counts[CMP_NR_VERDICTS];	/* entries per verdict */
-	int looks;			/* comparisons made */
-	int iterations;			/* most measured iterations of one
-					   scenario on one device */
-	struct strlist regressions;	/* "scenario/scene metric: a -> b" */
-	char *commit_verdict;		/* gate_commit_verdict(), or NULL */
+	int looks;		/* the look that gave `verdict` */
+	int iterations;		/* most measured iterations of one
+				   scenario on one device */
+	struct strlist regressions;	/* "scn/scene metric: a -> b unit" */
+	struct strlist blocks;	/* new and worse blocks, one line each */
+	char *commit_verdict;	/* gate_commit_verdict(), or NULL */
 	char commit[BASELINE_OID_HEXSZ + 1];	/* recorded, else "" */
-	int status;			/* this key's exit status contribution */
-	struct strlist notes;		/* what went wrong or was decided */
+	int status;		/* this key's exit status contribution */
+	struct strlist notes;	/* what went wrong or was decided */
 };
 
 struct gate_outcome {
-	struct gate_key *keys;		/* in the order devices were listed */
+	struct gate_key *keys;	/* in the order devices were listed */
 	size_t nr_keys, alloc_keys;
-	struct run_report run;		/* every device of the first run */
-	char *report_dir;		/* written, or NULL */
+	struct run_report run;	/* every device of the first run */
+	char *report_dir;	/* written, or NULL */
 	bool mailed;
-	char *mail_subject;		/* when mailed */
-	char *mail_note;		/* "sent to ...", or why not */
+	char *mail_subject;	/* when mailed */
+	char *mail_note;	/* "sent to ...", or why not */
 	bool interrupted;
-	int status;			/* the exit status, DESIGN §10 */
-	struct strlist errors;		/* "stage: message", one per failure */
+	int status;		/* the exit status, DESIGN §10 */
+	struct strlist errors;	/* "stage: message", one per failure */
 };
 
 void gate_outcome_init(struct gate_outcome *out);

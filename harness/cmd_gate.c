@@ -1,0 +1,258 @@
+/*
+ * cmd_gate.c: `jankgate gate`, the nightly one-shot.
+ *
+ * Options over the configuration (flags > environment > file), then
+ * gate_execute() (gate.h), then the verdict table on stdout: one block per
+ * device key with its devices, iterations, verdict, the regressions by
+ * scenario, scene and metric, and what became of the baseline; then where
+ * the report is, whether mail went out, and the verdict with its exit
+ * status.  Each stage's progress and failures go to stderr as they
+ * happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
+ * was measured is still compared and reported, and nothing is mailed or
+ * recorded.
+ *
+ * Exit status: DESIGN §10, as gate.h says.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "gate.h"
+#include "run.h"
+#include "banned.h"
+
+struct gate_args {
+	const char *mail;
+	const char *update;
+	const char *shard;
+};
+
+static int
+parse_mail_when(enum config_mail_when *out, const char *s)
+{
+	static const char *const names[] = { "always", "regression", "never" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum config_mail_when)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+parse_update(enum config_update *out, const char *s)
+{
+	static const char *const names[] = { "never", "on-pass", "always" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum config_update)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "connect", required_argument, NULL, 'C' },
+		{ "against", required_argument, NULL, 'A' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mail", required_argument, NULL, 'M' },
+		{ "no-mail", no_argument, NULL, 'N' },
+		{ "update", required_argument, NULL, 'U' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *self = command_find("gate");
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "s:o:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		switch (opt) {
+		case 's':
+			strlist_add(&o->serials, optarg);
+			break;
+		case 'C':
+			strlist_add(&o->connect, optarg);
+			break;
+		case 'A':
+			o->against = optarg;
+			break;
+		case 'R':
+			o->repo = optarg;
+			break;
+		case 'S':
+			a->shard = optarg;
+			break;
+		case 'o':
+			o->out_dir = optarg;
+			break;
+		case 'M':
+			a->mail = optarg;
+			break;
+		case 'N':
+			a->mail = "never";
+			break;
+		case 'U':
+			a->update = optarg;
+			break;
+		default:
+			return cmd_usage_error(self, NULL);
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(self, "unexpected argument '%s'",
+		    argv[optind]);
+	return 0;
+}
+
+/* The flags that need the configuration's defaults underneath. */
+static int
+apply_args(struct gate_opts *o, const struct gate_args *a)
+{
+	const struct command *self = command_find("gate");
+
+	if (a->mail && parse_mail_when(&o->mail_when, a->mail))
+		return cmd_usage_error(self, "--mail takes always, regression "
+		    "or never, not '%s'", a->mail);
+	if (a->update && parse_update(&o->update, a->update))
+		return cmd_usage_error(self, "--update takes never, on-pass or "
+		    "always, not '%s'", a->update);
+	if (a->shard && run_parse_shard(a->shard, &o->shard_index,
+	    &o->shard_count))
+		return cmd_usage_error(self, "%s", jg_error_msg());
+	return 0;
+}
+
+static void
+print_note(void *data, const char *line)
+{
+	(void)data;
+	diag_info("%s", line);
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	run_interrupt();
+}
+
+static void
+print_key(const struct gate_key *k)
+{
+	const char *verdict = k->compared ? cmp_verdict_name(k->verdict) :
+	    "not compared";
+
+	printf("%-36s %7zu %10d %5d  %s\n", k->key, k->serials.nr,
+	    k->iterations, k->looks, verdict);
+	for (size_t i = 0; i < k->serials.nr; i++)
+		printf("    device    %s\n", k->serials.items[i]);
+	if (k->compared)
+		printf("    metrics   %zu regression, %zu inconclusive, %zu "
+		    "improvement, %zu pass, %zu new, %zu missing\n",
+		    k->counts[CMP_REGRESSION], k->counts[CMP_INCONCLUSIVE],
+		    k->counts[CMP_IMPROVEMENT], k->counts[CMP_PASS],
+		    k->counts[CMP_NEW], k->counts[CMP_MISSING]);
+	for (size_t i = 0; i < k->regressions.nr; i++)
+		printf("    worse     %s\n", k->regressions.items[i]);
+	for (size_t i = 0; i < k->blocks.nr; i++)
+		printf("    block     %s\n", k->blocks.items[i]);
+	for (size_t i = 0; i < k->notes.nr; i++)
+		printf("    note      %s\n", k->notes.items[i]);
+}
+
+static const char *
+status_name(int status)
+{
+	switch (status) {
+	case EXIT_PASS:
+		return "pass";
+	case EXIT_REGRESSION:
+		return "regression";
+	case EXIT_BAD_INPUT:
+		return "bad input";
+	case EXIT_INFRA:
+		return "infrastructure failure";
+	case EXIT_INCONCLUSIVE:
+		return "inconclusive";
+	default:
+		return "?";
+	}
+}
+
+static void
+print_outcome(const struct gate_outcome *out)
+{
+	if (out->nr_keys) {
+		printf("%-36s %7s %10s %5s  %s\n", "DEVICE KEY", "DEVICES",
+		    "ITERATIONS", "LOOKS", "VERDICT");
+		for (size_t i = 0; i < out->nr_keys; i++)
+			print_key(&out->keys[i]);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < out->errors.nr; i++)
+		printf("problem   %s\n", out->errors.items[i]);
+	if (out->report_dir)
+		printf("report    %s/report.html\n", out->report_dir);
+	if (out->mail_note)
+		printf("mail      %s\n", out->mail_note);
+	printf("verdict   %s (exit %d)\n", status_name(out->status),
+	    out->status);
+}
+
+int
+cmd_gate(int argc, char **argv)
+{
+	struct gate_args a = { NULL, NULL, NULL };
+	struct gate_outcome out;
+	struct gate_opts o;
+	struct config *cfg = NULL;
+	struct sigaction sa, old_int, old_term;
+	int status;
+
+	gate_opts_init(&o, NULL);
+	gate_outcome_init(&out);
+	status = parse_args(&o, &a, argc, argv);
+	if (!status)
+		status = cmd_load_config(&cfg);
+	if (status)
+		goto out;
+	o.cfg = cfg;
+	o.mail_when = cfg->mail.when;
+	o.update = cfg->baseline.update;
+	if ((status = apply_args(&o, &a)))
+		goto out;
+	o.progress_fp = stderr;
+	o.progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
+	    RUN_PROGRESS_AUTO;
+	o.note = print_note;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	status = gate_execute(&o, &out);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	fflush(stderr);
+	print_outcome(&out);
+out:
+	gate_outcome_release(&out);
+	gate_opts_release(&o);
+	config_free(cfg);
+	return status;
+}

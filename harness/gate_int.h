@@ -1,0 +1,130 @@
+/*
+ * gate_int.h: what the files of `jankgate gate` share.
+ *
+ *   gate.c          the context, the stages in order, the runs
+ *   gate_look.c     per device key: read, pool, compare, look again
+ *   gate_deliver.c  the report, the mail, the baseline update
+ *   gate_store.c    the baseline store: open, sample, record
+ *   gate_policy.c, gate_pool.c   the pure parts (gate.h)
+ */
+#ifndef JG_GATE_INT_H
+#define JG_GATE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "baseline_store.h"
+
+struct comparison;
+struct config;
+struct gate_opts;
+struct gate_outcome;
+struct results;
+struct strlist;
+
+/* The baseline sample of one device key, newest run first. */
+struct gate_sample {
+	struct results **runs;
+	char **names;		/* "REF@COMMIT", for messages */
+	size_t nr;
+};
+
+/* What one device key needs between looks; parallel to out->keys. */
+struct gate_work {
+	struct results **devs;	/* one per device, as on disk */
+	bool *alive;		/* the device may run more iterations */
+	size_t nr_devs;
+	struct results *pooled;	/* several devices pooled; else NULL */
+	struct gate_sample base;
+	bool sampled;		/* `base` was loaded */
+	struct comparison *cmp;	/* the last look's */
+	bool stopped;		/* not comparable, broken: no more looks */
+};
+
+/* One gate_execute() call. */
+struct gate_ctx {
+	const struct gate_opts *o;
+	const struct config *cfg;
+	struct gate_outcome *out;
+	struct baseline_store *bs;
+	const char *out_dir;
+	const char *ref;	/* compared against */
+	struct gate_work *work;	/* parallel to out->keys */
+	int looks;		/* planned: gate_looks() */
+};
+
+/* gate.c */
+
+/* Tell people one line through o->note, if set. */
+void gate_note(struct gate_ctx *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A failure of `stage` ("run", "compare", "mail"...): merge `status` into
+ * the outcome's, add "stage: message" to out->errors (once) and tell it.
+ */
+void gate_fail(struct gate_ctx *g, int status, const char *stage,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * Run `n` more iterations of `scenario` on `serials` in parallel,
+ * appending to their results, and account for what the run reported.
+ */
+void gate_run_more(struct gate_ctx *g, const char *scenario, int n,
+    const struct strlist *serials);
+
+/* gate_look.c */
+
+/*
+ * (Re)read key `i`'s results files, pool several devices, count its
+ * iterations.  Returns 0, or an error already accounted for.
+ */
+int gate_key_read(struct gate_ctx *g, size_t i);
+
+/* Compare key `i` at look `look` and write its comparison.json. */
+void gate_key_compare(struct gate_ctx *g, size_t i, int look);
+
+/* Looks 2..looks: more iterations where a key is undecided. */
+void gate_adapt(struct gate_ctx *g);
+
+/* Each key's verdict becomes its share of the exit status. */
+void gate_settle(struct gate_ctx *g);
+
+/* Free what `w` holds; the struct itself is the caller's. */
+void gate_work_release(struct gate_work *w);
+
+/* gate_deliver.c: the stages after the comparisons, in this order. */
+void gate_report(struct gate_ctx *g);
+void gate_mail(struct gate_ctx *g);
+void gate_record(struct gate_ctx *g);
+
+/* gate_store.c */
+
+/*
+ * Open the store named by `repo`, else baseline.repo, with the
+ * configuration's credentials and retries.  JG_EINVAL when none is named;
+ * otherwise baseline_store_open()'s errors.
+ */
+int gate_store_open(struct baseline_store **out, const struct config *cfg,
+    const char *repo);
+
+/*
+ * Load the last `history` versions of `package`/`key` on `ref` into `s`
+ * (none: a first run).  Returns 0, or the store's or results_parse()'s
+ * error with `s` empty.
+ */
+int gate_sample_load(struct gate_sample *s, struct baseline_store *bs,
+    const char *ref, const char *package, const char *key, int history);
+void gate_sample_release(struct gate_sample *s);
+
+/*
+ * Commit the results file at `path` as its key's baseline on `branch`
+ * with `verdict`; the commit id goes to `out` and the number of attempts
+ * (more than 1: a refused push was retried) to *attempts.  Returns 0 or
+ * the error of reading the file or of baseline_store_record().
+ */
+int gate_store_record(char out[BASELINE_OID_HEXSZ + 1], int *attempts,
+    struct baseline_store *bs, const char *branch, const char *path,
+    const char *verdict);
+
+#endif
