@@ -7,10 +7,15 @@
 
 #include "unit.h"
 
+#include "baseline_store.h"
 #include "compare.h"
 #include "config.h"
+#include "error.h"
+#include "fileio.h"
 #include "gate.h"
+#include "gate_int.h"
 #include "results.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* Looks: one for the first batch, then one per batch up to the max. */
@@ -271,6 +276,128 @@ trim_keeps_the_measured_scenarios(void **state)
 	results_free(cur);
 }
 
+/* A configuration whose baseline.repo is a new bare repository. */
+static struct config *
+store_config(const char *name)
+{
+	struct baseline_store_opts so = { 0 };
+	struct baseline_store *bs = NULL;
+	struct config *cfg = NULL;
+	static int seq;
+	char *path = xasprintf("%s/%s-%d.git", unit_tmpdir(), name, ++seq);
+
+	so.repo = path;
+	so.create = 1;
+	assert_int_equal(baseline_store_open(&bs, &so), 0);
+	baseline_store_free(bs);
+	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	free(cfg->baseline.repo);
+	cfg->baseline.repo = path;
+	return cfg;
+}
+
+/* The fixture run with its run id changed, written to a file of its own. */
+static char *
+write_run(const char *run_id)
+{
+	struct results *r = NULL;
+	char *src = xasprintf("%s/tests/unit/data/results/full.json",
+	    unit_srcdir());
+	char *path = xasprintf("%s/run-%s.json", unit_tmpdir(), run_id);
+
+	assert_int_equal(results_read(&r, src), 0);
+	rs_str_set(&r->run.id, run_id);
+	assert_int_equal(results_write(r, path), 0);
+	results_free(r);
+	free(src);
+	return path;
+}
+
+/*
+ * Recording stores the file's bytes with the gate's verdict, once per
+ * run; the sample reads the runs back newest first, each named by the ref
+ * and its commit, and an empty repository is a first run.
+ */
+static void
+store_records_and_samples_newest_first(void **state)
+{
+	struct config *cfg = store_config("sample");
+	struct baseline_store *bs = NULL;
+	struct gate_sample s;
+	char id1[BASELINE_OID_HEXSZ + 1], id2[BASELINE_OID_HEXSZ + 1];
+	char *one = write_run("night-1"), *two = write_run("night-2");
+	int attempts;
+
+	(void)state;
+	assert_int_equal(gate_store_open(&bs, cfg, NULL), 0);
+	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	    "google-pixel-7-api34-90hz", 5), 0);
+	assert_int_equal(s.nr, 0);
+	gate_sample_release(&s);
+	assert_int_equal(gate_store_record(id1, &attempts, bs, "main", one,
+	    "new"), 0);
+	assert_int_equal(attempts, 1);
+	assert_int_equal(gate_store_record(id2, &attempts, bs, "main", two,
+	    "pass"), 0);
+	assert_string_not_equal(id1, id2);
+	/* the same bytes again: nothing to commit */
+	assert_int_equal(gate_store_record(id2, &attempts, bs, "main", two,
+	    "pass"), 0);
+	assert_int_equal(attempts, 0);
+	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	    "google-pixel-7-api34-90hz", 5), 0);
+	assert_int_equal(s.nr, 2);
+	assert_string_equal(s.runs[0]->run.id, "night-2");
+	assert_string_equal(s.runs[1]->run.id, "night-1");
+	assert_true(!strncmp(s.names[0], "main@", 5));
+	assert_int_equal(strlen(s.names[0]), 5 + 12);
+	assert_true(!strncmp(s.names[0] + 5, id2, 12));
+	gate_sample_release(&s);
+	/* baseline.history = 1: the newest run only */
+	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	    "google-pixel-7-api34-90hz", 1), 0);
+	assert_int_equal(s.nr, 1);
+	gate_sample_release(&s);
+	baseline_store_free(bs);
+	config_free(cfg);
+	free(one);
+	free(two);
+}
+
+/*
+ * A run the store cannot file (no device key) is refused as bad input,
+ * and so are a missing file and a repository nobody configured.
+ */
+static void
+store_refuses_what_it_cannot_file(void **state)
+{
+	struct config *cfg = store_config("refuse");
+	struct baseline_store *bs = NULL;
+	struct results *r = NULL;
+	char id[BASELINE_OID_HEXSZ + 1];
+	char *path = write_run("keyless");
+	int attempts;
+
+	(void)state;
+	assert_int_equal(results_read(&r, path), 0);
+	rs_str_set(&r->device.key, NULL);
+	assert_int_equal(results_write(r, path), 0);
+	results_free(r);
+	assert_int_equal(gate_store_open(&bs, cfg, NULL), 0);
+	assert_int_equal(gate_store_record(id, &attempts, bs, "main", path,
+	    "pass"), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "device.key"));
+	assert_int_equal(gate_store_record(id, &attempts, bs, "main",
+	    "/nonexistent/results.json", "pass"), JG_ENOTFOUND);
+	baseline_store_free(bs);
+	free(cfg->baseline.repo);
+	cfg->baseline.repo = NULL;
+	assert_int_equal(gate_store_open(&bs, cfg, NULL), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "no baseline repository"));
+	config_free(cfg);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(looks_count_batches_up_to_the_max),
 	cmocka_unit_test(batch_stops_at_the_max),
@@ -281,5 +408,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(pool_moves_iterations_to_the_first_device),
 	cmocka_unit_test(pool_of_one_changes_nothing),
 	cmocka_unit_test(trim_keeps_the_measured_scenarios),
+	cmocka_unit_test(store_records_and_samples_newest_first),
+	cmocka_unit_test(store_refuses_what_it_cannot_file),
 };
 JG_UNIT_GROUP(gate, tests, NULL, NULL)
