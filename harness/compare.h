@@ -55,11 +55,12 @@
  *                      or at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
  *                      cannot tell: the estimate reaches T and p_raw <= a
- *                      (significant alone, not after the correction),
- *                      where more iterations can settle it; at the last
- *                      look a < p <= alpha (significant at the run's
- *                      alpha, not at this look's share of it); also an
- *                      interval that cannot reach its level at these n.
+ *                      (a regression at this look if it were the only
+ *                      metric, not after the correction), where more
+ *                      iterations can settle it; at the last look
+ *                      a < p <= alpha (significant at the run's alpha,
+ *                      not at this look's share of it); also an interval
+ *                      that cannot reach its level at these n.
  *      With hundreds of metrics, some estimate reaches T by chance every
  *      night; only those with evidence behind them hold the run.
  *

@@ -1,61 +1,71 @@
 /*
- * bench_compare.c: how often `jankgate compare` cries wolf, and how often it
- * catches a real regression, on synthetic nightly runs.
+ * bench_compare.c: how often `jankgate compare` cries wolf, how often it
+ * catches a real regression, and how often it cannot decide, on synthetic
+ * nightly runs.
  *
  * Each simulated night is one device running the same app: 10 scenarios,
  * each a cold launch followed by 5 scenes, so 10 x (5 launch metrics + 5 x
  * 11 scene metrics) = 600 metrics.  The baseline is 5 earlier runs of 5
  * iterations (plus a warm-up each, which compare must ignore), 25 values
- * per metric; the current run has 5 iterations plus a warm-up.  Every run
- * is built as a real `struct results` and goes through compare_run(), so
- * the sample assembly, the metric derivation, the test, the correction and
- * the verdict rules are the ones `jankgate compare` uses.
+ * per metric, a window that slides by one run a night.  Every run is built
+ * as a real `struct results` and goes through compare_run(), so the sample
+ * assembly, the metric derivation, the test, the correction and the
+ * verdict rules are the ones `jankgate compare` and `gate` use.
  *
- * The noise model follows the simulated phone (tests/simdevice/apps):
+ * Each night is judged three ways on the same data:
+ *
+ *   compare  one look at 5 current iterations at the whole alpha, as
+ *            `jankgate compare` does;
+ *   gate     as `jankgate gate` does (harness/gate.h): look 1 at 5
+ *            iterations; while the night is inconclusive without a
+ *            regression, the undecided scenarios (an inconclusive entry)
+ *            get 5 more iterations and the run is compared again, up to
+ *            max_iterations 15, i.e. at most 3 looks, look k at alpha_k of
+ *            compare_look_alpha() (--spending; gate.h uses alpha / 3);
+ *   naive    a metric alarms when its median over 5 current iterations
+ *            moved by more than 5 % the worse way from the baseline's.
+ *
+ * The noise model is the simulated phone's (tests/simdevice, framegen.c):
  *
  *   - The app is fixed (seeded): per scene a frame-time distribution,
  *     lognormal with a median of 5-14 ms and sigma 0.15-0.35, plus spikes
- *     (GC, inflation) of 15-40 ms with probability 0-3 %, and 120-400
- *     frames per iteration at 90 Hz; 40 % of scenes have main-thread blocks
- *     (Poisson, 0.1-1 per iteration, lognormal walls around 150-600 ms);
- *     launches are lognormal with sigma 0.08 around 600-1200 ms (the
- *     simulated phone's startup spread), Application.onCreate and the first
- *     activity likewise.
- *   - Per iteration, the device's speed varies: every frame and launch time
- *     of the iteration is scaled by exp(N(0, 0.03)) (DVFS and thermal
- *     state, a 3 % CV), and 5 % of iterations are outliers, slowed by
- *     15-40 % with twice the spikes (background work on the phone).
- *   - Per run, a drift exp(N(0, 0.01)) scales the whole run (a new boot, a
- *     different room temperature); it makes iterations of one run alike,
- *     which the test's exchangeability assumption does not know about.
+ *     (GC, inflation) of 15-40 ms with probability 0-3 %, and 100-700
+ *     frames per iteration at 90 Hz (shop-v1's feed scene: 650 frames,
+ *     median 9 ms, sigma 0.28, 2 % spikes of 22 ms); 40 % of scenes have
+ *     main-thread blocks (Poisson, 0.1-1 per iteration, lognormal walls
+ *     around 150-600 ms).  Frames are drawn independently, as framegen
+ *     draws them, so a scene's per-iteration spread is sampling noise
+ *     seen through gfxinfo's buckets.
+ *   - A cold launch scales every launch number by one lognormal factor
+ *     with sigma 0.08 (the phone's startup.sigma), around 600-1200 ms.
  *
- * Frame metrics are then derived the way gfxinfo derives them: 1/2/4 ms
+ * and `harsh` adds what a real phone adds on top: a per-iteration device
+ * speed factor exp(N(0, 0.03)) on every frame and launch (DVFS, thermal
+ * state), 5 % outlier iterations slowed by 15-40 % with twice the spikes,
+ * and a per-run drift exp(N(0, 0.01)) that makes the iterations of one run
+ * alike, which the test's exchangeability assumption does not know about
+ * (A/A is also run without the drift, to show what it costs).
+ *
+ * Frame metrics are derived the way gfxinfo derives them: 1/2/4 ms
  * histogram buckets and its percentile rule (so p90 is a whole number of
  * ms and ties are common), janky = missed the 11.1 ms deadline, slow =
  * over 16 ms, dropped = vsyncs missed, fps = frames rendered in the
  * scene's window.  Launch times are whole ms as `am start -W` prints them.
  *
- * Each night is looked at twice, as the gate does (DESIGN §7): with 5
- * current iterations, and, when that is inconclusive, again with 15 (the
- * default max_iterations); the baseline is a window of the last 5 runs
- * that slides by one run a night.
- *
- * A/A: nights where nothing changed; the share with ANY regression verdict
- * among the 600 metrics (target <= 1 %), at the first look and at the
- * gate's last, next to a naive gate that alarms when a metric's median
- * moved by more than 5 % the worse way; then the share of nights and of
- * metrics that are inconclusive, per metric too.  Repeated without the
- * run-to-run drift and at alpha 0.01.
+ * A/A: nights where nothing changed: the share with ANY regression verdict
+ * among the 600 metrics (target <= 1 %), the share the gate had to look at
+ * again and the share still inconclusive at its last look (exit 4), per
+ * metric too, and the per-iteration spread next to the thresholds.
  * A/B: one metric (the first scene's frame_p90_ms, then the first
  * scenario's startup_ms) shifted by k x its per-iteration IQR in the
  * current run only; the share of nights where that metric is called a
- * regression (target >= 90 % at 1.5 IQR with 5 iterations), inconclusive
- * or pass, after the gate's second look, and the naive gate's alarms.
+ * regression (target >= 90 % at 1.5 IQR with 5 iterations).
  *
  * Nights run on two threads, each with its own seeded stream, so the
  * figures are the same on every machine for a given seed and --nights.
  *
- * Usage: bench-compare [--nights N] [--seed S]; prints its figures.
+ * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
+ *                      [--spending pocock|equal]; prints its figures.
  */
 #include <math.h>
 #include <pthread.h>
@@ -77,6 +87,7 @@
 #define BASE_RUNS 5
 #define ITERATIONS 5
 #define MAX_ITERATIONS 15
+#define LOOKS (MAX_ITERATIONS / ITERATIONS)
 #define NR_METRICS 16
 #define THREADS 2
 #define PERIOD_MS (1000.0 / 90)
@@ -105,10 +116,22 @@ struct shift {
 };
 
 struct noise {
-	double iter_sd, run_sd, outlier_p;
+	const char *name;
+	double launch_sd;	/* per launch, every launch number */
+	double iter_sd;		/* per iteration, everything */
+	double outlier_p;
+	double run_sd;		/* per run, everything */
 };
 
-static const struct noise phone_noise = { 0.03, 0.01, 0.05 };
+static const struct noise phone_noise = { "phone", 0.08, 0, 0, 0 };
+static const struct noise harsh_noise = { "harsh", 0.08, 0.03, 0.05, 0.01 };
+
+/* How the nights are judged (the command line). */
+struct setup {
+	double alpha;
+	enum cmp_spending spending;
+	double noise;
+};
 
 static double
 uniform(struct stats_rng *r, double lo, double hi)
@@ -155,7 +178,7 @@ app_init(struct app_model *app, uint64_t seed)
 			m->sigma = uniform(&r, 0.15, 0.35);
 			m->spike_p = uniform(&r, 0, 0.03);
 			m->spike_ms = uniform(&r, 15, 40);
-			m->frames = (int)uniform(&r, 120, 400);
+			m->frames = (int)uniform(&r, 100, 700);
 			m->block_rate = stats_rng_uniform(&r) < 0.4 ?
 			    uniform(&r, 0.1, 1) : 0;
 			m->block_ms = uniform(&r, 150, 600);
@@ -247,29 +270,33 @@ apply_shift(struct rs_iteration *it, const struct shift *sh, int scenario)
 		sc->frames.p90_ms += sh->amount;
 }
 
+/*
+ * One iteration: a cold launch whose numbers share one factor, as the
+ * simulated phone's (`am start -W` TotalTime is Displayed there), then
+ * the scenes.
+ */
 static void
 gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
     double run_f, const struct noise *nz, struct stats_rng *r)
 {
 	int outlier = stats_rng_uniform(r) < nz->outlier_p;
 	double f = run_f * exp(stats_rng_normal(r, 0, nz->iter_sd));
+	double lf;
 	struct rs_startup *st = &it->startup;
 
 	if (outlier)
 		f *= uniform(r, 1.15, 1.4);
+	lf = f * exp(stats_rng_normal(r, 0, nz->launch_sd));
 	it->ok = true;
 	st->present = true;
 	st->kind = RS_LAUNCH_COLD;
-	st->total_ms = round(lognormal(r, m->cold_ms, 0.08) * f);
-	st->displayed_ms = st->total_ms - round(uniform(r, 5, 15));
-	st->fully_drawn_ms = st->total_ms +
-	    round(lognormal(r, m->drawn_ms, 0.15) * f);
+	st->total_ms = round(m->cold_ms * lf);
+	st->displayed_ms = st->total_ms;
+	st->fully_drawn_ms = round((m->cold_ms + m->drawn_ms) * lf);
 	st->matrix.present = true;
 	st->matrix.warm = 0;
-	st->matrix.application_create_ms = round(lognormal(r, m->app_ms,
-	    0.08) * f);
-	st->matrix.first_activity_create_ms = round(lognormal(r,
-	    m->activity_ms, 0.08) * f);
+	st->matrix.application_create_ms = round(m->app_ms * lf);
+	st->matrix.first_activity_create_ms = round(m->activity_ms * lf);
 	for (int j = 0; j < NR_SCENES; j++) {
 		char name[16];
 
@@ -376,18 +403,18 @@ pool_release(struct pool *p)
 }
 
 /*
- * Show compare only the first `n` measured iterations of each scenario:
- * the later ones are flagged as warm-ups, which compare skips.  The gate's
- * second look at the same run (more iterations) flips them back.
+ * Show compare only the first n[i] measured iterations of scenario i: the
+ * later ones are flagged as warm-ups, which compare skips.  A later look
+ * at the same run (more iterations) flips some of them back.
  */
 static void
-limit_iterations(struct results *res, int n)
+limit_iterations(struct results *res, const int *n)
 {
 	for (size_t i = 0; i < res->nr_scenarios; i++) {
 		struct rs_scenario *s = &res->scenarios[i];
 
 		for (size_t k = 1; k < s->nr_iterations; k++)
-			s->iterations[k].warmup = (int)k > n;
+			s->iterations[k].warmup = (int)k > n[i];
 	}
 }
 
@@ -399,6 +426,9 @@ struct look {
 	double target_threshold;
 	size_t entries, tests, regressions, inconclusives, naive_alarms;
 	size_t m_entries[NR_METRICS], m_inc[NR_METRICS], m_reg[NR_METRICS];
+	double m_spread[NR_METRICS], m_tiqr[NR_METRICS];	/* sums */
+	size_t m_spread_n[NR_METRICS], m_tiqr_n[NR_METRICS];
+	int undecided[NR_SCENARIOS];	/* scenarios with an inconclusive */
 };
 
 static int
@@ -428,9 +458,10 @@ is_target(const struct cmp_entry *e, const struct shift *sh)
 	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
 }
 
+/* Look `k` of `looks` at `cur` against the pool, and count what it says. */
 static void
 look(struct look *out, const struct pool *p, const struct results *cur,
-    const struct shift *sh, double alpha)
+    const struct shift *sh, const struct setup *su, int k, int looks)
 {
 	struct compare_input in_base[BASE_RUNS], in_cur = { cur, NULL };
 	struct compare_opts opts;
@@ -441,7 +472,12 @@ look(struct look *out, const struct pool *p, const struct results *cur,
 		in_base[i].name = NULL;
 	}
 	compare_opts_init(&opts, NULL);
-	opts.alpha = alpha;
+	opts.alpha = su->alpha;
+	opts.spending = su->spending;
+	opts.noise = su->noise;
+	opts.look = k;
+	opts.looks = looks;
+	opts.last = looks > 1 && k == looks;
 	if (compare_run(&c, &in_cur, in_base, BASE_RUNS, &opts)) {
 		fprintf(stderr, "bench-compare: %s\n", jg_error_msg());
 		exit(1);
@@ -461,36 +497,76 @@ look(struct look *out, const struct pool *p, const struct results *cur,
 		out->m_entries[m]++;
 		out->m_reg[m] += e->verdict == CMP_REGRESSION;
 		out->m_inc[m] += e->verdict == CMP_INCONCLUSIVE;
+		if (e->verdict == CMP_INCONCLUSIVE)
+			out->undecided[atoi(e->scenario + 1)] = 1;
+		if (e->base.n && e->base.median > 0) {
+			out->m_spread[m] += e->base.iqr / e->base.median;
+			out->m_spread_n[m]++;
+		}
+		if (e->base.n && e->base.iqr > 0) {
+			out->m_tiqr[m] += e->threshold / e->base.iqr;
+			out->m_tiqr_n[m]++;
+		}
 		if (is_target(e, sh)) {
 			out->target = e->verdict;
 			out->target_naive = naive;
 			out->target_threshold = e->threshold;
 		}
 	}
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		if (c->scenarios[i].verdict == CMP_INCONCLUSIVE)
+			out->undecided[atoi(c->scenarios[i].name + 1)] = 1;
 	out->any_naive = out->naive_alarms > 0;
 	out->run = comparison_verdict(c);
 	comparison_free(c);
 }
 
+/* One night, judged by compare alone and by the gate. */
+struct verdicts {
+	struct look single;	/* compare: one look, 5 iterations */
+	struct look first;	/* the gate's first look */
+	struct look final;	/* and its last */
+	int looks;		/* looks the gate took */
+	int reruns;		/* scenario batches it added */
+	int gate_regressed;	/* any look found a regression */
+	int gate_target;	/* any look called the target a regression */
+};
+
 /*
- * One night as the gate runs it (DESIGN §7): look at 5 iterations; when
- * that is inconclusive, measure up to max_iterations (15) and look again.
- * `first` is the first look, `final` the gate's last one.
+ * One night: compare alone at 5 iterations; the gate's looks at 5, then
+ * 5 more iterations of each undecided scenario per look, as gate.h says.
  */
 static void
-night(struct look *first, struct look *final, struct pool *p,
-    const struct app_model *app, const struct shift *sh,
-    const struct noise *nz, double alpha, struct stats_rng *r)
+night(struct verdicts *v, struct pool *p, const struct app_model *app,
+    const struct shift *sh, const struct noise *nz, const struct setup *su,
+    struct stats_rng *r)
 {
 	struct results *cur = gen_run(app, MAX_ITERATIONS, sh, nz, r);
+	int n[NR_SCENARIOS];
+	struct look *l = &v->first;
 
 	pool_slide(p, app, nz, r);
-	limit_iterations(cur, ITERATIONS);
-	look(first, p, cur, sh, alpha);
-	*final = *first;
-	if (first->run == CMP_INCONCLUSIVE) {
-		limit_iterations(cur, MAX_ITERATIONS);
-		look(final, p, cur, sh, alpha);
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		n[i] = ITERATIONS;
+	limit_iterations(cur, n);
+	look(&v->single, p, cur, sh, su, 1, 1);
+	look(&v->first, p, cur, sh, su, 1, LOOKS);
+	v->looks = 1;
+	v->reruns = 0;
+	v->gate_regressed = v->first.regressions > 0;
+	v->gate_target = v->first.target == CMP_REGRESSION;
+	v->final = v->first;
+	while (l->run == CMP_INCONCLUSIVE && v->looks < LOOKS) {
+		for (int i = 0; i < NR_SCENARIOS; i++)
+			if (l->undecided[i] && n[i] < MAX_ITERATIONS) {
+				n[i] += ITERATIONS;
+				v->reruns++;
+			}
+		limit_iterations(cur, n);
+		look(&v->final, p, cur, sh, su, ++v->looks, LOOKS);
+		l = &v->final;
+		v->gate_regressed |= l->regressions > 0;
+		v->gate_target |= l->target == CMP_REGRESSION;
 	}
 	results_free(cur);
 }
@@ -498,25 +574,35 @@ night(struct look *first, struct look *final, struct pool *p,
 /* Everything counted over a series of nights. */
 struct tally {
 	size_t nights;
-	size_t any_first, any_gate, any_naive;	/* nights with a regression */
-	size_t inc_first, inc_gate;		/* inconclusive nights */
-	size_t regs, incs, alarms, entries, tests;	/* first look */
+	size_t any_single, any_gate, any_naive;	/* nights with a regression */
+	size_t inc_single, inc_first, inc_final;	/* inconclusive */
+	size_t looks, reruns;
+	size_t regs, incs, alarms, entries, tests;	/* the single look */
 	size_t m_entries[NR_METRICS], m_reg[NR_METRICS];
-	size_t m_inc_first[NR_METRICS], m_inc_gate[NR_METRICS];
-	size_t m_entries_gate[NR_METRICS];
-	size_t t_reg, t_inc, t_pass, t_naive, t_gate;	/* the target */
+	size_t m_inc_single[NR_METRICS], m_inc_final[NR_METRICS];
+	size_t m_entries_final[NR_METRICS];
+	size_t m_spread_n[NR_METRICS], m_tiqr_n[NR_METRICS];
+	size_t t_single, t_inc, t_first, t_gate, t_gate_inc;	/* target */
+	size_t t_naive;
+	/* doubles from here on (tally_add relies on it) */
 	double t_threshold;
+	double m_spread[NR_METRICS], m_tiqr[NR_METRICS];
 };
 
 static void
-tally_night(struct tally *t, const struct look *a, const struct look *g)
+tally_night(struct tally *t, const struct verdicts *v)
 {
+	const struct look *a = &v->single, *g = &v->final;
+
 	t->nights++;
-	t->any_first += a->regressions > 0;
-	t->any_gate += g->regressions > 0;
+	t->any_single += a->regressions > 0;
+	t->any_gate += v->gate_regressed;
 	t->any_naive += a->any_naive;
-	t->inc_first += a->run == CMP_INCONCLUSIVE;
-	t->inc_gate += g->run == CMP_INCONCLUSIVE;
+	t->inc_single += a->run == CMP_INCONCLUSIVE;
+	t->inc_first += v->first.run == CMP_INCONCLUSIVE;
+	t->inc_final += g->run == CMP_INCONCLUSIVE && !v->gate_regressed;
+	t->looks += (size_t)v->looks;
+	t->reruns += (size_t)v->reruns;
 	t->regs += a->regressions;
 	t->incs += a->inconclusives;
 	t->alarms += a->naive_alarms;
@@ -525,37 +611,47 @@ tally_night(struct tally *t, const struct look *a, const struct look *g)
 	for (int m = 0; m < NR_METRICS; m++) {
 		t->m_entries[m] += a->m_entries[m];
 		t->m_reg[m] += a->m_reg[m];
-		t->m_inc_first[m] += a->m_inc[m];
-		t->m_inc_gate[m] += g->m_inc[m];
-		t->m_entries_gate[m] += g->m_entries[m];
+		t->m_inc_single[m] += a->m_inc[m];
+		t->m_inc_final[m] += g->m_inc[m];
+		t->m_entries_final[m] += g->m_entries[m];
+		t->m_spread[m] += a->m_spread[m];
+		t->m_spread_n[m] += a->m_spread_n[m];
+		t->m_tiqr[m] += a->m_tiqr[m];
+		t->m_tiqr_n[m] += a->m_tiqr_n[m];
 	}
-	t->t_reg += a->target == CMP_REGRESSION;
+	t->t_single += a->target == CMP_REGRESSION;
 	t->t_inc += a->target == CMP_INCONCLUSIVE;
-	t->t_pass += a->target == CMP_PASS;
+	t->t_first += v->first.target == CMP_REGRESSION;
+	t->t_gate += v->gate_target;
+	t->t_gate_inc += !v->gate_target &&
+	    v->final.target == CMP_INCONCLUSIVE;
 	t->t_naive += a->target_naive;
-	t->t_gate += g->target == CMP_REGRESSION;
 	t->t_threshold += a->target_threshold;
 }
 
 static void
 tally_add(struct tally *to, const struct tally *from)
 {
+	size_t nz = offsetof(struct tally, t_threshold) / sizeof(size_t);
+	size_t nd = (sizeof(struct tally) - offsetof(struct tally,
+	    t_threshold)) / sizeof(double);
 	size_t *d = (size_t *)to;
 	const size_t *s = (const size_t *)from;
+	double *dd = &to->t_threshold;
+	const double *sd = &from->t_threshold;
 
-	/* Every member but the last is a size_t. */
-	for (size_t i = 0; i < offsetof(struct tally, t_threshold) /
-	    sizeof(size_t); i++)
+	for (size_t i = 0; i < nz; i++)
 		d[i] += s[i];
-	to->t_threshold += from->t_threshold;
+	for (size_t i = 0; i < nd; i++)
+		dd[i] += sd[i];
 }
 
 /* A series of nights on one thread, with its own baseline and stream. */
 struct series {
 	const struct app_model *app;
 	const struct shift *shift;	/* NULL: A/A */
-	struct noise noise;
-	double alpha;
+	const struct noise *noise;
+	const struct setup *setup;
 	int nights;
 	uint64_t seed;
 	struct tally tally;
@@ -571,12 +667,12 @@ series_run(void *arg)
 	stats_rng_init(&r, s->seed);
 	memset(&s->tally, 0, sizeof(s->tally));
 	for (int i = 0; i < BASE_RUNS; i++)
-		pool_slide(&p, s->app, &s->noise, &r);
+		pool_slide(&p, s->app, s->noise, &r);
 	for (int i = 0; i < s->nights; i++) {
-		struct look a, g;
+		struct verdicts v;
 
-		night(&a, &g, &p, s->app, s->shift, &s->noise, s->alpha, &r);
-		tally_night(&s->tally, &a, &g);
+		night(&v, &p, s->app, s->shift, s->noise, s->setup, &r);
+		tally_night(&s->tally, &v);
 	}
 	pool_release(&p);
 	return NULL;
@@ -585,7 +681,7 @@ series_run(void *arg)
 /* Run `nights` nights on THREADS threads and sum what they counted. */
 static void
 run_series(struct tally *out, const struct app_model *app,
-    const struct shift *sh, const struct noise *nz, double alpha,
+    const struct shift *sh, const struct noise *nz, const struct setup *su,
     int nights, uint64_t seed)
 {
 	struct series s[THREADS];
@@ -595,12 +691,12 @@ run_series(struct tally *out, const struct app_model *app,
 	for (int i = 0; i < THREADS; i++) {
 		s[i].app = app;
 		s[i].shift = sh;
-		s[i].noise = *nz;
-		s[i].alpha = alpha;
+		s[i].noise = nz;
+		s[i].setup = su;
 		s[i].nights = nights / THREADS + (i < nights % THREADS);
 		s[i].seed = seed * THREADS + (uint64_t)i;
 		if (pthread_create(&tid[i], NULL, series_run, &s[i])) {
-			fprintf(stderr, "bench-compare: cannot start a thread\n");
+			fprintf(stderr, "bench-compare: no thread\n");
 			exit(1);
 		}
 	}
@@ -628,111 +724,179 @@ margin(size_t k, size_t n)
 static void
 print_aa(const struct tally *t, int per_metric)
 {
-	printf("  %-30s %6.2f %% +-%-5.2f  %6.2f %% +-%-5.2f  %6.2f %% +-%.2f\n",
-	    "nights with a false regression", pct(t->any_first, t->nights),
-	    margin(t->any_first, t->nights), pct(t->any_gate, t->nights),
-	    margin(t->any_gate, t->nights), pct(t->any_naive, t->nights),
-	    margin(t->any_naive, t->nights));
-	printf("  %-30s %8.4f %%          %-17s %7.3f %%\n",
-	    "metrics falsely flagged", pct(t->regs, t->entries), "",
+	printf("  %-34s %6.2f %% +-%-5.2f %6.2f %% +-%-5.2f %6.1f %%\n",
+	    "nights with a false regression", pct(t->any_single, t->nights),
+	    margin(t->any_single, t->nights), pct(t->any_gate, t->nights),
+	    margin(t->any_gate, t->nights), pct(t->any_naive, t->nights));
+	printf("  %-34s %8.4f %%                          %6.2f %%\n",
+	    "metrics falsely flagged", pct(t->regs, t->entries),
 	    pct(t->alarms, t->entries));
-	printf("  %-30s %6.2f %%           %6.2f %%\n",
-	    "nights inconclusive (exit 4)", pct(t->inc_first, t->nights),
-	    pct(t->inc_gate, t->nights));
-	printf("  %-30s %6.2f %%\n", "metrics inconclusive",
-	    pct(t->incs, t->entries));
+	printf("  %-34s %6.2f %%          %6.2f %% at look 1\n",
+	    "nights inconclusive", pct(t->inc_single, t->nights),
+	    pct(t->inc_first, t->nights));
+	printf("  %-34s %6s            %6.2f %% +-%.2f\n",
+	    "  ... after the gate's last look", "",
+	    pct(t->inc_final, t->nights), margin(t->inc_final, t->nights));
+	printf("  %-34s %6.2f %%          %.2f looks, %.2f batches "
+	    "of 5 added\n", "metrics inconclusive",
+	    pct(t->incs, t->entries), (double)t->looks / (double)t->nights,
+	    (double)t->reruns / (double)t->nights);
 	printf("  (%.0f metrics a night, %.0f of them in the correction's "
 	    "family)\n", (double)t->entries / (double)t->nights,
 	    (double)t->tests / (double)t->nights);
 	if (!per_metric)
 		return;
-	printf("  per metric: false regressions at 5 iterations, and the "
-	    "share inconclusive\n  at 5 iterations and at the gate's last "
-	    "look:\n");
+	printf("  per metric: per-iteration IQR / median and threshold / IQR "
+	    "(means over scenes),\n  false regressions at 5 iterations, "
+	    "inconclusive at 5 and at the gate's last look:\n");
 	for (int m = 0; m < NR_METRICS; m++)
-		printf("    %-18s %5zu false   inconclusive %5.1f %% -> "
-		    "%5.1f %%\n", metric_at((size_t)m)->name, t->m_reg[m],
-		    pct(t->m_inc_first[m], t->m_entries[m]),
-		    pct(t->m_inc_gate[m], t->m_entries_gate[m]));
+		printf("    %-18s IQR %5.1f %%  T/IQR %5.2f  %4zu false   "
+		    "inconclusive %6.2f %% -> %6.2f %%\n",
+		    metric_at((size_t)m)->name,
+		    t->m_spread_n[m] ? 100 * t->m_spread[m] /
+		    (double)t->m_spread_n[m] : NAN,
+		    t->m_tiqr_n[m] ? t->m_tiqr[m] / (double)t->m_tiqr_n[m] :
+		    NAN, t->m_reg[m],
+		    pct(t->m_inc_single[m], t->m_entries[m]),
+		    pct(t->m_inc_final[m], t->m_entries_final[m]));
 }
 
 static void
-bench_ab(const struct app_model *app, struct shift where, double iqr,
-    int nights, uint64_t seed)
+bench_ab(const struct app_model *app, struct shift where,
+    const struct noise *nz, const struct setup *su, int nights,
+    uint64_t seed, int all_shifts)
 {
 	static const double ks[] = { 0.5, 1, 1.5, 2 };
 	struct tally t;
+	double iqr = population_iqr(app, &where, nz, seed);
 
-	printf("\n  %s of s%d%s%s (per-iteration IQR %.3g ms)\n", where.metric,
-	    where.scenario, where.scene < 0 ? "" : "/scene",
-	    where.scene < 0 ? "" : "0", iqr);
-	printf("  %-17s %9s   %-27s %11s %10s\n", "shift", "threshold",
-	    "5 iterations: regr/inc/pass", "gate 5->15", "naive");
+	printf("\n  %s of s%d%s%s, %s noise (per-iteration IQR %.3g %s)\n",
+	    where.metric, where.scenario, where.scene < 0 ? "" : "/scene",
+	    where.scene < 0 ? "" : "0", nz->name, iqr,
+	    metric_find(where.metric)->unit);
+	printf("  %-18s %9s %9s %9s %9s %9s %9s %9s\n", "shift",
+	    "threshold", "compare", "(inconc.)", "gate L1", "gate",
+	    "(inconc.)", "naive");
 	for (size_t k = 0; k < sizeof(ks) / sizeof(*ks); k++) {
+		if (!all_shifts && ks[k] != 1.5)
+			continue;
 		where.amount = ks[k] * iqr;
-		run_series(&t, app, &where, &phone_noise, 0.05, nights,
-		    seed + 17 * k);
-		printf("  %.1f IQR %6.3g ms %6.3g ms   %5.1f / %5.1f / %5.1f %%"
-		    "  %8.1f %% %8.1f %%\n", ks[k], where.amount,
-		    t.t_threshold / (double)t.nights, pct(t.t_reg, t.nights),
-		    pct(t.t_inc, t.nights), pct(t.t_pass, t.nights),
-		    pct(t.t_gate, t.nights), pct(t.t_naive, t.nights));
+		run_series(&t, app, &where, nz, su, nights, seed + 17 * k);
+		printf("  %.1f IQR %7.3g %-2s %7.3g %7.1f %% %7.1f %% %7.1f %% "
+		    "%7.1f %% %7.1f %% %7.1f %%\n", ks[k], where.amount,
+		    metric_find(where.metric)->unit,
+		    t.t_threshold / (double)t.nights, pct(t.t_single, t.nights),
+		    pct(t.t_inc, t.nights), pct(t.t_first, t.nights),
+		    pct(t.t_gate, t.nights), pct(t.t_gate_inc, t.nights),
+		    pct(t.t_naive, t.nights));
 	}
-	where.amount = 1.5 * iqr;
-	run_series(&t, app, &where, &phone_noise, 0.01, nights, seed + 99);
-	printf("  1.5 IQR at alpha 0.01:       %5.1f / %5.1f / %5.1f %%  "
-	    "%8.1f %%\n", pct(t.t_reg, t.nights), pct(t.t_inc, t.nights),
-	    pct(t.t_pass, t.nights), pct(t.t_gate, t.nights));
+}
+
+/*
+ * The most any test could detect at 5 iterations: a z-test that knows
+ * sigma, on normal data, for a shift of 1.5 IQR (2.02 sigma), 5 current
+ * against 25 baseline values, one-sided at alpha / tests (what Holm's
+ * first step asks of a lone change); and the level a single test would
+ * need for 90 %, i.e. how few tests a run could hold at that alpha.
+ */
+static void
+print_bound(double alpha, double tests)
+{
+	double se = sqrt(1.0 / ITERATIONS + 1.0 / (BASE_RUNS * ITERATIONS));
+	double z = 1.5 * STATS_IQR_PER_SIGMA / se;
+	double need = stats_norm_sf(z - stats_norm_quantile(0.9));
+
+	printf("at most %.0f %% for any test at alpha %g\n  over %.0f "
+	    "tests (z-test, known sigma, normal data); 90 %% needs %.2g per "
+	    "test,\n  i.e. at most %.0f tests at alpha %g\n", 100 *
+	    stats_norm_cdf(z - stats_norm_quantile(1 - alpha / tests)),
+	    alpha, tests, need, floor(alpha / need), alpha);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
+	    "[--alpha A] [--noise K] [--spending pocock|equal]\n");
+	exit(2);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct noise still = phone_noise;
+	struct setup su = { 0.02, CMP_SPEND_POCOCK, 1 };
 	struct app_model app;
 	struct tally t;
 	uint64_t seed = 20240501;
 	int nights = 1000;
 	struct shift p90 = { "frame_p90_ms", 0, 0, 0 };
 	struct shift launch = { "startup_ms", 0, -1, 0 };
-	double iqr_p90, iqr_launch;
+	struct noise still = harsh_noise;
+	double tests;
 
-	for (int i = 1; i + 1 < argc; i += 2) {
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			usage();
 		if (!strcmp(argv[i], "--nights"))
 			nights = (int)strtol(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--alpha"))
+			su.alpha = strtod(argv[i + 1], NULL);
+		else if (!strcmp(argv[i], "--noise"))
+			su.noise = strtod(argv[i + 1], NULL);
+		else if (!strcmp(argv[i], "--spending")) {
+			if (cmp_spending_parse(&su.spending, argv[i + 1]))
+				usage();
+		} else
+			usage();
 	}
 	if (nights < 20)
 		nights = 20;
+	if (!(su.alpha > 0 && su.alpha < 1))
+		usage();
 	app_init(&app, seed);
-	iqr_p90 = population_iqr(&app, &p90, &phone_noise, seed + 2);
-	iqr_launch = population_iqr(&app, &launch, &phone_noise, seed + 3);
 
 	printf("compare: synthetic nights of 10 scenarios x 5 scenes (600 "
-	    "metrics); baseline %d runs x %d\n  iterations; current %d "
-	    "iterations, the gate's second look %d; alpha 0.05, Holm,\n"
-	    "  default thresholds; seed %llu\n", BASE_RUNS, ITERATIONS,
-	    ITERATIONS, MAX_ITERATIONS, (unsigned long long)seed);
+	    "metrics); baseline %d runs x %d\n  iterations; alpha %g, Holm, "
+	    "default thresholds, noise %g; the gate looks at %d, then %d more\n"
+	    "  iterations of undecided scenarios up to %d (looks at alpha x "
+	    "%.2f", BASE_RUNS, ITERATIONS, su.alpha, su.noise, ITERATIONS,
+	    ITERATIONS,
+	    MAX_ITERATIONS, compare_look_alpha(1, 1, LOOKS, su.spending));
+	for (int k = 2; k <= LOOKS; k++)
+		printf(", %.2f", compare_look_alpha(1, k, LOOKS, su.spending));
+	printf(", %s);\n  seed %llu\n", cmp_spending_name(su.spending),
+	    (unsigned long long)seed);
 	printf("\nA/A, %d nights without any change (target: <= 1 %% of "
 	    "nights with a false regression)\n", nights);
-	printf("  %-30s %-17s %-17s %s\n", "", "5 iterations",
-	    "gate 5->15", "naive (median +5 %)");
-	run_series(&t, &app, NULL, &phone_noise, 0.05, nights, seed + 4);
+	printf("  %-34s %-17s %-17s %s\n", "", "compare, 5 it.",
+	    "gate 5..15", "naive, 5 it.");
+	run_series(&t, &app, NULL, &phone_noise, &su, nights, seed + 4);
 	print_aa(&t, 1);
-	printf("  the same without run-to-run drift, %d nights:\n",
+	tests = (double)t.tests / (double)t.nights;
+	printf("  the same with harsh noise (device speed, outliers, run "
+	    "drift), %d nights:\n", nights / 2);
+	run_series(&t, &app, NULL, &harsh_noise, &su, nights / 2, seed + 5);
+	print_aa(&t, 0);
+	printf("  harsh noise without the run drift, %d nights:\n",
 	    nights / 2);
 	still.run_sd = 0;
-	run_series(&t, &app, NULL, &still, 0.05, nights / 2, seed + 5);
-	print_aa(&t, 0);
-	printf("  the same at alpha 0.01, %d nights:\n", nights / 2);
-	run_series(&t, &app, NULL, &phone_noise, 0.01, nights / 2, seed + 8);
+	run_series(&t, &app, NULL, &still, &su, nights / 2, seed + 10);
 	print_aa(&t, 0);
 
 	printf("\nA/B, %d nights per shift, one metric shifted in the current "
 	    "run: share of nights it is\n  called a regression (target: "
-	    ">= 90 %% at 1.5 x IQR with 5 iterations)\n", nights / 5);
-	bench_ab(&app, p90, iqr_p90, nights / 5, seed + 6);
-	bench_ab(&app, launch, iqr_launch, nights / 5, seed + 7);
+	    ">= 90 %% at 1.5 x IQR with 5 iterations): by compare at 5\n"
+	    "  iterations (and the share it calls inconclusive), by the "
+	    "gate's first look, by the\n  gate at any look (and the share "
+	    "still inconclusive at its last); the naive gate's\n  alarms; "
+	    "the rest passed\n", nights / 5);
+	printf("  The ceiling at 5 iterations, 1.5 IQR: ");
+	print_bound(su.alpha, tests);
+	bench_ab(&app, p90, &phone_noise, &su, nights / 5, seed + 6, 1);
+	bench_ab(&app, launch, &phone_noise, &su, nights / 5, seed + 7, 1);
+	bench_ab(&app, p90, &harsh_noise, &su, nights / 5, seed + 8, 0);
+	bench_ab(&app, launch, &harsh_noise, &su, nights / 5, seed + 9, 0);
 	return 0;
 }
