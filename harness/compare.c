@@ -1,5 +1,6 @@
 /*
- * compare.c: samples, statistics and verdicts (the method is in compare.h).
+ * compare.c: samples, statistics and the run's pass over them (the method
+ * is in compare.h; the verdict of one entry is compare_verdict.c's).
  *
  * compare_run() walks the union of the scenarios of both sides, current
  * order first; in each, the scenario's own metrics (launch timing), then
@@ -51,6 +52,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_int.h"
 #include "config.h"
 #include "error.h"
 #include "metrics.h"
@@ -74,32 +76,6 @@ compare_opts_init(struct compare_opts *o, const struct config *cfg)
 	o->look = o->looks = 1;
 	o->spending = CMP_SPEND_POCOCK;
 	o->cfg = cfg;
-}
-
-/* Lan and DeMets' Pocock-type spending function at information t. */
-static double
-pocock_spent(double alpha, double t)
-{
-	return alpha * log(1 + (M_E - 1) * t);
-}
-
-double
-compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
-{
-	double k = look, n = looks;
-
-	if (look < 1 || look > looks)
-		return NAN;
-	if (looks == 1)
-		return alpha;
-	switch (how) {
-	case CMP_SPEND_POCOCK:
-		return pocock_spent(alpha, k / n) -
-		    pocock_spent(alpha, (k - 1) / n);
-	case CMP_SPEND_EQUAL:
-		return alpha / n;
-	}
-	return NAN;
 }
 
 /* ---- samples ------------------------------------------------------------ */
@@ -213,40 +189,12 @@ struct scope {
 	size_t cur_valid, base_valid;
 };
 
-/* The entries that reached the statistics, decided after adjustment. */
-struct pending {
-	size_t entry;
-	bool level_short;
-	bool degenerate;	/* every value equal: not in the family */
-	double p_worse_raw, p_better_raw;	/* one-sided Mann-Whitney */
-	double p_worse, p_better;		/* the same, adjusted */
-};
-
 struct run_ctx {
 	struct comparison *c;
 	const struct compare_opts *o;
-	struct pending *pend;
+	struct cmp_pending *pend;
 	size_t nr_pend, alloc_pend;
 };
-
-/* A number for people: up to 4 significant digits, no exponent below 1e6. */
-static void
-add_num(struct strbuf *sb, double x, bool sign)
-{
-	if (isinf(x))
-		strbuf_addstr(sb, x > 0 ? "+inf" : "-inf");
-	else if (fabs(x) >= 100 || x == floor(x))
-		strbuf_addf(sb, sign ? "%+.0f" : "%.0f", x);
-	else
-		strbuf_addf(sb, sign ? "%+.3g" : "%.3g", x);
-}
-
-static void
-add_qty(struct strbuf *sb, double x, const char *unit, bool sign)
-{
-	add_num(sb, x, sign);
-	strbuf_addf(sb, " %s", unit);
-}
 
 static void
 set_reason(struct cmp_entry *e, struct strbuf *sb)
@@ -295,7 +243,7 @@ run_statistics(struct run_ctx *x, size_t idx, const struct sample *b,
     const struct sample *cu)
 {
 	struct cmp_entry *e = &x->c->entries[idx];
-	struct pending *p;
+	struct cmp_pending *p;
 	struct stats_mw mw;
 	struct stats_shift sh;
 	int rc;
@@ -412,122 +360,6 @@ out:
 	return rc;
 }
 
-/* ---- verdicts ----------------------------------------------------------- */
-
-static void
-add_p(struct strbuf *sb, const struct cmp_entry *e, enum stats_adjust how)
-{
-	strbuf_addf(sb, "p = %.2g", e->p_adjusted);
-	if (how != STATS_ADJUST_NONE)
-		strbuf_addf(sb, " after %s", stats_adjust_name(how));
-}
-
-static void
-add_interval(struct strbuf *sb, const struct cmp_entry *e)
-{
-	strbuf_addf(sb, "%.0f %% interval ", e->shift_level * 100);
-	add_num(sb, e->shift_lo, true);
-	strbuf_addstr(sb, "..");
-	add_num(sb, e->shift_hi, true);
-	strbuf_addf(sb, " %s", e->unit);
-}
-
-/* "worse by 3 ms (threshold 1 ms)" */
-static void
-add_worse(struct strbuf *sb, const struct cmp_entry *e, const char *what)
-{
-	strbuf_addf(sb, "%s by ", what);
-	add_qty(sb, fabs(e->shift), e->unit, false);
-	strbuf_addstr(sb, " (threshold ");
-	add_qty(sb, e->threshold, e->unit, false);
-	strbuf_addstr(sb, ")");
-}
-
-/* What decide() needs to know about the look. */
-struct rules {
-	double alpha;		/* this look's */
-	double alpha_run;	/* all looks' */
-	enum stats_adjust how;
-	bool last;		/* no more iterations will follow */
-};
-
-/* Step 5 of compare.h for an entry whose p_adjusted is known. */
-static void
-decide(struct cmp_entry *e, const struct pending *p, const struct rules *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	double s = e->higher_is_better ? -1 : 1;
-	double worse = s * e->shift;
-	double worse_hi = s > 0 ? e->shift_hi : -e->shift_lo;
-	double t = e->threshold;
-	bool sig;
-
-	/* Quote the test of the direction the estimate points to. */
-	e->p_value = worse > 0 ? p->p_worse_raw : p->p_better_raw;
-	e->p_adjusted = worse > 0 ? p->p_worse : p->p_better;
-	sig = e->p_adjusted <= r->alpha;
-	if (p->degenerate) {
-		e->verdict = CMP_PASS;
-		strbuf_addstr(&sb, "every value is ");
-		add_qty(&sb, e->base.median, e->unit, false);
-		strbuf_addstr(&sb, " on both sides");
-	} else if (sig && worse > 0 && worse >= t) {
-		e->verdict = CMP_REGRESSION;
-		add_worse(&sb, e, "worse");
-		strbuf_addstr(&sb, ", ");
-		add_p(&sb, e, r->how);
-	} else if (sig && worse < 0 && -worse >= t) {
-		e->verdict = CMP_IMPROVEMENT;
-		add_worse(&sb, e, "better");
-		strbuf_addstr(&sb, ", ");
-		add_p(&sb, e, r->how);
-	} else if (p->level_short) {
-		e->verdict = CMP_INCONCLUSIVE;
-		strbuf_addf(&sb, "%zu vs %zu values cannot give a %.0f %% "
-		    "interval; run more iterations", e->base.n, e->cur.n,
-		    e->shift_level * 100);
-	} else if (worse_hi < t) {
-		e->verdict = CMP_PASS;
-		strbuf_addstr(&sb, "not worse by ");
-		add_qty(&sb, t, e->unit, false);
-		strbuf_addstr(&sb, " or more (");
-		add_interval(&sb, e);
-		strbuf_addch(&sb, ')');
-	} else if (worse < t) {
-		/* Below T, or better: no sign of a practical regression. */
-		e->verdict = CMP_PASS;
-		strbuf_addstr(&sb, "shift ");
-		add_qty(&sb, e->shift, e->unit, true);
-		strbuf_addstr(&sb, " is less than the threshold of ");
-		add_qty(&sb, t, e->unit, false);
-		strbuf_addstr(&sb, " (");
-		add_interval(&sb, e);
-		strbuf_addch(&sb, ')');
-	} else if (r->last ? e->p_adjusted > r->alpha_run :
-	    e->p_value > r->alpha) {
-		e->verdict = CMP_PASS;
-		add_worse(&sb, e, "worse");
-		strbuf_addstr(&sb, " but not significant, ");
-		if (r->last)
-			add_p(&sb, e, r->how);
-		else
-			strbuf_addf(&sb, "p = %.2g even alone", e->p_value);
-	} else {
-		e->verdict = CMP_INCONCLUSIVE;
-		add_worse(&sb, e, "worse");
-		if (r->last)
-			strbuf_addf(&sb, ", p = %.2g after %s: below alpha "
-			    "%.2g but not this last look's %.2g",
-			    e->p_adjusted, stats_adjust_name(r->how),
-			    r->alpha_run, r->alpha);
-		else
-			strbuf_addf(&sb, ", p = %.2g alone but %.2g after "
-			    "%s; run more iterations", e->p_value,
-			    e->p_adjusted, stats_adjust_name(r->how));
-	}
-	set_reason(e, &sb);
-}
-
 /*
  * The detectable shift depends on the samples only through n_base, n_cur
  * and the pooled sigma, and linearly on sigma, so it is computed once per
@@ -571,7 +403,7 @@ decide_all(struct run_ctx *x)
 	size_t nr_cache = 0, nt = 0;
 	double *pw = xcalloc(x->nr_pend + 1, sizeof(*pw));
 	double *pb = xcalloc(x->nr_pend + 1, sizeof(*pb));
-	struct rules r = { c->alpha_look, c->alpha, c->correction,
+	struct cmp_rules r = { c->alpha_look, c->alpha, c->correction,
 		x->o->last };
 	double alpha_one;
 	int rc;
@@ -591,7 +423,7 @@ decide_all(struct run_ctx *x)
 	alpha_one = c->alpha_look / (double)(nt ? nt : 1);
 	nt = 0;
 	for (size_t i = 0; i < x->nr_pend; i++) {
-		struct pending *pd = &x->pend[i];
+		struct cmp_pending *pd = &x->pend[i];
 		struct cmp_entry *e = &c->entries[pd->entry];
 		double sigma = stats_pooled_sigma(&e->base, &e->cur);
 		double delta;
@@ -600,7 +432,7 @@ decide_all(struct run_ctx *x)
 			pd->p_worse = pw[nt];
 			pd->p_better = pb[nt++];
 		}
-		decide(e, pd, &r);
+		cmp_decide(e, pd, &r);
 		delta = mde_delta(&cache, &nr_cache, e->base.n, e->cur.n,
 		    alpha_one);
 		if (isinf(delta))

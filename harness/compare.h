@@ -8,9 +8,10 @@
  * improvement, inconclusive, new or missing, with the numbers behind it.
  * It also compares main-thread blocks by signature and records, per
  * scenario, how many iterations were usable.  The code: compare.c
- * (samples, statistics, verdicts), compare_check.c (comparability),
- * compare_blocks.c (blocks), compare_model.c (the model and its names) and
- * compare_json.c (comparison.json).
+ * (samples, statistics), compare_verdict.c (an entry's verdict, a look's
+ * alpha), compare_check.c (comparability), compare_blocks.c (blocks),
+ * compare_model.c (the model and its names) and compare_json.c
+ * (comparison.json).
  *
  * The method, in the order compare.c applies it:
  *

@@ -1,0 +1,174 @@
+/*
+ * compare_verdict.c: the verdict of one entry from its statistics, and the
+ * share of alpha each look tests at (steps 3 and 5 of compare.h).
+ *
+ * compare.c gathers the samples, runs the tests and adjusts the p-values
+ * of the whole run; what is left is a rule per entry that needs only the
+ * entry, its two one-sided p-values and what the caller said about the
+ * look (cmp_rules).  The rule is kept apart so it reads as the table in
+ * compare.h, and the reason it writes says which row applied, in words
+ * and numbers a reader of the report can check.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "compare.h"
+#include "compare_int.h"
+#include "strbuf.h"
+#include "banned.h"
+
+/* ---- looks -------------------------------------------------------------- */
+
+/* Lan and DeMets' Pocock-type spending function at information t. */
+static double
+pocock_spent(double alpha, double t)
+{
+	return alpha * log(1 + (M_E - 1) * t);
+}
+
+double
+compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
+{
+	double k = look, n = looks;
+
+	if (look < 1 || look > looks)
+		return NAN;
+	if (looks == 1)
+		return alpha;
+	switch (how) {
+	case CMP_SPEND_POCOCK:
+		return pocock_spent(alpha, k / n) -
+		    pocock_spent(alpha, (k - 1) / n);
+	case CMP_SPEND_EQUAL:
+		return alpha / n;
+	}
+	return NAN;
+}
+
+/* ---- verdicts ----------------------------------------------------------- */
+
+/* A number for people: up to 4 significant digits, no exponent below 1e6. */
+static void
+add_num(struct strbuf *sb, double x, bool sign)
+{
+	if (isinf(x))
+		strbuf_addstr(sb, x > 0 ? "+inf" : "-inf");
+	else if (fabs(x) >= 100 || x == floor(x))
+		strbuf_addf(sb, sign ? "%+.0f" : "%.0f", x);
+	else
+		strbuf_addf(sb, sign ? "%+.3g" : "%.3g", x);
+}
+
+static void
+add_qty(struct strbuf *sb, double x, const char *unit, bool sign)
+{
+	add_num(sb, x, sign);
+	strbuf_addf(sb, " %s", unit);
+}
+
+static void
+add_p(struct strbuf *sb, const struct cmp_entry *e, enum stats_adjust how)
+{
+	strbuf_addf(sb, "p = %.2g", e->p_adjusted);
+	if (how != STATS_ADJUST_NONE)
+		strbuf_addf(sb, " after %s", stats_adjust_name(how));
+}
+
+static void
+add_interval(struct strbuf *sb, const struct cmp_entry *e)
+{
+	strbuf_addf(sb, "%.0f %% interval ", e->shift_level * 100);
+	add_num(sb, e->shift_lo, true);
+	strbuf_addstr(sb, "..");
+	add_num(sb, e->shift_hi, true);
+	strbuf_addf(sb, " %s", e->unit);
+}
+
+/* "worse by 3 ms (threshold 1 ms)" */
+static void
+add_worse(struct strbuf *sb, const struct cmp_entry *e, const char *what)
+{
+	strbuf_addf(sb, "%s by ", what);
+	add_qty(sb, fabs(e->shift), e->unit, false);
+	strbuf_addstr(sb, " (threshold ");
+	add_qty(sb, e->threshold, e->unit, false);
+	strbuf_addstr(sb, ")");
+}
+
+void
+cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
+    const struct cmp_rules *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double s = e->higher_is_better ? -1 : 1;
+	double worse = s * e->shift;
+	double worse_hi = s > 0 ? e->shift_hi : -e->shift_lo;
+	double t = e->threshold;
+	bool sig;
+
+	/* Quote the test of the direction the estimate points to. */
+	e->p_value = worse > 0 ? p->p_worse_raw : p->p_better_raw;
+	e->p_adjusted = worse > 0 ? p->p_worse : p->p_better;
+	sig = e->p_adjusted <= r->alpha;
+	if (p->degenerate) {
+		e->verdict = CMP_PASS;
+		strbuf_addstr(&sb, "every value is ");
+		add_qty(&sb, e->base.median, e->unit, false);
+		strbuf_addstr(&sb, " on both sides");
+	} else if (sig && worse > 0 && worse >= t) {
+		e->verdict = CMP_REGRESSION;
+		add_worse(&sb, e, "worse");
+		strbuf_addstr(&sb, ", ");
+		add_p(&sb, e, r->how);
+	} else if (sig && worse < 0 && -worse >= t) {
+		e->verdict = CMP_IMPROVEMENT;
+		add_worse(&sb, e, "better");
+		strbuf_addstr(&sb, ", ");
+		add_p(&sb, e, r->how);
+	} else if (p->level_short) {
+		e->verdict = CMP_INCONCLUSIVE;
+		strbuf_addf(&sb, "%zu vs %zu values cannot give a %.0f %% "
+		    "interval; run more iterations", e->base.n, e->cur.n,
+		    e->shift_level * 100);
+	} else if (worse_hi < t) {
+		e->verdict = CMP_PASS;
+		strbuf_addstr(&sb, "not worse by ");
+		add_qty(&sb, t, e->unit, false);
+		strbuf_addstr(&sb, " or more (");
+		add_interval(&sb, e);
+		strbuf_addch(&sb, ')');
+	} else if (worse < t) {
+		/* Below T, or better: no sign of a practical regression. */
+		e->verdict = CMP_PASS;
+		strbuf_addstr(&sb, "shift ");
+		add_qty(&sb, e->shift, e->unit, true);
+		strbuf_addstr(&sb, " is less than the threshold of ");
+		add_qty(&sb, t, e->unit, false);
+		strbuf_addstr(&sb, " (");
+		add_interval(&sb, e);
+		strbuf_addch(&sb, ')');
+	} else if (r->last ? e->p_adjusted > r->alpha_run :
+	    e->p_value > r->alpha) {
+		e->verdict = CMP_PASS;
+		add_worse(&sb, e, "worse");
+		strbuf_addstr(&sb, " but not significant, ");
+		if (r->last)
+			add_p(&sb, e, r->how);
+		else
+			strbuf_addf(&sb, "p = %.2g even alone", e->p_value);
+	} else {
+		e->verdict = CMP_INCONCLUSIVE;
+		add_worse(&sb, e, "worse");
+		if (r->last)
+			strbuf_addf(&sb, ", p = %.2g after %s: below alpha "
+			    "%.2g but not this last look's %.2g",
+			    e->p_adjusted, stats_adjust_name(r->how),
+			    r->alpha_run, r->alpha);
+		else
+			strbuf_addf(&sb, ", p = %.2g alone but %.2g after "
+			    "%s; run more iterations", e->p_value,
+			    e->p_adjusted, stats_adjust_name(r->how));
+	}
+	free(e->reason);
+	e->reason = strbuf_detach(&sb, NULL);
+}
