@@ -159,6 +159,9 @@ gate_record(struct gate_ctx *g)
 	const char *branch = g->cfg->baseline.ref;
 
 	if (g->out->interrupted) {
+		for (size_t i = 0; i < g->out->nr_keys; i++)
+			strlist_add(&g->out->keys[i].notes,
+			    "baseline not updated: interrupted");
 		gate_note(g, "baseline: not updated: interrupted");
 		return;
 	}

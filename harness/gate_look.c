@@ -440,7 +440,8 @@ gate_settle(struct gate_ctx *g)
 				    "%d iteration%s: the run %s before "
 				    "max_iterations", k->iterations,
 				    k->iterations == 1 ? "" : "s",
-				    k->run_status ? "failed" : "stopped");
+				    g->out->interrupted ? "was stopped" :
+				    "failed");
 			else
 				strlist_addf(&k->notes, "still inconclusive "
 				    "after %d iteration%s (max_iterations %d)",
