@@ -20,7 +20,9 @@
  *      batch of that scenario on those devices (run_execute with
  *      `append`) and compare again, each look at its share of alpha
  *      (below).  A regression ends the looking: it is the key's verdict;
- *      a device whose run failed runs no more batches;
+ *      a device whose run failed runs no more batches.  The look after
+ *      which nothing more can be measured is the last (compare decides
+ *      there instead of asking for more);
  *   5. one report over every comparison file, in OUT/report/;
  *   6. mail it by mail.when (or --mail): always, on a regression, never;
  *   7. record each key's run as its new baseline by baseline.update (or
@@ -42,7 +44,10 @@
  * scenario) pairs, compares and reports them; scenarios of the baseline
  * that the shard did not measure are left out of its baseline sample, so
  * they are not "missing".  `jankgate report` merges the shards' comparison
- * files into one report.
+ * files into one report, and `jankgate mail` sends it.  A shard records
+ * what it measured, its scenarios only, by the update policy; compare
+ * pools each scenario over the baseline runs that hold it, so with
+ * baseline.history at least N every scenario keeps a baseline.
  *
  * The exit status (out->status) follows DESIGN §10 through
  * cmd_exit_merge(): 2 when nothing could run or a key was not comparable;
