@@ -116,7 +116,7 @@ const struct key config_keys[] = {
 	  "per metric {\"relative\": fraction, \"absolute\": units} overrides" },
 	{ "scene_thresholds", K_SCENE_THRESHOLDS, 0, NONE, NULL, 0,
 	  "per scene name, the same map as thresholds" },
-	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.05", 0,
+	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.02", 0,
 	  "false-alarm rate for a whole run, after correction" },
 	{ "correction", K_ENUM, O(correction), 0, 0, correction_names,
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },

@@ -44,7 +44,7 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
 	assert_string_equal(cfg->baseline.ref, "main");
 	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
-	assert_true(fabs(cfg->alpha - 0.05) < 1e-12);
+	assert_true(fabs(cfg->alpha - 0.02) < 1e-12);
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
 	assert_int_equal(cfg->devices.command_timeout_ms, 30000);
