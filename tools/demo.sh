@@ -66,7 +66,8 @@ die() {
 }
 
 free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	$PY -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # Wait up to 10 s for something to listen on 127.0.0.1:$1.
@@ -118,8 +119,15 @@ command -v adb >/dev/null || die "adb is not installed (tools/deps.sh demo)"
 $PY -c 'import aiosmtpd' 2>/dev/null ||
 	die "python3-aiosmtpd is not installed (tools/deps.sh demo)"
 
+# Empty the demo directory of an earlier demo, and nothing else.
+if [ -d "$DEMO" ] && [ ! -e "$DEMO/.jankgate-demo" ] &&
+    [ -n "$(ls -A "$DEMO")" ]; then
+	die "$DEMO is not empty and not an earlier demo's; pick another" \
+	    "with JANKGATE_DEMO_DIR"
+fi
 rm -rf "$DEMO"
 mkdir -p "$DEMO/logs" "$DEMO/home"
+: >"$DEMO/.jankgate-demo"
 cd "$DEMO"
 # The adb server and every command below see only this private setup.
 export HOME="$DEMO/home" ADB_MDNS=0 ADB_USB=0 ADB_EMU=0
@@ -136,13 +144,13 @@ note "adb server on 127.0.0.1:$ADBPORT"
 
 start_phone pixel --manufacturer Google --brand google --model "Pixel 4a" \
 	--sdk 29 --refresh-rate 60 --size 1080x2340 --density 440 --seed 29
-start_phone tablet --manufacturer Google --brand google \
+start_phone pro --manufacturer Google --brand google \
 	--model "Pixel 7 Pro" --sdk 34 --refresh-rate 90 --size 1440x3120 \
 	--density 560 --seed 34
 # shellcheck disable=SC2154 # set by start_phone through eval
 note "phone 1: Pixel 4a, Android 10 (API 29), 60 Hz, 1080x2340 at $pixel_serial"
 # shellcheck disable=SC2154
-note "phone 2: Pixel 7 Pro, Android 14 (API 34), 90 Hz, 1440x3120 at $tablet_serial"
+note "phone 2: Pixel 7 Pro, Android 14 (API 34), 90 Hz, 1440x3120 at $pro_serial"
 
 SMTPPORT=$(free_port)
 $PY -m aiosmtpd -n -l "127.0.0.1:$SMTPPORT" -c aiosmtpd.handlers.Mailbox \
