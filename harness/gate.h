@@ -27,9 +27,9 @@
  *   6. mail it by mail.when (or --mail): always, on a regression, never;
  *   7. record each key's run as its new baseline by baseline.update (or
  *      --update): never, on-pass (the key's verdict is pass, improvement
- *      or new), always (any verdict); a run that did not complete, that
- *      failed on a device, or that could not be compared, is never
- *      recorded.
+ *      or new, and no key regressed), always (any verdict); a run that
+ *      did not complete, that failed on a device, or that could not be
+ *      compared, is never recorded.
  *
  * Looks.  The number of looks is fixed before the first one, from the
  * batch size (`iterations`) and max_iterations: looks = 1 +
@@ -167,13 +167,16 @@ const char *gate_commit_verdict(const struct comparison *c);
 int gate_wants_mail(enum config_mail_when when, bool any_regression);
 
 /*
- * 1 when baseline.update says to record key `k`: never; on-pass when its
- * verdict is pass (improvements and new included); always.  A key that
- * was not compared, did not complete, or whose run failed on a device
- * (lost, refused, every iteration of a scenario failed) is never
- * recorded.
+ * Whether baseline.update says to record key `k`: NULL when it does, else
+ * why not, as a phrase for people.  never: never; on-pass: the key's
+ * verdict is pass (improvements and new included) and no key of this
+ * gate regressed (a build that regressed on one device class must not
+ * become another's baseline); always: any verdict.  A key that was not
+ * compared, did not complete, or whose run failed on a device (lost,
+ * refused, every iteration of a scenario failed) is never recorded.
  */
-int gate_wants_record(enum config_update update, const struct gate_key *k);
+const char *gate_record_refusal(enum config_update update,
+    const struct gate_key *k, bool any_regression);
 
 /*
  * gate_pool.c: the runs of several devices of one key as one run.

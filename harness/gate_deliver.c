@@ -157,6 +157,7 @@ void
 gate_record(struct gate_ctx *g)
 {
 	const char *branch = g->cfg->baseline.ref;
+	bool regression = false;
 
 	if (g->out->interrupted) {
 		for (size_t i = 0; i < g->out->nr_keys; i++)
@@ -165,17 +166,18 @@ gate_record(struct gate_ctx *g)
 		gate_note(g, "baseline: not updated: interrupted");
 		return;
 	}
+	for (size_t i = 0; i < g->out->nr_keys; i++)
+		regression = regression || (g->out->keys[i].compared &&
+		    g->out->keys[i].verdict == CMP_REGRESSION);
 	for (size_t i = 0; i < g->out->nr_keys; i++) {
 		struct gate_key *k = &g->out->keys[i];
+		const char *why = gate_record_refusal(g->o->update, k,
+		    regression);
 		int attempts;
 
-		if (!gate_wants_record(g->o->update, k)) {
+		if (why) {
 			strlist_addf(&k->notes, "baseline not updated: %s",
-			    !k->compared ? "not compared" : !k->complete ?
-			    "the run did not complete" :
-			    g->o->update == UPDATE_NEVER ? "update policy "
-			    "never" : "verdict is not a pass (update policy "
-			    "on-pass)");
+			    why);
 			continue;
 		}
 		k->commit_verdict = xstrdup(gate_commit_verdict(

@@ -68,11 +68,23 @@ gate_wants_mail(enum config_mail_when when, bool any_regression)
 	    any_regression);
 }
 
-int
-gate_wants_record(enum config_update update, const struct gate_key *k)
+const char *
+gate_record_refusal(enum config_update update, const struct gate_key *k,
+    bool any_regression)
 {
-	if (!k->compared || !k->complete || k->run_status ||
-	    update == UPDATE_NEVER)
-		return 0;
-	return update == UPDATE_ALWAYS || k->verdict == CMP_PASS;
+	if (!k->compared)
+		return "not compared";
+	if (k->run_status)
+		return "the run failed on a device";
+	if (!k->complete)
+		return "the run did not complete";
+	if (update == UPDATE_NEVER)
+		return "update policy never";
+	if (update == UPDATE_ALWAYS)
+		return NULL;
+	if (k->verdict != CMP_PASS)
+		return "verdict is not a pass (update policy on-pass)";
+	if (any_regression)
+		return "another device key regressed (update policy on-pass)";
+	return NULL;
 }

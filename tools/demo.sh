@@ -243,7 +243,7 @@ else
 	note "mail:     none arrived in $DEMO/mail (see $DEMO/logs/smtpd.log)"
 fi
 note "baseline: $(git --git-dir="$DEMO/baselines.git" rev-list --count main)" \
-	"commits on main, as night 1 left them"
+	"commits on main: a build that regressed is nobody's baseline"
 note "logs:     $DEMO/logs/"
 note "took $(($(date +%s) - T0)) s; stopping what the demo started"
 [ $rc -eq 1 ] && [ -n "$mailed" ]

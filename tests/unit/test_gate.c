@@ -137,8 +137,9 @@ mail_policy_follows_mail_when(void **state)
 
 /*
  * baseline.update: on-pass records a pass (which covers improvements and
- * first runs) and nothing else, always records any verdict, never
- * nothing; an incomplete, failed or uncompared run is never recorded.
+ * first runs) unless another key of the gate regressed, always records
+ * any verdict, never nothing; an incomplete, failed or uncompared run is
+ * never recorded, and each refusal says why.
  */
 static void
 record_policy_follows_update(void **state)
@@ -149,23 +150,31 @@ record_policy_follows_update(void **state)
 	memset(&k, 0, sizeof(k));
 	k.compared = k.complete = true;
 	k.verdict = CMP_PASS;
-	assert_true(gate_wants_record(UPDATE_ON_PASS, &k));
-	assert_true(gate_wants_record(UPDATE_ALWAYS, &k));
-	assert_false(gate_wants_record(UPDATE_NEVER, &k));
+	assert_null(gate_record_refusal(UPDATE_ON_PASS, &k, false));
+	assert_null(gate_record_refusal(UPDATE_ALWAYS, &k, false));
+	assert_string_equal(gate_record_refusal(UPDATE_NEVER, &k, false),
+	    "update policy never");
+	assert_non_null(strstr(gate_record_refusal(UPDATE_ON_PASS, &k, true),
+	    "another device key regressed"));
+	assert_null(gate_record_refusal(UPDATE_ALWAYS, &k, true));
 	k.verdict = CMP_REGRESSION;
-	assert_false(gate_wants_record(UPDATE_ON_PASS, &k));
-	assert_true(gate_wants_record(UPDATE_ALWAYS, &k));
+	assert_non_null(strstr(gate_record_refusal(UPDATE_ON_PASS, &k, true),
+	    "not a pass"));
+	assert_null(gate_record_refusal(UPDATE_ALWAYS, &k, true));
 	k.verdict = CMP_INCONCLUSIVE;
-	assert_false(gate_wants_record(UPDATE_ON_PASS, &k));
+	assert_non_null(gate_record_refusal(UPDATE_ON_PASS, &k, false));
 	k.verdict = CMP_PASS;
 	k.complete = false;
-	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+	assert_string_equal(gate_record_refusal(UPDATE_ALWAYS, &k, false),
+	    "the run did not complete");
 	k.complete = true;
 	k.run_status = 3;
-	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+	assert_string_equal(gate_record_refusal(UPDATE_ALWAYS, &k, false),
+	    "the run failed on a device");
 	k.run_status = 0;
 	k.compared = false;
-	assert_false(gate_wants_record(UPDATE_ALWAYS, &k));
+	assert_string_equal(gate_record_refusal(UPDATE_ALWAYS, &k, false),
+	    "not compared");
 }
 
 /* A run of `serial` with `n` measured iterations per scenario, after one
