@@ -3,10 +3,12 @@
  *
  * Options over the configuration (flags > environment > file), then
  * gate_execute() (gate.h), then the verdict table on stdout: one block per
- * device key with its devices, iterations, verdict, the regressions by
- * scenario, scene and metric, and what became of the baseline; then where
- * the report is, whether mail went out, and the verdict with its exit
- * status.  Each stage's progress and failures go to stderr as they
+ * device key with its devices, iterations, looks and verdict, the counts
+ * of each verdict, the regressions by scenario, scene and metric, the new
+ * and worse main-thread blocks, and what became of the baseline; then
+ * every problem, where the report is, what became of the mail, and the
+ * verdict with its exit status.  The --mail and --update words are the
+ * configuration's (mail.when, baseline.update).  Each stage's progress and failures go to stderr as they
  * happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
  * was measured is still compared and reported, and nothing is mailed or
  * recorded.
@@ -17,7 +19,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "config.h"
