@@ -61,6 +61,11 @@ static const char *const devices_usage[] = {
 	NULL
 };
 
+static const char *const mail_usage[] = {
+	"jankgate mail DIR [--to ADDR]... [--dry-run FILE.eml]",
+	NULL
+};
+
 static const char *const parse_usage[] = {
 	"jankgate parse SOURCE FILE... [--refresh-hz HZ] [--sdk N]",
 	"jankgate parse --list",
@@ -69,11 +74,6 @@ static const char *const parse_usage[] = {
 
 static const char *const report_usage[] = {
 	"jankgate report COMPARISON.json... [-o DIR] [--repo URL]",
-	NULL
-};
-
-static const char *const mail_usage[] = {
-	"jankgate mail DIR [--to ADDR]... [--dry-run FILE.eml]",
 	NULL
 };
 
