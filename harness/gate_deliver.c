@@ -53,11 +53,12 @@ report_write_all(struct strlist *notes, const struct config *cfg,
 
 static int
 mail_report_dir(struct strbuf *subject, const struct config *cfg,
-    const char *dir)
+    const char *dir, int status)
 {
 	struct mail_report_opts o = { 0 };
 
 	o.subject = subject;
+	o.status = status;
 	return mail_send_report(cfg, dir, &o);
 }
 
@@ -133,7 +134,9 @@ gate_mail(struct gate_ctx *g)
 		gate_fail(g, EXIT_INFRA, "mail", "no report to send");
 		return;
 	}
-	if (mail_report_dir(&subject, cfg, g->out->report_dir)) {
+	/* A lost device is news too: the subject says so. */
+	if (mail_report_dir(&subject, cfg, g->out->report_dir,
+	    g->out->status)) {
 		mail_note(g, "not sent: SMTP failed");
 		gate_fail(g, EXIT_INFRA, "mail", "%s (the report is in %s)",
 		    jg_error_msg(), g->out->report_dir);

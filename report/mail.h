@@ -145,6 +145,9 @@ struct mail_report_opts {
 	size_t nr_to;
 	const char *dry_run;	/* write the message to this .eml instead */
 	struct strbuf *subject;	/* when not NULL, receives the subject */
+	int status;		/* the caller's exit status so far (gate):
+				 * 3 or 4 name the night when no comparison
+				 * regressed; 0 = from the comparisons only */
 };
 
 /*

@@ -188,7 +188,7 @@ add_list(struct strbuf *sb, const struct strlist *l)
 
 static void
 compose_subject(struct strbuf *out, const char *prefix,
-    struct comparison *const *cmps, size_t nr)
+    struct comparison *const *cmps, size_t nr, int status)
 {
 	struct strlist packages = STRLIST_INIT, versions = STRLIST_INIT;
 	struct strlist devices = STRLIST_INIT;
@@ -206,8 +206,15 @@ compose_subject(struct strbuf *out, const char *prefix,
 		for (size_t k = 0; k < c->nr_entries; k++)
 			add_distinct(&devices, c->entries[k].device);
 	}
+	/*
+	 * DESIGN §10's order: a regression first, then a device that
+	 * failed (which the comparisons of the others cannot show), then
+	 * inconclusive.
+	 */
 	word = worst == CMP_REGRESSION ? "REGRESSION" :
-	    worst == CMP_INCONCLUSIVE ? "INCONCLUSIVE" : "PASS";
+	    status == 3 ? "INFRASTRUCTURE FAILURE" :
+	    worst == CMP_INCONCLUSIVE || status == 4 ? "INCONCLUSIVE" :
+	    "PASS";
 	if (prefix && *prefix)
 		strbuf_addf(out, "%s ", prefix);
 	strbuf_addf(out, "%s:", word);
@@ -323,7 +330,7 @@ mail_send_report(const struct config *cfg, const char *dir,
 	if (rc < 0)
 		goto out;
 	compose_subject(&subject, cfg->mail.subject_prefix, r.cmps,
-	    r.cmp_names.nr);
+	    r.cmp_names.nr, o->status);
 	if (o->subject)
 		strbuf_addstr(o->subject, subject.buf);
 	att = xcalloc(r.cmp_names.nr + 1, sizeof(*att));

@@ -1212,7 +1212,7 @@ report_dir_becomes_the_message(void **state)
 	struct config *cfg = report_config();
 	struct strbuf subject = STRBUF_INIT;
 	char *dir = report_dir("report", REPORT_FILES), *eml = tmp("r.eml");
-	struct mail_report_opts o = { to, 1, eml, &subject };
+	struct mail_report_opts o = { to, 1, eml, &subject, 0 };
 	char *parts, *report, *want;
 
 	assert_int_equal(mail_send_report(cfg, dir, &o), 0);
@@ -1254,7 +1254,8 @@ report_dir_becomes_the_message(void **state)
  * The subject follows the comparisons: one passing device reads "PASS ...
  * on 1 device", an empty prefix adds no leading space, and line breaks in
  * package, version and device key become spaces, so the subject a caller
- * prints is the one sent.
+ * prints is the one sent.  A caller's exit status of 3 or 4 names the
+ * night when no comparison regressed.
  */
 static void
 report_subject_follows_the_comparisons(void **state)
@@ -1265,7 +1266,7 @@ report_subject_follows_the_comparisons(void **state)
 	char *pass = report_dir("report", "email.txt comparison-2.json");
 	char *hostile = report_dir("hostile", "email.txt comparison.json");
 	char *eml = tmp("s.eml");
-	struct mail_report_opts o = { to, 1, eml, &subject };
+	struct mail_report_opts o = { to, 1, eml, &subject, 0 };
 
 	free(cfg->mail.subject_prefix);
 	cfg->mail.subject_prefix = xstrdup("");
@@ -1276,6 +1277,21 @@ report_subject_follows_the_comparisons(void **state)
 	assert_int_equal(mail_send_report(cfg, hostile, &o), 0);
 	assert_string_equal(subject.buf, "REGRESSION: com.example.feed Bcc: "
 	    "evil@example.com 4.2.0 X-Injected: yes <b>body</b> on 1 device");
+	/* The gate's status names a lost device, but never hides a
+	 * regression. */
+	o.status = 3;
+	strbuf_reset(&subject);
+	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_string_equal(subject.buf, "INFRASTRUCTURE FAILURE: "
+	    "com.example.feed 4.2.0 on 1 device");
+	strbuf_reset(&subject);
+	assert_int_equal(mail_send_report(cfg, hostile, &o), 0);
+	assert_true(!strncmp(subject.buf, "REGRESSION: ", 12));
+	o.status = 4;
+	strbuf_reset(&subject);
+	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_string_equal(subject.buf, "INCONCLUSIVE: com.example.feed "
+	    "4.2.0 on 1 device");
 	free(pass);
 	free(hostile);
 	free(eml);
@@ -1299,7 +1315,7 @@ report_bad_input_sends_nothing(void **state)
 	char *notext = report_dir("report", "comparison.json");
 	char *nocmp = report_dir("report", "email.txt email.html");
 	char *badcmp = report_dir("report", "email.txt"), *path;
-	struct mail_report_opts o = { to, 1, NULL, NULL };
+	struct mail_report_opts o = { to, 1, NULL, NULL, 0 };
 
 	path = xasprintf("%s/comparison.json", badcmp);
 	assert_int_equal(file_write_atomic(path, "{\"entries\": 1}", 14,
