@@ -4,8 +4,16 @@
  * The window starts at boot rather than at the first line because the
  * sources date events before the line that reports them (a UI BLOCK
  * began 100 ms before its report, a frame before its dispatch line).
+ *
+ * It also holds the hooks that the logcat-only sources (perf,
+ * fpsanalyzer) share: a line count per run, the warning when it stays at
+ * zero, and `jankgate parse` over a saved capture.
  */
+#include <stdlib.h>
+
 #include "capture.h"
+#include "source_warn.h"
+#include "xalloc.h"
 #include "logcat.h"
 #include "results.h"
 #include "source.h"
@@ -27,4 +35,55 @@ capture_scene(struct source_ctx *ctx, const struct logcat_line *lines,
 	sc->start_mono_ms = 0;
 	sc->end_mono_ms = last;
 	return sc;
+}
+
+int
+capture_count_prepare(struct source_ctx *ctx)
+{
+	ctx->state = xcalloc(1, sizeof(struct capture_count));
+	return 0;
+}
+
+void
+capture_count_finish(struct source_ctx *ctx, const char *src,
+    const char *what, const char *hint)
+{
+	struct capture_count *st = ctx->state;
+
+	if (st && !st->lines && ctx->results) {
+		char *msg = xasprintf("no %s in the whole run: %s", what, hint);
+
+		results_add_warning(ctx->results, src, NULL, msg);
+		free(msg);
+	}
+	free(st);
+	ctx->state = NULL;
+}
+
+int
+capture_parse(struct source_ctx *ctx, const char *buf, size_t len,
+    const char *name, const char *src, const char *what,
+    int (*logcat)(struct source_ctx *ctx, const struct logcat_line *lines,
+    size_t nr))
+{
+	struct logcat_buf *log = logcat_buf_new();
+	struct capture_count st = { 0 };
+	const struct logcat_line *lines;
+	void *saved = ctx->state;
+	size_t nr;
+	int rc;
+
+	if (logcat_buf_parse_text(log, buf, len) || !len)
+		source_warn(ctx, NULL, src, "'%s' holds no 'logcat -v "
+		    "monotonic' line", name);
+	lines = logcat_buf_lines(log, &nr);
+	capture_scene(ctx, lines, nr, name);
+	ctx->state = &st;
+	rc = logcat(ctx, lines, nr);
+	ctx->state = saved;
+	if (!rc && nr && !st.lines)
+		source_warn(ctx, NULL, src, "'%s' holds no %s%s%s", name, what,
+		    ctx->package ? " of " : "", ctx->package ? ctx->package : "");
+	logcat_buf_free(log);
+	return rc;
 }

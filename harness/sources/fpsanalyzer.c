@@ -53,10 +53,6 @@
 #define TAG "FPSAnalyzer"
 #define DEFAULT_HZ 60.0
 
-struct fpsa_state {
-	size_t lines;		/* frame lines of the app in the whole run */
-};
-
 /* One parsed line: what the frame took and where. */
 struct frame {
 	double start_ms;
@@ -191,7 +187,7 @@ static int
 fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
-	struct fpsa_state *st = ctx->state;
+	struct capture_count *st = ctx->state;
 	bool known = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz);
 	double period = 1000.0 / (known ? ctx->refresh_hz : DEFAULT_HZ);
 	struct acc *acc = NULL;
@@ -231,24 +227,10 @@ fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	return 0;
 }
 
-static int
-fpsa_prepare(struct source_ctx *ctx)
-{
-	ctx->state = xcalloc(1, sizeof(struct fpsa_state));
-	return 0;
-}
-
 static void
 fpsa_finish(struct source_ctx *ctx)
 {
-	struct fpsa_state *st = ctx->state;
-
-	if (st && !st->lines && ctx->results)
-		results_add_warning(ctx->results, SRC, NULL, "no "
-		    "'FPSAnalyzer DISPATCH FRAME' line of the app in the "
-		    "whole run: is the Xposed hook active?");
-	free(st);
-	ctx->state = NULL;
+	capture_count_finish(ctx, SRC, "'FPSAnalyzer DISPATCH FRAME' line of the app", "is the Xposed hook active?");
 }
 
 /* `jankgate parse fpsanalyzer FILE`: a `logcat -v monotonic` capture. */
@@ -256,33 +238,15 @@ static int
 fpsa_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	struct logcat_buf *log = logcat_buf_new();
-	struct fpsa_state st = { 0 };
-	const struct logcat_line *lines;
-	void *saved = ctx->state;
-	size_t nr;
-
-	if (logcat_buf_parse_text(log, buf, len) || !len)
-		source_warn(ctx, NULL, SRC, "'%s' holds no 'logcat -v "
-		    "monotonic' line", name);
-	lines = logcat_buf_lines(log, &nr);
-	capture_scene(ctx, lines, nr, name);
-	ctx->state = &st;
-	fpsa_logcat(ctx, lines, nr);
-	ctx->state = saved;
-	if (nr && !st.lines)
-		source_warn(ctx, NULL, SRC, "'%s' holds no 'FPSAnalyzer "
-		    "DISPATCH FRAME' line%s%s", name, ctx->package ? " of " :
-		    "", ctx->package ? ctx->package : "");
-	logcat_buf_free(log);
-	return 0;
+	return capture_parse(ctx, buf, len, name, SRC, "'FPSAnalyzer DISPATCH FRAME' line",
+	    fpsa_logcat);
 }
 
 const struct source source_fpsanalyzer = {
 	.name = "fpsanalyzer",
 	.summary = "frame dispatch times per activity from the Xposed "
 	    "FPSAnalyzer hook, as FPS slices",
-	.prepare = fpsa_prepare,
+	.prepare = capture_count_prepare,
 	.logcat = fpsa_logcat,
 	.finish = fpsa_finish,
 	.parse = fpsa_parse,

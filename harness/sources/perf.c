@@ -59,10 +59,6 @@
 #define ENTRY_MAX 4068		/* LOGGER_ENTRY_MAX_PAYLOAD */
 #define MAX_FRAMES 1024
 
-struct perf_state {
-	size_t lines;		/* perf lines seen in the whole run */
-};
-
 /* One issue being reassembled: the lines of one log entry. */
 struct issue {
 	int pid, tid;
@@ -322,7 +318,7 @@ static int
 perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
-	struct perf_state *st = ctx->state;
+	struct capture_count *st = ctx->state;
 	struct issues open = { NULL, 0, 0 };
 
 	for (size_t i = 0; i < nr; i++) {
@@ -342,24 +338,10 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	return 0;
 }
 
-static int
-perf_prepare(struct source_ctx *ctx)
-{
-	ctx->state = xcalloc(1, sizeof(struct perf_state));
-	return 0;
-}
-
 static void
 perf_finish(struct source_ctx *ctx)
 {
-	struct perf_state *st = ctx->state;
-
-	if (st && !st->lines && ctx->results)
-		results_add_warning(ctx->results, SRC, NULL, "no "
-		    "xanderwang/performance line (<tag>_Issue, <tag>_FPSTool) "
-		    "in the whole run: is the library in this build?");
-	free(st);
-	ctx->state = NULL;
+	capture_count_finish(ctx, SRC, "xanderwang/performance line (<tag>_Issue, <tag>_FPSTool)", "is the library in this build?");
 }
 
 /* `jankgate parse perf FILE`: a `logcat -v monotonic` capture. */
@@ -367,32 +349,15 @@ static int
 perf_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	struct logcat_buf *log = logcat_buf_new();
-	struct perf_state st = { 0 };
-	const struct logcat_line *lines;
-	void *saved = ctx->state;
-	size_t nr;
-
-	if (logcat_buf_parse_text(log, buf, len) || !len)
-		source_warn(ctx, NULL, SRC, "'%s' holds no 'logcat -v "
-		    "monotonic' line", name);
-	lines = logcat_buf_lines(log, &nr);
-	capture_scene(ctx, lines, nr, name);
-	ctx->state = &st;
-	perf_logcat(ctx, lines, nr);
-	ctx->state = saved;
-	if (nr && !st.lines)
-		source_warn(ctx, NULL, SRC, "'%s' holds no "
-		    "xanderwang/performance line", name);
-	logcat_buf_free(log);
-	return 0;
+	return capture_parse(ctx, buf, len, name, SRC, "xanderwang/performance line",
+	    perf_logcat);
 }
 
 const struct source source_perf = {
 	.name = "perf",
 	.summary = "xanderwang/performance: UI BLOCK, IPC and THREAD issues, "
 	    "'APP FPS is:' lines",
-	.prepare = perf_prepare,
+	.prepare = capture_count_prepare,
 	.logcat = perf_logcat,
 	.finish = perf_finish,
 	.parse = perf_parse,
