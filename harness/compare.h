@@ -51,19 +51,23 @@
  *        pass          the interval's worse end is below T (a practical
  *                      regression is ruled out at level alpha), or the
  *                      estimate is below T (better included: no sign of
- *                      a practical regression), or it reaches T without
+ *                      a practical regression) and, before the last
+ *                      look, p_raw > a; or it reaches T without
  *                      evidence: p_raw > a (not significant even alone),
  *                      or at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
- *                      cannot tell: the estimate reaches T and p_raw <= a
- *                      (a regression at this look if it were the only
- *                      metric, not after the correction), where more
- *                      iterations can settle it; at the last look
+ *                      cannot tell: before the last look, p_raw <= a (a
+ *                      worse shift at this look if it were the only
+ *                      metric) and the estimate, or the interval's worse
+ *                      end, reaches T, where more iterations can settle
+ *                      it; at the last look the estimate reaches T and
  *                      a < p <= alpha (significant at the run's alpha,
  *                      not at this look's share of it); also an interval
  *                      that cannot reach its level at these n.
  *      With hundreds of metrics, some estimate reaches T by chance every
  *      night; only those with evidence behind them hold the run.
+ *   6. Earlier looks: a regression an earlier look found (opts.prior)
+ *      stays one, with that look's numbers.
  *
  * The model is public like results.h: reports read it field by field.
  * Numbers that were not computed are NAN (null in JSON); strings are owned.
@@ -148,6 +152,9 @@ struct cmp_entry {
 	double threshold;	/* T, in unit */
 	double detectable;	/* smallest shift found with CMP_POWER;
 				   INFINITY: no shift can be at these n */
+	int look;		/* the look whose numbers these are: the
+				   comparison's, or an earlier one's for a
+				   regression kept from compare_opts.prior */
 };
 
 /* A main-thread block signature seen in a scenario or scene. */
@@ -236,6 +243,14 @@ struct compare_opts {
 	bool last;		/* no more iterations will follow: decide */
 	const struct config *cfg;	/* thresholds; NULL: metric defaults */
 	bool allow_mismatch;
+	/*
+	 * An earlier look at the same run, or NULL.  Its regressions stand:
+	 * a rejection at a look's share of alpha is final, and a later look
+	 * that tests what is still undecided must not unsay it.  Such an
+	 * entry is copied with the numbers of the look that found it (its
+	 * `look`), whatever this look's data say.
+	 */
+	const struct comparison *prior;
 };
 
 /* One results file and the name to quote it by (NULL: its run id). */
@@ -311,6 +326,12 @@ enum cmp_verdict comparison_verdict(const struct comparison *c);
 /* counts[v] = the number of entries with verdict v. */
 void comparison_count(const struct comparison *c,
     size_t counts[CMP_NR_VERDICTS]);
+
+/* The entry of (scenario, scene, metric), scene NULL for launch timing. */
+const struct cmp_entry *comparison_find_entry(const struct comparison *c,
+    const char *scenario, const char *scene, const char *metric);
+/* Make *dst (an entry of some comparison) a deep copy of *src. */
+void cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src);
 
 /* Append an entry, zeroed with every number NAN; borrowed until the next. */
 struct cmp_entry *comparison_add_entry(struct comparison *c);

@@ -24,7 +24,8 @@
  *                      p_value, p_adjusted, tested,
  *                      threshold: { relative, absolute, noise, spread,
  *                                   value },
- *                      detectable: { shift, possible, power } } ],
+ *                      detectable: { shift, possible, power },
+ *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
  *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
  *
@@ -36,6 +37,9 @@
  * outside every scene.  `detectable.possible` is false when no shift,
  * however large, could be significant at these sample sizes (shift is then
  * null); both are null when the entry never reached the statistics.
+ * An entry's `look` is the look whose numbers it holds: the comparison's,
+ * or an earlier one's for a regression found there and kept (compare.h
+ * step 6); a reader takes a missing `look` as the comparison's.
  * `verdict` and `counts` are derived: the reader ignores them and
  * recomputes.  Like results.json, a reader takes any 1.x, ignores unknown
  * keys, reads a missing key as null, and names the key path of a value of
@@ -135,6 +139,7 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	    isinf(e->detectable) ? "false" : "true");
 	jsonw_num(w, "power", isnan(e->detectable) ? NAN : CMP_POWER);
 	jsonw_close(w, '}');
+	jsonw_num(w, "look", e->look);
 	jsonw_close(w, '}');
 }
 
@@ -570,8 +575,10 @@ read_detectable(struct cr *r, const cJSON *o, void *dst)
 static int
 read_entry(struct cr *r, const cJSON *o, void *dst)
 {
-	struct cmp_entry *e = comparison_add_entry(dst);
+	struct comparison *c = dst;
+	struct cmp_entry *e = comparison_add_entry(c);
 	char *better = NULL;
+	double look;
 	int rc;
 
 	rc = get_str(r, o, "device", &e->device);
@@ -612,6 +619,11 @@ read_entry(struct cr *r, const cJSON *o, void *dst)
 		rc = read_object(r, o, "threshold", read_threshold, e);
 	if (!rc)
 		rc = read_object(r, o, "detectable", read_detectable, e);
+	/* Files from before kept regressions: the comparison's own look. */
+	if (!rc)
+		rc = get_num(r, o, "look", &look);
+	if (!rc)
+		e->look = isnan(look) ? c->look : (int)look;
 	return rc;
 }
 

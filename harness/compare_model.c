@@ -105,6 +105,17 @@ comparison_new(void)
 }
 
 static void
+entry_release(struct cmp_entry *e)
+{
+	free(e->device);
+	free(e->scenario);
+	free(e->scene);
+	free(e->metric);
+	free(e->unit);
+	free(e->reason);
+}
+
+static void
 empty_summary(struct stats_summary *s)
 {
 	stats_summarize(s, NULL, 0);
@@ -126,6 +137,46 @@ comparison_add_entry(struct comparison *c)
 	e->noise_threshold = e->spread = NAN;
 	e->detectable = NAN;
 	return e;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static bool
+same_or_both_null(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+const struct cmp_entry *
+comparison_find_entry(const struct comparison *c, const char *scenario,
+    const char *scene, const char *metric)
+{
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		const struct cmp_entry *e = &c->entries[i];
+
+		if (same_or_both_null(e->scenario, scenario) &&
+		    same_or_both_null(e->scene, scene) &&
+		    same_or_both_null(e->metric, metric))
+			return e;
+	}
+	return NULL;
+}
+
+void
+cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src)
+{
+	entry_release(dst);
+	*dst = *src;
+	dst->device = dup_or_null(src->device);
+	dst->scenario = dup_or_null(src->scenario);
+	dst->scene = dup_or_null(src->scene);
+	dst->metric = dup_or_null(src->metric);
+	dst->unit = dup_or_null(src->unit);
+	dst->reason = dup_or_null(src->reason);
 }
 
 static void
@@ -197,16 +248,8 @@ comparison_free(struct comparison *c)
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		free(c->scenarios[i].name);
 	free(c->scenarios);
-	for (size_t i = 0; i < c->nr_entries; i++) {
-		struct cmp_entry *e = &c->entries[i];
-
-		free(e->device);
-		free(e->scenario);
-		free(e->scene);
-		free(e->metric);
-		free(e->unit);
-		free(e->reason);
-	}
+	for (size_t i = 0; i < c->nr_entries; i++)
+		entry_release(&c->entries[i]);
 	free(c->entries);
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];

@@ -137,8 +137,13 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		strbuf_addstr(&sb, " or more (");
 		add_interval(&sb, e);
 		strbuf_addch(&sb, ')');
-	} else if (worse < t) {
-		/* Below T, or better: no sign of a practical regression. */
+	} else if (worse < t && (r->last || worse <= 0 ||
+	    e->p_value > r->alpha)) {
+		/*
+		 * Below T, or better: no sign of a practical regression.  Not
+		 * before the last look when the shift is significant alone:
+		 * the interval reaches T, and more iterations can tell.
+		 */
 		e->verdict = CMP_PASS;
 		strbuf_addstr(&sb, "shift ");
 		add_qty(&sb, e->shift, e->unit, true);
@@ -156,6 +161,16 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 			add_p(&sb, e, r->how);
 		else
 			strbuf_addf(&sb, "p = %.2g even alone", e->p_value);
+	} else if (worse < t) {
+		e->verdict = CMP_INCONCLUSIVE;
+		strbuf_addstr(&sb, "shift ");
+		add_qty(&sb, e->shift, e->unit, true);
+		strbuf_addstr(&sb, " is below the threshold of ");
+		add_qty(&sb, t, e->unit, false);
+		strbuf_addstr(&sb, " but its ");
+		add_interval(&sb, e);
+		strbuf_addf(&sb, " reaches it, p = %.2g alone; run more "
+		    "iterations", e->p_value);
 	} else {
 		e->verdict = CMP_INCONCLUSIVE;
 		add_worse(&sb, e, "worse");

@@ -278,11 +278,13 @@ key_plan(struct gate_ctx *g, size_t i, const struct comparison *cmp,
 	int asked = 0;
 
 	/*
-	 * Only an undecided key looks again.  A regression is final: the
-	 * gate fails whatever the other metrics do, and a later look must
-	 * not unsay what an earlier one found at its share of alpha.
+	 * A key looks again while it has undecided entries, even when some
+	 * other entry is already a regression: the gate fails either way,
+	 * but the report should name every regression the night can
+	 * establish, not only the first look's.  What a look found stays
+	 * found (compare_opts.prior).
 	 */
-	if (w->stopped || !cmp || comparison_verdict(cmp) != CMP_INCONCLUSIVE)
+	if (w->stopped || !cmp)
 		return 0;
 	gate_undecided(&undecided, cmp);
 	for (size_t s = 0; s < undecided.nr; s++)
@@ -336,6 +338,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	co.look = look;
 	co.looks = g->looks;
 	co.last = look >= g->looks || run_interrupted();
+	co.prior = w->cmp;
 	rc = compare_run(&cmp, &cur, base, w->base.nr, &co);
 	/*
 	 * Undecided, but nothing more can be measured for it (devices at

@@ -459,9 +459,10 @@ is_target(const struct cmp_entry *e, const struct shift *sh)
 }
 
 /* Look `k` of `looks` at `cur` against the pool, and count what it says. */
-static void
+static struct comparison *
 look(struct look *out, const struct pool *p, const struct results *cur,
-    const struct shift *sh, const struct setup *su, int k, int looks)
+    const struct shift *sh, const struct setup *su, int k, int looks,
+    const struct comparison *prior)
 {
 	struct compare_input in_base[BASE_RUNS], in_cur = { cur, NULL };
 	struct compare_opts opts;
@@ -478,6 +479,7 @@ look(struct look *out, const struct pool *p, const struct results *cur,
 	opts.look = k;
 	opts.looks = looks;
 	opts.last = looks > 1 && k == looks;
+	opts.prior = prior;
 	if (compare_run(&c, &in_cur, in_base, BASE_RUNS, &opts)) {
 		fprintf(stderr, "bench-compare: %s\n", jg_error_msg());
 		exit(1);
@@ -518,7 +520,7 @@ look(struct look *out, const struct pool *p, const struct results *cur,
 			out->undecided[atoi(c->scenarios[i].name + 1)] = 1;
 	out->any_naive = out->naive_alarms > 0;
 	out->run = comparison_verdict(c);
-	comparison_free(c);
+	return c;
 }
 
 /* One night, judged by compare alone and by the gate. */
@@ -542,6 +544,7 @@ night(struct verdicts *v, struct pool *p, const struct app_model *app,
     struct stats_rng *r)
 {
 	struct results *cur = gen_run(app, MAX_ITERATIONS, sh, nz, r);
+	struct comparison *prior;
 	int n[NR_SCENARIOS];
 	struct look *l = &v->first;
 
@@ -549,25 +552,35 @@ night(struct verdicts *v, struct pool *p, const struct app_model *app,
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		n[i] = ITERATIONS;
 	limit_iterations(cur, n);
-	look(&v->single, p, cur, sh, su, 1, 1);
-	look(&v->first, p, cur, sh, su, 1, LOOKS);
+	comparison_free(look(&v->single, p, cur, sh, su, 1, 1, NULL));
+	prior = look(&v->first, p, cur, sh, su, 1, LOOKS, NULL);
 	v->looks = 1;
 	v->reruns = 0;
 	v->gate_regressed = v->first.regressions > 0;
 	v->gate_target = v->first.target == CMP_REGRESSION;
 	v->final = v->first;
-	while (l->run == CMP_INCONCLUSIVE && v->looks < LOOKS) {
-		for (int i = 0; i < NR_SCENARIOS; i++)
+	/* gate_look.c: looks again while anything is undecided. */
+	for (;;) {
+		struct comparison *c;
+		int more = 0;
+
+		for (int i = 0; i < NR_SCENARIOS && v->looks < LOOKS; i++)
 			if (l->undecided[i] && n[i] < MAX_ITERATIONS) {
 				n[i] += ITERATIONS;
 				v->reruns++;
+				more = 1;
 			}
+		if (!more)
+			break;
 		limit_iterations(cur, n);
-		look(&v->final, p, cur, sh, su, ++v->looks, LOOKS);
+		c = look(&v->final, p, cur, sh, su, ++v->looks, LOOKS, prior);
+		comparison_free(prior);
+		prior = c;
 		l = &v->final;
 		v->gate_regressed |= l->regressions > 0;
 		v->gate_target |= l->target == CMP_REGRESSION;
 	}
+	comparison_free(prior);
 	results_free(cur);
 }
 

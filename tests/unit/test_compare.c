@@ -253,6 +253,45 @@ estimate_below_threshold_passes(void **state)
 }
 
 /*
+ * A shift below T that is significant on its own is not a pass before the
+ * last look: its interval still reaches T, and more iterations can tell.
+ * The last look passes it (no more iterations will come).
+ */
+static void
+significant_below_threshold_waits(void **state)
+{
+	const double cur[] = { 10.5, 11.3, 10.6, 11.2, 10.8 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct compare_opts o;
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	add_p90(b, base25, 25);
+	add_p90(r, cur, 5);
+	compare_opts_init(&o, NULL);
+	c = compare_ok(r, b, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_true(e->shift > 0 && e->shift < e->threshold);
+	assert_true(e->shift_hi >= e->threshold);
+	assert_true(e->p_value <= o.alpha);
+	assert_int_equal(e->verdict, CMP_INCONCLUSIVE);
+	assert_non_null(strstr(e->reason, "is below the threshold of 1 ms "
+	    "but its 96 % interval"));
+	assert_non_null(strstr(e->reason, "run more iterations"));
+	comparison_free(c);
+
+	o.last = true;
+	c = compare_ok(r, b, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_PASS);
+	assert_non_null(strstr(e->reason, "less than the threshold"));
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
  * T is at least noise x the baseline's spread: here the smaller of its
  * IQR (3 ms) and sqrt 2 x the median difference of two of its values
  * (2 ms); noise 0 leaves the table's 1 ms, and the same +1 ms shift then
@@ -841,6 +880,82 @@ looks_test_at_their_share(void **state)
 	results_free(r);
 }
 
+/*
+ * A regression a look found stands at the later looks that settle the
+ * rest (compare_opts.prior), with the numbers of the look that found it,
+ * even when the later data alone would not say so; the reason names that
+ * look once, and comparison.json keeps it.
+ */
+static void
+earlier_regressions_stand(void **state)
+{
+	const double base[] = { 10, 10.4, 9.8, 10.2, 10.1, 9.9, 10.3, 9.7 };
+	const double cur[] = { 11.4, 11.6, 11.3, 11.7, 11.5 };
+	const double back_in[] = { 10, 10.2, 9.9, 10.1, 10, 10.3, 9.8, 10.1,
+		10, 10.2 };
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c1, *c2, *c3, *alone, *back = NULL;
+	const struct cmp_entry *e;
+	struct compare_opts o;
+	char *json;
+
+	(void)state;
+	add_p90(b, base, 8);
+	add_p90(r, cur, 5);
+	compare_opts_init(&o, NULL);
+	o.looks = 3;
+	c1 = compare_ok(r, b, &o);
+	e = entry(c1, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	assert_int_equal(e->look, 1);
+
+	/* Ten more values like the baseline's: alone, no regression. */
+	add_p90(r, back_in, 10);
+	o.look = 2;
+	alone = compare_ok(r, b, &o);
+	assert_int_not_equal(entry(alone, "list", "frame_p90_ms")->verdict,
+	    CMP_REGRESSION);
+	o.prior = c1;
+	c2 = compare_ok(r, b, &o);
+	e = entry(c2, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	assert_int_equal(e->look, 1);
+	assert_int_equal((int)e->cur.n, 5);
+	assert_true(e->p_value == entry(c1, "list", "frame_p90_ms")->p_value);
+	assert_non_null(strstr(e->reason, "at look 1 of 3: worse by"));
+	assert_int_equal(comparison_verdict(c2), CMP_REGRESSION);
+	/* Other entries keep this look's numbers. */
+	assert_true(c2->nr_entries > 1);
+	for (size_t i = 0; i < c2->nr_entries; i++)
+		if (strcmp(c2->entries[i].metric, "frame_p90_ms"))
+			assert_int_equal(c2->entries[i].look, 2);
+
+	o.look = 3;
+	o.last = true;
+	o.prior = c2;
+	c3 = compare_ok(r, b, &o);
+	e = entry(c3, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	assert_int_equal(e->look, 1);
+	assert_null(strstr(e->reason + 1, "at look"));
+
+	json = comparison_to_json(c3);
+	assert_int_equal(comparison_parse(&back, json, strlen(json), "c.json"),
+	    0);
+	assert_int_equal(entry(back, "list", "frame_p90_ms")->look, 1);
+	for (size_t i = 0; i < back->nr_entries; i++)
+		if (strcmp(back->entries[i].metric, "frame_p90_ms"))
+			assert_int_equal(back->entries[i].look, 3);
+	free(json);
+	comparison_free(back);
+	comparison_free(alone);
+	comparison_free(c3);
+	comparison_free(c2);
+	comparison_free(c1);
+	results_free(b);
+	results_free(r);
+}
+
 /* Looks, spending and noise out of range are refused before any work. */
 static void
 look_options_are_checked(void **state)
@@ -1296,6 +1411,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(improvement_follows_metric_direction),
 	cmocka_unit_test(same_distribution_passes),
 	cmocka_unit_test(estimate_below_threshold_passes),
+	cmocka_unit_test(significant_below_threshold_waits),
 	cmocka_unit_test(noise_floor_raises_threshold),
 	cmocka_unit_test(spread_is_within_runs),
 	cmocka_unit_test(unsupported_worse_estimate_passes),
@@ -1311,6 +1427,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(options_come_from_config),
 	cmocka_unit_test(alpha_spending_across_looks),
 	cmocka_unit_test(looks_test_at_their_share),
+	cmocka_unit_test(earlier_regressions_stand),
 	cmocka_unit_test(look_options_are_checked),
 	cmocka_unit_test(detectable_shift_follows_noise_and_size),
 	cmocka_unit_test(exit_code_precedence),
