@@ -636,6 +636,37 @@ appmodel_activity(const struct appmodel *m, const char *name)
 	return NULL;
 }
 
+static int
+scale(int v, int to, int from)
+{
+	return (int)(((long long)v * to + from / 2) / from);
+}
+
+static void
+fit_bounds(int *b, int width, int height)
+{
+	b[0] = scale(b[0], width, APPMODEL_LAYOUT_W);
+	b[2] = scale(b[2], width, APPMODEL_LAYOUT_W);
+	b[1] = scale(b[1], height, APPMODEL_LAYOUT_H);
+	b[3] = scale(b[3], height, APPMODEL_LAYOUT_H);
+}
+
+void
+appmodel_fit(struct appmodel *m, int width, int height)
+{
+	if (width <= 0 || height <= 0)
+		return;
+	for (size_t i = 0; i < m->nr_activities; i++) {
+		struct appmodel_activity *a = &m->activities[i];
+
+		for (size_t j = 0; j < a->nr_elements; j++)
+			fit_bounds(a->elements[j].bounds, width, height);
+		fit_bounds(a->scroll_bounds, width, height);
+		a->content_px = scale(a->content_px, height,
+		    APPMODEL_LAYOUT_H);
+	}
+}
+
 const struct appmodel_element *
 appmodel_element_at(const struct appmodel_activity *a, int x, int y)
 {

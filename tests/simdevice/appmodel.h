@@ -172,6 +172,16 @@ void appmodel_free(struct appmodel *m);
 int appmodel_set_libraries(struct appmodel *m, const char *spec);
 
 /*
+ * Models are laid out for a 1080x2400 screen (APPMODEL_LAYOUT_W/H), the
+ * way a layout in dp fits any phone: scale every element's and scroll
+ * area's bounds, and the scroll content's height, to a width x height
+ * screen.  A screen of the layout's size leaves the model as it is.
+ */
+#define APPMODEL_LAYOUT_W 1080
+#define APPMODEL_LAYOUT_H 2400
+void appmodel_fit(struct appmodel *m, int width, int height);
+
+/*
  * The activity called `name` (full, ".Short" or "Short" relative to the
  * package), or NULL.  Borrowed from the model.
  */

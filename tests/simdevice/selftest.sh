@@ -572,6 +572,11 @@ check "--size and --density" "$($V --size 720x1280 --density 320 --exec 'wm size
 	"Physical size: 720x1280
 Physical density: 320
 320"
+# The app's layout is drawn for 1080x2400 and scaled to the screen.
+out=$($V --size 1440x3120 --install "$ROOT/tests/simdevice/apps/shop-v1.json" --exec 'am start -W -n com.example.shop/.HomeActivity >/dev/null; uiautomator dump /data/local/tmp/u.xml >/dev/null; cat /data/local/tmp/u.xml; echo; input tap 720 1529; sleep 1; dumpsys activity activities | grep -c "mResumedActivity.*FeedActivity\|topResumedActivity.*FeedActivity"')
+check_match "--size 1440x3120: the layout is scaled to the screen" "$out" \
+	'text="Browse the feed"[^>]*bounds="\[120,1430\]\[1320,1638\]"'
+check "--size 1440x3120: a tap at 50% 49% opens the feed" "$(printf '%s\n' "$out" | tail -n 1)" "1"
 check "--thermal-rise-at: the status rises mid-run" \
 	"$($V --thermal 1 --thermal-rise-at 5000 --thermal-rise-to 4 --exec 'dumpsys thermalservice | grep Status:; sleep 5; dumpsys thermalservice | grep Status:')" \
 	"Thermal Status: 1

@@ -211,6 +211,8 @@ simapps_get(struct simapps *a, const char *package, struct apprun **out)
 	    strlen(p->model_json));
 	if (!ret && a->libs)
 		ret = appmodel_set_libraries(app->model, a->libs);
+	if (!ret)
+		appmodel_fit(app->model, a->dev->width, a->dev->height);
 	if (ret) {
 		/* The APK installed, but the model cannot run: say why. */
 		simdev_warn("app model of '%s': %s", package, jg_error_msg());
