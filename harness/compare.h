@@ -52,15 +52,16 @@
  *                      regression is ruled out at level alpha), or the
  *                      estimate is below T (better included: no sign of
  *                      a practical regression) and, before the last
- *                      look, p_raw > a; or it reaches T without
+ *                      of several looks, p_raw > a; or it reaches T without
  *                      evidence: p_raw > a (not significant even alone),
  *                      or at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
  *                      cannot tell: before the last look, p_raw <= a (a
  *                      worse shift at this look if it were the only
- *                      metric) and the estimate, or the interval's worse
- *                      end, reaches T, where more iterations can settle
- *                      it; at the last look the estimate reaches T and
+ *                      metric) and the estimate (or, with several looks,
+ *                      the interval's worse end) reaches T, where more
+ *                      iterations can settle it; at the last look the
+ *                      estimate reaches T and
  *                      a < p <= alpha (significant at the run's alpha,
  *                      not at this look's share of it); also an interval
  *                      that cannot reach its level at these n.

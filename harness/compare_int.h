@@ -29,6 +29,7 @@ struct cmp_rules {
 	double alpha_run;	/* all looks' */
 	enum stats_adjust how;	/* named in reasons */
 	bool last;		/* no more iterations will follow */
+	bool sequential;	/* the caller takes more than one look */
 };
 
 /*

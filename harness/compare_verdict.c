@@ -137,12 +137,13 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		strbuf_addstr(&sb, " or more (");
 		add_interval(&sb, e);
 		strbuf_addch(&sb, ')');
-	} else if (worse < t && (r->last || worse <= 0 ||
+	} else if (worse < t && (!r->sequential || r->last || worse <= 0 ||
 	    e->p_value > r->alpha)) {
 		/*
 		 * Below T, or better: no sign of a practical regression.  Not
-		 * before the last look when the shift is significant alone:
-		 * the interval reaches T, and more iterations can tell.
+		 * before a sequential caller's last look when the shift is
+		 * significant alone: the interval reaches T, and the next
+		 * look's iterations can tell.
 		 */
 		e->verdict = CMP_PASS;
 		strbuf_addstr(&sb, "shift ");

@@ -14,13 +14,15 @@
  *      a results file like any other), compared by compare_run() with the
  *      last baseline.history runs of that key on the ref (--against REF,
  *      else baseline.ref), written to OUT/<key>/comparison.json;
- *   4. adaptive iterations: while a key's comparison is inconclusive (no
- *      regression, something undecided) and its devices have measured
- *      fewer than max_iterations of an undecided scenario, run another
- *      batch of that scenario on those devices (run_execute with
- *      `append`) and compare again, each look at its share of alpha
- *      (below).  A regression ends the looking: it is the key's verdict;
- *      a device whose run failed runs no more batches.  The look after
+ *   4. adaptive iterations: while a key's comparison has undecided
+ *      (inconclusive) entries and its devices have measured fewer than
+ *      max_iterations of an undecided scenario, run another batch of
+ *      that scenario on those devices (run_execute with `append`) and
+ *      compare again, each look at its share of alpha (below).  A
+ *      regression does not end the looking, so every regression the
+ *      night can establish is reported; it stands at the later looks
+ *      (compare_opts.prior) and is the key's verdict.  A device whose
+ *      run failed runs no more batches.  The look after
  *      which nothing more can be measured is the last (compare decides
  *      there instead of asking for more);
  *   5. one report over every comparison file, in OUT/report/;

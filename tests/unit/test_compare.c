@@ -254,8 +254,9 @@ estimate_below_threshold_passes(void **state)
 
 /*
  * A shift below T that is significant on its own is not a pass before the
- * last look: its interval still reaches T, and more iterations can tell.
- * The last look passes it (no more iterations will come).
+ * last of several looks: its interval still reaches T, and the next look
+ * can tell.  The last look passes it (no more iterations will come), and
+ * so does a single look (`jankgate compare`).
  */
 static void
 significant_below_threshold_waits(void **state)
@@ -272,6 +273,13 @@ significant_below_threshold_waits(void **state)
 	compare_opts_init(&o, NULL);
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(e->verdict, CMP_PASS);
+	assert_non_null(strstr(e->reason, "less than the threshold"));
+	comparison_free(c);
+
+	o.looks = 2;
+	c = compare_ok(r, b, &o);
+	e = entry(c, "list", "frame_p90_ms");
 	assert_true(e->shift > 0 && e->shift < e->threshold);
 	assert_true(e->shift_hi >= e->threshold);
 	assert_true(e->p_value <= o.alpha);
@@ -281,6 +289,7 @@ significant_below_threshold_waits(void **state)
 	assert_non_null(strstr(e->reason, "run more iterations"));
 	comparison_free(c);
 
+	o.look = 2;
 	o.last = true;
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
