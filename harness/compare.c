@@ -460,8 +460,6 @@ out:
 static void
 keep_regressions(struct comparison *c, const struct comparison *prior)
 {
-	for (size_t i = 0; i < c->nr_entries; i++)
-		c->entries[i].look = c->look;
 	for (size_t i = 0; prior && i < c->nr_entries; i++) {
 		struct cmp_entry *e = &c->entries[i];
 		const struct cmp_entry *p = comparison_find_entry(prior,

@@ -334,7 +334,10 @@ const struct cmp_entry *comparison_find_entry(const struct comparison *c,
 /* Make *dst (an entry of some comparison) a deep copy of *src. */
 void cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src);
 
-/* Append an entry, zeroed with every number NAN; borrowed until the next. */
+/*
+ * Append an entry, zeroed with every number NAN and the comparison's look;
+ * borrowed until the next.
+ */
 struct cmp_entry *comparison_add_entry(struct comparison *c);
 struct cmp_block *comparison_add_block(struct comparison *c);
 struct cmp_scenario *comparison_add_scenario(struct comparison *c);

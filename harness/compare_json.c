@@ -333,6 +333,24 @@ get_bool(struct cr *r, const cJSON *obj, const char *key, bool *out)
 	return 0;
 }
 
+/* A look number, 1 .. 1000 (max_iterations' bound); null: `dflt`. */
+static int
+get_look(struct cr *r, const cJSON *obj, const char *key, int *out, int dflt)
+{
+	double d;
+
+	if (get_num(r, obj, key, &d) < 0)
+		return JG_EINVAL;
+	if (isnan(d)) {
+		*out = dflt;
+		return 0;
+	}
+	if (d < 1 || d > 1000 || d != floor(d))
+		return bad(r, key, "a look number 1 .. 1000");
+	*out = (int)d;
+	return 0;
+}
+
 static int
 get_count(struct cr *r, const cJSON *obj, const char *key, size_t *out)
 {
@@ -454,7 +472,7 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
 	char *corr = NULL, *spend = NULL;
-	double min, look, looks;
+	double min;
 	int rc;
 
 	rc = get_num(r, o, "alpha", &c->alpha);
@@ -474,14 +492,12 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 	if (!rc)
 		rc = get_num(r, o, "noise", &c->noise);
 	if (!rc)
-		rc = get_num(r, o, "look", &look);
+		rc = get_look(r, o, "look", &c->look, 1);
 	if (!rc)
-		rc = get_num(r, o, "looks", &looks);
+		rc = get_look(r, o, "looks", &c->looks, 1);
 	if (!rc)
 		rc = get_num(r, o, "alpha_look", &c->alpha_look);
 	if (!rc) {
-		c->look = isnan(look) ? 1 : (int)look;
-		c->looks = isnan(looks) ? 1 : (int)looks;
 		if (isnan(c->alpha_look))
 			c->alpha_look = c->alpha;
 		rc = get_str(r, o, "spending", &spend);
@@ -578,7 +594,6 @@ read_entry(struct cr *r, const cJSON *o, void *dst)
 	struct comparison *c = dst;
 	struct cmp_entry *e = comparison_add_entry(c);
 	char *better = NULL;
-	double look;
 	int rc;
 
 	rc = get_str(r, o, "device", &e->device);
@@ -621,9 +636,7 @@ read_entry(struct cr *r, const cJSON *o, void *dst)
 		rc = read_object(r, o, "detectable", read_detectable, e);
 	/* Files from before kept regressions: the comparison's own look. */
 	if (!rc)
-		rc = get_num(r, o, "look", &look);
-	if (!rc)
-		e->look = isnan(look) ? c->look : (int)look;
+		rc = get_look(r, o, "look", &e->look, c->look);
 	return rc;
 }
 

@@ -136,6 +136,7 @@ comparison_add_entry(struct comparison *c)
 	e->rel_threshold = e->abs_threshold = e->threshold = NAN;
 	e->noise_threshold = e->spread = NAN;
 	e->detectable = NAN;
+	e->look = c->look;
 	return e;
 }
 

@@ -1354,6 +1354,13 @@ json_reader_checks_schema_and_types(void **state)
 		  "[{\"scenario\": \"a\", \"signature\": \"x\", \"status\": "
 		  "\"new\", \"current\": {\"count\": true}}]}", JG_EINVAL,
 		  "blocks[0].current.count: expected a number" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"method\": "
+		  "{\"looks\": 1e300}}", JG_EINVAL,
+		  "method.looks: expected a look number 1 .. 1000" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"entries\": "
+		  "[{\"scenario\": \"a\", \"metric\": \"fps\", \"verdict\": "
+		  "\"pass\", \"look\": 1.5}]}", JG_EINVAL,
+		  "entries[0].look: expected a look number" },
 		{ "[1, 2]", JG_EINVAL, "expected a JSON object" },
 		{ "{\"schema\": ", JG_EINVAL, "invalid JSON" },
 	};
