@@ -49,6 +49,7 @@
 #include "error.h"
 #include "gfxinfo.h"
 #include "gfxinfo_dump.h"
+#include "textline.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -85,30 +86,8 @@ struct profile {
 	size_t nr_cols;
 };
 
-/* A line of the text, without its LF, CR or trailing blanks. */
-struct line {
-	const char *s;
-	size_t n;
-};
-
 static bool
-next_line(const char **pos, const char *end, struct line *l)
-{
-	const char *nl;
-
-	if (*pos >= end)
-		return false;
-	nl = memchr(*pos, '\n', (size_t)(end - *pos));
-	l->s = *pos;
-	l->n = (size_t)((nl ? nl : end) - *pos);
-	*pos = nl ? nl + 1 : end;
-	while (l->n && (l->s[l->n - 1] == '\r' || l->s[l->n - 1] == ' '))
-		l->n--;
-	return true;
-}
-
-static bool
-starts(const struct line *l, const char *prefix)
+starts(const struct text_line *l, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
@@ -212,7 +191,7 @@ gfx_dump_release(struct gfx_dump *d)
 
 /* "<prefix>N<suffix>" with N at most UINT32_MAX into *out (a double). */
 static bool
-line_number(struct gfx_dump *d, const struct line *l, const char *prefix,
+line_number(struct gfx_dump *d, const struct text_line *l, const char *prefix,
     const char *suffix, double *out)
 {
 	size_t i = strlen(prefix), k = strlen(suffix);
@@ -256,7 +235,7 @@ cause_name(char *out, const char *s, size_t n)
 
 /* "Number Slow UI thread: 11" */
 static void
-read_cause(struct gfx_dump *d, struct gfx_summary *s, const struct line *l)
+read_cause(struct gfx_dump *d, struct gfx_summary *s, const struct text_line *l)
 {
 	size_t skip = strlen("Number "), colon = 0, i;
 	char name[CAUSE_NAME_MAX];
@@ -297,7 +276,7 @@ bucket_cmp(const void *a, const void *b)
 /* "HISTOGRAM: 5ms=376 6ms=122 ..." replaces the summary's histogram. */
 static void
 read_histogram(struct gfx_dump *d, struct gfx_summary *s,
-    const struct line *l)
+    const struct text_line *l)
 {
 	size_t i = strlen("HISTOGRAM:"), out = 0;
 
@@ -345,7 +324,7 @@ read_histogram(struct gfx_dump *d, struct gfx_summary *s,
 /* One summary line into `s`; false when the line is not one. */
 static bool
 read_summary_line(struct gfx_dump *d, struct gfx_summary *s,
-    const struct line *l)
+    const struct text_line *l)
 {
 	double v;
 
@@ -387,7 +366,7 @@ read_summary_line(struct gfx_dump *d, struct gfx_summary *s,
 
 /* The comma-separated field `idx` of a header or row, by scanning. */
 static void
-read_header(struct profile *p, const struct line *l)
+read_header(struct profile *p, const struct text_line *l)
 {
 	size_t start = 0, idx = 0;
 
@@ -429,7 +408,7 @@ note_interval(struct gfx_dump *d, const int64_t *v, const bool *got)
 }
 
 static void
-read_row(struct gfx_dump *d, const struct profile *p, const struct line *l,
+read_row(struct gfx_dump *d, const struct profile *p, const struct text_line *l,
     struct gfx_window *w)
 {
 	int64_t v[NR_COLS] = { 0 };
@@ -499,7 +478,7 @@ add_window(struct gfx_dump *d, const char *title, size_t n)
  * window, titled without the "/ClassName@hash" of its ViewRootImpl.
  */
 static struct gfx_window *
-read_window_line(struct gfx_dump *d, const struct line *l)
+read_window_line(struct gfx_dump *d, const struct text_line *l)
 {
 	const char *vis = NULL, *slash = NULL;
 	size_t n;
@@ -520,7 +499,7 @@ read_window_line(struct gfx_dump *d, const struct line *l)
 
 /* "** Graphics info for pid 3920 [com.example.shop] **": the name. */
 static bool
-section_name(const struct line *l, const char **name, size_t *n, int *pid)
+section_name(const struct text_line *l, const char **name, size_t *n, int *pid)
 {
 	size_t i = strlen(SECTION_MARK);
 	const char *open, *close = NULL;
@@ -549,9 +528,9 @@ pick_section(struct gfx_dump *d, const char *buf, const char *end,
     const char *package)
 {
 	const char *pos = buf, *first = NULL, *at;
-	struct line l;
+	struct text_line l;
 
-	while (at = pos, next_line(&pos, end, &l)) {
+	while (at = pos, text_next_line(&pos, end, &l)) {
 		const char *name;
 		size_t n;
 		int pid;
@@ -586,10 +565,10 @@ gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
 	struct gfx_window *w = NULL;
 	struct profile p = { 0 };
 	bool header_done = false, done = false;
-	struct line l;
+	struct text_line l;
 
 	pos = pick_section(d, buf, end, package);
-	while (pos && !done && next_line(&pos, end, &l)) {
+	while (pos && !done && text_next_line(&pos, end, &l)) {
 		const char *name;
 		size_t n;
 		int pid;
@@ -632,9 +611,9 @@ int
 gfxinfo_uptime(const char *buf, size_t len, double *mono_ms)
 {
 	const char *pos = buf, *end = buf + len;
-	struct line l;
+	struct text_line l;
 
-	while (next_line(&pos, end, &l)) {
+	while (text_next_line(&pos, end, &l)) {
 		size_t i = strlen("Uptime: ");
 		uint64_t v;
 

@@ -56,6 +56,7 @@
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "textline.h"
 #include "banned.h"
 
 #define SRC "startup"
@@ -72,28 +73,6 @@ struct am_result {
 	struct strbuf launch_state;
 	double total_ms, wait_ms;
 };
-
-/* A line of the text, without its LF, CR or trailing blanks. */
-struct line {
-	const char *s;
-	size_t n;
-};
-
-static bool
-next_line(const char **pos, const char *end, struct line *l)
-{
-	const char *nl;
-
-	if (*pos >= end)
-		return false;
-	nl = memchr(*pos, '\n', (size_t)(end - *pos));
-	l->s = *pos;
-	l->n = (size_t)((nl ? nl : end) - *pos);
-	*pos = nl ? nl + 1 : end;
-	while (l->n && (l->s[l->n - 1] == '\r' || l->s[l->n - 1] == ' '))
-		l->n--;
-	return true;
-}
 
 /* When `s` (n bytes) starts with `prefix`, the rest; else NULL. */
 static const char *
@@ -164,11 +143,11 @@ static int
 am_read(struct am_result *r, const char *buf, size_t len)
 {
 	const char *pos = buf, *end = buf + len, *v;
-	struct line l;
+	struct text_line l;
 	size_t n;
 	int known = 0;
 
-	while (next_line(&pos, end, &l)) {
+	while (text_next_line(&pos, end, &l)) {
 		known++;
 		if ((v = after(l.s, l.n, "Status: ", &n))) {
 			set(&r->status, v, n);
