@@ -2,45 +2,14 @@
  * fuzz_traceman.c: libFuzzer target for the traceman source's costTime
  * lines: the bytes as a logcat capture through the logcat hook (two
  * scene windows, so methods are placed by time) and through the parse
- * hook.  The other hooks need a device and a WebSocket; websocket.c is
- * exercised by its unit tests against a scripted server.
+ * hook (logsource.h).  Its prepare and finish hooks need a device and a
+ * WebSocket; websocket.c is exercised by its unit tests against a
+ * scripted server.
  */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-
-#include "logcat.h"
-#include "results.h"
-#include "sources/source.h"
+#include "logsource.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct source *src = source_find("traceman");
-	struct results *r = results_new();
-	struct rs_scenario *s = results_add_scenario(r, "fuzz");
-	struct rs_iteration *it = rs_scenario_add_iteration(s, false);
-	struct rs_scene *a = rs_iteration_add_scene(it, "a");
-	struct rs_scene *b = rs_iteration_add_scene(it, "b");
-	struct logcat_buf *log = logcat_buf_new();
-	const struct logcat_line *lines;
-	struct source_ctx ctx = { 0 };
-	const char *text = (const char *)data;
-	size_t nr;
-
-	a->start_mono_ms = 0;
-	a->end_mono_ms = 5e6;
-	b->start_mono_ms = 5e6;
-	b->end_mono_ms = 1e9;
-	ctx.results = r;
-	ctx.it = it;
-	logcat_buf_parse_text(log, text, size);
-	lines = logcat_buf_lines(log, &nr);
-	src->logcat(&ctx, lines, nr);
-	ctx.it = rs_scenario_add_iteration(s, false);
-	src->parse(&ctx, text, size, "fuzz");
-	free(results_iteration_to_json(ctx.it));
-	logcat_buf_free(log);
-	results_free(r);
-	return 0;
+	return fuzz_log_source("traceman", data, size, NULL, 0, false);
 }
