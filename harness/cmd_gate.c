@@ -8,8 +8,8 @@
  * and worse main-thread blocks, and what became of the baseline; then
  * every problem, where the report is, what became of the mail, and the
  * verdict with its exit status.  The --mail and --update words are the
- * configuration's (mail.when, baseline.update).  Each stage's progress and failures go to stderr as they
- * happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
+ * configuration's (mail.when, baseline.update).  Each stage's progress
+ * and failures go to stderr as they happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
  * was measured is still compared and reported, and nothing is mailed or
  * recorded.
  *

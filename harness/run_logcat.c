@@ -105,7 +105,8 @@ watch(struct run_logcat *lc, const struct logcat_line *l)
 	if (lc->failed) {
 		/* The report goes on while its tag's lines keep coming. */
 		if (at != lc->report_to ||
-		    at - lc->report_from >= REPORT_LINES || l->tag_len != strlen(lc->report_tag) ||
+		    at - lc->report_from >= REPORT_LINES ||
+		    l->tag_len != strlen(lc->report_tag) ||
 		    memcmp(l->tag, lc->report_tag, l->tag_len))
 			return;
 		lc->report_to = at + 1;

@@ -230,7 +230,9 @@ fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 static void
 fpsa_finish(struct source_ctx *ctx)
 {
-	capture_count_finish(ctx, SRC, "'FPSAnalyzer DISPATCH FRAME' line of the app", "is the Xposed hook active?");
+	capture_count_finish(ctx, SRC,
+	    "'FPSAnalyzer DISPATCH FRAME' line of the app",
+	    "is the Xposed hook active?");
 }
 
 /* `jankgate parse fpsanalyzer FILE`: a `logcat -v monotonic` capture. */
@@ -238,8 +240,8 @@ static int
 fpsa_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	return capture_parse(ctx, buf, len, name, SRC, "'FPSAnalyzer DISPATCH FRAME' line",
-	    fpsa_logcat);
+	return capture_parse(ctx, buf, len, name, SRC,
+	    "'FPSAnalyzer DISPATCH FRAME' line", fpsa_logcat);
 }
 
 const struct source source_fpsanalyzer = {

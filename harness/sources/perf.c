@@ -341,7 +341,9 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 static void
 perf_finish(struct source_ctx *ctx)
 {
-	capture_count_finish(ctx, SRC, "xanderwang/performance line (<tag>_Issue, <tag>_FPSTool)", "is the library in this build?");
+	capture_count_finish(ctx, SRC,
+	    "xanderwang/performance line (<tag>_Issue, <tag>_FPSTool)",
+	    "is the library in this build?");
 }
 
 /* `jankgate parse perf FILE`: a `logcat -v monotonic` capture. */
@@ -349,8 +351,8 @@ static int
 perf_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	return capture_parse(ctx, buf, len, name, SRC, "xanderwang/performance line",
-	    perf_logcat);
+	return capture_parse(ctx, buf, len, name, SRC,
+	    "xanderwang/performance line", perf_logcat);
 }
 
 const struct source source_perf = {

@@ -39,8 +39,9 @@
  * iteration.
  *
  * A forward that cannot be made or a WebSocket that cannot be reached is
- * a warning, not a failed iteration: the other sources still measure.  So is a configured source
- * that logged no costTime line in the whole run.
+ * a warning, not a failed iteration: the other sources still measure.
+ * So is a configured source that logged no costTime line in the whole
+ * run.
  */
 #include <math.h>
 #include <stdbool.h>
