@@ -35,32 +35,6 @@ struct gate_args {
 };
 
 static int
-parse_mail_when(enum config_mail_when *out, const char *s)
-{
-	static const char *const names[] = { "always", "regression", "never" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum config_mail_when)i;
-			return 0;
-		}
-	return -1;
-}
-
-static int
-parse_update(enum config_update *out, const char *s)
-{
-	static const char *const names[] = { "never", "on-pass", "always" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum config_update)i;
-			return 0;
-		}
-	return -1;
-}
-
-static int
 parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -125,10 +99,10 @@ apply_args(struct gate_opts *o, const struct gate_args *a)
 {
 	const struct command *self = command_find("gate");
 
-	if (a->mail && parse_mail_when(&o->mail_when, a->mail))
+	if (a->mail && config_mail_when_parse(&o->mail_when, a->mail))
 		return cmd_usage_error(self, "--mail takes always, regression "
 		    "or never, not '%s'", a->mail);
-	if (a->update && parse_update(&o->update, a->update))
+	if (a->update && config_update_parse(&o->update, a->update))
 		return cmd_usage_error(self, "--update takes never, on-pass or "
 		    "always, not '%s'", a->update);
 	if (a->shard && run_parse_shard(a->shard, &o->shard_index,

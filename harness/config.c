@@ -216,8 +216,8 @@ set_string(char **slot, char *v)
 	*slot = v;
 }
 
-static int
-enum_index(const char *const *values, const char *s)
+int
+config_enum_index(const char *const *values, const char *s)
 {
 	for (int i = 0; values[i]; i++)
 		if (!strcmp(values[i], s))
@@ -259,7 +259,7 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 
 		if (!cJSON_IsString(it)) {
 			expected(c, ipath, "a string", it);
-		} else if (k->values && enum_index(k->values,
+		} else if (k->values && config_enum_index(k->values,
 		    it->valuestring) < 0) {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -429,7 +429,7 @@ set_value(struct ctx *c, const struct key *k, const char *path,
 		break;
 	case K_ENUM: {
 		int i = cJSON_IsString(v) ?
-		    enum_index(k->values, v->valuestring) : -1;
+		    config_enum_index(k->values, v->valuestring) : -1;
 
 		if (i < 0) {
 			one_of(&what, k->values);

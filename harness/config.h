@@ -154,4 +154,14 @@ struct config_key_doc {
 };
 size_t config_key_docs(const struct config_key_doc **out);
 
+/*
+ * The configuration's words for a baseline.update or mail.when policy
+ * ("on-pass", "regression"...), the ones `gate --update` and `--mail`
+ * take too; never NULL.  The parsers return 0, or -1 for another word.
+ */
+const char *config_update_name(enum config_update u);
+int config_update_parse(enum config_update *out, const char *word);
+const char *config_mail_when_name(enum config_mail_when w);
+int config_mail_when_parse(enum config_mail_when *out, const char *word);
+
 #endif

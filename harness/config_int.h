@@ -40,4 +40,7 @@ extern const size_t config_nkeys;
 /* "JANKGATE_" + the key path upper-cased, dots as underscores; caller frees. */
 char *config_env_name(const char *path);
 
+/* The index of `s` in the NULL-terminated `values` (a K_ENUM's), or -1. */
+int config_enum_index(const char *const *values, const char *s);
+
 #endif

@@ -218,3 +218,37 @@ config_key_docs(const struct config_key_doc **out)
 	*out = docs;
 	return n;
 }
+
+const char *
+config_update_name(enum config_update u)
+{
+	return (unsigned)u <= UPDATE_ALWAYS ? update_names[u] : "?";
+}
+
+int
+config_update_parse(enum config_update *out, const char *word)
+{
+	int i = config_enum_index(update_names, word);
+
+	if (i < 0)
+		return -1;
+	*out = (enum config_update)i;
+	return 0;
+}
+
+const char *
+config_mail_when_name(enum config_mail_when w)
+{
+	return (unsigned)w <= MAIL_NEVER ? mail_when_names[w] : "?";
+}
+
+int
+config_mail_when_parse(enum config_mail_when *out, const char *word)
+{
+	int i = config_enum_index(mail_when_names, word);
+
+	if (i < 0)
+		return -1;
+	*out = (enum config_mail_when)i;
+	return 0;
+}

@@ -149,13 +149,6 @@ gate_mail(struct gate_ctx *g)
 	    cfg->mail.to.nr > 1 ? " and others" : "", g->out->mail_subject);
 }
 
-static const char *
-update_name(enum config_update u)
-{
-	return u == UPDATE_NEVER ? "never" : u == UPDATE_ALWAYS ? "always" :
-	    "on-pass";
-}
-
 void
 gate_record(struct gate_ctx *g)
 {
@@ -195,7 +188,7 @@ gate_record(struct gate_ctx *g)
 		}
 		strlist_addf(&k->notes, "baseline recorded on '%s' as %.10s "
 		    "(update policy %s)%s", branch, k->commit,
-		    update_name(g->o->update), attempts > 1 ?
+		    config_update_name(g->o->update), attempts > 1 ?
 		    ", after a refused push" : attempts ? "" :
 		    "; it already held this run");
 		gate_note(g, "baseline: %s recorded on '%s' as %.10s%s", k->key,

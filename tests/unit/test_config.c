@@ -282,6 +282,33 @@ every_key_is_documented(void **state)
 	}
 }
 
+/*
+ * The policy words gate's --update and --mail take are the configuration's
+ * own, both ways, and another word is refused.
+ */
+static void
+policy_words_round_trip(void **state)
+{
+	static const char *const updates[] = { "never", "on-pass", "always" };
+	static const char *const whens[] = { "always", "regression", "never" };
+	enum config_update u = UPDATE_ALWAYS;
+	enum config_mail_when w = MAIL_NEVER;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(config_update_parse(&u, updates[i]), 0);
+		assert_int_equal(u, i);
+		assert_string_equal(config_update_name(u), updates[i]);
+		assert_int_equal(config_mail_when_parse(&w, whens[i]), 0);
+		assert_int_equal(w, i);
+		assert_string_equal(config_mail_when_name(w), whens[i]);
+	}
+	assert_int_equal(config_update_parse(&u, "on_pass"), -1);
+	assert_int_equal(config_mail_when_parse(&w, "Always"), -1);
+	assert_int_equal(u, UPDATE_ALWAYS);
+	assert_int_equal(w, MAIL_NEVER);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(defaults_apply),
 	cmocka_unit_test(paths_resolve_against_config_dir),
@@ -290,5 +317,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(threshold_precedence),
 	cmocka_unit_test(missing_file_is_not_found),
 	cmocka_unit_test(every_key_is_documented),
+	cmocka_unit_test(policy_words_round_trip),
 };
 JG_UNIT_GROUP(config, tests, NULL, NULL)
