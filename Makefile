@@ -26,7 +26,7 @@ B        := build
 SANFLAGS :=
 endif
 
-PKGS      = libcurl libcjson libgit2 libxml-2.0
+PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib
 CFLAGS   ?= -O2 -g
 JGFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
             -Wshadow -Wformat=2 -Iharness -Ireport \
@@ -115,7 +115,8 @@ bench: deps
 # Fuzzing: every parser has a libFuzzer target in tests/fuzz/, built with
 # clang and ASan+UBSan into build-fuzz/, each run for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30
-FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo
+FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
+	     tests/unit/data/apk
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \

@@ -1,8 +1,9 @@
 /*
  * cmd_check.c: `jankgate check`, validate without touching anything.
  *
- * Like `httpd -n`: reads the configuration and every scenario it names,
- * prints one line per problem ("FILE:LINE:COL: message" for scenarios), or
+ * Like `httpd -n`: reads the configuration, every scenario it names and
+ * the APK's manifest (its package must be `app`), prints one line per
+ * problem ("FILE:LINE:COL: message" for scenarios), or
  * "configuration OK".  With results files named on the command line it
  * checks those instead (schema version, types), which is what a user runs
  * before feeding a file from another machine to compare or baseline.  It
@@ -12,6 +13,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "apk.h"
 #include "error.h"
 
 #include "cmd.h"
@@ -80,6 +82,10 @@ cmd_check(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = check_scenarios(cfg);
+	if (cfg->apk && apk_check_app(cfg->apk, cfg->app)) {
+		diag_plain("%s", jg_error_msg());
+		rc = EXIT_BAD_INPUT;
+	}
 	if (!rc)
 		printf("configuration OK\n");
 	config_free(cfg);

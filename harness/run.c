@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "adb.h"
+#include "apk.h"
 #include "config.h"
 #include "devprops.h"
 #include "error.h"
@@ -557,6 +558,10 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	out->status = 0;
 	if (load_scenarios(&c, out))
 		goto out;
+	if (c.cfg->apk && apk_check_app(c.cfg->apk, c.cfg->app)) {
+		run_error(out, 2, jg_error_msg());
+		goto out;
+	}
 	if (adb_server_new(&c.srv, o->cfg->devices.command_timeout_ms)) {
 		run_error(out, 2, jg_error_msg());
 		goto out;

@@ -9,15 +9,16 @@
  * configuration names one.  A package that is not installed refuses the
  * device.
  *
- * What is verified: the installed versionCode must equal the APK's.  An
- * APK's versionCode sits in its binary AndroidManifest.xml, compressed
- * inside the zip, which jankgate does not decode; it asks the SDK's
- * `aapt2 dump badging APK` (or `aapt`) when one is on PATH:
+ * What is verified: the installed versionCode equals the APK's, read from
+ * the APK's binary AndroidManifest.xml (apk.c; run.c has already refused
+ * an APK whose package is not the configured app).  An APK that reader cannot
+ * read (a versionCode given as a resource reference, say) is asked of the
+ * SDK's `aapt2 dump badging APK` (or `aapt`) when one is on PATH:
  *
  *	package: name='com.example.shop' versionCode='100' versionName='1.0.0'
  *
- * Without either tool the installed versionCode is recorded, not checked,
- * and a warning in the results says so.  The APK's SHA-256 is always
+ * Without either the installed versionCode is recorded, not checked, and a
+ * warning in the results says why.  The APK's SHA-256 is always
  * recorded (app.apk_sha256), so two runs of different builds never look
  * alike.
  */
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "adb.h"
+#include "apk.h"
 #include "config.h"
 #include "error.h"
 #include "proc.h"
@@ -127,33 +129,56 @@ int
 run_install(struct run_dev *d)
 {
 	const char *apk = d->ctx->cfg->apk;
-	char hex[65], *tool = NULL;
+	struct apk_manifest man;
+	struct strbuf why = STRBUF_INIT;
+	char hex[65], *tool = NULL, *how = NULL;
 	double want;
-	int rc;
+	int rc, have_man = 0;
 
+	apk_manifest_init(&man);
 	if (apk) {
 		if ((rc = run_sha256_file(apk, hex)))
 			return rc;
 		rs_str_set(&d->res->app.apk_sha256, hex);
-		if ((rc = adb_install(d->dev, apk, NULL)))
-			return jg_error_prefix("cannot install '%s'", apk);
+		/* run.c has refused an APK of another package. */
+		if (apk_read_manifest(apk, &man)) {
+			strbuf_addf(&why, "cannot read its manifest (%s)",
+			    jg_error_msg());
+			jg_error_clear();
+		} else {
+			have_man = 1;
+		}
+		if ((rc = adb_install(d->dev, apk, NULL))) {
+			rc = jg_error_prefix("cannot install '%s'", apk);
+			goto out;
+		}
 	}
 	if ((rc = read_package(d)) || !apk)
-		return rc;
-	if (run_apk_version_code(apk, &want, &tool)) {
+		goto out;
+	if (have_man) {
+		want = (double)man.version_code;
+		how = xstrdup("from its AndroidManifest.xml");
+	} else if (!run_apk_version_code(apk, &want, &tool)) {
+		how = xasprintf("read by %s", tool);
+	} else {
 		struct strbuf w = STRBUF_INIT;
 
 		strbuf_addf(&w, "the installed versionCode was recorded, not "
-		    "verified against the APK: %s", jg_error_msg());
+		    "verified against the APK: %s, and %s", why.buf,
+		    jg_error_msg());
 		results_add_warning(d->res, NULL, NULL, w.buf);
 		strbuf_release(&w);
 		jg_error_clear();
-		return 0;
+		goto out;
 	}
 	if (want != d->res->app.version_code)
 		rc = jg_error_set(JG_EMISMATCH, "the installed versionCode "
-		    "%.0f of '%s' is not the APK's (%.0f, read by %s)",
-		    d->res->app.version_code, d->package, want, tool);
+		    "%.0f of '%s' is not the APK's (%.0f, %s)",
+		    d->res->app.version_code, d->package, want, how);
+out:
 	free(tool);
+	free(how);
+	strbuf_release(&why);
+	apk_manifest_release(&man);
 	return rc;
 }

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""mkapk.py: write a small APK for the tests of harness/apk.c and `run`.
+
+The APK is a zip holding AndroidManifest.xml compiled to Android's binary
+XML (the layout harness/apk.c documents) and, with --model, the
+simulated phone's app model stored uncompressed as assets/app.json, which
+is what tests/simdevice installs.  The options make the variants the
+reader must handle: UTF-8 or UTF-16 string pools, stored or deflated
+manifests, versionCode typed as decimal, hex, a literal string or a
+resource reference, versionCodeMajor, and a zip64 end record.
+
+    mkapk.py OUT.apk [--model FILE] [--package P] [--version-code N]
+             [--version-name S] [--major N] [--code-type dec|hex|string|ref]
+             [--utf8] [--stored] [--zip64] [--no-manifest]
+"""
+import argparse
+import io
+import struct
+import sys
+import zipfile
+
+ANDROID_NS = "http://schemas.android.com/apk/res/android"
+ATTR_IDS = {"versionCode": 0x0101021B, "versionName": 0x0101021C,
+            "versionCodeMajor": 0x01010576}
+TYPE_REFERENCE, TYPE_STRING, TYPE_INT_DEC, TYPE_INT_HEX = 1, 3, 0x10, 0x11
+
+
+def chunk(ctype, header, body):
+    """A chunk: type, header size, total size, the rest of the header."""
+    return struct.pack("<HHI", ctype, 8 + len(header),
+                       8 + len(header) + len(body)) + header + body
+
+
+def len8(n):
+    """A UTF-8 pool length: one byte, two with the top bit set."""
+    return bytes([n]) if n < 0x80 else bytes([0x80 | n >> 8, n & 0xFF])
+
+
+def string_pool(strings, utf8):
+    data = b""
+    offsets = []
+    for s in strings:
+        offsets.append(len(data))
+        if utf8:
+            enc = s.encode("utf-8")
+            data += len8(len(s)) + len8(len(enc)) + enc + b"\0"
+        else:
+            enc = s.encode("utf-16-le")
+            data += struct.pack("<H", len(enc) // 2) + enc + b"\0\0"
+    data += b"\0" * (-len(data) % 4)
+    start = 28 + 4 * len(strings)
+    header = struct.pack("<IIIII", len(strings), 0, 0x100 if utf8 else 0,
+                         start, 0)
+    return chunk(0x0001, header,
+                 struct.pack("<%dI" % len(strings), *offsets) + data)
+
+
+def manifest(args):
+    # Attribute names with resource ids come first, as aapt lays them out.
+    attrs = [("versionCode", args.version_code)]
+    if args.version_name is not None:
+        attrs.append(("versionName", args.version_name))
+    if args.major is not None:
+        attrs.append(("versionCodeMajor", args.major))
+    strings = [a[0] for a in attrs] + ["android", ANDROID_NS, "package",
+                                       "manifest", args.package]
+    if args.version_name is not None:
+        strings.append(args.version_name)
+    if args.code_type == "string":
+        strings.append(str(args.version_code))
+    idx = {s: i for i, s in reversed(list(enumerate(strings)))}
+    none = 0xFFFFFFFF
+
+    def attr(ns, name, raw, vtype, data):
+        return struct.pack("<IIIHBBI", ns, name, raw, 8, 0, vtype, data)
+
+    body = b""
+    ns = idx[ANDROID_NS]
+    for name, value in attrs:
+        if name == "versionName":
+            body += attr(ns, idx[name], idx[value], TYPE_STRING, idx[value])
+        elif name == "versionCode" and args.code_type == "string":
+            s = idx[str(value)]
+            body += attr(ns, idx[name], s, TYPE_STRING, s)
+        elif name == "versionCode" and args.code_type == "ref":
+            body += attr(ns, idx[name], none, TYPE_REFERENCE, 0x7F0B0001)
+        else:
+            vtype = TYPE_INT_HEX if args.code_type == "hex" else TYPE_INT_DEC
+            body += attr(ns, idx[name], none, vtype, value)
+    pkg = idx[args.package]
+    body += attr(none, idx["package"], pkg, TYPE_STRING, pkg)
+    n = len(attrs) + 1
+    node = struct.pack("<II", 1, none)
+    ext = struct.pack("<IIHHHHHH", none, idx["manifest"], 20, 20, n, 0, 0, 0)
+    start_ns = chunk(0x0100, node, struct.pack("<II", idx["android"], ns))
+    start = chunk(0x0102, node, ext + body)
+    end = chunk(0x0103, node, struct.pack("<II", none, idx["manifest"]))
+    end_ns = chunk(0x0101, node, struct.pack("<II", idx["android"], ns))
+    resmap = chunk(0x0180, b"", struct.pack(
+        "<%dI" % len(attrs), *[ATTR_IDS[a[0]] for a in attrs]))
+    inner = (string_pool(strings, args.utf8) + resmap + start_ns + start +
+             end + end_ns)
+    return chunk(0x0003, b"", inner)
+
+
+def zip64_end(data):
+    """Move the counts and offsets of the end record into zip64 records."""
+    eocd = data.rindex(b"PK\x05\x06")
+    (_, _, _, n_disk, n_total, cd_size, cd_off,
+     clen) = struct.unpack("<IHHHHIIH", data[eocd:eocd + 22])
+    rec = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, n_disk,
+                      n_total, cd_size, cd_off)
+    loc = struct.pack("<IIQI", 0x07064B50, 0, eocd, 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF,
+                      0xFFFFFFFF, 0xFFFFFFFF, clen)
+    return data[:eocd] + rec + loc + end + data[eocd + 22:]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--model")
+    ap.add_argument("--package", default="com.example.shop")
+    ap.add_argument("--version-code", type=int, default=1)
+    ap.add_argument("--version-name")
+    ap.add_argument("--major", type=int)
+    ap.add_argument("--code-type", default="dec",
+                    choices=["dec", "hex", "string", "ref"])
+    ap.add_argument("--utf8", action="store_true")
+    ap.add_argument("--stored", action="store_true")
+    ap.add_argument("--zip64", action="store_true")
+    ap.add_argument("--no-manifest", action="store_true")
+    args = ap.parse_args()
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("classes.dex", b"dex\n035\0" + bytes(64),
+                   zipfile.ZIP_DEFLATED)
+        if not args.no_manifest:
+            z.writestr("AndroidManifest.xml", manifest(args),
+                       zipfile.ZIP_STORED if args.stored
+                       else zipfile.ZIP_DEFLATED)
+        if args.model:
+            with open(args.model, "rb") as f:
+                z.writestr("assets/app.json", f.read(), zipfile.ZIP_STORED)
+    data = buf.getvalue()
+    if args.zip64:
+        data = zip64_end(data)
+    with open(args.out, "wb") as f:
+        f.write(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
