@@ -35,6 +35,7 @@
 #include "apk.h"
 #include "error.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -487,28 +488,6 @@ chunk_at(const unsigned char *p, size_t left, uint16_t *type,
 	return 0;
 }
 
-static void
-put_utf8(struct strbuf *out, uint32_t c)
-{
-	if (c < 0x20 || c == 0x7f) {
-		strbuf_addch(out, '?');	/* keep control bytes out of messages */
-	} else if (c < 0x80) {
-		strbuf_addch(out, (int)c);
-	} else if (c < 0x800) {
-		strbuf_addch(out, (int)(0xc0 | c >> 6));
-		strbuf_addch(out, (int)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		strbuf_addch(out, (int)(0xe0 | c >> 12));
-		strbuf_addch(out, (int)(0x80 | (c >> 6 & 0x3f)));
-		strbuf_addch(out, (int)(0x80 | (c & 0x3f)));
-	} else {
-		strbuf_addch(out, (int)(0xf0 | c >> 18));
-		strbuf_addch(out, (int)(0x80 | (c >> 12 & 0x3f)));
-		strbuf_addch(out, (int)(0x80 | (c >> 6 & 0x3f)));
-		strbuf_addch(out, (int)(0x80 | (c & 0x3f)));
-	}
-}
-
 /* UTF-8 pool lengths: one byte, or two when the first has its top bit. */
 static int
 len8(const unsigned char **p, const unsigned char *end, size_t *n)
@@ -548,14 +527,11 @@ string_at(const struct axml *x, uint32_t idx, struct strbuf *out)
 		    n8 > (size_t)(end - p))
 			return jg_error_set(JG_EINVAL, "binary XML: string %u "
 			    "runs past its pool", idx);
-		for (size_t i = 0; i < n8; i++)
-			if (p[i] < 0x20 || p[i] == 0x7f)
-				strbuf_addch(out, '?');
-			else
-				strbuf_addch(out, p[i]);
+		utf8_add_printable(out, (const char *)p, n8, 0);
 		return 0;
 	}
 	{
+		struct strbuf raw = STRBUF_INIT;
 		size_t n;
 
 		if (end - p < 2)
@@ -582,11 +558,11 @@ string_at(const struct axml *x, uint32_t idx, struct strbuf *out)
 				c = 0x10000 + ((c - 0xd800) << 10) +
 				    (lo - 0xdc00);
 				i++;
-			} else if (c >= 0xd800 && c < 0xe000) {
-				c = 0xfffd;
 			}
-			put_utf8(out, c);
+			utf8_encode(&raw, c);
 		}
+		utf8_add_printable(out, raw.buf, raw.len, 0);
+		strbuf_release(&raw);
 	}
 	return 0;
 }

@@ -59,6 +59,28 @@ utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 	return len;
 }
 
+void
+utf8_encode(struct strbuf *sb, unsigned cp)
+{
+	if ((cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		strbuf_addch(sb, (int)cp);
+	} else if (cp < 0x800) {
+		strbuf_addch(sb, (int)(0xc0 | cp >> 6));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(sb, (int)(0xe0 | cp >> 12));
+		strbuf_addch(sb, (int)(0x80 | (cp >> 6 & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		strbuf_addch(sb, (int)(0xf0 | cp >> 18));
+		strbuf_addch(sb, (int)(0x80 | (cp >> 12 & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | (cp >> 6 & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
 static int
 is_format_control(unsigned cp)
 {

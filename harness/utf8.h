@@ -1,5 +1,5 @@
 /*
- * utf8.h: strict UTF-8 decoding, shared by every module that must not pass
+ * utf8.h: strict UTF-8 decoding (and encoding), shared by every module that must not pass
  * invalid text on (JSON files, scenario files, mail headers).
  *
  * "Strict" means what RFC 3629 allows: no overlong forms, no surrogates,
@@ -23,6 +23,12 @@ size_t utf8_len(const unsigned char *p, size_t n);
  * invalid sequence decodes as U+FFFD and consumes one byte.
  */
 size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
+
+/*
+ * Append the UTF-8 form of code point `cp`; a surrogate or a value past
+ * U+10FFFF is appended as U+FFFD.
+ */
+void utf8_encode(struct strbuf *sb, unsigned cp);
 
 /*
  * Append `len` bytes of `s` to `sb` made safe for a terminal: C0 and C1

@@ -25,6 +25,7 @@
 #include "matrix_int.h"
 #include "results.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -53,26 +54,11 @@ skip_ws(struct reader *r)
 		r->pos++;
 }
 
+/* JSON's \u0000 would cut a C string: it becomes U+FFFD. */
 static void
 add_utf8(struct strbuf *sb, unsigned cp)
 {
-	if (cp == 0)
-		cp = 0xfffd;
-	if (cp < 0x80) {
-		strbuf_addch(sb, (int)cp);
-	} else if (cp < 0x800) {
-		strbuf_addch(sb, (int)(0xc0 | cp >> 6));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		strbuf_addch(sb, (int)(0xe0 | cp >> 12));
-		strbuf_addch(sb, (int)(0x80 | (cp >> 6 & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	} else {
-		strbuf_addch(sb, (int)(0xf0 | cp >> 18));
-		strbuf_addch(sb, (int)(0x80 | (cp >> 12 & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | (cp >> 6 & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	}
+	utf8_encode(sb, cp ? cp : 0xfffd);
 }
 
 /* Four hex digits at r->pos; -1 when not there, -2 when cut. */

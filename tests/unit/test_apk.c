@@ -103,6 +103,31 @@ zip64_end_record(void **state)
 	apk_manifest_release(&m);
 }
 
+/*
+ * --package "com.ex\e[2Jample\u202e<b>app": an escape sequence and a
+ * bidi override from the APK cannot reach a terminal through a message;
+ * markup is left to the writers that escape it.
+ */
+static void
+hostile_package_is_neutralised(void **state)
+{
+	struct apk_manifest m;
+	char *path = fixture("hostile.apk");
+
+	(void)state;
+	assert_int_equal(read_fixture("hostile.apk", &m), 0);
+	assert_string_equal(m.package, "com.ex?[2Jample?<b>app");
+	apk_manifest_release(&m);
+	assert_int_equal(apk_check_app(path, "com.example.app"),
+	    JG_EMISMATCH);
+	assert_non_null(strstr(jg_error_msg(), "is an APK of "
+	    "'com.ex?[2Jample?<b>app', not of the configured app "
+	    "'com.example.app'"));
+	assert_int_equal(apk_check_app(path, "com.ex?[2Jample?<b>app"), 0);
+	free(path);
+	jg_error_clear();
+}
+
 /* What cannot be read says why (--code-type ref, --no-manifest). */
 static void
 refusals_name_the_reason(void **state)
@@ -252,6 +277,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(utf8_stored),
 	cmocka_unit_test(major_and_hex),
 	cmocka_unit_test(zip64_end_record),
+	cmocka_unit_test(hostile_package_is_neutralised),
 	cmocka_unit_test(refusals_name_the_reason),
 	cmocka_unit_test(every_truncation_is_an_error),
 	cmocka_unit_test(corruption_is_caught),

@@ -62,7 +62,28 @@ printable_neutralises_terminal_controls(void **state)
 	strbuf_release(&sb);
 }
 
+/* Each length class, and what has no UTF-8 form becomes U+FFFD. */
+static void
+encode_every_length(void **state)
+{
+	static const unsigned cps[] = { 0x41, 0xe9, 0x20ac, 0x1f600, 0xd800,
+	    0x110000 };
+	struct strbuf sb = STRBUF_INIT;
+	unsigned back;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cps) / sizeof(*cps); i++)
+		utf8_encode(&sb, cps[i]);
+	assert_string_equal(sb.buf, "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+	    "\xef\xbf\xbd\xef\xbf\xbd");
+	assert_int_equal(utf8_decode((const unsigned char *)sb.buf + 6, 4,
+	    &back), 4);
+	assert_int_equal(back, 0x1f600);
+	strbuf_release(&sb);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(encode_every_length),
 	cmocka_unit_test(printable_neutralises_terminal_controls),
 	cmocka_unit_test(strict_rules),
 };
