@@ -443,6 +443,15 @@ out:
 }
 
 int
+apk_is_of(const struct apk_manifest *m, const char *path, const char *app)
+{
+	if (m->package && strcmp(m->package, app))
+		return jg_error_set(JG_EMISMATCH, "'%s' is an APK of '%s', "
+		    "not of the configured app '%s'", path, m->package, app);
+	return 0;
+}
+
+int
 apk_check_app(const char *path, const char *app)
 {
 	struct apk_manifest m;
@@ -451,10 +460,7 @@ apk_check_app(const char *path, const char *app)
 	if (rc == JG_EIO)
 		return jg_error_prefix("'%s'", path);
 	jg_error_clear();
-	rc = 0;
-	if (m.package && strcmp(m.package, app))
-		rc = jg_error_set(JG_EMISMATCH, "'%s' is an APK of '%s', not "
-		    "of the configured app '%s'", path, m.package, app);
+	rc = apk_is_of(&m, path, app);
 	apk_manifest_release(&m);
 	return rc;
 }

@@ -41,6 +41,13 @@ void apk_manifest_release(struct apk_manifest *m);
 int apk_read_manifest(const char *path, struct apk_manifest *m);
 
 /*
+ * JG_EMISMATCH naming both packages when manifest `m` of the APK at `path`
+ * holds another package than `app`; 0 otherwise (also with no package).
+ */
+int apk_is_of(const struct apk_manifest *m, const char *path,
+    const char *app);
+
+/*
  * Is the APK at `path` a build of `app`?  0 when it is, and when its
  * manifest cannot be read (jankgate run then asks aapt for the version);
  * JG_EIO naming the path when it cannot be opened; JG_EMISMATCH naming

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "adb.h"
-#include "apk.h"
 #include "config.h"
 #include "devprops.h"
 #include "error.h"
@@ -558,7 +557,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	out->status = 0;
 	if (load_scenarios(&c, out))
 		goto out;
-	if (c.cfg->apk && apk_check_app(c.cfg->apk, c.cfg->app)) {
+	if (c.cfg->apk && run_apk_probe(&c.apk, c.cfg->apk, c.cfg->app)) {
 		run_error(out, 2, jg_error_msg());
 		goto out;
 	}
@@ -598,6 +597,7 @@ out:
 	for (size_t i = 0; i < c.nr_scns; i++)
 		scenario_free(c.scns[i]);
 	free(c.scns);
+	run_apk_free(c.apk);
 	free(c.run_id);
 	free(c.started);
 	free(c.host);

@@ -9,11 +9,13 @@
  * configuration names one.  A package that is not installed refuses the
  * device.
  *
- * What is verified: the installed versionCode equals the APK's, read from
- * the APK's binary AndroidManifest.xml (apk.c; run.c has already refused
- * an APK whose package is not the configured app).  An APK that reader cannot
- * read (a versionCode given as a resource reference, say) is asked of the
- * SDK's `aapt2 dump badging APK` (or `aapt`) when one is on PATH:
+ * What is verified: the installed versionCode equals the APK's.  What the
+ * APK is, is learned once a run, before any device (run_apk_probe): its
+ * SHA-256, its package (another app's APK is a configuration error) and
+ * its versionCode from the binary AndroidManifest.xml (apk.c).  An APK
+ * that reader cannot read (a versionCode given as a resource reference,
+ * say) is asked of the SDK's `aapt2 dump badging APK` (or `aapt`) when one
+ * is on PATH:
  *
  *	package: name='com.example.shop' versionCode='100' versionName='1.0.0'
  *
@@ -126,59 +128,82 @@ out:
 }
 
 int
+run_apk_probe(struct run_apk **out, const char *path, const char *app)
+{
+	struct run_apk *a = xcalloc(1, sizeof(*a));
+	struct apk_manifest m;
+	char *tool = NULL, *why;
+	int rc;
+
+	*out = NULL;
+	a->version_code = NAN;
+	rc = apk_read_manifest(path, &m);
+	if (rc == JG_EIO) {
+		rc = jg_error_prefix("'%s'", path);
+		goto out;
+	}
+	if (!rc) {
+		if (!(rc = apk_is_of(&m, path, app))) {
+			a->version_code = (double)m.version_code;
+			a->how = xstrdup("from its AndroidManifest.xml");
+		}
+		apk_manifest_release(&m);
+		if (rc)
+			goto out;
+	} else {
+		why = xstrdup(jg_error_msg());
+		if (!run_apk_version_code(path, &a->version_code, &tool))
+			a->how = xasprintf("read by %s", tool);
+		else
+			a->unverified = xasprintf("the installed versionCode "
+			    "was recorded, not verified against the APK: "
+			    "cannot read its manifest (%s), and %s", why,
+			    jg_error_msg());
+		free(why);
+		free(tool);
+		jg_error_clear();
+	}
+	rc = run_sha256_file(path, a->sha256);
+out:
+	if (rc)
+		run_apk_free(a);
+	else
+		*out = a;
+	return rc;
+}
+
+void
+run_apk_free(struct run_apk *a)
+{
+	if (!a)
+		return;
+	free(a->how);
+	free(a->unverified);
+	free(a);
+}
+
+int
 run_install(struct run_dev *d)
 {
-	const char *apk = d->ctx->cfg->apk;
-	struct apk_manifest man;
-	struct strbuf why = STRBUF_INIT;
-	char hex[65], *tool = NULL, *how = NULL;
-	double want;
-	int rc, have_man = 0;
+	const struct run_apk *a = d->ctx->apk;
+	const char *path = d->ctx->cfg->apk;
+	int rc;
 
-	apk_manifest_init(&man);
-	if (apk) {
-		if ((rc = run_sha256_file(apk, hex)))
-			return rc;
-		rs_str_set(&d->res->app.apk_sha256, hex);
-		/* run.c has refused an APK of another package. */
-		if (apk_read_manifest(apk, &man)) {
-			strbuf_addf(&why, "cannot read its manifest (%s)",
-			    jg_error_msg());
-			jg_error_clear();
-		} else {
-			have_man = 1;
-		}
-		if ((rc = adb_install(d->dev, apk, NULL))) {
-			rc = jg_error_prefix("cannot install '%s'", apk);
-			goto out;
-		}
+	if (a) {
+		rs_str_set(&d->res->app.apk_sha256, a->sha256);
+		if ((rc = adb_install(d->dev, path, NULL)))
+			return jg_error_prefix("cannot install '%s'", path);
 	}
-	if ((rc = read_package(d)) || !apk)
-		goto out;
-	if (have_man) {
-		want = (double)man.version_code;
-		how = xstrdup("from its AndroidManifest.xml");
-	} else if (!run_apk_version_code(apk, &want, &tool)) {
-		how = xasprintf("read by %s", tool);
-	} else {
-		struct strbuf w = STRBUF_INIT;
-
-		strbuf_addf(&w, "the installed versionCode was recorded, not "
-		    "verified against the APK: %s, and %s", why.buf,
-		    jg_error_msg());
-		results_add_warning(d->res, NULL, NULL, w.buf);
-		strbuf_release(&w);
-		jg_error_clear();
-		goto out;
+	if ((rc = read_package(d)) || !a)
+		return rc;
+	if (a->unverified) {
+		results_add_warning(d->res, NULL, NULL, a->unverified);
+		return 0;
 	}
-	if (want != d->res->app.version_code)
-		rc = jg_error_set(JG_EMISMATCH, "the installed versionCode "
+	if (a->version_code != d->res->app.version_code)
+		return jg_error_set(JG_EMISMATCH, "the installed versionCode "
 		    "%.0f of '%s' is not the APK's (%.0f, %s)",
-		    d->res->app.version_code, d->package, want, how);
-out:
-	free(tool);
-	free(how);
-	strbuf_release(&why);
-	apk_manifest_release(&man);
-	return rc;
+		    d->res->app.version_code, d->package, a->version_code,
+		    a->how);
+	return 0;
 }

@@ -47,6 +47,7 @@ struct run_ctx {
 	char *run_id, *started, *host;
 	struct adb_server *srv;
 	struct run_progress *progress;
+	struct run_apk *apk;		/* cfg->apk as learned once, or NULL */
 };
 
 struct run_dev {
@@ -246,9 +247,27 @@ int run_parse_badging(const char *text, double *version_code);
  */
 int run_apk_version_code(const char *apk, double *version_code, char **tool);
 
+/* What the configured APK is: learned once a run, before any device. */
+struct run_apk {
+	char sha256[65];
+	double version_code;	/* NAN when it could not be learned */
+	char *how;		/* "from its AndroidManifest.xml", "read by aapt" */
+	char *unverified;	/* with NAN: the warning every device records */
+};
+
 /*
- * Install cfg->apk when set, read what is installed into the results and
- * d->launcher, and check the versionCode (JG_EMISMATCH when it differs).
+ * Hash and read the APK at `path` (apk.c, else aapt).  JG_EIO when it
+ * cannot be read, JG_EMISMATCH when it holds another package than `app`:
+ * both are configuration errors.  A version it cannot learn is not an
+ * error; `unverified` says why.
+ */
+int run_apk_probe(struct run_apk **out, const char *path, const char *app);
+void run_apk_free(struct run_apk *a);
+
+/*
+ * Install the APK when the run has one (ctx->apk), read what is installed
+ * into the results and d->launcher, and check the versionCode
+ * (JG_EMISMATCH when it differs).
  */
 int run_install(struct run_dev *d);
 
