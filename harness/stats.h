@@ -204,6 +204,21 @@ double stats_norm_sf(double x);
 /* The x with P(Z <= x) = p: -inf at 0, +inf at 1, NaN outside [0, 1]. */
 double stats_norm_quantile(double p);
 
+/* ---- Student's t distribution (stats_t.c) ------------------------------ */
+
+/*
+ * P(T > t) for t with `df` degrees of freedom (df > 0, need not be whole),
+ * with full relative precision far into the tail; the standard normal's for
+ * df above 1e7.  NaN for a NaN argument or df <= 0.
+ */
+double stats_t_sf(double t, double df);
+
+/* P(T <= t). */
+double stats_t_cdf(double t, double df);
+
+/* The t with P(T <= t) = p: -inf at 0, +inf at 1, NaN outside [0, 1]. */
+double stats_t_quantile(double p, double df);
+
 /* ---- seeded pseudo-random numbers --------------------------------------- */
 
 /*
