@@ -186,7 +186,8 @@ const char *gate_record_refusal(enum config_update update,
 
 /*
  * Move every iteration of in[1..nr) into in[0], scenario by scenario
- * (a scenario in[0] lacks is added), renumbering them after in[0]'s own;
+ * (a scenario in[0] lacks is added), renumbering them after in[0]'s own
+ * and their sessions after in[0]'s (each device is a session apart);
  * run errors are added, `complete` is the AND of all, and a "gate"
  * warning names the pooled serials.  in[1..nr) are left without
  * iterations.  Nothing fails.

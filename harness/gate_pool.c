@@ -8,6 +8,10 @@
  * out as an ordinary results file (OUT/<key>/pooled-results.json), so
  * `jankgate compare` and `baseline record` take it like any other.
  *
+ * Each device's sessions stay apart: the second device's are numbered
+ * after the first's, and so on, so the session model of compare sees one
+ * session per device and batch.
+ *
  * Pooling moves iterations by value from one model to another: every
  * pointer an iteration owns goes with it, and the donor is left with no
  * iterations, so each allocation keeps exactly one owner.
@@ -19,8 +23,9 @@
 #include "strbuf.h"
 #include "banned.h"
 
+/* Move `from`'s iterations into `dst`, their sessions moved up by `base`. */
 static void
-pool_scenario(struct results *dst, struct rs_scenario *from)
+pool_scenario(struct results *dst, struct rs_scenario *from, int base)
 {
 	struct rs_scenario *to = results_find_scenario(dst, from->name);
 
@@ -36,6 +41,7 @@ pool_scenario(struct results *dst, struct rs_scenario *from)
 
 		*it = from->iterations[i];
 		it->index = index;
+		it->session += base;
 	}
 	from->nr_iterations = 0;
 }
@@ -51,9 +57,11 @@ gate_pool(struct results *const *in, size_t nr)
 	strbuf_addstr(&serials, dst->device.serial ? dst->device.serial : "?");
 	for (size_t i = 1; i < nr; i++) {
 		struct results *src = in[i];
+		/* Each device's sessions are sessions of their own. */
+		int base = results_next_session(dst);
 
 		for (size_t s = 0; s < src->nr_scenarios; s++)
-			pool_scenario(dst, &src->scenarios[s]);
+			pool_scenario(dst, &src->scenarios[s], base);
 		for (size_t e = 0; e < src->run.errors.nr; e++)
 			strlist_add(&dst->run.errors, src->run.errors.items[e]);
 		dst->run.complete = dst->run.complete && src->run.complete;

@@ -105,40 +105,75 @@ enum metric_id {
 static const struct metric_def metric_table[M_COUNT] = {
 	[M_FPS] = { "fps", "fps", HIGHER, METRIC_SCENE, 0.05, 2,
 		"frames per second in the scene (Matrix slices, else frames "
-		"rendered per second)" },
+		"rendered per second)",
+		METRIC_KIND_JANK, 0 },
 	[M_JANK_PCT] = { "jank_pct", "%", LOWER, METRIC_SCENE, 0.10, 1,
-		"share of frames gfxinfo counts as janky" },
+		"share of frames gfxinfo counts as janky",
+		METRIC_KIND_JANK, 0 },
 	[M_FRAME_P50] = { "frame_p50_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
-		"median frame time (gfxinfo 50th percentile)" },
+		"median frame time (gfxinfo 50th percentile)",
+		METRIC_KIND_FRAME_TIME, 1 },
 	[M_FRAME_P90] = { "frame_p90_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
-		"90th percentile frame time" },
+		"90th percentile frame time",
+		METRIC_KIND_FRAME_TIME, 1 },
 	[M_FRAME_P95] = { "frame_p95_ms", "ms", LOWER, METRIC_SCENE, 0.10, 2,
-		"95th percentile frame time" },
+		"95th percentile frame time",
+		METRIC_KIND_FRAME_TIME, 1 },
 	[M_FRAME_P99] = { "frame_p99_ms", "ms", LOWER, METRIC_SCENE, 0.10, 4,
-		"99th percentile frame time" },
+		"99th percentile frame time",
+		METRIC_KIND_FRAME_TIME, 1 },
 	[M_SLOW_PCT] = { "slow_pct", "%", LOWER, METRIC_SCENE, 0.10, 1,
-		"share of frames slower than 16 ms" },
+		"share of frames slower than 16 ms",
+		METRIC_KIND_JANK, 0 },
 	[M_FROZEN] = { "frozen_frames", "frames", LOWER, METRIC_SCENE,
-		0.25, 1, "frames slower than 700 ms" },
+		0.25, 1, "frames slower than 700 ms",
+		METRIC_KIND_JANK, 1 },
 	[M_DROPPED] = { "dropped_frames", "frames", LOWER, METRIC_SCENE,
-		0.10, 3, "vsyncs missed by late frames, summed over a scene" },
+		0.10, 3, "vsyncs missed by late frames, summed over a scene",
+		METRIC_KIND_JANK, 1 },
 	[M_BLOCKS] = { "blocks", "count", LOWER, METRIC_SCENE, 0.25, 1,
-		"main-thread blocks reported in the scene" },
+		"main-thread blocks reported in the scene",
+		METRIC_KIND_BLOCKS, 1 },
 	[M_BLOCK_MS] = { "block_ms", "ms", LOWER, METRIC_SCENE, 0.20, 100,
-		"total wall time of the scene's main-thread blocks" },
+		"total wall time of the scene's main-thread blocks",
+		METRIC_KIND_BLOCKS, 1 },
 	[M_STARTUP] = { "startup_ms", "ms", LOWER, METRIC_SCENARIO, 0.05, 20,
-		"launch time reported by am start -W (TotalTime)" },
+		"launch time reported by am start -W (TotalTime)",
+		METRIC_KIND_LAUNCH, 1 },
 	[M_DISPLAYED] = { "displayed_ms", "ms", LOWER, METRIC_SCENARIO,
-		0.05, 20, "time to the first frame (the Displayed log line)" },
+		0.05, 20, "time to the first frame (the Displayed log line)",
+		METRIC_KIND_LAUNCH, 1 },
 	[M_FULLY_DRAWN] = { "fully_drawn_ms", "ms", LOWER, METRIC_SCENARIO,
 		0.10, 50,
-		"time to reportFullyDrawn() (the Fully drawn log line)" },
+		"time to reportFullyDrawn() (the Fully drawn log line)",
+		METRIC_KIND_LAUNCH, 1 },
 	[M_APP_CREATE] = { "app_create_ms", "ms", LOWER, METRIC_SCENARIO,
-		0.10, 10, "Application creation time on cold starts (Matrix)" },
+		0.10, 10, "Application creation time on cold starts (Matrix)",
+		METRIC_KIND_LAUNCH, 1 },
 	[M_FIRST_ACTIVITY] = { "first_activity_ms", "ms", LOWER,
 		METRIC_SCENARIO, 0.05, 20,
-		"cold start to first activity focus (Matrix)" },
+		"cold start to first activity focus (Matrix)",
+		METRIC_KIND_LAUNCH, 1 },
 };
+
+const char *
+metric_kind_name(enum metric_kind kind)
+{
+	static const char *const names[METRIC_NR_KINDS] = {
+		[METRIC_KIND_FRAME_TIME] = "frame_time",
+		[METRIC_KIND_LAUNCH] = "launch",
+		[METRIC_KIND_JANK] = "jank",
+		[METRIC_KIND_BLOCKS] = "blocks",
+	};
+
+	return (unsigned)kind < METRIC_NR_KINDS ? names[kind] : "?";
+}
+
+int
+metric_kind_is_log(enum metric_kind kind)
+{
+	return kind == METRIC_KIND_FRAME_TIME || kind == METRIC_KIND_LAUNCH;
+}
 
 size_t
 metric_count(void)

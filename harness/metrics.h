@@ -28,6 +28,22 @@ struct rs_scene;
 enum metric_dir { METRIC_LOWER_IS_BETTER, METRIC_HIGHER_IS_BETTER };
 enum metric_scope { METRIC_SCENE, METRIC_SCENARIO };
 
+/*
+ * What a metric measures, for the session model of compare (compare.h):
+ * metrics of one kind share how much a session (one device's
+ * uninterrupted run) moves them.  Times are compared on a log scale, where
+ * a phone running a few percent slower today moves every one of them by
+ * the same amount; jank shares and counts and block numbers on their own
+ * scale.
+ */
+enum metric_kind {
+	METRIC_KIND_FRAME_TIME,	/* frame_pNN_ms */
+	METRIC_KIND_LAUNCH,	/* the launch timings */
+	METRIC_KIND_JANK,	/* fps, jank/slow shares, dropped, frozen */
+	METRIC_KIND_BLOCKS,	/* blocks, block_ms */
+};
+#define METRIC_NR_KINDS 4
+
 struct metric_def {
 	const char *name;        /* "frame_p90_ms" */
 	const char *unit;        /* "ms", "%", "fps", "frames", "count" */
@@ -37,7 +53,16 @@ struct metric_def {
 				    (0.10 = 10 %) */
 	double abs_threshold;    /* default practical threshold, in unit */
 	const char *description; /* one line for README and reports */
+	enum metric_kind kind;
+	double resolution;       /* the smallest step a value moves by (1 for
+				    whole ms and counts), 0: continuous */
 };
+
+/* "frame_time", "launch", "jank", "blocks"; never NULL. */
+const char *metric_kind_name(enum metric_kind kind);
+
+/* 1 when the kind is compared on a log scale (times). */
+int metric_kind_is_log(enum metric_kind kind);
 
 /*
  * A frame counts as slow or frozen when its gfxinfo histogram bucket

@@ -309,6 +309,19 @@ rs_hygiene_set_bool(struct rs_hygiene *h, const char *key, bool value)
 	return 0;
 }
 
+int
+results_next_session(const struct results *r)
+{
+	int next = 0;
+
+	for (size_t i = 0; i < r->nr_scenarios; i++)
+		for (size_t k = 0; k < r->scenarios[i].nr_iterations; k++)
+			if (r->scenarios[i].iterations[k].session >= next)
+				next = r->scenarios[i].iterations[k].session +
+				    1;
+	return next;
+}
+
 struct rs_iteration *
 rs_scenario_add_iteration(struct rs_scenario *s, bool warmup)
 {

@@ -233,6 +233,13 @@ struct rs_scene {
 
 struct rs_iteration {
 	int index;		/* position in the scenario, warm-ups too */
+	/*
+	 * The session the iteration was measured in: iterations one device
+	 * ran in one go (a `run`, or one batch of `gate` after a cool-down)
+	 * share the phone's state and so one number, from 0 in a file.  A
+	 * file without it is one session.
+	 */
+	int session;
 	bool warmup;		/* recorded, never compared */
 	bool ok;
 	char *error;		/* why it failed, NULL when ok */
@@ -307,6 +314,12 @@ int rs_hygiene_is_field(const char *key);
 /* Append an iteration with index = its position; not ok until set. */
 struct rs_iteration *rs_scenario_add_iteration(struct rs_scenario *s,
     bool warmup);
+
+/*
+ * The number a new session of `r` gets: one more than the highest session
+ * of any of its iterations, 0 when it has none.
+ */
+int results_next_session(const struct results *r);
 
 /*
  * The names of the scenes of every iteration, each once, in order of first

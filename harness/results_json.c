@@ -17,7 +17,7 @@
  *                   <extra key>: str|num|bool|null, ... },
  *     "warnings": [ { source, scope, message } ],
  *     "scenarios": [ { name, file, sha256, "iterations": [
- *       { index, warmup, ok, error, logcat_excerpt, started_mono_ms,
+ *       { index, session, warmup, ok, error, logcat_excerpt, started_mono_ms,
  *         duration_ms,
  *         "startup": { kind, total_ms, wait_ms, displayed_ms,
  *                      fully_drawn_ms, launch_state,
@@ -165,6 +165,7 @@ static const struct field scenario_fields[] = {
 
 static const struct field iteration_fields[] = {
 	F(struct rs_iteration, index, FK_INT),
+	F(struct rs_iteration, session, FK_INT),
 	F(struct rs_iteration, warmup, FK_BOOL),
 	F(struct rs_iteration, ok, FK_BOOL),
 	F(struct rs_iteration, error, FK_STR),

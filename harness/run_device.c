@@ -143,6 +143,8 @@ results_open(struct run_dev *d, bool *was_complete)
 			    d->report->key);
 		*was_complete = d->res->run.complete;
 		d->res->run.complete = false;
+		/* A later batch is a session of its own (results.h). */
+		d->session = results_next_session(d->res);
 		rs_str_set(&d->res->run.finished, NULL);
 		return 0;
 	}
@@ -286,6 +288,7 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		progress(d, "running", name, i + 1, planned, warmup, *done,
 		    total, t0);
 		it = rs_scenario_add_iteration(s, warmup);
+		it->session = d->session;
 		rc = run_iteration(d, scn, it);
 		it = &s->iterations[s->nr_iterations - 1];
 		(*done)++;

@@ -61,6 +61,7 @@ struct run_dev {
 	struct adb_device *dev;
 	struct device_props props;
 	struct results *res;
+	int session;			/* of this run's iterations */
 	char *results_path;
 	const char *package;
 	char *launcher;			/* "pkg/.Act", NULL until read */

@@ -206,8 +206,8 @@ make_run(const char *serial, const char *const *scenarios, int n,
 /*
  * Pooling moves every iteration of the other devices behind the first
  * device's, scenario by scenario, numbered on, adds scenarios the first
- * lacks, ANDs completeness, carries run errors over and names the pooled
- * serials; the donors keep no iterations (so each string has one owner,
+ * lacks, numbers B's sessions after A's, ANDs completeness, carries run
+ * errors over and names the pooled serials; the donors keep no iterations (so each string has one owner,
  * which the sanitizer build checks when both models are freed).
  */
 static void
@@ -222,6 +222,9 @@ pool_moves_iterations_to_the_first_device(void **state)
 
 	(void)state;
 	strlist_add(&b->run.errors, "device 'B' lost");
+	/* A's last iteration came from a second batch (session 1). */
+	a->scenarios[0].iterations[2].session = 1;
+	b->scenarios[1].iterations[1].session = 1;
 	gate_pool(in, 2);
 	feed = results_find_scenario(a, "feed");
 	checkout = results_find_scenario(a, "checkout");
@@ -234,6 +237,13 @@ pool_moves_iterations_to_the_first_device(void **state)
 	assert_string_equal(feed->iterations[3].error, "B feed 0");
 	assert_true(feed->iterations[3].warmup);
 	assert_string_equal(feed->iterations[6].error, "B feed 3");
+	/* B's sessions come after A's: a device is a session of its own. */
+	assert_int_equal(feed->iterations[1].session, 0);
+	assert_int_equal(feed->iterations[2].session, 1);
+	assert_int_equal(feed->iterations[3].session, 2);
+	assert_int_equal(results_find_scenario(a, "checkout")->iterations[1].
+	    session, 3);
+	assert_int_equal(results_next_session(a), 4);
 	assert_int_equal(checkout->nr_iterations, 4);
 	assert_string_equal(checkout->file, "x.scn");
 	assert_false(a->run.complete);
