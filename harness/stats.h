@@ -216,6 +216,13 @@ double stats_t_sf(double t, double df);
 /* P(T <= t). */
 double stats_t_cdf(double t, double df);
 
+/*
+ * P(F > f) for Fisher's F with d1 and d2 degrees of freedom (both > 0,
+ * need not be whole), from the same incomplete beta function.  NaN for a
+ * NaN argument or a df <= 0.
+ */
+double stats_f_sf(double f, double d1, double d2);
+
 /* The t with P(T <= t) = p: -inf at 0, +inf at 1, NaN outside [0, 1]. */
 double stats_t_quantile(double p, double df);
 

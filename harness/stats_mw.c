@@ -339,14 +339,6 @@ stats_mann_whitney(struct stats_mw *out, const double *base, size_t n_base,
 
 /* ---- Hodges-Lehmann ----------------------------------------------------- */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The interval [d(k), d(M+1-k)] covers the true shift unless U of the
  * shifted data falls in either tail of size P(U <= k - 1), so its level is
@@ -403,6 +395,48 @@ ci_rank_normal(struct stats_shift *out, size_t *k, size_t n_base,
 	out->exact = 0;
 }
 
+/*
+ * Put the `k`-th smallest (0-based) of d[0..n) at d[k], smaller values
+ * before it and larger after (a three-way partition each round, so runs of
+ * equal differences, common with whole-ms values, end the search at once):
+ * the interval needs three order statistics of n_base n_cur differences,
+ * not all of them sorted.
+ */
+static double
+kth(double *d, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = d[lo + (hi - lo) / 2], t;
+		size_t lt = lo, i = lo, gt = hi;
+
+		/* [lo, lt) < pivot, [lt, i) == pivot, (gt, hi] > pivot */
+		while (i <= gt) {
+			if (d[i] < pivot) {
+				t = d[lt];
+				d[lt++] = d[i];
+				d[i++] = t;
+			} else if (d[i] > pivot) {
+				t = d[gt];
+				d[gt] = d[i];
+				d[i] = t;
+				if (!gt--)
+					break;
+			} else {
+				i++;
+			}
+		}
+		if (k < lt)
+			hi = lt - 1;
+		else if (k > gt)
+			lo = gt + 1;
+		else
+			break;
+	}
+	return d[k];
+}
+
 int
 stats_hodges_lehmann(struct stats_shift *out, const double *base,
     size_t n_base, const double *cur, size_t n_cur, double level,
@@ -425,16 +459,18 @@ stats_hodges_lehmann(struct stats_shift *out, const double *base,
 	for (size_t i = 0; i < n_base; i++)
 		for (size_t j = 0; j < n_cur; j++)
 			d[i * n_cur + j] = cur[j] - base[i];
-	qsort(d, M, sizeof(*d), cmp_double);
-	out->estimate = M % 2 ? d[M / 2] : (d[M / 2 - 1] + d[M / 2]) / 2;
+	if (M % 2)
+		out->estimate = kth(d, M, M / 2);
+	else
+		out->estimate = (kth(d, M, M / 2 - 1) + kth(d, M, M / 2)) / 2;
 
 	out->level_short = 0;
 	if (method == STATS_MW_EXACT)
 		ci_rank_exact(out, &k, n_base, n_cur, 1 - level);
 	else
 		ci_rank_normal(out, &k, n_base, n_cur, 1 - level);
-	out->lo = d[k - 1];
-	out->hi = d[M - k];
+	out->lo = kth(d, M, k - 1);
+	out->hi = kth(d, M, M - k);
 	free(d);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * stats_t.c: Student's t distribution, for the session model's test.
+ * stats_t.c: Student's t and Fisher's F distributions, for the session
+ * model's tests.
  *
  * compare decides at the far tail: a night of ~460 tested metrics at
  * alpha 0.01 asks a lone change for p below 2e-5, and the session model's
@@ -107,6 +108,19 @@ stats_t_sf(double t, double df)
 		tail = beta_inc(df / 2, 0.5, df / (df + t * t));
 	tail /= 2;
 	return t > 0 ? tail : 1 - tail;
+}
+
+double
+stats_f_sf(double f, double d1, double d2)
+{
+	if (isnan(f) || !(d1 > 0) || !(d2 > 0))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	if (isinf(f))
+		return 0;
+	/* P(F > f) = I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2). */
+	return beta_inc(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
 }
 
 double

@@ -1,5 +1,5 @@
 /*
- * test_stats_t.c: Student's t distribution (stats_t.c).
+ * test_stats_t.c: Student's t and Fisher's F distributions (stats_t.c).
  *
  * The reference values were computed with mpmath at 40 digits, from the
  * regularized incomplete beta function, independently of the continued
@@ -86,7 +86,28 @@ t_limits(void **state)
 	assert_rel(stats_t_sf(1e4, 30), 1.0364489469774065e-99, 1e-9);
 }
 
+/* Fisher's F upper tail, against mpmath. */
+static void
+f_tail_matches_reference(void **state)
+{
+	static const struct { double f, d1, d2, want; } cases[] = {
+		{ 3.0, 4, 20, 0.043200998334214091 },
+		{ 1.0, 19, 80, 0.47033547047714331 },
+		{ 2.5, 19, 80, 0.0024009589162264082 },
+		{ 10, 1, 5, 0.025031015818452942 },
+		{ 0.5, 3, 7.5, 0.69328550218545688 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		assert_rel(stats_f_sf(cases[i].f, cases[i].d1, cases[i].d2),
+		    cases[i].want, 1e-9);
+	assert_true(stats_f_sf(0, 3, 4) == 1);
+	assert_true(isnan(stats_f_sf(1, 0, 4)));
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(f_tail_matches_reference),
 	cmocka_unit_test(t_tail_matches_reference),
 	cmocka_unit_test(t_quantile_matches_reference),
 	cmocka_unit_test(t_limits),
