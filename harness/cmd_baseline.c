@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "baseline_sample.h"
 #include "baseline_store.h"
 #include "cmd.h"
 #include "config.h"
@@ -227,25 +228,6 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 	return 0;
 }
 
-/* Flags over the configuration (which has the environment) over defaults. */
-static void
-store_opts_init(struct baseline_store_opts *o, const struct config *cfg,
-    const char *repo)
-{
-	memset(o, 0, sizeof(*o));
-	o->repo = cfg->baseline.repo;
-	o->cache_dir = cfg->baseline.cache_dir;
-	o->ssh_key = cfg->baseline.ssh_key;
-	o->known_hosts = cfg->baseline.known_hosts;
-	o->token_env = cfg->baseline.token_env;
-	o->token_user = cfg->baseline.token_user;
-	o->push_retries = cfg->baseline.push_retries;
-	o->author_name = cfg->baseline.author_name;
-	o->author_email = cfg->baseline.author_email;
-	if (repo)
-		o->repo = repo;
-}
-
 /*
  * The exit status for a store error.  A repository or ref that does not
  * exist is a name the user must fix, like a foreign file or a bad option;
@@ -276,7 +258,7 @@ cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
 	const char *path;
 	int rc;
 
-	store_opts_init(&o, cfg, repo);
+	baseline_opts_from_config(&o, cfg, repo);
 	if (!o.repo || !*o.repo) {
 		diag_error("no baseline repository: pass --repo URL or set "
 		    "baseline.repo in the configuration");

@@ -12,15 +12,20 @@
  * with too few valid iterations, and a summary line.
  *
  * The configuration is optional here (cmd_load_config_optional): without
- * a file the defaults and the JANKGATE_* environment apply (alpha 0.05,
- * Holm, min_iterations 3, the metric table's thresholds), so two results
- * files can be compared anywhere.
+ * a file the defaults and the JANKGATE_* environment apply (alpha 0.01,
+ * Holm, min_iterations 3, the session priors, the metric table's
+ * thresholds), so two results files can be compared anywhere.
+ *
+ * --night-pairs N says the comparison is one of a night's: N (device key,
+ * scenario) pairs are compared in all, and this one takes alpha in
+ * proportion to its scenarios (what `gate` does for its keys and shards).
  *
  * Exit status (DESIGN §10): 2 for bad usage, an unreadable or invalid
  * file, or runs that are not comparable; else 1 when any entry is a
- * regression, 3 when comparison.json could not be written, 4 when
- * something is inconclusive, 0 otherwise (improvements, new and missing
- * metrics included).
+ * regression, 3 when comparison.json could not be written or the current
+ * run holds not one valid iteration, 4 when something is inconclusive, 0
+ * otherwise (improvements, new and missing metrics included, and a first
+ * run whatever its size).
  */
 #include <getopt.h>
 #include <math.h>
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline_sample.h"
 #include "baseline_store.h"
 #include "cmd.h"
 #include "compare.h"
@@ -49,6 +55,7 @@ struct compare_args {
 	const char *against;	/* a ref of the baseline repository */
 	const char *repo;	/* --repo: overrides baseline.repo */
 	int allow_mismatch;
+	long night_pairs;	/* --night-pairs; 0: this comparison alone */
 };
 
 static int
@@ -60,6 +67,7 @@ parse_args(struct compare_args *a, int argc, char **argv)
 		{ "allow-mismatch", no_argument, NULL, 'M' },
 		{ "against", required_argument, NULL, 'A' },
 		{ "repo", required_argument, NULL, 'R' },
+		{ "night-pairs", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = command_find("compare");
@@ -79,7 +87,15 @@ parse_args(struct compare_args *a, int argc, char **argv)
 			a->against = optarg;
 		else if (opt == 'R')
 			a->repo = optarg;
-		else
+		else if (opt == 'N') {
+			char *end;
+
+			a->night_pairs = strtol(optarg, &end, 10);
+			if (*end || end == optarg || a->night_pairs < 1 ||
+			    a->night_pairs > 1000000)
+				return cmd_usage_error(self, "--night-pairs "
+				    "takes a count from 1, not '%s'", optarg);
+		} else
 			return cmd_usage_error(self, NULL);
 	}
 	if (optind >= argc)
@@ -230,8 +246,8 @@ verdict_exit(enum cmp_verdict v)
 }
 
 /*
- * The baseline sample from the store: the last baseline.history versions
- * of this device's results on `a->against`, newest first, each named
+ * The baseline sample from the store: the window of this device's results
+ * on `a->against` (baseline_sample.h), newest first, each named
  * "REF@COMMIT" in a->baselines.  None is a first run (everything new).
  */
 static int
@@ -240,8 +256,7 @@ read_against(struct results ***base, struct compare_input **in_base,
     const struct config *cfg)
 {
 	struct baseline_store *bs = NULL;
-	struct baseline_entry *e = NULL;
-	size_t nr = 0;
+	struct baseline_sample s;
 	int status, rc;
 
 	if (!cur->app.package || !cur->device.key) {
@@ -253,43 +268,37 @@ read_against(struct results ***base, struct compare_input **in_base,
 	status = cmd_baseline_open(&bs, cfg, a->repo);
 	if (status)
 		return status;
-	rc = baseline_store_history(&e, &nr, bs, a->against, cur->app.package,
-	    cur->device.key, (size_t)cfg->baseline.history);
+	rc = baseline_sample_load(&s, bs, a->against, cur->app.package,
+	    cur->device.key, cfg->baseline.history);
+	baseline_store_free(bs);
 	if (rc) {
 		diag_error_current();
-		status = rc == JG_EINVAL || rc == JG_ENOTFOUND ?
+		return rc == JG_EINVAL || rc == JG_ENOTFOUND ?
 		    EXIT_BAD_INPUT : EXIT_INFRA;
-		goto out;
 	}
-	if (!nr)
+	if (!s.nr)
 		diag_info("no baseline yet for %s on %s at '%s': every metric "
 		    "is new", cur->device.key, cur->app.package, a->against);
-	*base = xreallocarray(*base, nr + 1, sizeof(**base));
-	*in_base = xreallocarray(*in_base, nr + 1, sizeof(**in_base));
-	for (size_t i = 0; i < nr; i++) {
-		char *name = xasprintf("%s@%.12s", a->against, e[i].commit);
-
-		(*base)[i] = NULL;
-		if (results_parse(&(*base)[i], e[i].data, e[i].len, name)) {
-			diag_plain("%s", jg_error_msg());
-			status = EXIT_BAD_INPUT;
-		}
-		strlist_add(&a->baselines, name);
-		free(name);
+	*base = xreallocarray(*base, s.nr + 1, sizeof(**base));
+	*in_base = xreallocarray(*in_base, s.nr + 1, sizeof(**in_base));
+	/* The runs move to the caller; the sample keeps nothing. */
+	for (size_t i = 0; i < s.nr; i++) {
+		(*base)[i] = s.runs[i];
+		s.runs[i] = NULL;
+		strlist_add(&a->baselines, s.names[i]);
 	}
-	diag_verbose("baseline: %zu run%s of %s from '%s'", nr,
-	    nr == 1 ? "" : "s", cur->device.key, a->against);
-out:
-	baseline_entries_free(e, nr);
-	baseline_store_free(bs);
-	return status;
+	diag_verbose("baseline: %zu run%s of %s from '%s'%s", s.nr,
+	    s.nr == 1 ? "" : "s", cur->device.key, a->against,
+	    s.from_accept ? ", starting at an acceptance" : "");
+	baseline_sample_release(&s);
+	return 0;
 }
 
 int
 cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { NULL, STRLIST_INIT, "comparison.json", NULL,
-	    NULL, 0 };
+	    NULL, 0, 0 };
 	struct results *cur = NULL, **base = NULL;
 	struct compare_input in_cur, *in_base = NULL;
 	struct comparison *cmp = NULL;
@@ -325,6 +334,17 @@ cmd_compare(int argc, char **argv)
 
 	compare_opts_init(&opts, cfg);
 	opts.allow_mismatch = a.allow_mismatch;
+	if (a.night_pairs) {
+		if ((size_t)a.night_pairs < cur->nr_scenarios) {
+			diag_error("--night-pairs %ld is fewer than the %zu "
+			    "scenarios of '%s'", a.night_pairs,
+			    cur->nr_scenarios, a.current);
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
+		opts.share = (double)cur->nr_scenarios /
+		    (double)a.night_pairs;
+	}
 	if (compare_run(&cmp, &in_cur, in_base, a.baselines.nr, &opts)) {
 		diag_error_current();
 		status = cmd_exit_for(jg_error_code());
@@ -333,6 +353,13 @@ cmd_compare(int argc, char **argv)
 	for (size_t i = 0; i < cmp->warnings.nr; i++)
 		diag_warn("%s", cmp->warnings.items[i]);
 	status = verdict_exit(comparison_verdict(cmp));
+	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
+		/* Nothing measured is never a pass (DESIGN §10). */
+		diag_error("'%s' holds no valid iteration%s%s", a.current,
+		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
+		    cur->run.errors.items[0] : "");
+		status = cmd_exit_merge(status, EXIT_INFRA);
+	}
 	if (comparison_write(cmp, a.output)) {
 		diag_error_current();
 		status = cmd_exit_merge(status, EXIT_INFRA);

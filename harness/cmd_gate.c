@@ -128,8 +128,8 @@ on_signal(int sig)
 static void
 print_key(const struct gate_key *k)
 {
-	const char *verdict = k->compared ? cmp_verdict_name(k->verdict) :
-	    "not compared";
+	const char *verdict = !k->compared ? "not compared" :
+	    k->no_data ? "no valid iteration" : cmp_verdict_name(k->verdict);
 
 	printf("%-36s %7zu %10d %5d  %s\n", k->key, k->serials.nr,
 	    k->iterations, k->looks, verdict);

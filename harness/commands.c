@@ -50,9 +50,9 @@ static const char *const check_usage[] = {
 
 static const char *const compare_usage[] = {
 	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
-	"[-o FILE] [--allow-mismatch]",
+	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
 	"jankgate compare CURRENT.json --against REF [--repo URL] "
-	"[-o FILE] [--allow-mismatch]",
+	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
 	NULL
 };
 
@@ -138,19 +138,26 @@ const struct command commands[] = {
 	  "                      a first run, every metric is new)\n"
 	  "  --against REF       the baseline is the last baseline.history\n"
 	  "                      runs of this package and device key on REF\n"
-	  "                      (a branch or a tag) of the baseline repository\n"
+	  "                      (a branch or a tag) of the baseline\n"
+	  "                      repository, from the newest acceptance on\n"
 	  "  --repo URL          the baseline repository (default:\n"
 	  "                      baseline.repo)\n"
 	  "  -o, --output FILE   where to write the comparison (default:\n"
 	  "                      comparison.json)\n"
 	  "  --allow-mismatch    compare runs of another device key, refresh\n"
 	  "                      rate, package or source set anyway\n"
-	  "  -c FILE             thresholds, alpha, correction and\n"
-	  "                      min_iterations from this configuration\n"
-	  "                      (default: $JANKGATE_CONFIG, then\n"
-	  "                      ./jankgate.json if present, else built-in)\n"
-	  "Exit status: 0 pass, 1 regression, 2 bad input or not comparable,\n"
-	  "3 comparison.json not written, 4 inconclusive.\n" },
+	  "  --night-pairs N     this comparison is one of a night that\n"
+	  "                      compares N (device key, scenario) pairs in\n"
+	  "                      all: it takes alpha in proportion to its\n"
+	  "                      own scenarios (gate does this itself)\n"
+	  "  -c FILE             thresholds, alpha, correction, min_iterations\n"
+	  "                      and the session priors from this\n"
+	  "                      configuration (default: $JANKGATE_CONFIG,\n"
+	  "                      then ./jankgate.json if present, else\n"
+	  "                      built-in)\n"
+	  "Exit status: 0 pass (a first run too), 1 regression, 2 bad input\n"
+	  "or not comparable, 3 comparison.json not written or no valid\n"
+	  "iteration in CURRENT.json, 4 inconclusive.\n" },
 	{ "devices", cmd_devices, devices_usage,
 	  "list the devices the adb server can reach, with their device key",
 	  "  --json              print a JSON array instead of a table\n"

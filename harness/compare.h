@@ -18,57 +18,73 @@
  *   1. Samples.  The unit is the iteration: each valid iteration (not a
  *      warm-up, not failed) gives at most one value per metric; an
  *      iteration without the value (no launch, no frames) gives none.
- *      Baseline iterations of all baseline runs are pooled.
+ *      Each value keeps its session: the iterations one device measured
+ *      in one go (results.h), which share the phone's state.
  *   2. Gates before any statistics: no baseline values -> new; baseline
  *      values but the scenario or the metric absent now -> missing; fewer
  *      than min_iterations valid iterations, or values, on either side ->
- *      inconclusive (never pass).
- *   3. Statistics: summaries, the Hodges-Lehmann shift cur - base with its
- *      1 - 2 alpha interval, and Mann-Whitney U (exact for small samples)
- *      as two one-sided tests, "worse" and "better".  The p-values of each
- *      direction are adjusted (Holm by default, or Benjamini-Hochberg) over
- *      every metric tested in this comparison and compared with this
- *      look's share a of alpha (all of it for a single look; see enum
- *      cmp_spending), so false regressions are controlled at alpha for the
- *      whole run over all of a caller's looks, and so are false
- *      improvements.  Metrics whose values are all one and the same number
- *      on both sides cannot reject and are left out of the family
- *      (Tarone's argument): they pass.
- *   4. Practical size: T = max(absolute, relative * |baseline median|,
+ *      inconclusive (never pass) -- except without a baseline, where a
+ *      scenario is new whatever its size.
+ *   3. The session model (compare_session.c): a value is the side's level
+ *      plus a session effect (sd sb) plus an iteration effect (sd sw), on
+ *      a log scale for times.  sw is pooled within the sessions of both
+ *      sides; sb comes from the baseline's sessions, per kind of metric
+ *      (frame times from the scenes' mean frame, which rounding does not
+ *      hide), combined with a documented prior (session.<kind>, weight
+ *      session.prior_runs) that alone decides with one baseline run; a
+ *      metric whose own sessions differ significantly more than its
+ *      kind's uses its own.  A kind that drifted steadily over the
+ *      window (a phone getting slower night after night) has that drift
+ *      taken off tonight's values first (fit_trend in compare.c).
+ *   4. The test, each direction one-sided: where the sample sizes let it
+ *      reach the level, Mann-Whitney (exact for a small side) read as z
+ *      and shrunk by the root of the design effect of the sessions, its
+ *      Hodges-Lehmann shift with the interval widened alike; else (a
+ *      baseline of one run of 5, say) and for small counts of events
+ *      (metrics.h by_means), Student's t on the sessions' weighted means
+ *      with Satterthwaite's degrees of freedom.  The p-values of each
+ *      direction are adjusted (Holm by default, or Benjamini-Hochberg)
+ *      over every metric tested in this comparison and compared with
+ *      this look's share of this comparison's share of alpha (`share`:
+ *      the night is the family; see enum cmp_spending for the looks).
+ *      Metrics whose values are all one and the same number on both
+ *      sides cannot reject and are left out of the family: they pass.
+ *   5. Practical size: T = max(absolute, relative * |baseline median|,
  *      noise * spread), the first two from the metric table and the
  *      configuration (scene overrides first).  spread is the smaller of
  *      the baseline's IQR and sqrt 2 times the median |x - y| over pairs
- *      of iterations of the same baseline run; both are the IQR for
- *      normal data (compare.c says why both).  The third term (noise 1 by
- *      default) keeps T from falling below what single iterations already
- *      differ by, shifts that 5-15 iterations cannot tell from noise: a
- *      scene that varies more gets a larger T.
- *   5. Verdict, with `worse` the shift signed so that positive is worse, p
+ *      of iterations of the same session; both are the IQR for normal
+ *      data.  The third term keeps T from falling below what single
+ *      iterations already differ by.
+ *   6. Verdict, with `worse` the shift signed so that positive is worse, p
  *      and p_raw the adjusted and raw one-sided p-values of the direction
  *      the shift points to, and a this look's alpha:
  *        regression    p <= a and worse >= T
  *        improvement   p <= a and worse <= -T
- *        pass          the interval's worse end is below T (a practical
- *                      regression is ruled out at level alpha), or the
- *                      estimate is below T (better included: no sign of
- *                      a practical regression) and, before the last
- *                      of several looks, p_raw > a; or it reaches T without
- *                      evidence: p_raw > a (not significant even alone),
- *                      or at the last look p > alpha;
+ *        pass          the interval's worse end is below T (it rules out
+ *                      worse than that end); or the estimate is below T
+ *                      (better included) and, before the last of several
+ *                      looks, p_raw > a: then nothing is ruled out, and
+ *                      the reason says so; or it reaches T without
+ *                      evidence: p_raw above CMP_PROMISE before the last
+ *                      of several looks (above a for a single look), or
+ *                      at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
- *                      cannot tell: before the last look, p_raw <= a (a
- *                      worse shift at this look if it were the only
- *                      metric) and the estimate (or, with several looks,
- *                      the interval's worse end) reaches T, where more
- *                      iterations can settle it; at the last look the
- *                      estimate reaches T and
- *                      a < p <= alpha (significant at the run's alpha,
- *                      not at this look's share of it); also an interval
- *                      that cannot reach its level at these n.
- *      With hundreds of metrics, some estimate reaches T by chance every
- *      night; only those with evidence behind them hold the run.
- *   6. Earlier looks: a regression an earlier look found (opts.prior)
+ *                      cannot tell: before the last look a worse estimate
+ *                      at T with p_raw <= CMP_PROMISE, or below T with
+ *                      p_raw <= a, where more iterations (a new session)
+ *                      can settle it; at the last look the estimate
+ *                      reaches T and a < p <= alpha (significant at the
+ *                      comparison's alpha, not at this look's share).
+ *      Earlier looks: a regression an earlier look found (opts.prior)
  *      stays one, with that look's numbers.
+ *   7. The trend line, with a tenth of the look's alpha, when the window
+ *      holds 6 runs or more: tonight against the oldest half of the
+ *      window, by the same test.  A regression there that the whole
+ *      window hid (a metric creeping a little every night, each night
+ *      passing and recorded) is a regression too, `crept`.  For every
+ *      regression, the run where the metric's series of run means
+ *      stepped is named (cmp_trend.stepped_run).
  *
  * The model is public like results.h: reports read it field by field.
  * Numbers that were not computed are NAN (null in JSON); strings are owned.
@@ -79,6 +95,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "metrics.h"
 #include "stats.h"
 #include "strlist.h"
 
@@ -88,9 +105,6 @@ struct rs_scenario;
 
 /* The schema compare_json.c writes; readers accept any 1.x. */
 #define CMP_SCHEMA "jankgate.comparison/1"
-
-/* The power the detectable shift is quoted at. */
-#define CMP_POWER 0.8
 
 /* Listed from the best news to the worst; the names are the JSON ones. */
 enum cmp_verdict {
@@ -121,11 +135,33 @@ enum cmp_block_status {
  *           at information fraction t: the early looks, where a decision
  *           saves the most iterations, get more: 0.62 and 0.38 of alpha
  *           for two looks, 0.45, 0.31 and 0.24 for three;
- *   EQUAL   alpha_k = alpha / K.
+ *   EQUAL   alpha_k = alpha / K;
+ *   LATE    alpha_k = A(k / K) - A((k - 1) / K) with A(t) = alpha t^3:
+ *           the last look, which has every iteration (and, in `gate`,
+ *           every session), gets most: 0.04, 0.26 and 0.70 of alpha for
+ *           three looks.  The early looks rarely decide a regression of
+ *           practical size at 5 iterations anyway; they decide what to
+ *           measure again.
  */
 enum cmp_spending {
 	CMP_SPEND_POCOCK,
 	CMP_SPEND_EQUAL,
+	CMP_SPEND_LATE,
+};
+
+/*
+ * The trend line of an entry (step 7): tonight against the oldest half of
+ * the baseline window, and where the series of runs stepped.
+ */
+struct cmp_trend {
+	bool tested;		/* in the trend test's family */
+	double shift, lo, hi;	/* tonight - the anchor runs, in unit */
+	double p_value, p_adjusted;	/* one-sided, the worse way */
+	bool crept;		/* a regression only the trend test found */
+	char *stepped_run;	/* the first run after the step (its id), or
+				   NULL: not looked for, or tonight's */
+	char *stepped_started;	/* when that run started */
+	double stepped_by;	/* the step, in unit, worse positive */
 };
 
 /* One (device, scenario, scene, metric). */
@@ -151,11 +187,25 @@ struct cmp_entry {
 	double spread;		/* per-iteration spread of the baseline,
 				   IQR scale; NAN: fewer than 2 values */
 	double threshold;	/* T, in unit */
-	double detectable;	/* smallest shift found with CMP_POWER;
+	double detectable;	/* the smallest worse shift the test flags
+				   at this sample (no power claimed);
 				   INFINITY: no shift can be at these n */
 	int look;		/* the look whose numbers these are: the
 				   comparison's, or an earlier one's for a
 				   regression kept from compare_opts.prior */
+	/* The session model behind the test (step 3). */
+	bool log_scale;		/* tested on log values (times) */
+	double sd_within;	/* iteration to iteration within a session,
+				   on the test's scale (relative for times) */
+	double sd_session;	/* session to session, same scale */
+	double drift;		/* tonight's values were taken back by this
+				   much of the kind's trend (unit, worse
+				   positive); 0: none */
+	bool rank_test;		/* Mann-Whitney decided, else the t test */
+	double deff;		/* the design effect of the sessions */
+	double df;		/* the t test's degrees of freedom */
+	double sessions_base, sessions_cur;	/* behind each side */
+	struct cmp_trend trend;
 };
 
 /* A main-thread block signature seen in a scenario or scene. */
@@ -188,6 +238,26 @@ struct cmp_scenario {
 	bool changed;		/* scenario text differs from a baseline's */
 };
 
+/*
+ * How much one session moves the metrics of one kind (step 3): a relative
+ * standard deviation for times, a share of the within-session standard
+ * deviation for the other kinds.
+ */
+struct cmp_session_kind {
+	double prior;		/* configured (session.<kind>) */
+	double estimate;	/* from the baseline; NAN: < 2 sessions */
+	double sessions;	/* baseline sessions behind `estimate` */
+	double used;		/* what the tests used */
+	double df;		/* its degrees of freedom; INFINITY: the
+				   prior alone */
+	/* The kind's drift over the window (compare.c's fit_trend). */
+	double trend;		/* worse-way, per run: relative for times,
+				   in within-session sds for the rest */
+	double trend_t;		/* in its standard errors */
+	bool trend_on;		/* taken off tonight's values */
+	double trend_mean_pos;	/* the window's mean position */
+};
+
 /* The run a side came from. */
 struct cmp_run {
 	char *file;		/* as named by the caller, may be NULL */
@@ -212,7 +282,15 @@ struct comparison {
 	enum cmp_spending spending;
 	bool last;		/* the caller's last look */
 	double alpha_look;	/* what this look tests at */
+	double share;		/* of alpha: this comparison's part of
+				   the night's family */
 	size_t tests;		/* the correction's family size */
+	double alpha_trend;	/* the trend test's part of alpha_look;
+				   0: no trend test */
+	size_t trend_tests;	/* its family size */
+	size_t anchor_runs;	/* baseline runs it compared with */
+	double prior_runs;	/* weight of the session priors */
+	struct cmp_session_kind kinds[METRIC_NR_KINDS];
 
 	struct strlist mismatches;	/* accepted with allow_mismatch */
 	struct strlist warnings;
@@ -242,6 +320,16 @@ struct compare_opts {
 	int looks;		/* the most the caller takes; 1: one look */
 	enum cmp_spending spending;
 	bool last;		/* no more iterations will follow: decide */
+	/*
+	 * This comparison's share of alpha, (0, 1]: 1 for a comparison
+	 * alone; `gate` gives each device key and shard its part of the
+	 * night's (device key, scenario) pairs, so the night is the family.
+	 */
+	double share;
+	/* The session model's priors (step 3), and their weight in runs. */
+	double session_prior[METRIC_NR_KINDS];
+	double prior_runs;
+	bool trend;		/* run the trend line when the window allows */
 	const struct config *cfg;	/* thresholds; NULL: metric defaults */
 	bool allow_mismatch;
 	/*
@@ -261,9 +349,10 @@ struct compare_input {
 };
 
 /*
- * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds), or
- * with alpha 0.02, Holm and 3 when `cfg` is NULL; noise 1; one look that
- * is not the last (look 1 of 1, Pocock spending, last false).
+ * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds, the
+ * session priors), or with alpha 0.01, Holm, 3 and the priors' defaults
+ * when `cfg` is NULL; noise 1; share 1; the trend line on; one look that
+ * is not the last (look 1 of 1, late spending, last false).
  */
 void compare_opts_init(struct compare_opts *o, const struct config *cfg);
 
@@ -323,6 +412,13 @@ void comparison_free(struct comparison *c);
  * missing metrics do not fail a run).
  */
 enum cmp_verdict comparison_verdict(const struct comparison *c);
+
+/*
+ * The valid iterations the current run brought, over every scenario: 0
+ * when nothing could be measured (an install failed, every iteration
+ * crashed), which a caller must never report as a pass.
+ */
+double comparison_measured(const struct comparison *c);
 
 /* counts[v] = the number of entries with verdict v. */
 void comparison_count(const struct comparison *c,

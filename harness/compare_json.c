@@ -8,10 +8,13 @@
  *     "verdict":   "pass" | "regression" | "inconclusive"   (the run's),
  *     "device", "package",
  *     "current":   RUN,   "baselines": [ RUN ],
- *     "method":    { test: "mann-whitney", shift: "hodges-lehmann",
- *                   alpha, correction, ci_level, min_iterations, tests,
- *                   power, noise, look, looks, last, spending,
- *                   alpha_look },
+ *     "method":    { test: "session-t", shift: "session-mean",
+ *                   alpha, share, correction, ci_level, min_iterations,
+ *                   tests, noise, look, looks, last, spending,
+ *                   alpha_look, alpha_trend, trend_tests, anchor_runs,
+ *                   prior_runs,
+ *                   session: { frame_time: KIND, launch: KIND,
+ *                              jank: KIND, blocks: KIND } },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
  *                   regression },
  *     "mismatches": [str], "warnings": [str],
@@ -24,7 +27,14 @@
  *                      p_value, p_adjusted, tested,
  *                      threshold: { relative, absolute, noise, spread,
  *                                   value },
- *                      detectable: { shift, possible, power },
+ *                      detectable: { shift, possible },
+ *                      session: { test: "rank" | "t", deff, drift,
+ *                                 log_scale,
+ *                                 sd_within, sd_session, df,
+ *                                 sessions_base, sessions_cur },
+ *                      trend: { tested, shift, lo, hi, p_value,
+ *                               p_adjusted, crept, stepped_run,
+ *                               stepped_started, stepped_by },
  *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
  *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
@@ -32,11 +42,15 @@
  *   RUN     = { file, run_id, app_version, started }
  *   SUMMARY = { n, min, q1, median, q3, max, iqr, mean }
  *   SIDE    = { iterations, count, per_iteration, wall_ms }
+ *   KIND    = { prior, estimate, sessions, used, df, trend, trend_t,
+ *               trend_on }   (df null: the prior alone, taken as known)
  *
  * `scene` is null for scenario metrics (launch timing) and for blocks
- * outside every scene.  `detectable.possible` is false when no shift,
- * however large, could be significant at these sample sizes (shift is then
- * null); both are null when the entry never reached the statistics.
+ * outside every scene.  `detectable.shift` is the smallest worse shift
+ * the test would have flagged at this look (no power is claimed);
+ * `possible` is false when none could be; both are null when the entry
+ * never reached the statistics.  Files written before the session model
+ * lack `session` and `trend` and read them as null.
  * An entry's `look` is the look whose numbers it holds: the comparison's,
  * or an earlier one's for a regression found there and kept (compare.h
  * step 6); a reader takes a missing `look` as the comparison's.
@@ -137,7 +151,30 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	jsonw_num(w, "shift", e->detectable);
 	jsonw_lit(w, "possible", isnan(e->detectable) ? "null" :
 	    isinf(e->detectable) ? "false" : "true");
-	jsonw_num(w, "power", isnan(e->detectable) ? NAN : CMP_POWER);
+	jsonw_close(w, '}');
+	jsonw_open(w, "session", '{');
+	jsonw_str(w, "test", !e->tested ? NULL : e->rank_test ? "rank" :
+	    "t");
+	jsonw_num(w, "deff", e->deff);
+	jsonw_num(w, "drift", e->drift);
+	jsonw_lit(w, "log_scale", e->log_scale ? "true" : "false");
+	jsonw_num(w, "sd_within", e->sd_within);
+	jsonw_num(w, "sd_session", e->sd_session);
+	jsonw_num(w, "df", e->df);
+	jsonw_num(w, "sessions_base", e->sessions_base);
+	jsonw_num(w, "sessions_cur", e->sessions_cur);
+	jsonw_close(w, '}');
+	jsonw_open(w, "trend", '{');
+	jsonw_lit(w, "tested", e->trend.tested ? "true" : "false");
+	jsonw_num(w, "shift", e->trend.shift);
+	jsonw_num(w, "lo", e->trend.lo);
+	jsonw_num(w, "hi", e->trend.hi);
+	jsonw_num(w, "p_value", e->trend.p_value);
+	jsonw_num(w, "p_adjusted", e->trend.p_adjusted);
+	jsonw_lit(w, "crept", e->trend.crept ? "true" : "false");
+	jsonw_str(w, "stepped_run", e->trend.stepped_run);
+	jsonw_str(w, "stepped_started", e->trend.stepped_started);
+	jsonw_num(w, "stepped_by", e->trend.stepped_by);
 	jsonw_close(w, '}');
 	jsonw_num(w, "look", e->look);
 	jsonw_close(w, '}');
@@ -204,20 +241,40 @@ comparison_to_json(const struct comparison *c)
 		write_run(&w, NULL, &c->baselines[i]);
 	jsonw_close(&w, ']');
 	jsonw_open(&w, "method", '{');
-	jsonw_str(&w, "test", "mann-whitney");
-	jsonw_str(&w, "shift", "hodges-lehmann");
+	jsonw_str(&w, "test", "session-t");
+	jsonw_str(&w, "shift", "session-mean");
 	jsonw_num(&w, "alpha", c->alpha);
+	jsonw_num(&w, "share", c->share);
 	jsonw_str(&w, "correction", stats_adjust_name(c->correction));
 	jsonw_num(&w, "ci_level", c->ci_level);
 	jsonw_num(&w, "min_iterations", c->min_iterations);
 	jsonw_num(&w, "tests", (double)c->tests);
-	jsonw_num(&w, "power", CMP_POWER);
 	jsonw_num(&w, "noise", c->noise);
 	jsonw_num(&w, "look", c->look);
 	jsonw_num(&w, "looks", c->looks);
 	jsonw_lit(&w, "last", c->last ? "true" : "false");
 	jsonw_str(&w, "spending", cmp_spending_name(c->spending));
 	jsonw_num(&w, "alpha_look", c->alpha_look);
+	jsonw_num(&w, "alpha_trend", c->alpha_trend);
+	jsonw_num(&w, "trend_tests", (double)c->trend_tests);
+	jsonw_num(&w, "anchor_runs", (double)c->anchor_runs);
+	jsonw_num(&w, "prior_runs", c->prior_runs);
+	jsonw_open(&w, "session", '{');
+	for (int k = 0; k < METRIC_NR_KINDS; k++) {
+		const struct cmp_session_kind *sk = &c->kinds[k];
+
+		jsonw_open(&w, metric_kind_name((enum metric_kind)k), '{');
+		jsonw_num(&w, "prior", sk->prior);
+		jsonw_num(&w, "estimate", sk->estimate);
+		jsonw_num(&w, "sessions", sk->sessions);
+		jsonw_num(&w, "used", sk->used);
+		jsonw_num(&w, "df", isinf(sk->df) ? NAN : sk->df);
+		jsonw_num(&w, "trend", sk->trend);
+		jsonw_num(&w, "trend_t", sk->trend_t);
+		jsonw_lit(&w, "trend_on", sk->trend_on ? "true" : "false");
+		jsonw_close(&w, '}');
+	}
+	jsonw_close(&w, '}');
 	jsonw_close(&w, '}');
 	jsonw_open(&w, "counts", '{');
 	for (int v = 0; v < CMP_NR_VERDICTS; v++)
@@ -468,6 +525,62 @@ read_baseline(struct cr *r, const cJSON *o, void *dst)
 }
 
 static int
+read_kind(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_session_kind *sk = dst;
+
+	if (get_num(r, o, "prior", &sk->prior) ||
+	    get_num(r, o, "estimate", &sk->estimate) ||
+	    get_num(r, o, "sessions", &sk->sessions) ||
+	    get_num(r, o, "used", &sk->used) ||
+	    get_num(r, o, "df", &sk->df) ||
+	    get_num(r, o, "trend", &sk->trend) ||
+	    get_num(r, o, "trend_t", &sk->trend_t) ||
+	    get_bool(r, o, "trend_on", &sk->trend_on))
+		return JG_EINVAL;
+	if (isnan(sk->df) && !isnan(sk->used))
+		sk->df = INFINITY;
+	return 0;
+}
+
+static int
+read_session_kinds(struct cr *r, const cJSON *o, void *dst)
+{
+	struct comparison *c = dst;
+
+	for (int k = 0; k < METRIC_NR_KINDS; k++)
+		if (read_object(r, o, metric_kind_name((enum metric_kind)k),
+		    read_kind, &c->kinds[k]))
+			return JG_EINVAL;
+	return 0;
+}
+
+/* What the session model added to `method`; older files lack it. */
+static int
+read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
+{
+	double share, n_trend, n_anchor;
+
+	if (get_num(r, o, "share", &share) ||
+	    get_num(r, o, "alpha_trend", &c->alpha_trend) ||
+	    get_num(r, o, "trend_tests", &n_trend) ||
+	    get_num(r, o, "anchor_runs", &n_anchor) ||
+	    get_num(r, o, "prior_runs", &c->prior_runs) ||
+	    read_object(r, o, "session", read_session_kinds, c))
+		return JG_EINVAL;
+	c->share = isnan(share) ? 1 : share;
+	if (isnan(c->alpha_trend))
+		c->alpha_trend = 0;
+	if (!isnan(n_trend) && (n_trend < 0 || n_trend != floor(n_trend)))
+		return bad(r, "trend_tests", "a count");
+	if (!isnan(n_anchor) && (n_anchor < 0 || n_anchor != floor(n_anchor)))
+		return bad(r, "anchor_runs", "a count");
+	c->trend_tests = isnan(n_trend) ? 0 : (size_t)n_trend;
+	c->anchor_runs = isnan(n_anchor) ? 0 : (size_t)n_anchor;
+	return 0;
+}
+
+static int
 read_method(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
@@ -506,6 +619,8 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 		rc = get_bool(r, o, "last", &c->last);
 	if (!rc && spend && cmp_spending_parse(&c->spending, spend))
 		rc = bad(r, "spending", "pocock or equal");
+	if (!rc)
+		rc = read_method_session(r, o, c);
 	free(corr);
 	free(spend);
 	return rc;
@@ -589,6 +704,52 @@ read_detectable(struct cr *r, const cJSON *o, void *dst)
 }
 
 static int
+read_entry_session(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_entry *e = dst;
+
+	char *test = NULL;
+
+	if (get_str(r, o, "test", &test))
+		return JG_EINVAL;
+	if (test && strcmp(test, "rank") && strcmp(test, "t")) {
+		free(test);
+		return bad(r, "test", "\"rank\", \"t\" or null");
+	}
+	e->rank_test = test && !strcmp(test, "rank");
+	free(test);
+	if (get_num(r, o, "deff", &e->deff) ||
+	    get_num(r, o, "drift", &e->drift) ||
+	    get_bool(r, o, "log_scale", &e->log_scale) ||
+	    get_num(r, o, "sd_within", &e->sd_within) ||
+	    get_num(r, o, "sd_session", &e->sd_session) ||
+	    get_num(r, o, "df", &e->df) ||
+	    get_num(r, o, "sessions_base", &e->sessions_base) ||
+	    get_num(r, o, "sessions_cur", &e->sessions_cur))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
+read_trend(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_trend *t = dst;
+
+	if (get_bool(r, o, "tested", &t->tested) ||
+	    get_num(r, o, "shift", &t->shift) ||
+	    get_num(r, o, "lo", &t->lo) ||
+	    get_num(r, o, "hi", &t->hi) ||
+	    get_num(r, o, "p_value", &t->p_value) ||
+	    get_num(r, o, "p_adjusted", &t->p_adjusted) ||
+	    get_bool(r, o, "crept", &t->crept) ||
+	    get_str(r, o, "stepped_run", &t->stepped_run) ||
+	    get_str(r, o, "stepped_started", &t->stepped_started) ||
+	    get_num(r, o, "stepped_by", &t->stepped_by))
+		return JG_EINVAL;
+	return 0;
+}
+
+static int
 read_entry(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
@@ -634,6 +795,10 @@ read_entry(struct cr *r, const cJSON *o, void *dst)
 		rc = read_object(r, o, "threshold", read_threshold, e);
 	if (!rc)
 		rc = read_object(r, o, "detectable", read_detectable, e);
+	if (!rc)
+		rc = read_object(r, o, "session", read_entry_session, e);
+	if (!rc)
+		rc = read_object(r, o, "trend", read_trend, &e->trend);
 	/* Files from before kept regressions: the comparison's own look. */
 	if (!rc)
 		rc = get_look(r, o, "look", &e->look, c->look);

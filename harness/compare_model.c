@@ -51,18 +51,19 @@ cmp_verdict_parse(enum cmp_verdict *out, const char *name)
 static const char *const spending_names[] = {
 	[CMP_SPEND_POCOCK] = "pocock",
 	[CMP_SPEND_EQUAL] = "equal",
+	[CMP_SPEND_LATE] = "late",
 };
 
 const char *
 cmp_spending_name(enum cmp_spending how)
 {
-	return (unsigned)how <= CMP_SPEND_EQUAL ? spending_names[how] : "?";
+	return (unsigned)how <= CMP_SPEND_LATE ? spending_names[how] : "?";
 }
 
 int
 cmp_spending_parse(enum cmp_spending *out, const char *name)
 {
-	for (int i = 0; i <= CMP_SPEND_EQUAL; i++)
+	for (int i = 0; i <= CMP_SPEND_LATE; i++)
 		if (!strcmp(spending_names[i], name)) {
 			*out = (enum cmp_spending)i;
 			return 0;
@@ -99,6 +100,16 @@ comparison_new(void)
 	c->noise = NAN;
 	c->ci_level = NAN;
 	c->look = c->looks = 1;
+	c->share = 1;
+	c->alpha_trend = 0;
+	c->prior_runs = NAN;
+	for (int k = 0; k < METRIC_NR_KINDS; k++) {
+		struct cmp_session_kind *sk = &c->kinds[k];
+
+		sk->prior = sk->estimate = sk->sessions = NAN;
+		sk->used = sk->df = NAN;
+		sk->trend = sk->trend_t = sk->trend_mean_pos = NAN;
+	}
 	strlist_init(&c->mismatches);
 	strlist_init(&c->warnings);
 	return c;
@@ -113,6 +124,8 @@ entry_release(struct cmp_entry *e)
 	free(e->metric);
 	free(e->unit);
 	free(e->reason);
+	free(e->trend.stepped_run);
+	free(e->trend.stepped_started);
 }
 
 static void
@@ -136,6 +149,11 @@ comparison_add_entry(struct comparison *c)
 	e->rel_threshold = e->abs_threshold = e->threshold = NAN;
 	e->noise_threshold = e->spread = NAN;
 	e->detectable = NAN;
+	e->sd_within = e->sd_session = e->df = e->deff = NAN;
+	e->sessions_base = e->sessions_cur = NAN;
+	e->trend.shift = e->trend.lo = e->trend.hi = NAN;
+	e->trend.p_value = e->trend.p_adjusted = NAN;
+	e->trend.stepped_by = NAN;
 	e->look = c->look;
 	return e;
 }
@@ -178,6 +196,8 @@ cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src)
 	dst->metric = dup_or_null(src->metric);
 	dst->unit = dup_or_null(src->unit);
 	dst->reason = dup_or_null(src->reason);
+	dst->trend.stepped_run = dup_or_null(src->trend.stepped_run);
+	dst->trend.stepped_started = dup_or_null(src->trend.stepped_started);
 }
 
 static void
@@ -272,6 +292,17 @@ comparison_count(const struct comparison *c, size_t counts[CMP_NR_VERDICTS])
 	for (size_t i = 0; i < c->nr_entries; i++)
 		if ((unsigned)c->entries[i].verdict < CMP_NR_VERDICTS)
 			counts[c->entries[i].verdict]++;
+}
+
+double
+comparison_measured(const struct comparison *c)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		if (!isnan(c->scenarios[i].cur_valid))
+			n += c->scenarios[i].cur_valid;
+	return n;
 }
 
 enum cmp_verdict

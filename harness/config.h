@@ -82,6 +82,16 @@ struct config {
 	enum config_correction correction;
 
 	struct {
+		/* Priors of the session model (compare.h step 3). */
+		double frame_time;	/* relative sd */
+		double launch;		/* relative sd */
+		double jank;		/* share of the within sd */
+		double blocks;		/* share of the within sd */
+		double prior_runs;	/* their weight, in runs */
+		int cooldown_s;		/* before a gate batch */
+	} session;
+
+	struct {
 		char *title;
 		char *templates;	/* directory of overriding templates */
 		int history;		/* runs shown in trend sparklines */

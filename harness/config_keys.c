@@ -86,7 +86,7 @@ const struct key config_keys[] = {
 	  "repository: a local path, file://, ssh:// or https:// URL" },
 	{ "baseline.ref", K_STRING, O(baseline.ref), NONE, "\"main\"", 0,
 	  "branch records go to and compare reads by default" },
-	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "5", 0,
+	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "20", 0,
 	  "K: accepted runs pooled into the baseline sample" },
 	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
 	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },
@@ -116,10 +116,30 @@ const struct key config_keys[] = {
 	  "per metric {\"relative\": fraction, \"absolute\": units} overrides" },
 	{ "scene_thresholds", K_SCENE_THRESHOLDS, 0, NONE, NULL, 0,
 	  "per scene name, the same map as thresholds" },
-	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.02", 0,
-	  "false-alarm rate for a whole run, after correction" },
+	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.01", 0,
+	  "false-alarm rate for a whole night (every device key and shard), "
+	  "after correction" },
 	{ "correction", K_ENUM, O(correction), 0, 0, correction_names,
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
+
+	{ "session", K_OBJECT, 0, NONE, NULL, 0,
+	  "the session model: how much a session moves each kind of metric" },
+	{ "session.frame_time", K_NUMBER, O(session.frame_time), 0, 1, NULL,
+	  "0.02", 0, "prior: relative standard deviation of frame times "
+	  "from one session to the next" },
+	{ "session.launch", K_NUMBER, O(session.launch), 0, 1, NULL, "0.03", 0,
+	  "prior: the same for launch times" },
+	{ "session.jank", K_NUMBER, O(session.jank), 0, 10, NULL, "0.5", 0,
+	  "prior: session-to-session spread of fps, jank shares and dropped "
+	  "or frozen frames, as a share of their spread within a session" },
+	{ "session.blocks", K_NUMBER, O(session.blocks), 0, 10, NULL, "0.5", 0,
+	  "prior: the same for blocks and block_ms" },
+	{ "session.prior_runs", K_NUMBER, O(session.prior_runs), 0, 100, NULL,
+	  "1", 0, "weight of the priors, in baseline runs, against the spread "
+	  "the baseline's sessions show" },
+	{ "session.cooldown_s", K_INT, O(session.cooldown_s), 0, 3600, NULL,
+	  "20", 0, "gate: before each extra batch the app is force-stopped "
+	  "and the phone left idle this long, so the batch is a new session" },
 
 	{ "report", K_OBJECT, 0, NONE, NULL, 0, "reports" },
 	{ "report.title", K_STRING, O(report.title), NONE,

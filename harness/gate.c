@@ -257,6 +257,8 @@ gate_run_more(struct gate_ctx *g, const char *scenario, int n,
 	ro.iterations = n;
 	ro.warmups = 0;
 	ro.append = true;
+	/* A new session, not more of tonight's: see compare.h step 3. */
+	ro.cooldown_ms = g->cfg->session.cooldown_s * 1000;
 	gate_note(g, "run: %d more iteration%s of '%s' on %s%s", n,
 	    n == 1 ? "" : "s", scenario, serials->items[0],
 	    serials->nr > 1 ? " and others" : "");
@@ -309,7 +311,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	g.looks = gate_looks(g.cfg->iterations, g.cfg->max_iterations);
 
 	/* A wrong repository name must not cost a night of measuring. */
-	rc = gate_store_open(&g.bs, g.cfg, o->repo);
+	rc = baseline_open_configured(&g.bs, g.cfg, o->repo);
 	if (rc) {
 		gate_fail(&g, rc == JG_EINVAL || rc == JG_ENOTFOUND ?
 		    EXIT_BAD_INPUT : EXIT_INFRA, "baseline", "%s",

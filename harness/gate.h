@@ -33,6 +33,15 @@
  *      did not complete, that failed on a device, or that could not be
  *      compared, is never recorded.
  *
+ * The night is the family: each key's comparison tests at its share of
+ * alpha (gate_share(): its scenarios over every key's and every shard's
+ * (key, scenario) pairs, which a shard knows from the configuration and
+ * the devices), so false regressions over the whole night stay below
+ * alpha.  A shard reads history x N baseline commits, so that each of its
+ * scenarios keeps `history` runs though every shard records its own.
+ * Each extra batch is a new session: the app force-stopped and the phone
+ * left idle for session.cooldown_s first.
+ *
  * Looks.  The number of looks is fixed before the first one, from the
  * batch size (`iterations`) and max_iterations: looks = 1 +
  * ceil((max_iterations - iterations) / iterations).  Deciding at any of
@@ -101,6 +110,8 @@ struct gate_key {
 				   pooled file of several devices */
 	char *comparison;	/* comparison.json written, or NULL */
 	bool compared;		/* `verdict` and `counts` hold */
+	bool no_data;		/* compared, but not one valid iteration:
+				   never a pass (infrastructure) */
 	bool complete;		/* every device ran all it planned */
 	int run_status;		/* the worst run status of its devices:
 				   0 when all of them ran well */
@@ -164,6 +175,15 @@ void gate_undecided(struct strlist *out, const struct comparison *c);
  * worse news) or "pass".  Never NULL.
  */
 const char *gate_commit_verdict(const struct comparison *c);
+
+/*
+ * The share of the night's alpha one comparison may spend: its scenarios
+ * over the night's (device key, scenario) pairs, `keys` x `scenarios`,
+ * so that every key and every shard together spend no more than alpha
+ * (Bonferroni over comparisons, Holm within each).  1 when the night has
+ * no more than this comparison.
+ */
+double gate_share(size_t key_scenarios, size_t keys, size_t scenarios);
 
 /* 1 when mail.when says to mail an outcome with `any_regression`. */
 int gate_wants_mail(enum config_mail_when when, bool any_regression);

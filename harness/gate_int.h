@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "baseline_sample.h"
 #include "baseline_store.h"
 
 struct comparison;
@@ -22,20 +23,13 @@ struct gate_outcome;
 struct results;
 struct strlist;
 
-/* The baseline sample of one device key, newest run first. */
-struct gate_sample {
-	struct results **runs;
-	char **names;		/* "REF@COMMIT", for messages */
-	size_t nr;
-};
-
 /* What one device key needs between looks; parallel to out->keys. */
 struct gate_work {
 	struct results **devs;	/* one per device, as on disk */
 	bool *alive;		/* the device may run more iterations */
 	size_t nr_devs;
 	struct results *pooled;	/* several devices pooled; else NULL */
-	struct gate_sample base;
+	struct baseline_sample base;
 	bool sampled;		/* `base` was loaded */
 	struct comparison *cmp;	/* the last look's */
 	bool stopped;		/* not comparable, broken: no more looks */
@@ -99,23 +93,6 @@ void gate_mail(struct gate_ctx *g);
 void gate_record(struct gate_ctx *g);
 
 /* gate_store.c */
-
-/*
- * Open the store named by `repo`, else baseline.repo, with the
- * configuration's credentials and retries.  JG_EINVAL when none is named;
- * otherwise baseline_store_open()'s errors.
- */
-int gate_store_open(struct baseline_store **out, const struct config *cfg,
-    const char *repo);
-
-/*
- * Load the last `history` versions of `package`/`key` on `ref` into `s`
- * (none: a first run).  Returns 0, or the store's or results_parse()'s
- * error with `s` empty.
- */
-int gate_sample_load(struct gate_sample *s, struct baseline_store *bs,
-    const char *ref, const char *package, const char *key, int history);
-void gate_sample_release(struct gate_sample *s);
 
 /*
  * Commit the results file at `path` as its key's baseline on `branch`

@@ -147,8 +147,10 @@ key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 		jg_error_set(JG_EINVAL, "'%s' has no app.package", k->current);
 		return EXIT_BAD_INPUT;
 	}
-	rc = gate_sample_load(&w->base, g->bs, g->ref, cur->app.package,
-	    k->key, g->cfg->baseline.history);
+	/* Every shard records its own scenarios: read N times as deep. */
+	rc = baseline_sample_load(&w->base, g->bs, g->ref, cur->app.package,
+	    k->key, g->cfg->baseline.history * (g->o->shard_count > 1 ?
+	    g->o->shard_count : 1));
 	if (rc)
 		return rc == JG_EINVAL || rc == JG_ENOTFOUND ? EXIT_BAD_INPUT :
 		    EXIT_INFRA;
@@ -335,6 +337,8 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 		goto out;
 	}
 	compare_opts_init(&co, g->cfg);
+	co.share = gate_share(cur.results->nr_scenarios, g->out->nr_keys,
+	    g->cfg->scenarios.nr);
 	co.look = look;
 	co.looks = g->looks;
 	co.last = look >= g->looks || run_interrupted();
@@ -361,6 +365,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	comparison_free(w->cmp);
 	w->cmp = cmp;
 	k->compared = true;
+	k->no_data = comparison_measured(cmp) == 0;
 	k->looks = look;
 	k->verdict = comparison_verdict(cmp);
 	comparison_count(cmp, k->counts);
@@ -379,7 +384,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	}
 	gate_note(g, "compare: %s, look %d of %d, %d iteration%s: %s", k->key,
 	    look, g->looks, k->iterations, k->iterations == 1 ? "" : "s",
-	    cmp_verdict_name(k->verdict));
+	    k->no_data ? "no valid iteration" : cmp_verdict_name(k->verdict));
 out:
 	free(base);
 	free(dir);
@@ -421,7 +426,7 @@ gate_work_release(struct gate_work *w)
 	free(w->devs);
 	free(w->alive);
 	if (w->sampled)
-		gate_sample_release(&w->base);
+		baseline_sample_release(&w->base);
 	comparison_free(w->cmp);
 }
 
@@ -433,7 +438,16 @@ gate_settle(struct gate_ctx *g)
 
 		if (!k->compared)
 			continue;
-		if (k->verdict == CMP_REGRESSION)
+		if (k->no_data) {
+			const struct results *r = g->work[i].devs[0];
+
+			/* Nothing measured is never a pass: say why. */
+			k->status = cmd_exit_merge(k->status, EXIT_INFRA);
+			strlist_addf(&k->notes, "no valid iteration was "
+			    "measured%s%s", r && r->run.errors.nr ? ": " : "",
+			    r && r->run.errors.nr ? r->run.errors.items[0] :
+			    "");
+		} else if (k->verdict == CMP_REGRESSION)
 			k->status = cmd_exit_merge(k->status, EXIT_REGRESSION);
 		else if (k->verdict == CMP_INCONCLUSIVE) {
 			k->status = cmd_exit_merge(k->status,

@@ -88,3 +88,14 @@ gate_record_refusal(enum config_update update, const struct gate_key *k,
 		return "another device key regressed (update policy on-pass)";
 	return NULL;
 }
+
+double
+gate_share(size_t key_scenarios, size_t keys, size_t scenarios)
+{
+	double night = (double)keys * (double)scenarios;
+
+	if (!key_scenarios || night <= 0)
+		return 1;
+	return night > (double)key_scenarios ? (double)key_scenarios / night :
+	    1;
+}

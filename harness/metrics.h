@@ -56,6 +56,12 @@ struct metric_def {
 	enum metric_kind kind;
 	double resolution;       /* the smallest step a value moves by (1 for
 				    whole ms and counts), 0: continuous */
+	/*
+	 * Small counts of events (a block or two an iteration) are compared
+	 * by their means: their values tie so much that a rank test wastes
+	 * most of what they say, and they have no long tail to fear.
+	 */
+	int by_means;
 };
 
 /* "frame_time", "launch", "jank", "blocks"; never NULL. */

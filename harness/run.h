@@ -56,6 +56,11 @@ struct run_opts {
 	int warmups;			/* < 0: cfg->warmups */
 	const char *out_dir;		/* NULL: cfg->out_dir */
 	bool append;			/* add to existing results files */
+	/*
+	 * Before measuring, force-stop the app and leave the phone idle this
+	 * long, so what follows is a new session (the gate's extra batches).
+	 */
+	int cooldown_ms;
 	int shard_index, shard_count;	/* 1-based I of N; 0/0: no sharding */
 	enum run_progress_mode progress;
 	FILE *progress_fp;		/* where progress goes (stderr) */

@@ -4,6 +4,8 @@
  *	results: new, or (append) the device's existing results.json
  *	preflight: hygiene read, recorded and checked (run_hygiene.c)
  *	install and versionCode check (run_install.c)
+ *	with a cool-down (gate's extra batches): the app force-stopped
+ *	and the phone left idle, so the batch is a new session
  *	sources: prepare hooks; the logcat buffers they need
  *	for each scenario of the device's shard:
  *	    pixel coordinates checked against the screen
@@ -377,6 +379,17 @@ device_run(struct run_dev *d)
 		goto out;
 	}
 	prepared = true;
+	if (c->opts->cooldown_ms > 0) {
+		/* A new session: the app stopped, the phone left to cool. */
+		progress(d, "cooling down", NULL, 0, 0, false, 0, 0,
+		    run_now_ms());
+		force_stop(d);
+		if (run_sleep_ms(c->opts->cooldown_ms) == JG_EINTR) {
+			device_error(d, 3, "interrupted: the run was stopped "
+			    "before every iteration ran");
+			goto out;
+		}
+	}
 	if ((rc = sources_prepare(d))) {
 		device_error(d, 3, "%s", jg_error_msg());
 		goto out;

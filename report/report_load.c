@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline_sample.h"
 #include "baseline_store.h"
 #include "compare.h"
 #include "config.h"
@@ -126,21 +127,6 @@ against_ref(const struct comparison *c)
 	return NULL;
 }
 
-static void
-store_opts(struct baseline_store_opts *so, const struct config *cfg,
-    const char *repo)
-{
-	memset(so, 0, sizeof(*so));
-	so->repo = repo;
-	if (!cfg)
-		return;
-	so->cache_dir = cfg->baseline.cache_dir;
-	so->ssh_key = cfg->baseline.ssh_key;
-	so->known_hosts = cfg->baseline.known_hosts;
-	so->token_env = cfg->baseline.token_env;
-	so->token_user = cfg->baseline.token_user;
-}
-
 /*
  * Open the store for reading: a network repository from its cache when
  * there is one (a report touches no network it need not), else fetched.
@@ -157,7 +143,7 @@ open_store(const struct report_opts *o, struct strlist *notes)
 		repo = o->cfg->baseline.repo;
 	if (!repo || !*repo)
 		return NULL;
-	store_opts(&so, o->cfg, repo);
+	baseline_opts_from_config(&so, o->cfg, repo);
 	so.offline = 1;
 	if (!baseline_store_open(&bs, &so))
 		return bs;

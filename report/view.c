@@ -227,6 +227,53 @@ put_app(cJSON *root, const struct view_input *in, size_t nr,
 	strbuf_release(&sb);
 }
 
+/*
+ * Which session spread each kind's tests used, and where it came from:
+ * "frame times 1.8 % from 20 baseline sessions, launch 3 % (the prior:
+ * 1 session), ...", and any drift taken off tonight's values.
+ */
+static void
+session_sentence(struct strbuf *sb, const struct comparison *c)
+{
+	static const char *const what[METRIC_NR_KINDS] = {
+		[METRIC_KIND_FRAME_TIME] = "frame times",
+		[METRIC_KIND_LAUNCH] = "launch times",
+		[METRIC_KIND_JANK] = "jank counts and shares",
+		[METRIC_KIND_BLOCKS] = "blocks",
+	};
+
+	for (int k = 0; k < METRIC_NR_KINDS; k++) {
+		const struct cmp_session_kind *sk = &c->kinds[k];
+		bool rel = metric_kind_is_log((enum metric_kind)k);
+
+		if (isnan(sk->used))
+			continue;
+		strbuf_addf(sb, "%s%s ", sb->len ? "; " : "", what[k]);
+		if (rel) {
+			vf_num(sb, 100 * sk->used);
+			strbuf_addstr(sb, " %");
+		} else {
+			vf_num(sb, sk->used);
+			strbuf_addstr(sb, " of the within-session spread");
+		}
+		if (isnan(sk->estimate))
+			strbuf_addf(sb, " (the prior: %.0f baseline "
+			    "session%s)", sk->sessions, sk->sessions == 1 ?
+			    "" : "s");
+		else
+			strbuf_addf(sb, " (estimated from %.0f baseline "
+			    "sessions with the prior)", sk->sessions);
+		if (sk->trend_on) {
+			strbuf_addstr(sb, ", drifting ");
+			vf_num(sb, rel ? 100 * sk->trend : sk->trend);
+			strbuf_addstr(sb, rel ? " % a run, taken off tonight" :
+			    " sd a run, taken off tonight");
+		}
+	}
+	if (sb->len)
+		strbuf_addch(sb, '.');
+}
+
 static void
 put_method(cJSON *root, const struct comparison *c)
 {
@@ -241,9 +288,12 @@ put_method(cJSON *root, const struct comparison *c)
 	strbuf_addch(&sb, '%');
 	vj_str(m, "level", sb.buf);
 	strbuf_setlen(&sb, 0);
-	vf_num(&sb, 100 * CMP_POWER);
+	vf_num(&sb, 100 * c->share);
 	strbuf_addch(&sb, '%');
-	vj_str(m, "power", sb.buf);
+	vj_str(m, "share", sb.buf);
+	strbuf_setlen(&sb, 0);
+	session_sentence(&sb, c);
+	vj_str(m, "session", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(root, "method", m);
 	strbuf_release(&sb);
 }

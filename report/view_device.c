@@ -130,6 +130,9 @@ comparison_notes(cJSON *notes, const struct view_input *in)
 		    c->mismatches.items[i]);
 	if (!c->nr_baselines)
 		note(notes, "no baseline yet: every metric is new");
+	if (c->nr_scenarios && comparison_measured(c) == 0)
+		note(notes, "not one valid iteration was measured: nothing "
+		    "was compared");
 	for (size_t i = 0; i < c->nr_scenarios; i++) {
 		const struct cmp_scenario *s = &c->scenarios[i];
 
@@ -187,6 +190,9 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 static enum view_verdict
 from_comparison(const struct comparison *c)
 {
+	/* Nothing measured is never a pass. */
+	if (c->nr_scenarios && comparison_measured(c) == 0)
+		return VIEW_INFRA;
 	switch (comparison_verdict(c)) {
 	case CMP_REGRESSION:
 		return VIEW_REGRESSION;

@@ -105,29 +105,41 @@ vf_p_value(struct strbuf *sb, double p)
 }
 
 /*
- * The shift the data could have detected with CMP_POWER, as a sentence
- * that fits the verdict: a pass rules out changes beyond it, an
- * inconclusive result explains itself with it.
+ * What the comparison can back about an entry, as a phrase that fits the
+ * verdict: a pass names the interval's worse end when it rules out a
+ * change of practical size, and says it cannot when it does not; the rest
+ * name the smallest worse shift the test would have flagged at this
+ * sample, which is the test's arithmetic, not a power claim.
  */
 void
 vf_detectable(struct strbuf *sb, const struct cmp_entry *e)
 {
+	double s = e->higher_is_better ? -1 : 1;
+	double worse_hi = s > 0 ? e->shift_hi : -e->shift_lo;
+
+	if (e->verdict == CMP_PASS || e->verdict == CMP_IMPROVEMENT) {
+		if (!e->tested || isnan(worse_hi))
+			return;
+		if (worse_hi < e->threshold) {
+			strbuf_addstr(sb, "rules out worse than ");
+			vf_signed(sb, fmax(worse_hi, 0), e->unit);
+		} else {
+			strbuf_addstr(sb, "cannot rule out a change of "
+			    "practical size (");
+			vf_signed(sb, e->threshold, e->unit);
+			strbuf_addch(sb, ')');
+		}
+		return;
+	}
 	if (isnan(e->detectable))
 		return;
 	if (isinf(e->detectable)) {
-		strbuf_addstr(sb, "none: too few iterations to detect any "
-		    "change");
+		strbuf_addstr(sb, "too few iterations to flag any change");
 		return;
 	}
-	if (e->verdict == CMP_PASS || e->verdict == CMP_IMPROVEMENT) {
-		strbuf_addstr(sb, "no change larger than ");
-		vf_value(sb, e->detectable, e->unit);
-		return;
-	}
-	strbuf_addstr(sb, e->verdict == CMP_INCONCLUSIVE ? "only changes of " :
-	    "changes of ");
-	vf_value(sb, e->detectable, e->unit);
-	strbuf_addstr(sb, " or more are detectable");
+	strbuf_addstr(sb, "flags ");
+	vf_signed(sb, fmax(e->detectable, e->threshold), e->unit);
+	strbuf_addstr(sb, " or more at this sample");
 }
 
 void

@@ -91,7 +91,8 @@ void vc_frame_totals(const struct vdev *d, const char *scenario,
  * adds the unit ("13.1 ms", "4.2%"); vf_signed a "+" when positive;
  * vf_percent_change the shift relative to the baseline ("+31%", nothing
  * when the base is 0 or unknown); vf_p_value "0.0023" or "< 0.0001";
- * vf_detectable the smallest detectable change as a sentence.
+ * vf_detectable what the comparison rules out (a pass), or the
+ * smallest worse shift it flags at this sample (the rest), as a phrase.
  */
 void vf_num(struct strbuf *sb, double v);
 void vf_value(struct strbuf *sb, double v, const char *unit);

@@ -40,11 +40,16 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->iterations, 5);
 	assert_int_equal(cfg->warmups, 1);
 	assert_int_equal(cfg->max_iterations, 15);
-	assert_int_equal(cfg->baseline.history, 5);
+	assert_int_equal(cfg->baseline.history, 20);
 	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
 	assert_string_equal(cfg->baseline.ref, "main");
 	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
-	assert_true(fabs(cfg->alpha - 0.02) < 1e-12);
+	assert_true(fabs(cfg->alpha - 0.01) < 1e-12);
+	assert_true(fabs(cfg->session.frame_time - 0.02) < 1e-12);
+	assert_true(fabs(cfg->session.launch - 0.03) < 1e-12);
+	assert_true(fabs(cfg->session.jank - 0.5) < 1e-12);
+	assert_true(cfg->session.prior_runs == 1);
+	assert_int_equal(cfg->session.cooldown_s, 20);
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
 	assert_int_equal(cfg->devices.command_timeout_ms, 30000);

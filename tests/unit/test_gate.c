@@ -342,17 +342,17 @@ store_records_and_samples_newest_first(void **state)
 {
 	struct config *cfg = store_config("sample");
 	struct baseline_store *bs = NULL;
-	struct gate_sample s;
+	struct baseline_sample s;
 	char id1[BASELINE_OID_HEXSZ + 1], id2[BASELINE_OID_HEXSZ + 1];
 	char *one = write_run("night-1"), *two = write_run("night-2");
 	int attempts;
 
 	(void)state;
-	assert_int_equal(gate_store_open(&bs, cfg, NULL), 0);
-	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), 0);
+	assert_int_equal(baseline_sample_load(&s, bs, "main", "com.example.feed",
 	    "google-pixel-7-api34-90hz", 5), 0);
 	assert_int_equal(s.nr, 0);
-	gate_sample_release(&s);
+	baseline_sample_release(&s);
 	assert_int_equal(gate_store_record(id1, &attempts, bs, "main", one,
 	    "new"), 0);
 	assert_int_equal(attempts, 1);
@@ -363,7 +363,7 @@ store_records_and_samples_newest_first(void **state)
 	assert_int_equal(gate_store_record(id2, &attempts, bs, "main", two,
 	    "pass"), 0);
 	assert_int_equal(attempts, 0);
-	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	assert_int_equal(baseline_sample_load(&s, bs, "main", "com.example.feed",
 	    "google-pixel-7-api34-90hz", 5), 0);
 	assert_int_equal(s.nr, 2);
 	assert_string_equal(s.runs[0]->run.id, "night-2");
@@ -371,12 +371,12 @@ store_records_and_samples_newest_first(void **state)
 	assert_true(!strncmp(s.names[0], "main@", 5));
 	assert_int_equal(strlen(s.names[0]), 5 + 12);
 	assert_true(!strncmp(s.names[0] + 5, id2, 12));
-	gate_sample_release(&s);
+	baseline_sample_release(&s);
 	/* baseline.history = 1: the newest run only */
-	assert_int_equal(gate_sample_load(&s, bs, "main", "com.example.feed",
+	assert_int_equal(baseline_sample_load(&s, bs, "main", "com.example.feed",
 	    "google-pixel-7-api34-90hz", 1), 0);
 	assert_int_equal(s.nr, 1);
-	gate_sample_release(&s);
+	baseline_sample_release(&s);
 	baseline_store_free(bs);
 	config_free(cfg);
 	free(one);
@@ -402,7 +402,7 @@ store_refuses_what_it_cannot_file(void **state)
 	rs_str_set(&r->device.key, NULL);
 	assert_int_equal(results_write(r, path), 0);
 	results_free(r);
-	assert_int_equal(gate_store_open(&bs, cfg, NULL), 0);
+	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), 0);
 	assert_int_equal(gate_store_record(id, &attempts, bs, "main", path,
 	    "pass"), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "device.key"));
@@ -411,7 +411,7 @@ store_refuses_what_it_cannot_file(void **state)
 	baseline_store_free(bs);
 	free(cfg->baseline.repo);
 	cfg->baseline.repo = NULL;
-	assert_int_equal(gate_store_open(&bs, cfg, NULL), JG_EINVAL);
+	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "no baseline repository"));
 	config_free(cfg);
 	free(path);

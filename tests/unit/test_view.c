@@ -32,6 +32,7 @@ add_entry(struct comparison *c, const char *scenario, const char *scene,
 	e->metric = xstrdup(metric);
 	e->unit = xstrdup(metric_find(metric)->unit);
 	e->verdict = v;
+	e->tested = true;
 	e->base.n = 16;
 	e->base.median = 10;
 	e->cur.n = 5;
@@ -292,8 +293,9 @@ numbers_read_as_people_write_them(void **state)
 	assert_string_equal(str_at(row, "interval_level"), "91%");
 	assert_string_equal(str_at(row, "p"), "0.0023");
 	assert_string_equal(str_at(row, "threshold"), "1.01 ms");
+	/* A pass whose interval reaches T cannot rule it out. */
 	assert_string_equal(str_at(row, "detectable"),
-	    "no change larger than 0.812 ms");
+	    "cannot rule out a change of practical size (+1.01 ms)");
 	assert_string_equal(str_at(row, "trend"), "(null)");
 	row = row->next;
 	assert_string_equal(str_at(row, "baseline"), "4.25%");
@@ -301,11 +303,11 @@ numbers_read_as_people_write_them(void **state)
 	assert_string_equal(str_at(row, "change"), "-1235%");
 	assert_string_equal(str_at(row, "interval"), "0 to +3.3%");
 	assert_string_equal(str_at(row, "detectable"),
-	    "none: too few iterations to detect any change");
+	    "too few iterations to flag any change");
 	row = row->next;
 	assert_string_equal(str_at(row, "current"), "1 frame");
 	assert_string_equal(str_at(row, "detectable"),
-	    "changes of 0.812 frames or more are detectable");
+	    "flags +1.01 frames or more at this sample");
 	cJSON_Delete(m);
 	comparison_free(c);
 }
