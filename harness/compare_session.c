@@ -189,6 +189,56 @@ rounding_floor(const struct metric_def *m, double center, bool log_scale)
 	return r * r / 12;
 }
 
+/*
+ * The within-session spread as ranks feel it: the mean square deviation
+ * of every value from its session's mean (both sides, sessions of one
+ * value left out) without the largest tenth of them, scaled so that it is
+ * the variance for normal data (a normal |z| below its 90th percentile has
+ * E z^2 = 0.623).  A long tail (a spike in one iteration's p99) inflates
+ * the variance but not this, and a session's shift moves ranks as much as
+ * it moves the bulk of the values; values that merely cluster on a few
+ * numbers keep it near the variance.  NAN when no session has two values.
+ */
+static double
+rank_within(const struct cmp_sample *const *side, const struct sessions *const
+    *g, bool log_scale, const bool *anchor)
+{
+	double *d = NULL, cut, out = NAN;
+	size_t n = 0, alloc = 0;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < side[k]->n; i++) {
+			const struct sess *x = NULL;
+
+			if (k == 0 && anchor && side[k]->run[i] >= 0 &&
+			    !anchor[side[k]->run[i]])
+				continue;
+			for (size_t j = 0; j < g[k]->nr && !x; j++)
+				if (g[k]->s[j].run == side[k]->run[i] &&
+				    g[k]->s[j].sess == side[k]->sess[i])
+					x = &g[k]->s[j];
+			if (!x || x->n < 2)
+				continue;
+			XALLOC_GROW(d, n + 1, alloc);
+			d[n++] = fabs(on_scale(side[k]->v[i], log_scale) -
+			    x->mean);
+		}
+	if (n && !stats_quantile(&cut, d, n, 0.9)) {
+		double sum = 0;
+		size_t kept = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (d[i] <= cut) {
+				sum += d[i] * d[i];
+				kept++;
+			}
+		if (kept)
+			out = sum / (double)kept / 0.623;
+	}
+	free(d);
+	return out;
+}
+
 /* ---- the spread of a kind ----------------------------------------------- */
 
 void
@@ -406,7 +456,9 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	const struct cmp_pending *p = orig;
 	struct side b, c;
 	bool log_scale = use_log(p);
-	double vw, vb, dfw, q, base, den, deff, naive, min_p, df_b, b_plain;
+	double vw, vb, vr, dfw, q, base, den, deff, naive, min_p, df_b;
+	double b_plain;
+	bool rank_only;
 
 	memset(out, 0, sizeof(*out));
 	moved.cu.v = NULL;
@@ -473,13 +525,27 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * change is tested at in this comparison (a test that can only just
 	 * reach it has no power); else, as with one baseline run of 5
 	 * against 5, the t test on the session means, whose evidence is not
-	 * bounded by the number of orderings.
+	 * bounded by the number of orderings -- unless the values have a
+	 * long tail.
 	 */
-	naive = (vb + vw) * ((double)1 / (double)gc.values +
-	    (double)1 / (double)gb.values);
-	out->deff = (vb * (b.plain_b + c.plain_b) + vw *
-	    ((double)1 / (double)gc.values + (double)1 / (double)gb.values)) /
-	    naive;
+	/*
+	 * The design effect for the rank test, with the within spread ranks
+	 * feel (rank_within()): a long-tailed metric's variance would make a
+	 * session's shift look small next to it, though its ranks move.
+	 */
+	{
+		const struct cmp_sample *sides[2] = { &p->b, &p->cu };
+		const struct sessions *gs[2] = { &gb, &gc };
+
+		vr = rank_within(sides, gs, log_scale, anchor);
+		vr = isnan(vr) ? vw : fmax(fmin(vr, vw),
+		    rounding_floor(p->metric, center, log_scale));
+		naive = (vb + vr) * ((double)1 / (double)gc.values +
+		    (double)1 / (double)gb.values);
+		out->deff = (vb * (b.plain_b + c.plain_b) + vr *
+		    ((double)1 / (double)gc.values + (double)1 /
+		    (double)gb.values)) / naive;
+	}
 	deff = fmax(out->deff, 1);
 	/* The rank test's df: only its session part is estimated. */
 	b_plain = vb * (b.plain_b + c.plain_b);
@@ -489,8 +555,15 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	min_p = exp(-log_choose((double)(gb.values + gc.values),
 	    (double)gc.values));
 	out->d = c.mean - b.mean;
+	/*
+	 * A long tail (the variance over 2.5 times what ranks feel: a p99, a
+	 * sum of block walls) stays with the rank test even where it cannot
+	 * reach the level: a mean would follow one spike.
+	 */
+	rank_only = !p->metric->by_means && vw > 2.5 * vr;
 	if (!p->metric->by_means &&
-	    shrink(min_p, sqrt(deff), out->df) * 10 <= o->level &&
+	    (rank_only || shrink(min_p, sqrt(deff), out->df) * 10 <=
+	    o->level) &&
 	    !rank_test(out, p, anchor, o->ci_level, sqrt(deff), out->df)) {
 		/* The session model's SE of plain means, for `detectable`. */
 		out->se = sqrt(naive * deff);

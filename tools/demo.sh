@@ -175,6 +175,7 @@ cat >"$DEMO/jankgate.json" <<EOF
   "out_dir": "out",
   "baseline": { "repo": "baselines.git", "ref": "main", "history": 5,
                 "update": "on-pass" },
+  "session": { "cooldown_s": 2 },
   "report": { "title": "shop nightly (demo)" },
   "mail": { "server": "smtp://127.0.0.1:$SMTPPORT",
             "from": "jankgate <jankgate@localhost>",
