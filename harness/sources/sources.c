@@ -8,12 +8,14 @@
  */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "xalloc.h"
 #include "banned.h"
 
 extern const struct source source_gfxinfo;
@@ -46,6 +48,36 @@ source_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+void
+source_launch_add(const struct source_ctx *ctx, const char *activity,
+    size_t n, const struct rs_startup *st)
+{
+	struct source_launches *l = ctx->launches;
+	struct source_launch *e;
+
+	if (!l)
+		return;
+	XALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	e = &l->v[l->nr++];
+	e->activity = activity ? xstrndup(activity, n) : NULL;
+	e->startup = xmalloc(sizeof(*e->startup));
+	*e->startup = *st;
+	e->startup->launch_state = st->launch_state ?
+	    xstrdup(st->launch_state) : NULL;
+}
+
+void
+source_launches_release(struct source_launches *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].activity);
+		free(l->v[i].startup->launch_state);
+		free(l->v[i].startup);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 /* The scenario holding ctx->it, or NULL. */
