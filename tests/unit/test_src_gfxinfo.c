@@ -107,7 +107,7 @@ struct level_case {
 
 /*
  * Each API level's dump gives the counts and percentiles its summary
- * prints, slow/frozen/dropped from its histogram, and its Flags-0 rows.
+ * prints, slow/frozen/dropped from its histogram, and its sane rows.
  */
 static void
 reads_every_api_level(void **state)
@@ -116,7 +116,7 @@ reads_every_api_level(void **state)
 		{ "api23-m.txt", 60, 82189, 35335, NAN, NAN, NAN,
 		  NAN, 34, 42, 69, 3, "slow_ui_thread", 30128,
 		  "com.example.app.MainActivity" },
-		{ "api24-n.txt", 60, 26, 7, 7, 0, 14, 12, 21, 34, 150, 3,
+		{ "api24-n.txt", 60, 26, 7, 7, 0, 14, 12, 21, 34, 150, 4,
 		  "slow_issue_draw_commands", 1, NULL },
 		{ "api28-built.txt", 60, 639, 24, 24, 1, 71, 5, 7, 7, 18, 2,
 		  "frame_deadline_missed", 12, NULL },
@@ -221,7 +221,10 @@ label_swap_gives_the_period(void **state)
 	fx_release(&fx);
 }
 
-/* Rows with Flags != 0, no FrameCompleted, or 10 s and more are skipped. */
+/*
+ * Rows with no FrameCompleted, or of 10 s and more, are skipped; rows
+ * with Flags != 0 are kept with their flags, for readers to leave out.
+ */
 static void
 flagged_and_insane_rows_skipped(void **state)
 {
@@ -243,9 +246,13 @@ flagged_and_insane_rows_skipped(void **state)
 
 	fx_init(&fx, NULL, 60);
 	f = &parse_text(&fx, dump, strlen(dump))->frames;
-	assert_int_equal(f->nr_rows, 2);
+	assert_int_equal(f->nr_rows, 4);
 	assert_true(f->rows[0].duration_ms == 12);
-	assert_true(f->rows[1].duration_ms == 16);
+	assert_int_equal(f->rows[0].flags, 0);
+	assert_true(f->rows[1].duration_ms == 12);
+	assert_int_equal(f->rows[1].flags, 1);
+	assert_int_equal(f->rows[2].flags, 8);
+	assert_true(f->rows[3].duration_ms == 16);
 	/* Skipping those is the documented rule, not a reading problem. */
 	assert_false(warned(&fx, "PROFILEDATA"));
 	fx_release(&fx);
@@ -422,8 +429,10 @@ hostile_window_names(void **state)
 
 /*
  * The section read is the app's process (not a ":remote" one printed
- * first); without a package, the first; a package absent from the dump
- * reads the first with a warning.
+ * first); without a package, each process with frames is a scene of its
+ * own; a package absent from a dump of several processes reads none,
+ * while a dump of one process (dumpsys found it under another name) is
+ * read with a warning.
  */
 static void
 picks_the_package_process(void **state)
@@ -439,13 +448,32 @@ picks_the_package_process(void **state)
 
 	fx_init(&fx, "com.x.app", 60);
 	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 7);
+	assert_true(warned(&fx, "a dump of 2 processes: read 'com.x.app', "
+	    "the app's"));
 	fx_release(&fx);
 	fx_init(&fx, NULL, 60);
-	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
+	assert_int_equal(source_find("gfxinfo")->parse(&fx.ctx, dump,
+	    strlen(dump), "all"), 0);
+	assert_int_equal(fx.it->nr_scenes, 2);
+	assert_string_equal(fx.it->scenes[0].name, "com.x.app:remote");
+	assert_true(fx.it->scenes[0].frames.count == 5);
+	assert_string_equal(fx.it->scenes[1].name, "com.x.app");
+	assert_true(fx.it->scenes[1].frames.count == 7);
+	assert_true(warned(&fx, "'all' is a dump of 2 processes and no app "
+	    "was given (--app PKG): each of the 2 with frames is a scene "
+	    "named after its process"));
 	fx_release(&fx);
 	fx_init(&fx, "com.y", 60);
-	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
-	assert_true(warned(&fx, "no process named 'com.y'"));
+	assert_false(parse_text(&fx, dump, strlen(dump))->frames.present);
+	assert_true(warned(&fx, "no frames: none of the 2 processes in the "
+	    "dump is 'com.y'"));
+	fx_release(&fx);
+	fx_init(&fx, "com.y", 60);
+	assert_true(parse_text(&fx, strstr(dump, "** Graphics info for pid 10"),
+	    strlen(strstr(dump, "** Graphics info for pid 10")))->frames.count
+	    == 7);
+	assert_true(warned(&fx, "no process named 'com.y' in the dump; read "
+	    "'com.x.app' instead"));
 	fx_release(&fx);
 }
 
@@ -471,6 +499,11 @@ no_process_is_a_warning(void **state)
 
 	fx_init(&fx, "com.x.app", 60);
 	assert_false(parse_text(&fx, "", 0)->frames.present);
+	assert_true(warned(&fx, "no frames: the dump is empty"));
+	fx_release(&fx);
+
+	fx_init(&fx, "com.x.app", 60);
+	assert_false(parse_text(&fx, dump, 40)->frames.present);
 	assert_true(warned(&fx, "no '** Graphics info' section"));
 	fx_release(&fx);
 }
