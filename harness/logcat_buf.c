@@ -48,6 +48,7 @@ struct logcat_buf {
 	long head;		/* the line continuations copy, -1: none */
 	bool in_long;		/* after a -v long header, before its blank */
 	struct logcat_line long_head;
+	size_t long_lines;	/* message lines of the entry so far */
 	const char *first_unread;
 	size_t first_unread_line;
 };
@@ -143,10 +144,13 @@ studio_marker(struct logcat_line *l, const char *s, size_t n)
 	return l->pkg_len > 0;
 }
 
-/* A later line of entry `head`: its prefix, this text. */
+/*
+ * A line of entry `head` after its first: its prefix, this text (the
+ * first message line of a -v long entry, `first`, is no continuation).
+ */
 static void
 add_continuation(struct logcat_buf *b, const struct logcat_line *head,
-    const char *copy, size_t len, bool raw)
+    const char *copy, size_t len, bool raw, bool first)
 {
 	struct logcat_line l = *head;
 	size_t i = 0;
@@ -155,7 +159,7 @@ add_continuation(struct logcat_buf *b, const struct logcat_line *head,
 		i++;
 	l.msg = copy + i;
 	l.msg_len = len - i;
-	l.cont = true;
+	l.cont = !first;
 	push(b, &l);
 	b->prefixed++;
 }
@@ -190,6 +194,7 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 			/* Its message is on the lines that follow. */
 			b->in_long = true;
 			b->long_head = l;
+			b->long_lines = 0;
 			b->head = -1;
 			return;
 		}
@@ -200,11 +205,13 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 	}
 	jg_error_clear();
 	if (b->in_long) {
-		add_continuation(b, &b->long_head, copy, len, true);
+		add_continuation(b, &b->long_head, copy, len, true,
+		    !b->long_lines++);
 		return;
 	}
 	if (b->head >= 0 && (copy[0] == ' ' || copy[0] == '\t')) {
-		add_continuation(b, &b->lines[b->head], copy, len, false);
+		add_continuation(b, &b->lines[b->head], copy, len, false,
+		    false);
 		return;
 	}
 	memset(&l, 0, sizeof(l));
