@@ -200,8 +200,10 @@ cmd_parse(int argc, char **argv)
 		{ "app", required_argument, NULL, 'a' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "refresh-hz", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char *help_args[] = { "help", "parse", NULL };
 	const struct command *self = command_find("parse");
 	struct parse_opts o = { .refresh_hz = DEFAULT_REFRESH_HZ };
 	struct config *cfg = NULL;
@@ -214,6 +216,10 @@ cmd_parse(int argc, char **argv)
 		case 'l':
 			list = 1;
 			break;
+		case 'h':
+			/* What `jankgate help parse` prints. */
+			free(o.pids);
+			return cmd_help(2, help_args);
 		case 'r':
 			if (read_number(optarg, 1, 1000, &o.refresh_hz)) {
 				free(o.pids);
