@@ -278,6 +278,14 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 		sc->end_mono_ms = d->uptime_ms;
 	if (isnan(sc->start_mono_ms) && !isnan(d->sum.stats_since_ns))
 		sc->start_mono_ms = d->sum.stats_since_ns / 1e6;
+	/* A pasted Window: section has only the window's start. */
+	for (size_t i = 0; i < d->nr_windows && isnan(d->sum.stats_since_ns);
+	    i++)
+		if (!isnan(d->windows[i].sum.stats_since_ns) &&
+		    !(sc->start_mono_ms <=
+		    d->windows[i].sum.stats_since_ns / 1e6))
+			sc->start_mono_ms = d->windows[i].sum.stats_since_ns /
+			    1e6;
 	if (!dump_has_app(ctx, sc, d, empty))
 		return;
 	warn_unread(ctx, sc, d);

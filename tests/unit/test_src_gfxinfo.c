@@ -646,6 +646,123 @@ uptime_line(void **state)
 	assert_int_equal(gfxinfo_uptime(dump, 20, &ms), JG_ENOTFOUND);
 }
 
+/*
+ * A plain dump (no framestats: no per-window statistics) of API 24-28
+ * pasted with its tabs turned into blanks: the process summary is read,
+ * and the visible windows are the scene's app_scenes (the hidden one is
+ * not; with none visible, every one is).
+ */
+static void
+plain_dump_windows(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 3015 [com.android.settings] **\n\n"
+	    "Total frames rendered: 24\nJanky frames: 14 (58.33%)\n"
+	    "HISTOGRAM: 5ms=10 19ms=14\n"
+	    "Profile data in ms:\n\n"
+	    "        com.android.settings/com.android.settings.Settings/"
+	    "android.view.ViewRootImpl@859603c (visibility=0)\n"
+	    "  com.android.settings/com.android.settings.Hidden/"
+	    "android.view.ViewRootImpl@1 (visibility=8)\n"
+	    "  KHCD.1Pc.feed_timeline/android.view.ViewRootImpl@d871fa5 "
+	    "(visibility=0)\n"
+	    "View hierarchy:\n\n"
+	    "  com.android.settings/com.android.settings.Settings/"
+	    "android.view.ViewRootImpl@859603c\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, "com.android.settings", 60);
+	sc = parse_text(&fx, dump, strlen(dump));
+	assert_true(sc->frames.count == 24);
+	assert_true(sc->frames.janky == 14);
+	assert_int_equal(sc->app_scenes.nr, 2);
+	assert_string_equal(sc->app_scenes.items[0],
+	    "com.android.settings.Settings");
+	assert_string_equal(sc->app_scenes.items[1], "KHCD.1Pc.feed_timeline");
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/*
+ * The part of a dump a user pastes: one `Window:` section with its
+ * summary and PROFILEDATA, no process header.  Its numbers are the
+ * scene's.
+ */
+static void
+pasted_window_section(void **state)
+{
+	static const char part[] =
+	    "Window: com.x/com.x.Feed\n"
+	    "Stats since: 3600899000000ns\n"
+	    "Total frames rendered: 3\nJanky frames: 1 (33.33%)\n"
+	    "50th percentile: 6ms\n90th percentile: 40ms\n"
+	    "95th percentile: 40ms\n99th percentile: 40ms\n"
+	    "HISTOGRAM: 6ms=2 40ms=1\n"
+	    "---PROFILEDATA---\n"
+	    "Flags,IntendedVsync,Vsync,FrameCompleted,\n"
+	    "0,1000000000,1000000000,1006000000,\n"
+	    "---PROFILEDATA---\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	sc = parse_text(&fx, part, strlen(part));
+	assert_true(sc->frames.present);
+	assert_true(sc->frames.count == 3);
+	assert_true(sc->frames.janky == 1);
+	assert_true(sc->frames.p90_ms == 40);
+	assert_int_equal(sc->frames.nr_rows, 1);
+	assert_string_equal(sc->app_scenes.items[0], "com.x.Feed");
+	assert_true(sc->start_mono_ms == 3600899);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/* The app did not answer: no frames, and the warning quotes it. */
+static void
+failure_while_dumping(void **state)
+{
+	static const char dump[] =
+	    "Applications Graphics Acceleration Info:\r\n"
+	    "Uptime: 116130041 Realtime: 256466559\r\n\r\n"
+	    "** Graphics info for pid 25723 [com.x] **\r\n"
+	    "Failure while dumping the app: ProcessRecord{45d538c "
+	    "25723:com.x/u0a675}\r\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	sc = parse_text(&fx, dump, strlen(dump));
+	assert_false(sc->frames.present);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_string_equal(fx.r->warnings[0].message, "no frames: the app's "
+	    "process could not dump them: 'Failure while dumping the app: "
+	    "ProcessRecord{45d538c 25723:com.x/u0a675}'");
+	fx_release(&fx);
+}
+
+/* The runner learns the app's pids from the dumps' section headers. */
+static void
+app_pids_of_a_dump(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 11 [com.x.app:remote] **\n"
+	    "** Graphics info for pid 10 [com.x.app] **\n"
+	    "** Graphics info for pid 12 [com.x.apps] **\n"
+	    "** Graphics info for pid 10 [com.x.app] **\n";
+	int pids[4] = { 0 };
+	size_t nr = 0;
+
+	gfxinfo_app_pids(dump, strlen(dump), "com.x.app", pids, &nr, 4);
+	assert_int_equal(nr, 2);
+	assert_int_equal(pids[0], 11);
+	assert_int_equal(pids[1], 10);
+	nr = 0;
+	gfxinfo_app_pids(dump, strlen(dump), "com.x.app", pids, &nr, 1);
+	assert_int_equal(nr, 1);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reads_every_api_level),
 	cmocka_unit_test(rows_by_header_name),
@@ -663,6 +780,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(crlf_dump_reads_the_same),
 	cmocka_unit_test(scene_end_fills_the_runner_scene),
 	cmocka_unit_test(uptime_line),
+	cmocka_unit_test(plain_dump_windows),
+	cmocka_unit_test(pasted_window_section),
+	cmocka_unit_test(failure_while_dumping),
+	cmocka_unit_test(app_pids_of_a_dump),
 };
 
 JG_UNIT_GROUP(src_gfxinfo, tests, NULL, NULL)
