@@ -9,7 +9,7 @@
  * (logcat.c draws every layout):
  *
  *	-v monotonic    "  3600.002   901   928 I ActivityManager: msg"
- *	-v threadtime   "11-05 14:22:33.456   901   928 I ActivityManager: msg"
+ *	-v threadtime   "11-05 14:22:33.456   901   928 I ActivityManager: m"
  *	  (and its modifiers: year, epoch, usec, nsec, zone, uid)
  *	-v time         "11-05 14:22:33.456 I/ActivityManager(  901): msg"
  *	-v brief        "I/ActivityManager(  901): msg"
@@ -38,7 +38,7 @@
 #include <stddef.h>
 
 enum logcat_layout {
-	LOGCAT_BARE,		/* no prefix known: the line is the message */
+	LOGCAT_BARE,		/* no known prefix: all is message */
 	LOGCAT_THREADTIME,	/* also -v monotonic, epoch, year, uid... */
 	LOGCAT_TIME,
 	LOGCAT_BRIEF,
@@ -48,7 +48,7 @@ enum logcat_layout {
 	LOGCAT_LONG,
 	LOGCAT_STUDIO,		/* Android Studio up to 2021 (Chipmunk) */
 	LOGCAT_STUDIO_COLUMNS,	/* Android Studio from 2022 (Dolphin) */
-	LOGCAT_MARKER,		/* Studio's "PROCESS STARTED (pid) for ..." */
+	LOGCAT_MARKER,		/* Studio's "PROCESS STARTED (pid) ..." */
 	LOGCAT_NR_LAYOUTS
 };
 

@@ -46,7 +46,7 @@ struct logcat_buf {
 	size_t prefixed;
 	size_t rejects;
 	long head;		/* the line continuations copy, -1: none */
-	bool in_long;		/* after a -v long header, before its blank */
+	bool in_long;		/* after a -v long header, to its blank */
 	struct logcat_line long_head;
 	size_t long_lines;	/* message lines of the entry so far */
 	const char *first_unread;

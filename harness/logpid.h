@@ -32,7 +32,7 @@ enum logpid_owner {
 	LOGPID_UNKNOWN,		/* no pid printed, or nothing known */
 	LOGPID_APP,		/* one of the app's */
 	LOGPID_NOT_APP,		/* not among the app's known pids */
-	LOGPID_OTHER,		/* named for another package, or the system */
+	LOGPID_OTHER,		/* another package's, or the system's */
 };
 
 /*

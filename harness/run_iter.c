@@ -61,7 +61,7 @@
 #define SCENE_IDLE_MS	500
 #define CRASH_GRACE_MS	500	/* after a failed step, wait for the report */
 #define EXCERPT_LINES	20
-#define MAX_APP_PIDS	32	/* app processes remembered per iteration */
+#define MAX_APP_PIDS	32	/* app processes kept per iteration */
 
 struct iter {
 	struct run_dev *d;

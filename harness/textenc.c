@@ -53,7 +53,8 @@ sniff(const unsigned char *p, size_t len)
 static unsigned
 unit_at(const unsigned char *p, int big)
 {
-	return big ? (unsigned)(p[0] << 8 | p[1]) : (unsigned)(p[1] << 8 | p[0]);
+	return big ? (unsigned)(p[0] << 8 | p[1]) :
+	    (unsigned)(p[1] << 8 | p[0]);
 }
 
 static void

@@ -117,8 +117,8 @@ judge_unknown(struct source_ctx *ctx, const struct logpid *p,
 		strbuf_addstr(&list, ", ...");
 	take = u->nr_pids <= 1;
 	if (!u->nr_pids)
-		source_warn(ctx, NULL, SRC, "%zu 'Skipped N frames!' lines show "
-		    "no process: counted as the app's", u->lines);
+		source_warn(ctx, NULL, SRC, "%zu 'Skipped N frames!' lines "
+		    "show no process: counted as the app's", u->lines);
 	else if (take)
 		source_warn(ctx, NULL, SRC, "the app's process is not known "
 		    "(give --app PKG or --pid N): the %zu 'Skipped N frames!' "

@@ -233,8 +233,9 @@ dump_has_app(const struct source_ctx *ctx, const struct rs_scene *sc,
 		return false;
 	}
 	if (d->app_missing) {
-		source_warn(ctx, sc, SRC, "no frames: none of the %zu processes "
-		    "in the dump is '%s'", d->nr_processes, ctx->package);
+		source_warn(ctx, sc, SRC, "no frames: none of the %zu "
+		    "processes in the dump is '%s'", d->nr_processes,
+		    ctx->package);
 		return false;
 	}
 	if (d->failure && !gfx_dump_has_frames(d)) {

@@ -43,7 +43,7 @@ struct gfx_summary {
 struct gfx_window {
 	char *title;		/* "pkg/pkg.MainActivity", as printed */
 	bool named;		/* by a "Window:" line */
-	int visibility;		/* View.VISIBLE 0, INVISIBLE 4, GONE 8; -1 */
+	int visibility;		/* VISIBLE 0, INVISIBLE 4, GONE 8; -1 */
 	struct gfx_summary sum;
 	size_t nr_rows;		/* PROFILEDATA rows printed, any Flags */
 };

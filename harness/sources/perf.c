@@ -84,7 +84,7 @@ struct issue {
 	double cost_ms;
 	struct strlist frames;
 	bool capped;
-	bool in_trace;		/* after "trace:": every line is a frame */
+	bool in_trace;		/* after "trace:": each line a frame */
 };
 
 struct issues {

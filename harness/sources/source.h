@@ -50,7 +50,7 @@ struct logcat_line;
 
 /* One launch that `jankgate parse` found (an iteration keeps the last). */
 struct source_launch {
-	char *activity;			/* "pkg/.Act" as printed, or NULL */
+	char *activity;			/* "pkg/.Act", or NULL */
 	struct rs_startup *startup;	/* owned */
 };
 

@@ -228,7 +228,7 @@ am_line(struct am_result *r, enum am_key k, const struct text_line *l)
 		set(&r->warning, l->s, l->n);
 		break;
 	case AM_ERROR:
-		/* "Error: Activity class {...}" says more than "Error type 3". */
+		/* "Error: Activity class {...}" beats "Error type 3". */
 		if (!r->error.len || (!after(r->error.buf, r->error.len,
 		    "Error: ", &n) && after(l->s, l->n, "Error: ", &n)))
 			set(&r->error, l->s, l->n);
@@ -518,8 +518,8 @@ parse_am(struct source_ctx *ctx, const struct am_list *am,
 			if (k + 1 == am->nr)
 				ret = JG_EINVAL;
 			else
-				source_warn(ctx, NULL, SRC, "launch %zu of %zu: "
-				    "%s", k + 1, am->nr, jg_error_msg());
+				source_warn(ctx, NULL, SRC, "launch %zu of "
+				    "%zu: %s", k + 1, am->nr, jg_error_msg());
 			free(st.launch_state);
 			continue;
 		}

@@ -257,7 +257,8 @@ assert_span(const char *what, const char *s, size_t n, const char *want)
 {
 	if (!want) {
 		if (s)
-			fail_msg("%s: got '%.*s', expected none", what, (int)n, s);
+			fail_msg("%s: got '%.*s', expected none", what,
+			    (int)n, s);
 		return;
 	}
 	if (!s || n != strlen(want) || memcmp(s, want, n))
@@ -290,8 +291,8 @@ every_layout_reads_every_entry(void **state)
 				fail_msg("%s: %s", l->name, text.buf);
 			ln = logcat_buf_lines(b, &nr);
 			if (nr != e->nr)
-				fail_msg("%s: %zu lines of %zu: %s", l->name, nr,
-				    e->nr, text.buf);
+				fail_msg("%s: %zu lines of %zu: %s", l->name,
+				    nr, e->nr, text.buf);
 			for (size_t i = 0; i < nr; i++) {
 				const struct logcat_line *x = &ln[i];
 
@@ -311,8 +312,10 @@ every_layout_reads_every_entry(void **state)
 				    e->tid : -1);
 				assert_int_equal(x->prio, l->has & HAS_PRIO ?
 				    e->prio : 0);
-				if (!isnan(x->mono_ms) != !!(l->has & HAS_MONO) ||
-				    !isnan(x->time_ms) != !!(l->has & HAS_TIME))
+				if (!isnan(x->mono_ms) !=
+				    !!(l->has & HAS_MONO) ||
+				    !isnan(x->time_ms) !=
+				    !!(l->has & HAS_TIME))
 					fail_msg("%s: times %g %g", l->name,
 					    x->mono_ms, x->time_ms);
 				if (l->has & HAS_MONO)
