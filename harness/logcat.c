@@ -450,7 +450,8 @@ is_package(const char *w, size_t n)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!(is_digit(w[i]) || (w[i] >= 'a' && w[i] <= 'z') ||
-		    (w[i] >= 'A' && w[i] <= 'Z') || strchr("._:-", w[i])))
+		    (w[i] >= 'A' && w[i] <= 'Z') || (w[i] && strchr("._:-",
+		    w[i]))))
 			return false;
 	return true;
 }
