@@ -265,6 +265,16 @@ is_blank(const char *buf, size_t len)
 	return true;
 }
 
+/* Did the text hold not one line a gfxinfo dump has? */
+static bool
+no_gfxinfo_line(const struct gfx_dump *d)
+{
+	return !d->header && isnan(d->uptime_ms) && !d->nr_processes &&
+	    !d->sum.seen &&
+	    !d->nr_windows && !d->nr_rows && !d->bad_rows &&
+	    !d->bad_headers && !d->no_process && !d->failure;
+}
+
 /* A parsed dump's section into `sc`'s frames; also its window if unknown. */
 static void
 fill_from(struct source_ctx *ctx, struct rs_scene *sc,
@@ -399,6 +409,14 @@ gfxinfo_parse(struct source_ctx *ctx, const char *buf, size_t len,
 
 	gfx_dump_init(&d);
 	gfx_dump_parse(&d, buf, len, ctx->package);
+	if (!is_blank(buf, len) && no_gfxinfo_line(&d)) {
+		/* Not a dump at all: say which line, once. */
+		rs_iteration_add_scene(ctx->it, name);
+		source_warn_unread(ctx, SRC, name, buf, len,
+		    "a gfxinfo dump");
+		gfx_dump_release(&d);
+		return 0;
+	}
 	if (!ctx->package && d.nr_processes > 1 &&
 	    each_process(ctx, buf, len, d.nr_processes, name)) {
 		gfx_dump_release(&d);

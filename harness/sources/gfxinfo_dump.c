@@ -577,6 +577,8 @@ pick_section(struct gfx_dump *d, const char *buf, const char *end,
 		} else if (starts(&l, "No process found for: ") &&
 		    !d->no_process) {
 			d->no_process = xstrndup(l.s, l.n);
+		} else if (starts(&l, "Applications Graphics Acceleration")) {
+			d->header = true;
 		}
 		if (!section_name(&l, &name, &n, &pid))
 			continue;

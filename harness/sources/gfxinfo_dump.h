@@ -52,6 +52,7 @@ struct gfx_dump {
 	double uptime_ms;	/* the `Uptime:` line, NAN when absent */
 	char *no_process;	/* "No process found for: X", or NULL */
 	char *failure;		/* "Failure while dumping the app: ..." */
+	bool header;		/* "Applications Graphics Acceleration Info" */
 	size_t nr_processes;	/* "** Graphics info for pid" sections */
 	bool app_missing;	/* several sections, none the package's */
 	char *process;		/* the process name read, or NULL */

@@ -15,8 +15,13 @@
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "textline.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* How much of an unreadable line a warning quotes. */
+#define QUOTE_MAX 80
 
 extern const struct source source_gfxinfo;
 extern const struct source source_startup;
@@ -48,6 +53,34 @@ source_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+void
+source_warn_unread(const struct source_ctx *ctx, const char *src,
+    const char *name, const char *buf, size_t len, const char *what)
+{
+	const char *pos = buf, *end = buf + len;
+	struct strbuf quote = STRBUF_INIT;
+	struct text_line l;
+	size_t lineno = 0;
+
+	while (text_next_line(&pos, end, &l)) {
+		size_t i = 0;
+
+		lineno++;
+		while (i < l.n && (l.s[i] == ' ' || l.s[i] == '\t'))
+			i++;
+		if (i == l.n)
+			continue;
+		utf8_add_printable(&quote, l.s, l.n > QUOTE_MAX ? QUOTE_MAX :
+		    l.n, 0);
+		source_warn(ctx, NULL, src, "'%s' is not %s: the first line it "
+		    "could not read is line %zu: '%s%s'", name, what, lineno,
+		    quote.buf, l.n > QUOTE_MAX ? "..." : "");
+		strbuf_release(&quote);
+		return;
+	}
+	source_warn(ctx, NULL, src, "'%s' is empty", name);
 }
 
 void

@@ -506,6 +506,16 @@ no_process_is_a_warning(void **state)
 	assert_false(parse_text(&fx, dump, 40)->frames.present);
 	assert_true(warned(&fx, "no '** Graphics info' section"));
 	fx_release(&fx);
+
+	/* Not a dump at all: one warning naming its first line. */
+	fx_init(&fx, "com.x.app", 60);
+	assert_false(parse_text(&fx, "\n  \nhello\x1b[2J\nworld\n",
+	    20)->frames.present);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_string_equal(fx.r->warnings[0].message, "'scroll' is not a "
+	    "gfxinfo dump: the first line it could not read is line 3: "
+	    "'hello?[2J'");
+	fx_release(&fx);
 }
 
 /*
