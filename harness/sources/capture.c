@@ -17,6 +17,7 @@
 #include "source_warn.h"
 #include "xalloc.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "source.h"
 #include "banned.h"
@@ -46,6 +47,17 @@ capture_scene_at(const struct source_ctx *ctx, double mono_ms,
 	if (isnan(mono_ms))
 		return ctx->it->nr_scenes == 1 ? &ctx->it->scenes[0] : NULL;
 	return rs_iteration_scene_at(ctx->it, mono_ms, grace_ms);
+}
+
+struct logpid *
+capture_app_pids(const struct source_ctx *ctx,
+    const struct logcat_line *lines, size_t nr)
+{
+	struct logpid *p = logpid_new(ctx->package, ctx->app_pids,
+	    ctx->nr_app_pids);
+
+	logpid_scan(p, lines, nr);
+	return p;
 }
 
 struct logcat_buf *

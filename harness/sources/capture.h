@@ -21,6 +21,7 @@
 
 struct logcat_buf;
 struct logcat_line;
+struct logpid;
 struct rs_scene;
 struct source_ctx;
 
@@ -40,6 +41,14 @@ struct rs_scene *capture_scene(struct source_ctx *ctx,
  */
 struct rs_scene *capture_scene_at(const struct source_ctx *ctx,
     double mono_ms, double grace_ms);
+
+/*
+ * The app's processes as ctx (its package and pids) and `lines` tell
+ * (logpid.h); free with logpid_free().  A source whose library any app
+ * may carry skips the lines logpid_owner() says are LOGPID_OTHER.
+ */
+struct logpid *capture_app_pids(const struct source_ctx *ctx,
+    const struct logcat_line *lines, size_t nr);
 
 /*
  * Read `len` bytes of saved capture into a new buffer (free it with

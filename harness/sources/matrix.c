@@ -26,6 +26,7 @@
 #include "config.h"
 #include "error.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "matrix_int.h"
 #include "methodmap.h"
 #include "results.h"
@@ -114,6 +115,20 @@ issue_list_scan(struct issue_list *l, const char *msg, size_t len,
 		l->nr++;
 }
 
+/* The issues of the lines, but those another app's process printed. */
+static void
+scan_lines(const struct source_ctx *ctx, struct issue_list *l,
+    const struct logcat_line *lines, size_t nr)
+{
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (logpid_owner(p, &lines[i]) != LOGPID_OTHER)
+			issue_list_scan(l, lines[i].msg, lines[i].msg_len,
+			    lines[i].mono_ms);
+	logpid_free(p);
+}
+
 /* Apply every issue of `l` and free them; returns how many there were. */
 static size_t
 issue_list_apply(struct issue_list *l, struct mx_apply *a)
@@ -148,9 +163,7 @@ matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	if (!ctx->state && (ret = matrix_prepare(ctx)))
 		return ret;
 	st = ctx->state;
-	for (size_t i = 0; i < nr; i++)
-		issue_list_scan(&l, lines[i].msg, lines[i].msg_len,
-		    lines[i].mono_ms);
+	scan_lines(ctx, &l, lines, nr);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;
@@ -193,9 +206,7 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	/* Lines of any layout; text in none is read as bare messages. */
 	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
-	for (size_t i = 0; i < nr; i++)
-		issue_list_scan(&l, lines[i].msg, lines[i].msg_len,
-		    lines[i].mono_ms);
+	scan_lines(ctx, &l, lines, nr);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;

@@ -59,6 +59,7 @@
 #include "capture.h"
 #include "config.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "signature.h"
 #include "source.h"
@@ -323,11 +324,15 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 {
 	struct capture_count *st = ctx->state;
 	struct issues open = { NULL, 0, 0 };
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
 		long fps = -1;
 
+		/* Another app may carry the library too. */
+		if (logpid_owner(p, l) == LOGPID_OTHER)
+			continue;
 		if (logcat_tag_suffix_fits(l, "_FPSTool") &&
 		    (fps = fps_of(l)) >= 0)
 			fps_slice(ctx, l, fps);
@@ -340,6 +345,7 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	while (open.nr)
 		issue_close(ctx, &open, &open.v[0]);
 	free(open.v);
+	logpid_free(p);
 	return 0;
 }
 

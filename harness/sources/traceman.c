@@ -54,6 +54,7 @@
 #include "config.h"
 #include "error.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
@@ -330,6 +331,7 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 {
 	struct tm_state *st = ctx->state;
 	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
@@ -339,7 +341,9 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		double cost;
 		int main_thread;
 
-		if (!logcat_tag_fits(l, TAG) || parse_cost(l->msg, l->msg_len,
+		/* Another app may carry MethodTraceMan too. */
+		if (logpid_owner(p, l) == LOGPID_OTHER ||
+		    !logcat_tag_fits(l, TAG) || parse_cost(l->msg, l->msg_len,
 		    &name, &cost, &main_thread))
 			continue;
 		sc = traced_scene(ctx, st, l->mono_ms);
@@ -353,6 +357,7 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		if (st)
 			st->lines++;
 	}
+	logpid_free(p);
 	return 0;
 }
 

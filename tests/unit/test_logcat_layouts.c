@@ -476,10 +476,73 @@ mixed_layouts_in_one_file(void **state)
 	strbuf_release(&text);
 }
 
+static const struct layout *
+layout_named(const char *name)
+{
+	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
+		if (!strcmp(layouts[k].name, name))
+			return &layouts[k];
+	fail_msg("no layout '%s'", name);
+	return NULL;
+}
+
+/*
+ * Any app may carry a library: the lines that another app's process
+ * printed (by Studio's package column, or a Start proc line naming the
+ * pid for another package) never become the app's, whatever the source.
+ */
+static void
+other_apps_library_lines(void **state)
+{
+	static const struct entry other[] = {
+		{ 901, 928, 'I', "ActivityManager", "system_process",
+		  N(start_proc) },
+		{ 4100, 4100, 'W', "PERF_FPSTool", "com.other", N(fps) },
+		{ 4100, 4141, 'W', "PERF_Issue", "com.other", N(issue) },
+		{ 4100, 4179, 'I', "Matrix.DefaultPluginListener", "com.other",
+		  N(matrix) },
+	};
+	static const char *const costs[] = { "com.other.A.b  12ms [x]" };
+	static const struct entry cost = { 4100, 4100, 'I', "costTime",
+	    "com.other", N(costs) };
+	static const char start_other[] = "11-05 14:22:33.000   901   928 I "
+	    "ActivityManager: Start proc 4100:com.other/u0a9 for activity "
+	    "{com.other/.A}\n";
+	struct strbuf columns = STRBUF_INIT, threadtime = STRBUF_INIT;
+	const struct strbuf *texts[] = { &columns, &threadtime };
+	const struct layout *col = layout_named("Studio columns");
+	const struct layout *tt_l = layout_named("threadtime");
+	struct run x;
+
+	(void)state;
+	strbuf_addstr(&threadtime, start_other);
+	for (size_t j = 0; j < sizeof(other) / sizeof(other[0]); j++) {
+		format(&columns, col, &other[j]);
+		format(&threadtime, tt_l, &other[j]);
+	}
+	format(&columns, col, &cost);
+	format(&threadtime, tt_l, &cost);
+	for (size_t k = 0; k < 2; k++) {
+		run_source(&x, "perf", texts[k]);
+		assert_int_equal(x.it->scenes[0].nr_blocks, 0);
+		assert_int_equal(x.it->scenes[0].fps.nr_slices, 0);
+		run_release(&x);
+		run_source(&x, "matrix", texts[k]);
+		assert_int_equal(x.it->nr_scenes, 0);
+		run_release(&x);
+		run_source(&x, "traceman", texts[k]);
+		assert_int_equal(x.it->nr_methods, 0);
+		run_release(&x);
+	}
+	strbuf_release(&columns);
+	strbuf_release(&threadtime);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(every_layout_reads_every_entry),
 	cmocka_unit_test(every_source_reads_every_layout),
 	cmocka_unit_test(mixed_layouts_in_one_file),
+	cmocka_unit_test(other_apps_library_lines),
 };
 
 JG_UNIT_GROUP(logcat_layouts, tests, NULL, NULL)
