@@ -6,6 +6,8 @@
  *
  *	Start proc 3920:com.example.shop/u0a100 for activity {...}
  *	Start proc 3921:com.example.shop:remote/u0a100 for service {...}
+ *	Killing 3920:com.example.shop/u0a100 (adj 900): remove task
+ *	Process com.example.shop (pid 3920) has died: fg  TOP
  *	Process: com.example.shop, PID: 3920           (AndroidRuntime)
  *	am_proc_start: [0,3920,10100,com.example.shop,activity,{...}]
  *	                                  (API 21+; [user,pid,uid,name,...])
@@ -145,21 +147,53 @@ name_end(const char *s, size_t n, size_t i, const char *stops)
 	return i;
 }
 
-/* "Start proc 3920:com.example.shop/u0a100 for ...". */
-static void
-start_proc(struct logpid *p, const struct logcat_line *l)
+/* "HEAD3920:com.example.shop/u0a100 ...": pid, name, user. */
+static bool
+pid_colon_name(struct logpid *p, const struct logcat_line *l,
+    const char *head, const char *how)
 {
-	static const char head[] = "Start proc ";
+	size_t i = strlen(head), end;
+	int pid;
+
+	if (l->msg_len < i || memcmp(l->msg, head, i))
+		return false;
+	pid = number(l->msg, l->msg_len, &i);
+	if (pid < 0 || i >= l->msg_len || l->msg[i++] != ':')
+		return false;
+	end = name_end(l->msg, l->msg_len, i, "/ ");
+	learn(p, pid, l->msg + i, end - i, how);
+	return true;
+}
+
+/* "Process com.example.shop (pid 3920) has died: ...". */
+static void
+process_died(struct logpid *p, const struct logcat_line *l)
+{
+	static const char head[] = "Process ";
+	const char *at;
 	size_t i = sizeof(head) - 1, end;
 	int pid;
 
 	if (l->msg_len < i || memcmp(l->msg, head, i))
 		return;
-	pid = number(l->msg, l->msg_len, &i);
-	if (pid < 0 || i >= l->msg_len || l->msg[i++] != ':')
+	end = name_end(l->msg, l->msg_len, i, " ");
+	at = memmem(l->msg + end, l->msg_len - end, " (pid ", 6);
+	if (!at || at != l->msg + end)
 		return;
-	end = name_end(l->msg, l->msg_len, i, "/ ");
-	learn(p, pid, l->msg + i, end - i, "a 'Start proc' line");
+	i = end + 6;
+	pid = number(l->msg, l->msg_len, &i);
+	if (pid >= 0 && i < l->msg_len && l->msg[i] == ')')
+		learn(p, pid, l->msg + sizeof(head) - 1,
+		    end - (sizeof(head) - 1), "a 'Process ... has died' line");
+}
+
+/* The activity manager's lines that pair a pid with a process name. */
+static void
+start_proc(struct logpid *p, const struct logcat_line *l)
+{
+	if (!pid_colon_name(p, l, "Start proc ", "a 'Start proc' line") &&
+	    !pid_colon_name(p, l, "Killing ", "a 'Killing' line"))
+		process_died(p, l);
 }
 
 /* AndroidRuntime's "Process: com.example.shop, PID: 3920". */

@@ -61,6 +61,15 @@ each_evidence(void **state)
 		{ "the activity manager's own pid", TT("901",
 		  "ActivityTaskManager", "START u0 {cmp=com.x/.A} from uid "
 		  "2000") SKIP("901"), "com.x", LOGPID_OTHER, NULL },
+		{ "a Killing line", TT("901", "ActivityManager", "Killing "
+		  "3920:com.x/u0a100 (adj 900): remove task") SKIP("3920"),
+		  "com.x", LOGPID_APP, "a 'Killing' line" },
+		{ "a died line", TT("901", "ActivityManager", "Process com.x "
+		  "(pid 3920) has died: fg  TOP") SKIP("3920"), "com.x",
+		  LOGPID_APP, "a 'Process ... has died' line" },
+		{ "a died line of another app", TT("901", "ActivityManager",
+		  "Process com.y (pid 3920) has died") SKIP("3920"), "com.x",
+		  LOGPID_OTHER, NULL },
 		{ "a crash report", TT("3920", "AndroidRuntime", "Process: "
 		  "com.x, PID: 3920") SKIP("3920"), "com.x", LOGPID_APP,
 		  "a crash report's 'Process:' line" },
