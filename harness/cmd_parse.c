@@ -5,19 +5,25 @@
  * For "why is my data not picked up": the user saves what the device
  * printed (a gfxinfo dump, `am start -W` output, a logcat capture...) and
  * sees exactly what the source makes of it, the same code path as a run
- * minus the device.  Each FILE is read into a fresh iteration (ctx->dev is
- * NULL, the package is `app` of the configuration or $JANKGATE_APP when
- * set, the refresh rate is --refresh-hz, 60 by default) and printed as a
- * JSON array, one object per file:
+ * minus the device.  Each FILE is read as UTF-8 (textenc.h: a BOM or
+ * UTF-16 from a Windows redirect are undone first) into a fresh iteration
+ * (ctx->dev is NULL; the package is --app, else `app` of the
+ * configuration or $JANKGATE_APP; the app's pids are the --pid options;
+ * the refresh rate is --refresh-hz, 60 by default) and printed as a JSON
+ * array, one object per file:
  *
  *	[ { "file": "dump.txt", "source": "gfxinfo",
  *	    "iteration": { ...as in results.json... },
+ *	    "launches": [ { "activity": "pkg/.Act", "startup": {...} } ],
  *	    "warnings": [ "message", ... ] } ]
  *
- * A parser error (am's "Error: Activity not started") is what fails an
- * iteration in a run, so it shows as "ok": false with the "error" in the
- * iteration, not as an exit status.  Exit 2 for an unknown source or a
- * file that cannot be read (the others are still printed).
+ * "launches" (the startup source only) lists every launch in the file in
+ * order; the iteration, as in a run, keeps the last.  A parser error
+ * (am's "Error: Activity not started") is what fails an iteration in a
+ * run, so it shows as "ok": false with the "error" in the iteration, not
+ * as an exit status; so is input in no known layout a warning.  Exit 2
+ * for an unknown source or a file that cannot be read (the others are
+ * still printed).
  */
 #include <getopt.h>
 #include <math.h>
@@ -34,15 +40,20 @@
 #include "results.h"
 #include "sources/source.h"
 #include "strbuf.h"
+#include "textenc.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define DEFAULT_REFRESH_HZ 60
+#define MAX_PID 999999999
 
 struct parse_opts {
 	const struct source *src;
 	const struct config *cfg;
+	const char *app;	/* --app, else NULL */
+	int *pids;		/* --pid */
+	size_t nr_pids, alloc_pids;
 	double refresh_hz;
-	int sdk;
 };
 
 static void
@@ -72,6 +83,26 @@ add_indented(struct strbuf *sb, const char *text, int depth)
 	}
 }
 
+static void
+add_launches(struct jsonw *w, const struct source_launches *l)
+{
+	jsonw_open(w, "launches", '[');
+	for (size_t i = 0; i < l->nr; i++) {
+		char *json = results_startup_to_json(l->v[i].startup);
+
+		jsonw_open(w, NULL, '{');
+		if (l->v[i].activity)
+			jsonw_str(w, "activity", l->v[i].activity);
+		else
+			jsonw_lit(w, "activity", "null");
+		jsonw_item(w, "startup");
+		add_indented(w->sb, json, w->depth);
+		free(json);
+		jsonw_close(w, '}');
+	}
+	jsonw_close(w, ']');
+}
+
 /* Run the source over one file's bytes and append its JSON object. */
 static void
 parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
@@ -80,22 +111,30 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 	struct results *r = results_new();
 	struct rs_scenario *scn = results_add_scenario(r, "parse");
 	struct rs_iteration *it = rs_scenario_add_iteration(scn, false);
+	struct source_launches launches = { NULL, 0, 0 };
 	struct source_ctx ctx = {
 		.cfg = o->cfg,
-		.package = o->cfg ? o->cfg->app : NULL,
+		.package = o->app ? o->app : o->cfg ? o->cfg->app : NULL,
 		.dev = NULL,
 		.results = r,
 		.it = it,
 		.refresh_hz = o->refresh_hz,
-		.sdk = o->sdk,
+		.app_pids = o->pids,
+		.nr_app_pids = o->nr_pids,
+		.launches = &launches,
 	};
+	struct strbuf conv = STRBUF_INIT;
+	const char *text;
+	size_t len;
 	char *json;
 
+	textenc_utf8(&conv, data->buf, data->len, &text, &len);
 	it->ok = true;
-	if (o->src->parse(&ctx, data->buf, data->len, base_name(file))) {
+	if (o->src->parse(&ctx, text, len, base_name(file))) {
 		it->ok = false;
 		rs_str_set(&it->error, jg_error_msg());
 	}
+	strbuf_release(&conv);
 	jsonw_open(w, NULL, '{');
 	jsonw_str(w, "file", file);
 	jsonw_str(w, "source", o->src->name);
@@ -103,6 +142,9 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 	json = results_iteration_to_json(it);
 	add_indented(w->sb, json, w->depth);
 	free(json);
+	if (launches.nr || !strcmp(o->src->name, "startup"))
+		add_launches(w, &launches);
+	source_launches_release(&launches);
 	jsonw_open(w, "warnings", '[');
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		jsonw_str(w, NULL, r->warnings[i].message);
@@ -155,15 +197,18 @@ cmd_parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
+		{ "app", required_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "refresh-hz", required_argument, NULL, 'r' },
-		{ "sdk", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char *help_args[] = { "help", "parse", NULL };
 	const struct command *self = command_find("parse");
-	struct parse_opts o = { NULL, NULL, DEFAULT_REFRESH_HZ, 0 };
+	struct parse_opts o = { .refresh_hz = DEFAULT_REFRESH_HZ };
 	struct config *cfg = NULL;
 	int opt, list = 0, status;
-	double sdk;
+	double pid;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS, longopts,
 	    NULL)) != -1) {
@@ -171,42 +216,65 @@ cmd_parse(int argc, char **argv)
 		case 'l':
 			list = 1;
 			break;
+		case 'h':
+			/* What `jankgate help parse` prints. */
+			free(o.pids);
+			return cmd_help(2, help_args);
 		case 'r':
-			if (read_number(optarg, 1, 1000, &o.refresh_hz))
+			if (read_number(optarg, 1, 1000, &o.refresh_hz)) {
+				free(o.pids);
 				return cmd_usage_error(self, "bad refresh rate "
 				    "'%s'", optarg);
+			}
 			break;
-		case 's':
-			if (read_number(optarg, 1, 1000, &sdk) ||
-			    sdk != floor(sdk))
-				return cmd_usage_error(self, "bad API level "
+		case 'a':
+			if (!*optarg || strchr(optarg, '/') ||
+			    strchr(optarg, ' '))
+				return cmd_usage_error(self, "bad package "
+				    "name '%s'", optarg);
+			o.app = optarg;
+			break;
+		case 'p':
+			if (read_number(optarg, 1, MAX_PID, &pid) ||
+			    pid != floor(pid)) {
+				free(o.pids);
+				return cmd_usage_error(self, "bad process id "
 				    "'%s'", optarg);
-			o.sdk = (int)sdk;
+			}
+			XALLOC_GROW(o.pids, o.nr_pids + 1, o.alloc_pids);
+			o.pids[o.nr_pids++] = (int)pid;
 			break;
 		default:
-			if (!cmd_common_option(opt, optarg))
+			if (!cmd_common_option(opt, optarg)) {
+				free(o.pids);
 				return cmd_usage_error(self, NULL);
+			}
 		}
 	}
 	if (list) {
+		free(o.pids);
 		if (optind < argc)
 			return cmd_usage_error(self, "--list takes no operand");
 		list_sources();
 		return EXIT_PASS;
 	}
-	if (argc - optind < 2)
+	if (argc - optind < 2) {
+		free(o.pids);
 		return cmd_usage_error(self, "need a SOURCE and a FILE");
+	}
 	o.src = source_find(argv[optind]);
 	if (!o.src) {
+		free(o.pids);
 		diag_error("unknown source '%s' (jankgate parse --list shows "
 		    "them)", argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
 	status = cmd_load_config_optional(&cfg);
-	if (status)
-		return status;
-	o.cfg = cfg;
-	status = parse_files(&o, argc - optind - 1, argv + optind + 1);
+	if (!status) {
+		o.cfg = cfg;
+		status = parse_files(&o, argc - optind - 1, argv + optind + 1);
+	}
 	config_free(cfg);
+	free(o.pids);
 	return status;
 }

@@ -67,7 +67,8 @@ static const char *const mail_usage[] = {
 };
 
 static const char *const parse_usage[] = {
-	"jankgate parse SOURCE FILE... [--refresh-hz HZ] [--sdk N]",
+	"jankgate parse SOURCE FILE... [--app PKG] [--pid N]... "
+	"[--refresh-hz HZ]",
 	"jankgate parse --list",
 	NULL
 };
@@ -206,16 +207,27 @@ const struct command commands[] = {
 	{ "parse", cmd_parse, parse_usage,
 	  "run one source's parser over saved device output, print JSON",
 	  "  --list              the sources and what each one reads\n"
+	  "  --app PKG           the app's package: picks its process in a\n"
+	  "                      gfxinfo dump of every process, its lines\n"
+	  "                      and launches in a log (default: app of the\n"
+	  "                      configuration, or $JANKGATE_APP)\n"
+	  "  --pid N             a process id of the app (repeatable), for a\n"
+	  "                      log that does not say which is the app's\n"
+	  "                      (no 'Start proc' line, no Studio package\n"
+	  "                      column); another app's lines never count\n"
 	  "  --refresh-hz HZ     the display's refresh rate (default 60):\n"
 	  "                      janky and dropped frames depend on it\n"
-	  "  --sdk N             the API level the output came from\n"
 	  "  -c FILE             app (the package) from this configuration\n"
 	  "                      (default: $JANKGATE_CONFIG, then\n"
 	  "                      ./jankgate.json if present)\n"
+	  "FILE may be UTF-8, with or without a BOM, or UTF-16; logs in any\n"
+	  "logcat -v layout or as Android Studio copies them.\n"
 	  "Prints a JSON array, one object per FILE: file, source, the\n"
-	  "iteration as results.json holds it, and warnings.\n"
-	  "Exit status: 0 parsed (a failed launch shows as \"ok\": false),\n"
-	  "2 unknown source or unreadable file.\n" },
+	  "iteration as results.json holds it, every launch (startup), and\n"
+	  "warnings.\n"
+	  "Exit status: 0 parsed (a failed launch shows as \"ok\": false,\n"
+	  "input in no known layout as a warning), 2 unknown source or\n"
+	  "unreadable file.\n" },
 	{ "report", cmd_report, report_usage,
 	  "write the HTML, mail, Markdown and JUnit reports of comparisons",
 	  "  -o, --output DIR    where to write (default: report)\n"

@@ -1,244 +1,709 @@
 /*
- * logcat.c: the `logcat -v monotonic` line parser and a buffer of lines.
+ * logcat.c: one log line in any layout (logcat.h), told apart by its
+ * prefix alone.
  *
- * liblog's threadtime layout with the monotonic time (FORMATS §3.5):
+ * logcat's layouts, from liblog's android_log_formatLogLine (FORMATS
+ * §3.5); TIME is any time below, UID the `-v uid` column (a number, or a
+ * user name of up to five characters, or six blanks when unknown):
  *
- *   "%6lld.%03ld" " " [uid "%5s "] "%5d %5d %c %-8.*s: " message
+ *   threadtime  TIME " " [UID " "] "%5d %5d %c %-8s: " msg
+ *   time        TIME " %c/%-8s(" [UID ":"] "%5d): " msg
+ *   brief       "%c/%-8s(" [UID ":"] "%5d): " msg
+ *   process     "%c(" [UID ":"] "%5d) " msg "  (" tag ")"
+ *   thread      "%c(" [UID ":"] "%5d:%5d) " msg
+ *   tag         "%c/%-8s: " msg
+ *   long        "[ " TIME " " [UID ":"] "%5d:%5d %c/%-8s ]", then the
+ *               message's lines and a blank line (logcat_buf.c)
  *
- *     3600.002   901   928 I ActivityManager: START u0 {...} from ...
- *     3600.918  3920  3979 I Matrix.DefaultPluginListener: report ...
- *     3601.200 10123  3920  3920 I Choreographer: Skipped 31 frames!
- *   --------- beginning of main                (a marker, not a line)
+ *   TIME        "%m-%d %H:%M:%S.mmm"           (default)
+ *               "%Y-%m-%d %H:%M:%S.mmm"        (-v year)
+ *               "%19lld.mmm" seconds since 1970 (-v epoch)
+ *               "%6lld.mmm" seconds since boot  (-v monotonic)
+ *               .mmm may be .uuuuuu (-v usec) or .nnnnnnnnn (-v nsec);
+ *               " +0100" may follow a date (-v zone)
  *
- * The fraction may also have 6 or 9 digits (`-v usec`, `-v nsec`).  The
- * uid column, when `-v uid` adds it, is a number or a user name of up to
- * five characters; it is told apart from the pid by counting the columns
- * before the priority letter.  The tag is padded to eight columns and
- * ends at the first ": "; a line cut inside the tag (logcat entries are
- * capped near 4 KB, captures get truncated) keeps the tag and an empty
- * message, and so does a line whose message is empty.
+ * `-v color` wraps a line in "ESC[3Nm" ... "ESC[0m"; both are dropped.
+ * Epoch and monotonic seconds look alike: 10^9 seconds and more is an
+ * epoch time (2001 on), less is an uptime (31 years).
+ *
+ * Android Studio's layouts, as its Logcat window copies them:
+ *
+ *   up to 2021  [DATE " " TIME " "] [PID "-" TID "/"] [PKG " "] "%c/" tag
+ *               ": " msg        (PKG "?" when unknown)
+ *   from 2022   [DATE " "] [TIME " "] [PID "-" TID] tag pkg "%c  " msg
+ *               in blank-padded columns; the tag may hold blanks and
+ *               colons, pkg is one word ("system_process", "pid-123")
+ *
+ * Both indent the later lines of a message instead of repeating the
+ * prefix (logcat_buf.c joins them to their entry).
+ *
+ * Tags end at the first ": " where a colon ends them; a line cut inside
+ * its tag (logcat caps an entry near 4 KB, captures get truncated) keeps
+ * the tag and an empty message in the layouts that put a time or pid
+ * first, and is a bare message in the others.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "logcat.h"
-#include "xalloc.h"
 #include "banned.h"
 
 /* Seconds since boot: 12 digits is 31,000 years, and keeps doubles exact. */
 #define MAX_SECONDS_DIGITS 12
+/* 10^9 s since 1970 is 2001: an epoch time; fewer seconds are an uptime. */
+#define EPOCH_MIN_S 1e9
+/* A pid or tid has at most 9 digits. */
+#define MAX_ID_DIGITS 9
 
-struct logcat_buf {
-	char **texts;		/* a copy of each kept line, NUL-ended */
-	struct logcat_line *lines;
-	size_t nr, alloc, alloc_texts;
-	size_t rejects;
+static const char *const layout_names[LOGCAT_NR_LAYOUTS] = {
+	[LOGCAT_BARE] = "bare",
+	[LOGCAT_THREADTIME] = "threadtime",
+	[LOGCAT_TIME] = "time",
+	[LOGCAT_BRIEF] = "brief",
+	[LOGCAT_PROCESS] = "process",
+	[LOGCAT_THREAD] = "thread",
+	[LOGCAT_TAG] = "tag",
+	[LOGCAT_LONG] = "long",
+	[LOGCAT_STUDIO] = "Android Studio",
+	[LOGCAT_STUDIO_COLUMNS] = "Android Studio (columns)",
+	[LOGCAT_MARKER] = "Android Studio process marker",
 };
 
-static int
+static bool
 is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static size_t
-skip_spaces(const char *s, size_t i, size_t len)
+static bool
+is_prio(char c)
 {
-	while (i < len && s[i] == ' ')
+	return c && strchr("VDIWEFA", c);
+}
+
+static size_t
+skip_spaces(const char *s, size_t i, size_t n)
+{
+	while (i < n && s[i] == ' ')
 		i++;
 	return i;
 }
 
+/* Exactly `digits` digits at s[i] (0: 1..MAX_ID_DIGITS), advancing *i. */
+static bool
+read_num(const char *s, size_t n, size_t *i, size_t digits, long *out)
+{
+	size_t start = *i, max = digits ? digits : MAX_ID_DIGITS;
+	long v = 0;
+
+	while (*i < n && is_digit(s[*i]) && *i - start < max)
+		v = v * 10 + (s[(*i)++] - '0');
+	if (*i == start || (digits && *i - start != digits) ||
+	    (*i < n && is_digit(s[*i])))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ".mmm", ".uuuuuu" or ".nnnnnnnnn" at s[*i], as milliseconds. */
+static bool
+read_fraction(const char *s, size_t n, size_t *i, double *ms)
+{
+	double part = 0, scale = 1;
+	size_t digits = 0;
+
+	if (*i >= n || s[*i] != '.')
+		return false;
+	for ((*i)++; *i < n && is_digit(s[*i]); (*i)++) {
+		if (++digits > 9)
+			return false;
+		part = part * 10 + (s[*i] - '0');
+		scale *= 10;
+	}
+	if (digits != 3 && digits != 6 && digits != 9)
+		return false;
+	*ms = part * 1000 / scale;
+	return true;
+}
+
+/* "SSSS.mmm": monotonic or epoch seconds. */
+static size_t
+read_seconds(struct logcat_line *o, const char *s, size_t n, size_t i)
+{
+	double secs = 0, frac;
+	size_t digits = 0;
+
+	i = skip_spaces(s, i, n);
+	while (i < n && is_digit(s[i])) {
+		if (++digits > MAX_SECONDS_DIGITS)
+			return 0;
+		secs = secs * 10 + (s[i++] - '0');
+	}
+	if (!digits || !read_fraction(s, n, &i, &frac))
+		return 0;
+	o->time_ms = secs * 1000 + frac;
+	if (secs < EPOCH_MIN_S)
+		o->mono_ms = o->time_ms;
+	return i;
+}
+
+/* "HH:MM:SS.mmm" at s[i]; its ms since midnight. */
+static size_t
+read_clock(const char *s, size_t n, size_t i, double *ms)
+{
+	long h, m, sec;
+	double frac;
+
+	if (!read_num(s, n, &i, 2, &h) || i >= n || s[i++] != ':' ||
+	    !read_num(s, n, &i, 2, &m) || i >= n || s[i++] != ':' ||
+	    !read_num(s, n, &i, 2, &sec) || h > 23 || m > 59 || sec > 60 ||
+	    !read_fraction(s, n, &i, &frac))
+		return 0;
+	*ms = ((double)h * 3600 + (double)m * 60 + (double)sec) * 1000 + frac;
+	return i;
+}
+
+/*
+ * "[YYYY-]MM-DD HH:MM:SS.mmm[ +ZZZZ]" or a bare "HH:MM:SS.mmm" (Studio):
+ * local time, as ms counted from year 0 in 31-day months (it orders lines
+ * and measures gaps within a month, which is all it is used for).
+ */
+static size_t
+read_local(struct logcat_line *o, const char *s, size_t n, size_t i)
+{
+	long year = 0, mon, day;
+	size_t at = i, after;
+	double ms;
+
+	if ((after = read_clock(s, n, i, &ms))) {
+		o->time_ms = ms;
+		return after;
+	}
+	if (read_num(s, n, &at, 4, &year) && at < n && s[at] == '-')
+		i = at + 1;
+	else
+		year = 0;
+	if (!read_num(s, n, &i, 2, &mon) || i >= n || s[i++] != '-' ||
+	    !read_num(s, n, &i, 2, &day) || i >= n || s[i++] != ' ' ||
+	    mon < 1 || mon > 12 || day < 1 || day > 31 ||
+	    !(i = read_clock(s, n, i, &ms)))
+		return 0;
+	o->time_ms = ((double)(year * 12 + mon) * 31 + (double)day) *
+	    86400000.0 + ms;
+	/* -v zone: " +0100" */
+	if (i + 6 <= n && s[i] == ' ' && (s[i + 1] == '+' || s[i + 1] == '-')) {
+		size_t z = i + 2;
+		long zone;
+
+		if (read_num(s, n, &z, 4, &zone))
+			i = z;
+	}
+	return i;
+}
+
+static size_t
+read_time(struct logcat_line *o, const char *s, size_t n, size_t i)
+{
+	size_t at = skip_spaces(s, i, n), after;
+
+	/* A date starts "MM-" or "YYYY-"; seconds run to a '.'. */
+	if ((after = read_local(o, s, n, at)))
+		return after;
+	return read_seconds(o, s, n, i);
+}
+
 /* The next run of non-blanks from s[*i]; its length, 0 at the end. */
 static size_t
-next_word(const char *s, size_t *i, size_t len, const char **word)
+next_word(const char *s, size_t *i, size_t n, const char **word)
 {
 	size_t start;
 
-	*i = skip_spaces(s, *i, len);
+	*i = skip_spaces(s, *i, n);
 	start = *i;
-	while (*i < len && s[*i] != ' ')
+	while (*i < n && s[*i] != ' ')
 		(*i)++;
 	*word = s + start;
 	return *i - start;
 }
 
-/* A decimal int of at most 9 digits (pid, tid); -1 when not one. */
+/* A decimal id of 1..9 digits filling w[0..len); -1 when not one. */
 static int
-small_number(const char *s, size_t n)
+id_of(const char *w, size_t len)
 {
-	int v = 0;
+	size_t i = 0;
+	long v;
 
-	if (!n || n > 9)
+	if (!read_num(w, len, &i, 0, &v) || i != len)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
+	return (int)v;
 }
 
-static int
-is_priority(const char *w, size_t n)
+/* Trim trailing blanks off a tag. */
+static void
+set_tag(struct logcat_line *o, const char *tag, size_t len)
 {
-	return n == 1 && strchr("VDIWEFA", w[0]) && w[0];
+	while (len && (tag[len - 1] == ' ' || tag[len - 1] == '\t'))
+		len--;
+	o->tag = tag;
+	o->tag_len = len;
 }
 
-/* "SSSS.mmm[uuu[nnn]]" at the start of s; its length, 0 when not one. */
-static size_t
-parse_time(const char *s, size_t len, double *mono_ms)
+static void
+set_msg(struct logcat_line *o, const char *s, size_t n, size_t i)
 {
-	size_t i = skip_spaces(s, 0, len), digits = 0, frac = 0;
-	double secs = 0, part = 0, scale = 1;
-
-	while (i < len && is_digit(s[i])) {
-		if (++digits > MAX_SECONDS_DIGITS)
-			return 0;
-		secs = secs * 10 + (s[i++] - '0');
-	}
-	if (!digits || i >= len || s[i++] != '.')
-		return 0;
-	while (i < len && is_digit(s[i])) {
-		if (++frac > 9)
-			return 0;
-		part = part * 10 + (s[i++] - '0');
-		scale *= 10;
-	}
-	if (frac != 3 && frac != 6 && frac != 9)
-		return 0;
-	*mono_ms = secs * 1000 + part * 1000 / scale;
-	return i;
+	o->msg = s + (i < n ? i : n);
+	o->msg_len = i < n ? n - i : 0;
 }
 
-int
-logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
+/* threadtime after TIME: " [UID] PID TID P TAG: msg". */
+static bool
+body_threadtime(struct logcat_line *o, const char *s, size_t n, size_t i)
 {
 	const char *w[4], *tag, *sep;
-	size_t n[4], i, end, nr_words = 0;
-	double mono_ms;
-	int pid, tid;
+	size_t len[4], nr = 0, end;
 
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;
-	i = parse_time(line, len, &mono_ms);
-	if (!i || i >= len || line[i] != ' ')
-		goto bad;
-	/* [uid] pid tid prio: the priority letter ends the columns. */
-	while (nr_words < 4) {
-		n[nr_words] = next_word(line, &i, len, &w[nr_words]);
-		if (!n[nr_words])
-			goto bad;
-		if (is_priority(w[nr_words], n[nr_words]))
+	if (i >= n || s[i] != ' ')
+		return false;
+	/* The priority letter ends the columns: 2 or 3 before it. */
+	while (nr < 4) {
+		len[nr] = next_word(s, &i, n, &w[nr]);
+		if (!len[nr])
+			return false;
+		if (len[nr] == 1 && is_prio(w[nr][0]))
 			break;
-		nr_words++;
+		nr++;
 	}
-	if (nr_words != 2 && nr_words != 3)
-		goto bad;
-	pid = small_number(w[nr_words - 2], n[nr_words - 2]);
-	tid = small_number(w[nr_words - 1], n[nr_words - 1]);
-	if (pid < 0 || tid < 0)
-		goto bad;
-
-	out->mono_ms = mono_ms;
-	out->pid = pid;
-	out->tid = tid;
-	out->prio = w[nr_words][0];
-	tag = line + (i < len ? i + 1 : len);
-	end = (size_t)(line + len - tag);
+	if (nr != 2 && nr != 3)
+		return false;
+	o->pid = id_of(w[nr - 2], len[nr - 2]);
+	o->tid = id_of(w[nr - 1], len[nr - 1]);
+	if (o->pid < 0 || o->tid < 0)
+		return false;
+	o->prio = w[nr][0];
+	tag = s + (i < n ? i + 1 : n);
+	end = (size_t)(s + n - tag);
 	sep = memmem(tag, end, ": ", 2);
 	if (sep) {
-		out->msg = sep + 2;
-		out->msg_len = (size_t)(line + len - out->msg);
+		set_msg(o, s, n, (size_t)(sep + 2 - s));
 	} else {
 		/* A cut line or an empty message ("tag:" or just "tag"). */
 		sep = tag + end;
 		if (end && tag[end - 1] == ':')
 			sep--;
-		out->msg = line + len;
-		out->msg_len = 0;
+		set_msg(o, s, n, n);
 	}
-	out->tag = tag;
-	out->tag_len = (size_t)(sep - tag);
-	while (out->tag_len && out->tag[out->tag_len - 1] == ' ')
-		out->tag_len--;
-	return 0;
-bad:
-	return jg_error_set(JG_EINVAL, "not a 'logcat -v monotonic' line");
+	set_tag(o, tag, (size_t)(sep - tag));
+	o->layout = LOGCAT_THREADTIME;
+	return true;
 }
 
-struct logcat_buf *
-logcat_buf_new(void)
+/* "TAG: msg" from s[i] (the tag layouts); false without ": " or ':'. */
+static bool
+tag_colon(struct logcat_line *o, const char *s, size_t n, size_t i)
 {
-	return xcalloc(1, sizeof(struct logcat_buf));
-}
+	const char *sep = memmem(s + i, n - i, ": ", 2);
 
-void
-logcat_buf_free(struct logcat_buf *b)
-{
-	if (!b)
-		return;
-	for (size_t i = 0; i < b->nr; i++)
-		free(b->texts[i]);
-	free(b->texts);
-	free(b->lines);
-	free(b);
-}
-
-void
-logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
-{
-	struct logcat_line parsed;
-	char *copy;
-
-	if (logcat_parse_line(&parsed, line, len)) {
-		b->rejects++;
-		return;
+	if (sep) {
+		set_tag(o, s + i, (size_t)(sep - (s + i)));
+		set_msg(o, s, n, (size_t)(sep + 2 - s));
+		return true;
 	}
-	/* Parse the copy again so the pointers are into owned bytes. */
-	copy = xmalloc(len + 1);
-	memcpy(copy, line, len);
-	copy[len] = '\0';
-	XALLOC_GROW(b->texts, b->nr + 1, b->alloc_texts);
-	XALLOC_GROW(b->lines, b->nr + 1, b->alloc);
-	b->texts[b->nr] = copy;
-	logcat_parse_line(&b->lines[b->nr], copy, len);
-	b->nr++;
+	if (n > i && s[n - 1] == ':') {
+		set_tag(o, s + i, n - 1 - i);
+		set_msg(o, s, n, n);
+		return true;
+	}
+	return false;
 }
 
-const struct logcat_line *
-logcat_buf_lines(const struct logcat_buf *b, size_t *nr)
+/*
+ * "(" [UID ":"] ID [":" ID [":" ID]] ")" at s[*i]: up to three fields,
+ * the first of which may be a user name; *nr gets their number and *i
+ * moves past ')'.
+ */
+static bool
+id_parens(const char *s, size_t n, size_t *i, long *v, size_t *nr)
 {
-	*nr = b->nr;
-	return b->lines;
+	size_t k = *i;
+
+	if (k >= n || s[k++] != '(')
+		return false;
+	for (*nr = 0; *nr < 3; (*nr)++) {
+		size_t start;
+
+		k = skip_spaces(s, k, n);
+		start = k;
+		if (!read_num(s, n, &k, 0, &v[*nr])) {
+			/* A user name of up to five characters, first only. */
+			while (k < n && s[k] != ':' && s[k] != ')' &&
+			    s[k] != ' ' && k - start <= 5)
+				k++;
+			if (*nr || k == start || k - start > 5 || k >= n ||
+			    s[k] != ':')
+				return false;
+			v[*nr] = -1;
+		}
+		if (k < n && s[k] == ')') {
+			(*nr)++;
+			*i = k + 1;
+			return true;
+		}
+		if (k >= n || s[k++] != ':')
+			return false;
+	}
+	return false;
 }
 
-size_t
-logcat_buf_rejects(const struct logcat_buf *b)
+/* "P/TAG(" [UID ":"] "PID): msg" from s[i] (brief, time). */
+static bool
+slash_paren(struct logcat_line *o, const char *s, size_t n, size_t i)
 {
-	return b->rejects;
+	size_t tag = i + 2;
+
+	if (i + 2 >= n || !is_prio(s[i]) || s[i + 1] != '/')
+		return false;
+	for (size_t p = tag; p < n; p++) {
+		long v[3];
+		size_t k = p, nr;
+
+		if (s[p] != '(' || !id_parens(s, n, &k, v, &nr) || nr > 2 ||
+		    v[nr - 1] < 0 || k >= n || s[k] != ':' ||
+		    (k + 1 < n && s[k + 1] != ' '))
+			continue;
+		o->prio = s[i];
+		o->pid = (int)v[nr - 1];
+		set_tag(o, s + tag, p - tag);
+		set_msg(o, s, n, k + 2);
+		return true;
+	}
+	return false;
+}
+
+/* "P(...) msg[  (TAG)]" from s[i]: process or thread. */
+static bool
+paren_first(struct logcat_line *o, const char *s, size_t n, size_t i)
+{
+	size_t k = i + 1, nr, end = n;
+	const char *open = NULL;
+	long v[3];
+
+	if (i + 1 >= n || !is_prio(s[i]) || !id_parens(s, n, &k, v, &nr) ||
+	    (k < n && s[k] != ' '))
+		return false;
+	/* process ends in "  (TAG)"; the last such group is the tag. */
+	if (n > k + 4 && s[n - 1] == ')')
+		for (size_t p = n - 1; p-- > k + 2;)
+			if (s[p] == '(' && s[p - 1] == ' ' && s[p - 2] == ' ') {
+				open = s + p;
+				break;
+			}
+	o->prio = s[i];
+	if (open && nr <= 2 && v[nr - 1] >= 0) {
+		o->pid = (int)v[nr - 1];
+		set_tag(o, open + 1, (size_t)(s + n - 1 - open - 1));
+		end = (size_t)(open - s) - 2;
+		o->layout = LOGCAT_PROCESS;
+	} else if (nr >= 2 && v[nr - 1] >= 0 && v[nr - 2] >= 0) {
+		o->pid = (int)v[nr - 2];
+		o->tid = (int)v[nr - 1];
+		o->layout = LOGCAT_THREAD;
+	} else if (nr == 1 && v[0] >= 0) {
+		/* process cut before its tag */
+		o->pid = (int)v[0];
+		o->layout = LOGCAT_PROCESS;
+	} else {
+		return false;
+	}
+	set_msg(o, s, end, k + 1);
+	return true;
+}
+
+/* "PID-TID" at s[*i], advancing *i. */
+static bool
+pid_dash_tid(struct logcat_line *o, const char *s, size_t n, size_t *i)
+{
+	size_t k = *i;
+	long pid, tid;
+
+	if (!read_num(s, n, &k, 0, &pid) || k >= n || s[k++] != '-' ||
+	    !read_num(s, n, &k, 0, &tid))
+		return false;
+	o->pid = (int)pid;
+	o->tid = (int)tid;
+	*i = k;
+	return true;
+}
+
+/* A word that can be a package or process name, or Studio's "?". */
+static bool
+is_package(const char *w, size_t n)
+{
+	if (n == 1 && w[0] == '?')
+		return true;
+	if ((n > 4 && !memcmp(w, "pid-", 4)) ||
+	    (n == 14 && !memcmp(w, "system_process", 14)))
+		return true;
+	if (!n || !((w[0] >= 'a' && w[0] <= 'z') || (w[0] >= 'A' &&
+	    w[0] <= 'Z')) || !memchr(w, '.', n))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(is_digit(w[i]) || (w[i] >= 'a' && w[i] <= 'z') ||
+		    (w[i] >= 'A' && w[i] <= 'Z') || (w[i] && strchr("._:-",
+		    w[i]))))
+			return false;
+	return true;
+}
+
+/* Studio up to 2021 from s[i]: "[PID-TID/][PKG ]P/TAG: msg". */
+static bool
+body_studio(struct logcat_line *o, const char *s, size_t n, size_t i,
+    bool timed)
+{
+	bool pid = pid_dash_tid(o, s, n, &i), slash = false;
+	size_t start;
+
+	if (pid && i < n && s[i] == '/')
+		slash = true, i++;
+	else if (pid && (i >= n || s[i] != ' '))
+		return false;
+	i = slash ? i : skip_spaces(s, i, n);
+	start = i;
+	/* The package column, unless "P/" comes first. */
+	if (slash || i + 1 >= n || !is_prio(s[i]) || s[i + 1] != '/') {
+		while (i < n && s[i] != ' ')
+			i++;
+		if (!is_package(s + start, i - start))
+			return false;
+		if (i - start != 1 || s[start] != '?') {
+			o->pkg = s + start;
+			o->pkg_len = i - start;
+		}
+	} else if (!pid && !timed) {
+		return false;
+	}
+	i = skip_spaces(s, i, n);
+	if (i + 2 >= n || !is_prio(s[i]) || s[i + 1] != '/' ||
+	    !tag_colon(o, s, n, i + 2))
+		return false;
+	o->prio = s[i];
+	o->layout = LOGCAT_STUDIO;
+	return true;
+}
+
+/* Studio from 2022 from s[i]: "[PID-TID] TAG PKG P  msg" in columns. */
+static bool
+body_columns(struct logcat_line *o, const char *s, size_t n, size_t i,
+    bool timed)
+{
+	size_t k, cols, end, w;
+
+	i = skip_spaces(s, i, n);
+	if (pid_dash_tid(o, s, n, &i)) {
+		if (i < n && s[i] != ' ')
+			return false;
+	} else if (!timed) {
+		return false;
+	}
+	i = skip_spaces(s, i, n);
+	/* The level: one letter between a blank and two blanks (or the end). */
+	for (k = i; k < n; k++)
+		if (is_prio(s[k]) && (k == i || s[k - 1] == ' ') &&
+		    (k + 1 == n || (k + 2 < n && s[k + 1] == ' ' &&
+		    s[k + 2] == ' ')))
+			break;
+	if (k >= n)
+		return false;
+	o->prio = s[k];
+	set_msg(o, s, n, k + 3);
+	cols = i;
+	end = k;
+	while (end > cols && s[end - 1] == ' ')
+		end--;
+	/* The package column is the last word, when it looks like one. */
+	for (w = end; w > cols && s[w - 1] != ' '; w--)
+		;
+	if (w > cols && is_package(s + w, end - w)) {
+		if (end - w != 1 || s[w] != '?') {
+			o->pkg = s + w;
+			o->pkg_len = end - w;
+		}
+		end = w;
+		while (end > cols && s[end - 1] == ' ')
+			end--;
+	}
+	if (end > cols)
+		set_tag(o, s + cols, end - cols);
+	o->layout = LOGCAT_STUDIO_COLUMNS;
+	return true;
+}
+
+/* "[ TIME [UID:] PID:TID P/TAG ]": a -v long header, no message. */
+static bool
+long_header(struct logcat_line *o, const char *s, size_t n)
+{
+	size_t i, close;
+	long v[3];
+	size_t nr = 0;
+
+	if (n < 4 || memcmp(s, "[ ", 2) || s[n - 1] != ']' || s[n - 2] != ' ')
+		return false;
+	i = read_time(o, s, n, 2);
+	if (!i || i >= n || s[i] != ' ')
+		return false;
+	/* [UID:] PID:TID, blank-padded, like the inside of id_parens(). */
+	while (nr < 3) {
+		size_t start;
+
+		i = skip_spaces(s, i, n);
+		start = i;
+		if (!read_num(s, n, &i, 0, &v[nr])) {
+			while (i < n && s[i] != ':' && s[i] != ' ' &&
+			    i - start <= 5)
+				i++;
+			if (nr || i == start || i - start > 5 || i >= n ||
+			    s[i] != ':')
+				return false;
+			v[nr] = -1;
+		}
+		nr++;
+		if (i >= n || s[i] != ':')
+			break;
+		i++;
+	}
+	if (nr < 2 || v[nr - 1] < 0 || v[nr - 2] < 0 || i >= n || s[i] != ' ')
+		return false;
+	i = skip_spaces(s, i, n);
+	close = n - 2;
+	if (i + 2 > close || !is_prio(s[i]) || s[i + 1] != '/')
+		return false;
+	o->pid = (int)v[nr - 2];
+	o->tid = (int)v[nr - 1];
+	o->prio = s[i];
+	set_tag(o, s + i + 2, close - (i + 2));
+	set_msg(o, s, n, n);
+	o->layout = LOGCAT_LONG;
+	return true;
+}
+
+/* Drop `-v color`'s "ESC[..m" in front and "ESC[0m" behind. */
+static void
+strip_color(const char **s, size_t *n)
+{
+	if (*n >= 3 && (*s)[0] == '\x1b' && (*s)[1] == '[') {
+		size_t i = 2;
+
+		while (i < *n && (is_digit((*s)[i]) || (*s)[i] == ';'))
+			i++;
+		if (i < *n && (*s)[i] == 'm') {
+			*s += i + 1;
+			*n -= i + 1;
+		}
+	}
+	if (*n >= 4 && !memcmp(*s + *n - 4, "\x1b[0m", 4))
+		*n -= 4;
+}
+
+static void
+line_init(struct logcat_line *o, const char *s)
+{
+	memset(o, 0, sizeof(*o));
+	o->mono_ms = o->time_ms = NAN;
+	o->pid = o->tid = -1;
+	o->msg = s;
 }
 
 int
-logcat_buf_parse_text(struct logcat_buf *b, const char *text, size_t len)
+logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 {
-	size_t before = b->nr, rejects = b->rejects, pos = 0;
+	struct logcat_line o;
+	size_t i;
 
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - text) : len, n = end - pos;
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	strip_color(&line, &len);
+	line_init(&o, line);
+	if (long_header(&o, line, len))
+		goto ok;
+	line_init(&o, line);
+	if ((i = read_time(&o, line, len, 0))) {
+		struct logcat_line t = o;
 
-		/* Blank lines (a capture's last CRLF) are nothing to reject. */
-		while (n && text[pos + n - 1] == '\r')
-			n--;
-		if (n)
-			logcat_buf_add(b, text + pos, n);
-		pos = end + 1;
+		if (body_threadtime(&o, line, len, i))
+			goto ok;
+		o = t;
+		if (i < len && line[i] == ' ' &&
+		    slash_paren(&o, line, len, i + 1)) {
+			o.layout = LOGCAT_TIME;
+			goto ok;
+		}
+		o = t;
+		if (i < len && line[i] == ' ' &&
+		    body_studio(&o, line, len, skip_spaces(line, i, len),
+		    true))
+			goto ok;
+		o = t;
+		if (body_columns(&o, line, len, i, true))
+			goto ok;
 	}
-	if (b->nr == before && b->rejects > rejects)
-		return jg_error_set(JG_EINVAL,
-		    "no 'logcat -v monotonic' line among %zu lines",
-		    b->rejects - rejects);
+	line_init(&o, line);
+	if (slash_paren(&o, line, len, 0)) {
+		o.layout = LOGCAT_BRIEF;
+		goto ok;
+	}
+	line_init(&o, line);
+	if (paren_first(&o, line, len, 0))
+		goto ok;
+	line_init(&o, line);
+	if (body_studio(&o, line, len, 0, false))
+		goto ok;
+	line_init(&o, line);
+	if (body_columns(&o, line, len, 0, false))
+		goto ok;
+	line_init(&o, line);
+	if (len > 2 && is_prio(line[0]) && line[1] == '/' &&
+	    tag_colon(&o, line, len, 2)) {
+		o.prio = line[0];
+		o.layout = LOGCAT_TAG;
+		goto ok;
+	}
+	return jg_error_set(JG_EINVAL, "not a logcat line in a known layout");
+ok:
+	*out = o;
 	return 0;
+}
+
+const char *
+logcat_layout_name(enum logcat_layout layout)
+{
+	return layout < LOGCAT_NR_LAYOUTS ? layout_names[layout] : "?";
+}
+
+bool
+logcat_tag_fits(const struct logcat_line *l, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	if (l->layout == LOGCAT_MARKER)
+		return false;
+	return !l->tag || (l->tag_len == n && !memcmp(l->tag, tag, n));
+}
+
+bool
+logcat_tag_suffix_fits(const struct logcat_line *l, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	if (l->layout == LOGCAT_MARKER)
+		return false;
+	return !l->tag || (l->tag_len > n &&
+	    !memcmp(l->tag + l->tag_len - n, suffix, n));
+}
+
+bool
+logcat_same_time(const struct logcat_line *a, const struct logcat_line *b)
+{
+	return (isnan(a->time_ms) && isnan(b->time_ms)) ||
+	    a->time_ms == b->time_ms;
 }

@@ -1,47 +1,109 @@
 /*
- * logcat.h: lines of `adb logcat -v monotonic` (FORMATS §3.5).
+ * logcat.h: log lines in every layout logcat and Android Studio print.
  *
- * Every source that reads logcat (startup, choreographer, matrix,
- * blockcanary, perf...) sees the same parsed lines, so the prefix is parsed
- * once, here.  The runner streams `logcat -v monotonic` for an iteration
- * and hands the sources the parsed lines; `jankgate parse` reads a saved
- * capture with logcat_buf_parse_text().
+ * Every source that reads logcat (startup, choreographer, matrix, perf,
+ * fpsanalyzer, traceman) sees the same parsed lines, so the prefix is
+ * parsed once, here, whatever its layout.  The runner streams `logcat -v
+ * monotonic`; what users save and paste comes in every other layout too,
+ * often several in one file.  Each line is told apart on its own
+ * (logcat.c draws every layout):
  *
- *      123.456  4242  4242 I Choreographer: Skipped 31 frames!  ...
- *   <%6lld.%03ld> [uid] %5d %5d %c %-8s: <message>
+ *	-v monotonic    "  3600.002   901   928 I ActivityManager: msg"
+ *	-v threadtime   "11-05 14:22:33.456   901   928 I ActivityManager: m"
+ *	  (and its modifiers: year, epoch, usec, nsec, zone, uid)
+ *	-v time         "11-05 14:22:33.456 I/ActivityManager(  901): msg"
+ *	-v brief        "I/ActivityManager(  901): msg"
+ *	-v process      "I(  901) msg  (ActivityManager)"
+ *	-v thread       "I(  901:  928) msg"
+ *	-v tag          "I/ActivityManager: msg"
+ *	-v long         "[ 11-05 14:22:33.456   901:  928 I/ActivityManager ]"
+ *	                 then the message's lines, then a blank line
+ *	Studio (old)    "2021-01-13 11:24:41.123 901-928/com.pkg I/Tag: msg"
+ *	Studio (new)    "2023-06-13 14:07:07.443   774-795   ActivityManager
+ *	                 system_process   I  msg" (one line, in columns)
+ *	bare            "Displayed com.x/.Main: +710ms" (-v raw, or pasted)
  *
- * The time is CLOCK_MONOTONIC seconds since boot with milliseconds (the
- * clock gfxinfo's `Uptime:` uses).  A multi-line message comes as several
- * lines with the prefix repeated; buffer markers ("--------- beginning of
- * main") are not lines.
+ * Only `-v monotonic` dates a line on the device clock that scene windows
+ * use (DESIGN §4.5); other layouts give a time to order lines by, and
+ * sources still read every value from them, they just cannot place it in
+ * a scene.  A multi-line message comes as several lines: logcat repeats
+ * the prefix on each, Android Studio indents the lines after the first;
+ * the buffer (logcat_buf_*) gives the indented ones their entry's
+ * prefix.  Markers ("--------- beginning of main") are not lines.
  */
 #ifndef JG_LOGCAT_H
 #define JG_LOGCAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/*
- * One parsed line.  The strings point into the text it was parsed from
- * and are NOT NUL-terminated: use the lengths.  `msg` is "" (length 0)
- * for a line without a message.
- */
-struct logcat_line {
-	double mono_ms;		/* device CLOCK_MONOTONIC, in ms */
-	int pid, tid;
-	char prio;		/* V D I W E F A */
-	const char *tag;
-	size_t tag_len;
-	const char *msg;
-	size_t msg_len;
+enum logcat_layout {
+	LOGCAT_BARE,		/* no known prefix: all is message */
+	LOGCAT_THREADTIME,	/* also -v monotonic, epoch, year, uid... */
+	LOGCAT_TIME,
+	LOGCAT_BRIEF,
+	LOGCAT_PROCESS,
+	LOGCAT_THREAD,
+	LOGCAT_TAG,
+	LOGCAT_LONG,
+	LOGCAT_STUDIO,		/* Android Studio up to 2021 (Chipmunk) */
+	LOGCAT_STUDIO_COLUMNS,	/* Android Studio from 2022 (Dolphin) */
+	LOGCAT_MARKER,		/* Studio's "PROCESS STARTED (pid) ..." */
+	LOGCAT_NR_LAYOUTS
 };
 
 /*
- * Parse one `-v monotonic` line of `len` bytes (a trailing CR or LF is
- * ignored) into `out`, pointing into `line`.  Returns 0, or JG_EINVAL when
- * it is not such a line (a "--------- beginning of main" marker, a line of
- * another layout, garbage).
+ * One parsed line.  The strings point into the text it was parsed from
+ * (for a continuation line, partly into its entry's first line) and are
+ * NOT NUL-terminated: use the lengths.
+ */
+struct logcat_line {
+	/* Device CLOCK_MONOTONIC in ms (-v monotonic), else NAN. */
+	double mono_ms;
+	/*
+	 * The printed time in ms on the layout's own clock (monotonic,
+	 * epoch, or a local date and time), NAN when none: it orders lines
+	 * and tells log entries apart, and measures short gaps, but only
+	 * mono_ms places a line in a scene.
+	 */
+	double time_ms;
+	int pid, tid;		/* -1 when the layout prints none */
+	char prio;		/* V D I W E F A, or 0 when none printed */
+	const char *tag;	/* NULL when the layout prints no tag */
+	size_t tag_len;
+	const char *pkg;	/* Studio's package column, else NULL */
+	size_t pkg_len;
+	const char *msg;	/* "" (length 0) for an empty message */
+	size_t msg_len;
+	enum logcat_layout layout;
+	bool cont;		/* a later line of the entry above */
+};
+
+/*
+ * Parse one line of `len` bytes (a trailing CR or LF is ignored) in any
+ * layout above but bare into `out`, pointing into `line`.  Returns 0, or
+ * JG_EINVAL when the line has no known prefix (a marker, a blank line, a
+ * bare message, garbage).  A `-v long` header parses with an empty
+ * message; its message follows on the next lines.
  */
 int logcat_parse_line(struct logcat_line *out, const char *line, size_t len);
+
+/* The layout's name as logcat's -v or Studio calls it ("threadtime"). */
+const char *logcat_layout_name(enum logcat_layout layout);
+
+/*
+ * Whether the line may be of tag `tag`: its tag is `tag`, or its layout
+ * printed none (a bare message, -v thread) so it could be anyone's.  A
+ * Studio process marker fits no tag.
+ */
+bool logcat_tag_fits(const struct logcat_line *l, const char *tag);
+
+/* The same for a tag ending in `suffix` ("_Issue"), longer than it. */
+bool logcat_tag_suffix_fits(const struct logcat_line *l, const char *suffix);
+
+/* Whether two lines carry the same time, both none included. */
+bool logcat_same_time(const struct logcat_line *a,
+    const struct logcat_line *b);
 
 /* Many parsed lines, owning their bytes. */
 struct logcat_buf;
@@ -51,8 +113,13 @@ struct logcat_buf *logcat_buf_new(void);
 void logcat_buf_free(struct logcat_buf *b);
 
 /*
- * Copy one line (without its newline) into `b` and parse it.  A line that
- * does not parse is dropped and counted (logcat_buf_rejects()).
+ * Copy one line (without its newline) into `b` and read it in the context
+ * of the lines before it: a line with a prefix is a line; an indented
+ * line after one, or any line inside a `-v long` entry, continues that
+ * entry (its prefix copied); a marker is dropped (a Studio process marker
+ * kept as a LOGCAT_MARKER line naming the pid's package); a blank line is
+ * dropped; anything else is kept as a bare message and counted
+ * (logcat_buf_first_unread()).
  */
 void logcat_buf_add(struct logcat_buf *b, const char *line, size_t len);
 
@@ -63,14 +130,26 @@ void logcat_buf_add(struct logcat_buf *b, const char *line, size_t len);
 const struct logcat_line *logcat_buf_lines(const struct logcat_buf *b,
     size_t *nr);
 
-/* How many lines logcat_buf_add() could not parse (markers included). */
+/* How many lines added had a known prefix (continuations included). */
+size_t logcat_buf_prefixed(const struct logcat_buf *b);
+
+/* How many lines added were dropped (markers, blank lines). */
 size_t logcat_buf_rejects(const struct logcat_buf *b);
 
 /*
- * Add every line of a saved capture of `len` bytes (LF or CRLF line ends,
- * a last line without one).  Returns 0, or JG_EINVAL when not one line of
- * the text parsed (the message names how many were rejected); lines that
- * did parse are kept either way.
+ * The first line kept as bare although it started no continuation: its
+ * text (NUL-terminated, borrowed like the lines) and, in *lineno, its
+ * 1-based number among the lines added.  NULL when there is none.
+ */
+const char *logcat_buf_first_unread(const struct logcat_buf *b,
+    size_t *lineno);
+
+/*
+ * Add every line of a saved capture of `len` bytes: UTF-8 with or
+ * without a BOM, or UTF-16 (textenc.h); LF, CRLF or CR CR LF ends; a last
+ * line without one.  Returns 0, or JG_EINVAL when the text holds lines
+ * but not one in a known layout: the message names the first of them,
+ * and the lines are kept as bare messages all the same.
  */
 int logcat_buf_parse_text(struct logcat_buf *b, const char *text, size_t len);
 

@@ -398,6 +398,9 @@ char *results_to_json(const struct results *r);
  */
 char *results_iteration_to_json(const struct rs_iteration *it);
 
+/* The same for one launch record (null when not present). */
+char *results_startup_to_json(const struct rs_startup *st);
+
 /* Write results_to_json(r) to `path` atomically.  Returns 0 or JG_EIO. */
 int results_write(const struct results *r, const char *path);
 

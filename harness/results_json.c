@@ -407,13 +407,13 @@ write_fps(struct jsonw *w, const struct rs_fps *fps)
 }
 
 static void
-write_startup(struct jsonw *w, const struct rs_startup *st)
+write_startup(struct jsonw *w, const char *key, const struct rs_startup *st)
 {
 	if (!st->present) {
-		jsonw_lit(w, "startup", "null");
+		jsonw_lit(w, key, "null");
 		return;
 	}
-	jsonw_open(w, "startup", '{');
+	jsonw_open(w, key, '{');
 	write_fields(w, st, startup_fields, NFIELDS(startup_fields));
 	if (st->matrix.present)
 		write_record(w, "matrix", &st->matrix, matrix_fields,
@@ -428,7 +428,7 @@ write_iteration(struct jsonw *w, const struct rs_iteration *it)
 {
 	jsonw_open(w, NULL, '{');
 	write_fields(w, it, iteration_fields, NFIELDS(iteration_fields));
-	write_startup(w, &it->startup);
+	write_startup(w, "startup", &it->startup);
 	jsonw_open(w, "scenes", '[');
 	for (size_t i = 0; i < it->nr_scenes; i++) {
 		const struct rs_scene *sc = &it->scenes[i];
@@ -491,6 +491,17 @@ results_iteration_to_json(const struct rs_iteration *it)
 
 	jsonw_init(&w, &sb);
 	write_iteration(&w, it);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+results_startup_to_json(const struct rs_startup *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w;
+
+	jsonw_init(&w, &sb);
+	write_startup(&w, NULL, st);
 	return strbuf_detach(&sb, NULL);
 }
 

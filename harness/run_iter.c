@@ -4,7 +4,8 @@
  *	logcat -b BUFFERS -c; stream `logcat -v monotonic -b BUFFERS`
  *	for each step of the scenario (repeats expanded):
  *	    launch   [am force-stop PKG when cold] am start -W -n PKG/ACT,
- *	             then every source's launch hook with am's output
+ *	             then every source's launch hook with am's output;
+ *	             pidof PKG (outside a scene) for the app's pids
  *	    scene    dumpsys gfxinfo PKG reset   -> window start (Uptime)
  *	             scene_begin hooks
  *	    ...      input steps, plain waits, `wait idle` (below)
@@ -18,6 +19,11 @@
  * `wait idle` inside a scene cannot ask the device, so there it waits
  * until the logcat stream has been quiet for SCENE_IDLE_MS (at least that
  * long, at most its timeout): a busy app logs, an idle one rarely does.
+ *
+ * The logcat hooks get the app's process ids the iteration saw: `pidof`
+ * after each launch and the pids of the gfxinfo dumps at scene edges,
+ * so sources whose lines any process prints (Choreographer) count the
+ * app's only; `pidof` is never run inside a scene.
  *
  * The iteration records ONE startup, the last `launch` step's (setup
  * launches such as a login come first in scripts): each launch clears
@@ -55,6 +61,7 @@
 #define SCENE_IDLE_MS	500
 #define CRASH_GRACE_MS	500	/* after a failed step, wait for the report */
 #define EXCERPT_LINES	20
+#define MAX_APP_PIDS	32	/* app processes kept per iteration */
 
 struct iter {
 	struct run_dev *d;
@@ -63,6 +70,8 @@ struct iter {
 	struct run_logcat *lc;
 	long scene;		/* index in it->scenes of the open scene, -1 */
 	double deadline;	/* host ms */
+	int pids[MAX_APP_PIDS];	/* the app's, as pidof and gfxinfo say */
+	size_t nr_pids;
 };
 
 /* The device went away (or never answered), as opposed to a failed step. */
@@ -137,7 +146,12 @@ hooks_after(struct iter *x)
 		int rc;
 
 		x->d->sctx[i].it = x->it;
-		if (s->logcat && (rc = s->logcat(&x->d->sctx[i], lines, nr)))
+		x->d->sctx[i].app_pids = x->pids;
+		x->d->sctx[i].nr_app_pids = x->nr_pids;
+		rc = s->logcat ? s->logcat(&x->d->sctx[i], lines, nr) : 0;
+		x->d->sctx[i].app_pids = NULL;
+		x->d->sctx[i].nr_app_pids = 0;
+		if (rc)
 			return jg_error_prefix("source '%s'", s->name);
 	}
 	for (size_t i = 0; i < x->d->nr_srcs; i++) {
@@ -185,6 +199,50 @@ startup_reset(struct rs_startup *s, enum rs_launch kind)
 	s->matrix.first_activity_create_ms = NAN;
 	s->matrix.startup_duration_ms = NAN;
 	s->matrix.warm = RS_UNKNOWN;
+}
+
+/* Remember `pid` as one of the app's for this iteration. */
+static void
+add_pid(struct iter *x, long pid)
+{
+	for (size_t i = 0; i < x->nr_pids; i++)
+		if (x->pids[i] == pid)
+			return;
+	if (pid > 0 && pid <= 999999999 && x->nr_pids < MAX_APP_PIDS)
+		x->pids[x->nr_pids++] = (int)pid;
+}
+
+/*
+ * `pidof PKG` after a launch, outside scenes: the app's pid, for the
+ * sources that must tell its log lines from other processes'.  It
+ * prints nothing and exits 1 when no such process runs: no pid, no
+ * error.
+ */
+static int
+learn_pids(struct iter *x)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct adb_shell_result r;
+	int rc;
+
+	if (x->scene >= 0)
+		return 0;
+	strbuf_addstr(&cmd, "pidof ");
+	sh_quote(&cmd, x->d->package);
+	adb_shell_result_init(&r);
+	rc = run_shell(x->d, cmd.buf, &r);
+	for (const char *p = r.out.buf; !rc && p && *p; ) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		add_pid(x, pid);
+		p = end;
+	}
+	adb_shell_result_release(&r);
+	strbuf_release(&cmd);
+	return rc;
 }
 
 /* am prints "Error: ..." / "Error type 3" and still exits 0. */
@@ -248,6 +306,8 @@ step_launch(struct iter *x, const struct scenario_step *st)
 		goto out;
 	startup_reset(&x->it->startup, kinds[st->mode]);
 	rc = hooks_launch(x, out.buf, out.len);
+	if (!rc)
+		rc = learn_pids(x);
 out:
 	strbuf_release(&cmd);
 	strbuf_release(&out);
@@ -270,6 +330,8 @@ gfxinfo(struct iter *x, const char *arg, struct strbuf *out, double *mono_ms)
 	strbuf_release(&cmd);
 	if (rc)
 		return rc;
+	gfxinfo_app_pids(out->buf, out->len, x->d->package, x->pids,
+	    &x->nr_pids, MAX_APP_PIDS);
 	if (gfxinfo_uptime(out->buf, out->len, mono_ms)) {
 		size_t n = strcspn(out->buf, "\n");
 
@@ -488,7 +550,7 @@ int
 run_iteration(struct run_dev *d, const struct scenario *scn,
     struct rs_iteration *it)
 {
-	struct iter x = { d, scn, it, NULL, -1, 0 };
+	struct iter x = { .d = d, .scn = scn, .it = it, .scene = -1 };
 	double t0 = run_now_ms();
 	int rc, stop_rc;
 

@@ -353,8 +353,8 @@ bc_add_file(struct source_ctx *ctx, const char *buf, size_t len,
 
 	bc_log_init(&log);
 	if (bc_log_parse(&log, buf, len))
-		source_warn(ctx, NULL, SRC, "'%s' is not a BlockCanary log",
-		    name);
+		source_warn_unread(ctx, SRC, name, buf, len,
+		    "a BlockCanary log");
 	else
 		add_block(ctx, &log, name, offset, ref_local, precision);
 	bc_log_release(&log);

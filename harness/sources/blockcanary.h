@@ -46,7 +46,13 @@ struct bc_log {
 	struct bc_stamp start, end;
 	struct bc_sample *samples;
 	size_t nr_samples, alloc_samples;
-	bool truncated;		/* the file was cut, or a cap was reached */
+	/*
+	 * The file was cut (it ends without its closing blank lines, and
+	 * its last sample short of the main thread's root frame), or a cap
+	 * was reached.
+	 */
+	bool truncated;
+	bool capped;		/* a cap was reached */
 	struct strlist problems;	/* missing or malformed keys, one each */
 };
 

@@ -39,7 +39,10 @@
  * pose as a key.  A file that does not end in the blank lines that close
  * it (at least two after the last sample's own), or that stops before
  * `stack`, is marked truncated; so is one that reaches the caps of
- * blockcanary.h.
+ * blockcanary.h.  A file whose last sample still reaches the main
+ * thread's root frame (a static `main`: ZygoteInit.main,
+ * ActivityThread.main...) is whole although its closing blank lines are
+ * gone: a paste loses them, and no frame was lost.
  *
  * Times carry no year and no zone: they are the device's local time.
  * They are placed in the year nearest to a reference (the device's own
@@ -452,6 +455,26 @@ line_in(struct parser *p, const char *line, size_t len)
 	key_value(p, (enum bc_key)k, name, line + vs, len - vs);
 }
 
+/*
+ * Does the sample reach the bottom of the main thread, a static `main`
+ * (ZygoteInit.main, ActivityThread.main, XposedBridge.main...)?  Then no
+ * frame of it was lost, whatever happened to the file after it.
+ */
+static bool
+reaches_root(const struct bc_sample *s)
+{
+	const char *f, *paren;
+	size_t n;
+
+	if (!s || !s->frames.nr)
+		return false;
+	f = s->frames.items[s->frames.nr - 1];
+	paren = strchr(f, '(');
+	n = paren ? (size_t)(paren - f) : 0;
+	return n > 5 && !memcmp(f + n - 5, ".main", 5) &&
+	    f[strlen(f) - 1] == ')';
+}
+
 int
 bc_log_parse(struct bc_log *log, const char *buf, size_t len)
 {
@@ -478,11 +501,14 @@ bc_log_parse(struct bc_log *log, const char *buf, size_t len)
 			problem(&p, "no '%s' key", required_names[i]);
 	/*
 	 * The last sample ends with a blank line and the file with two more;
-	 * a file cut short has fewer.
+	 * a file cut short has fewer, and so has a paste that lost them: its
+	 * last sample still reaches the main thread's root frame.
 	 */
-	if (!p.seen[K_STACK] || p.blanks < 2 || p.capped ||
-	    buf[len - 1] != '\n')
+	if (!p.seen[K_STACK] || p.capped || ((p.blanks < 2 ||
+	    buf[len - 1] != '\n') && !reaches_root(log->nr_samples ?
+	    &log->samples[log->nr_samples - 1] : NULL)))
 		log->truncated = true;
+	log->capped = p.capped;
 	return 0;
 }
 

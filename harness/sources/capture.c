@@ -9,12 +9,15 @@
  * fpsanalyzer) share: a line count per run, the warning when it stays at
  * zero, and `jankgate parse` over a saved capture.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "capture.h"
+#include "error.h"
 #include "source_warn.h"
 #include "xalloc.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "source.h"
 #include "banned.h"
@@ -24,17 +27,62 @@ capture_scene(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr, const char *name)
 {
 	struct rs_scene *sc;
-	double last = 0;
+	double last = NAN;
 
 	if (!nr || ctx->it->nr_scenes)
 		return NULL;
 	for (size_t i = 0; i < nr; i++)
-		if (lines[i].mono_ms > last)
+		if (isnan(last) || lines[i].mono_ms > last)
 			last = lines[i].mono_ms;
 	sc = rs_iteration_add_scene(ctx->it, name);
-	sc->start_mono_ms = 0;
+	sc->start_mono_ms = isnan(last) ? NAN : 0;
 	sc->end_mono_ms = last;
 	return sc;
+}
+
+struct rs_scene *
+capture_scene_at(const struct source_ctx *ctx, double mono_ms,
+    double grace_ms)
+{
+	if (isnan(mono_ms))
+		return ctx->it->nr_scenes == 1 ? &ctx->it->scenes[0] : NULL;
+	return rs_iteration_scene_at(ctx->it, mono_ms, grace_ms);
+}
+
+struct logpid *
+capture_app_pids(const struct source_ctx *ctx,
+    const struct logcat_line *lines, size_t nr)
+{
+	struct logpid *p = logpid_new(ctx->package, ctx->app_pids,
+	    ctx->nr_app_pids);
+
+	logpid_scan(p, lines, nr);
+	return p;
+}
+
+struct logcat_buf *
+capture_read(const char *buf, size_t len, char **unread)
+{
+	struct logcat_buf *log = logcat_buf_new();
+
+	*unread = logcat_buf_parse_text(log, buf, len) ?
+	    xstrdup(jg_error_msg()) : NULL;
+	jg_error_clear();
+	return log;
+}
+
+void
+capture_warn_nothing(const struct source_ctx *ctx, const char *src,
+    const char *name, size_t len, const char *unread, const char *what)
+{
+	if (!len)
+		source_warn(ctx, NULL, src, "'%s' is empty", name);
+	else if (unread)
+		source_warn(ctx, NULL, src, "'%s': %s", name, unread);
+	else
+		source_warn(ctx, NULL, src, "'%s' holds no %s%s%s", name, what,
+		    ctx->package ? " of " : "", ctx->package ? ctx->package :
+		    "");
 }
 
 int
@@ -66,24 +114,23 @@ capture_parse(struct source_ctx *ctx, const char *buf, size_t len,
     int (*logcat)(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr))
 {
-	struct logcat_buf *log = logcat_buf_new();
 	struct capture_count st = { 0 };
 	const struct logcat_line *lines;
 	void *saved = ctx->state;
+	struct logcat_buf *log;
+	char *unread;
 	size_t nr;
 	int rc;
 
-	if (logcat_buf_parse_text(log, buf, len) || !len)
-		source_warn(ctx, NULL, src, "'%s' holds no 'logcat -v "
-		    "monotonic' line", name);
+	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
 	capture_scene(ctx, lines, nr, name);
 	ctx->state = &st;
 	rc = logcat(ctx, lines, nr);
 	ctx->state = saved;
-	if (!rc && nr && !st.lines)
-		source_warn(ctx, NULL, src, "'%s' holds no %s%s%s", name, what,
-		    ctx->package ? " of " : "", ctx->package ? ctx->package : "");
+	if (!rc && !st.lines)
+		capture_warn_nothing(ctx, src, name, len, unread, what);
+	free(unread);
 	logcat_buf_free(log);
 	return rc;
 }

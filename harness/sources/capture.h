@@ -1,27 +1,70 @@
 /*
- * capture.h: a scene for `jankgate parse` of a logcat capture.
+ * capture.h: `jankgate parse` of a saved logcat capture, shared by the
+ * sources that read logcat.
  *
  * FPS slices live in scenes, and a saved capture has none: the device
  * never ran a scenario.  The FPS sources (perf, fpsanalyzer) parse a
  * capture into one scene named after the file that spans everything up
- * to its last line, so what they read has a place in the output.
+ * to its last line, so what they read has a place in the output.  A
+ * capture in a layout without monotonic times (threadtime, Android
+ * Studio...) still has that scene: its events, undated on the device
+ * clock, belong to it (capture_scene_at()).
+ *
+ * When a source finds nothing in a capture, capture_warn_nothing() says
+ * why in one warning: the file is empty, it is in no layout jankgate
+ * knows (naming its first line), or it holds no line of the source.
  */
 #ifndef JG_CAPTURE_H
 #define JG_CAPTURE_H
 
 #include <stddef.h>
 
+struct logcat_buf;
 struct logcat_line;
+struct logpid;
 struct rs_scene;
 struct source_ctx;
 
 /*
  * When ctx->it has no scene and `nr` > 0: add one named `name` whose
- * window runs from 0 (boot) to the latest line's time, and return it.
- * Otherwise NULL, and ctx->it is unchanged.
+ * window runs from 0 (boot) to the latest line's monotonic time (unknown
+ * when no line has one), and return it.  Otherwise NULL, and ctx->it is
+ * unchanged.
  */
 struct rs_scene *capture_scene(struct source_ctx *ctx,
     const struct logcat_line *lines, size_t nr, const char *name);
+
+/*
+ * The scene an event at `mono_ms` belongs to: rs_iteration_scene_at(),
+ * except that an event with no monotonic time (NAN) belongs to the
+ * iteration's scene when it has exactly one (a parsed capture's).
+ */
+struct rs_scene *capture_scene_at(const struct source_ctx *ctx,
+    double mono_ms, double grace_ms);
+
+/*
+ * The app's processes as ctx (its package and pids) and `lines` tell
+ * (logpid.h); free with logpid_free().  A source whose library any app
+ * may carry skips the lines logpid_owner() says are LOGPID_OTHER.
+ */
+struct logpid *capture_app_pids(const struct source_ctx *ctx,
+    const struct logcat_line *lines, size_t nr);
+
+/*
+ * Read `len` bytes of saved capture into a new buffer (free it with
+ * logcat_buf_free()).  *unread gets, owned, the message saying that no
+ * line is in a known layout (logcat_buf_parse_text()), or NULL.
+ */
+struct logcat_buf *capture_read(const char *buf, size_t len, char **unread);
+
+/*
+ * The one warning for a capture `name` of `len` bytes in which source
+ * `src` found nothing: "'NAME' is empty", the `unread` message (from
+ * capture_read()), or "'NAME' holds no WHAT" (with " of PKG" when
+ * ctx->package is set).
+ */
+void capture_warn_nothing(const struct source_ctx *ctx, const char *src,
+    const char *name, size_t len, const char *unread, const char *what);
 
 /*
  * The run state of a source that reads only logcat lines: how many lines
@@ -43,10 +86,10 @@ void capture_count_finish(struct source_ctx *ctx, const char *src,
     const char *what, const char *hint);
 
 /*
- * parse hook body: read `len` bytes of a `logcat -v monotonic` capture
- * named `name`, give it one scene (capture_scene()), run the source's
- * `logcat` hook over it with a fresh count, and warn when the file holds
- * no logcat line or no line of WHAT (naming ctx->package when set).
+ * parse hook body: read `len` bytes of a logcat capture named `name`,
+ * give it one scene (capture_scene()), run the source's `logcat` hook
+ * over it with a fresh count, and when it counted nothing warn with
+ * capture_warn_nothing().
  */
 int capture_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name, const char *src, const char *what,

@@ -14,59 +14,35 @@
  * when the late frame finally ran, decides its scene (with the configured
  * grace period); outside every scene the block belongs to the iteration.
  *
- * Every process logs these lines, so the app's are picked by pid: those
- * the activity manager gave the package ("Start proc 3920:pkg/u0a100 ..."
- * in the system buffer) when the capture shows one, else every pid but
- * the activity manager's own (system_server).
+ * Every process logs these lines, so only the app's count: those of its
+ * processes (logpid.h: pids from `pidof` and gfxinfo in a run, --pid in
+ * `jankgate parse`, and what the log shows: "Start proc", Studio's
+ * package column, ...).  Lines known to be another process's are
+ * skipped.  When nothing tells the app's processes apart, the lines of
+ * the one process that printed any are taken as the app's, with a
+ * warning; lines of several such processes are all left out, with a
+ * warning naming them, since another app's "Skipped 5874 frames!" must
+ * never become the app's block.  Lines that show no process at all (a
+ * bare paste, -v tag) are taken as the app's, with a warning.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "config.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
+#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 
 #define SRC "choreographer"
 #define KIND "SKIPPED_FRAMES"
-
-struct pids {
-	int *app;
-	size_t nr_app, alloc_app;
-	int *system;
-	size_t nr_system, alloc_system;
-};
-
-static bool
-tag_is(const struct logcat_line *l, const char *tag)
-{
-	size_t n = strlen(tag);
-
-	return l->tag_len == n && !memcmp(l->tag, tag, n);
-}
-
-static bool
-has_pid(const int *v, size_t nr, int pid)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (v[i] == pid)
-			return true;
-	return false;
-}
-
-static void
-add_pid(int **v, size_t *nr, size_t *alloc, int pid)
-{
-	if (has_pid(*v, *nr, pid))
-		return;
-	XALLOC_GROW(*v, *nr + 1, *alloc);
-	(*v)[(*nr)++] = pid;
-}
 
 /* A decimal of at most 9 digits at s[*i], advancing *i; -1 when none. */
 static long
@@ -80,43 +56,6 @@ read_count(const char *s, size_t n, size_t *i)
 	return *i > start ? v : -1;
 }
 
-/* "Start proc 3920:com.example.shop[:remote]/u0a100 for ...": the pid. */
-static int
-start_proc_pid(const struct logcat_line *l, const char *pkg)
-{
-	size_t i = strlen("Start proc "), k = strlen(pkg);
-	const char *name;
-	long pid;
-
-	if (l->msg_len < i || memcmp(l->msg, "Start proc ", i))
-		return -1;
-	pid = read_count(l->msg, l->msg_len, &i);
-	if (pid < 0 || i >= l->msg_len || l->msg[i++] != ':')
-		return -1;
-	name = l->msg + i;
-	if (l->msg_len - i <= k || memcmp(name, pkg, k) ||
-	    (name[k] != '/' && name[k] != ':'))
-		return -1;
-	return (int)pid;
-}
-
-static void
-find_pids(struct pids *p, const struct logcat_line *lines, size_t nr,
-    const char *pkg)
-{
-	for (size_t i = 0; i < nr; i++) {
-		const struct logcat_line *l = &lines[i];
-		int pid;
-
-		if (!tag_is(l, "ActivityManager") &&
-		    !tag_is(l, "ActivityTaskManager"))
-			continue;
-		add_pid(&p->system, &p->nr_system, &p->alloc_system, l->pid);
-		if (pkg && (pid = start_proc_pid(l, pkg)) >= 0)
-			add_pid(&p->app, &p->nr_app, &p->alloc_app, pid);
-	}
-}
-
 /* "Skipped 31 frames!  ...": the count, or -1. */
 static long
 skipped_frames(const struct logcat_line *l)
@@ -124,7 +63,7 @@ skipped_frames(const struct logcat_line *l)
 	size_t i = strlen("Skipped ");
 	long n;
 
-	if (!tag_is(l, "Choreographer") || l->msg_len < i ||
+	if (!logcat_tag_fits(l, "Choreographer") || l->msg_len < i ||
 	    memcmp(l->msg, "Skipped ", i))
 		return -1;
 	n = read_count(l->msg, l->msg_len, &i);
@@ -133,12 +72,79 @@ skipped_frames(const struct logcat_line *l)
 	return n;
 }
 
-static bool
-is_app_line(const struct pids *p, const struct logcat_line *l)
+/* The Skipped lines of unknown process: their pids, each once. */
+struct unknown {
+	int *pids;
+	size_t nr_pids, alloc_pids;
+	size_t lines, no_pid;
+};
+
+static void
+note_unknown(struct unknown *u, const struct logcat_line *l)
 {
-	if (p->nr_app)
-		return has_pid(p->app, p->nr_app, l->pid);
-	return !has_pid(p->system, p->nr_system, l->pid);
+	u->lines++;
+	if (l->pid < 0) {
+		u->no_pid++;
+		return;
+	}
+	for (size_t i = 0; i < u->nr_pids; i++)
+		if (u->pids[i] == l->pid)
+			return;
+	XALLOC_GROW(u->pids, u->nr_pids + 1, u->alloc_pids);
+	u->pids[u->nr_pids++] = l->pid;
+}
+
+/*
+ * Whether to count the Skipped lines of unknown process, and the warning
+ * that says what was done with them.
+ */
+static bool
+judge_unknown(struct source_ctx *ctx, const struct logpid *p,
+    const struct unknown *u)
+{
+	struct strbuf list = STRBUF_INIT;
+	bool take;
+
+	if (!u->lines)
+		return false;
+	for (size_t i = 0; i < u->nr_pids && i < 8; i++) {
+		const char *name = logpid_name(p, u->pids[i]);
+
+		strbuf_addf(&list, "%s%d%s%.60s%s", i ? ", " : "", u->pids[i],
+		    name ? " (" : "", name ? name : "", name ? ")" : "");
+	}
+	if (u->nr_pids > 8)
+		strbuf_addstr(&list, ", ...");
+	take = u->nr_pids <= 1;
+	if (!u->nr_pids)
+		source_warn(ctx, NULL, SRC, "%zu 'Skipped N frames!' lines "
+		    "show no process: counted as the app's", u->lines);
+	else if (take)
+		source_warn(ctx, NULL, SRC, "the app's process is not known "
+		    "(give --app PKG or --pid N): the %zu 'Skipped N frames!' "
+		    "lines of pid %s, the only process that printed any, are "
+		    "counted as the app's", u->lines, list.buf);
+	else
+		source_warn(ctx, NULL, SRC, "the app's process is not known "
+		    "(give --app PKG or --pid N): %zu 'Skipped N frames!' "
+		    "lines of %zu processes (pids %s) are not counted",
+		    u->lines, u->nr_pids, list.buf);
+	strbuf_release(&list);
+	return take;
+}
+
+static void
+add_block(struct source_ctx *ctx, const struct logcat_line *l, long n,
+    double hz, double grace)
+{
+	struct rs_scene *sc = capture_scene_at(ctx, l->mono_ms, grace);
+	struct rs_block *b = sc ? rs_scene_add_block(sc, SRC) :
+	    rs_iteration_add_block(ctx->it, SRC);
+
+	rs_str_set(&b->kind, KIND);
+	/* n * 1000 / hz rounds once: 30 frames at 60 Hz are 500. */
+	b->wall_ms = (double)n * 1000 / hz;
+	b->start_mono_ms = l->mono_ms - (isnan(hz) ? 0 : b->wall_ms);
 }
 
 static int
@@ -148,32 +154,35 @@ choreographer_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	double hz = ctx->refresh_hz > 0 && isfinite(ctx->refresh_hz) ?
 	    ctx->refresh_hz : NAN;
 	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
-	struct pids p = { 0 };
-	bool unknown_rate = false;
+	struct logpid *p = logpid_new(ctx->package, ctx->app_pids,
+	    ctx->nr_app_pids);
+	struct unknown u = { NULL, 0, 0, 0, 0 };
+	size_t counted = 0;
+	bool take;
 
-	find_pids(&p, lines, nr, ctx->package);
+	logpid_scan(p, lines, nr);
+	for (size_t i = 0; i < nr; i++)
+		if (skipped_frames(&lines[i]) >= 0 &&
+		    logpid_owner(p, &lines[i]) == LOGPID_UNKNOWN)
+			note_unknown(&u, &lines[i]);
+	take = judge_unknown(ctx, p, &u);
 	for (size_t i = 0; i < nr; i++) {
 		long n = skipped_frames(&lines[i]);
-		struct rs_scene *sc;
-		struct rs_block *b;
+		enum logpid_owner o;
 
-		if (n < 0 || !is_app_line(&p, &lines[i]))
+		if (n < 0)
 			continue;
-		sc = rs_iteration_scene_at(ctx->it, lines[i].mono_ms, grace);
-		b = sc ? rs_scene_add_block(sc, SRC) :
-		    rs_iteration_add_block(ctx->it, SRC);
-		rs_str_set(&b->kind, KIND);
-		/* n * 1000 / hz rounds once: 30 frames at 60 Hz are 500. */
-		b->wall_ms = (double)n * 1000 / hz;
-		b->start_mono_ms = lines[i].mono_ms -
-		    (isnan(hz) ? 0 : b->wall_ms);
-		unknown_rate |= isnan(hz);
+		o = logpid_owner(p, &lines[i]);
+		if (o == LOGPID_APP || (take && o == LOGPID_UNKNOWN)) {
+			add_block(ctx, &lines[i], n, hz, grace);
+			counted++;
+		}
 	}
-	if (unknown_rate)
+	if (counted && isnan(hz))
 		source_warn(ctx, NULL, SRC, "refresh rate unknown: skipped "
 		    "frames have no duration");
-	free(p.app);
-	free(p.system);
+	free(u.pids);
+	logpid_free(p);
 	return 0;
 }
 
@@ -182,15 +191,21 @@ static int
 choreographer_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	struct logcat_buf *log = logcat_buf_new();
 	const struct logcat_line *lines;
+	struct logcat_buf *log;
+	bool any = false;
+	char *unread;
 	size_t nr;
 
-	if (logcat_buf_parse_text(log, buf, len) || !len)
-		source_warn(ctx, NULL, SRC, "'%s' holds no 'logcat -v "
-		    "monotonic' line", name);
+	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
+	for (size_t i = 0; i < nr && !any; i++)
+		any = skipped_frames(&lines[i]) >= 0;
 	choreographer_logcat(ctx, lines, nr);
+	if (!any)
+		capture_warn_nothing(ctx, SRC, name, len, unread,
+		    "'Skipped N frames!' line");
+	free(unread);
 	logcat_buf_free(log);
 	return 0;
 }

@@ -35,6 +35,10 @@
  * scene's app_scenes.  Per-message times are not stored one by one: a
  * scene of a few seconds has hundreds of frames and compare works on the
  * slices' fps and dropped frames.
+ *
+ * In a layout without monotonic times (`jankgate parse` of a threadtime
+ * or Studio capture) the frames have no device time and belong to the
+ * capture's one scene (capture.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -97,8 +101,7 @@ parse_frame(const struct logcat_line *l, const char *pkg, struct frame *f)
 	double ms = 0;
 	bool any = false;
 
-	if (l->tag_len != strlen(TAG) || memcmp(l->tag, TAG, l->tag_len) ||
-	    l->msg_len < hl || memcmp(m, head, hl))
+	if (!logcat_tag_fits(l, TAG) || l->msg_len < hl || memcmp(m, head, hl))
 		return -1;
 	p = m + hl;
 	if (p < end && *p == '(') {		/* "(>40)" */
@@ -203,7 +206,7 @@ fpsa_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		if (parse_frame(&lines[i], ctx->package, &f))
 			continue;
 		seen++;
-		sc = rs_iteration_scene_at(ctx->it, f.start_ms, 0);
+		sc = capture_scene_at(ctx, f.start_ms, 0);
 		if (!sc)
 			continue;
 		a = acc_find(&acc, &nr_acc, &alloc_acc, sc, &f);

@@ -10,10 +10,12 @@
  *                section named after the package, else the first): it
  *                counts every frame of every window (activity, dialog,
  *                popup) since the reset.  Only when it has no HISTOGRAM
- *                line while windows do are the windows' summaries summed
+ *                line (or is absent: a pasted `Window:` section) while
+ *                windows have one are the windows' summaries summed
  *                instead.  Windows are otherwise read for their titles:
  *                each one that rendered a frame adds its activity to the
- *                scene's app_scenes.
+ *                scene's app_scenes; in a plain dump (no per-window
+ *                statistics, no framestats) every visible window does.
  *   histogram    The HISTOGRAM line is authoritative: it holds every frame
  *                since the reset, where PROFILEDATA holds the last 120.
  *   count        The histogram's total, else "Total frames rendered".
@@ -36,10 +38,17 @@
  *                missed_vsync, high_input_latency, slow_ui_thread,
  *                slow_bitmap_uploads, slow_issue_draw_commands,
  *                frame_deadline_missed, frame_deadline_missed_legacy.
- *   rows         PROFILEDATA rows of every window in dump order, Flags 0
- *                only, duration = FrameCompleted - IntendedVsync.
+ *   rows         PROFILEDATA rows of every window in dump order,
+ *                duration = FrameCompleted - IntendedVsync, with their
+ *                Flags (non-zero: a frame the jank rules leave out).
  *
- * A dump it cannot fully read still gives what it could, plus a warning.
+ * A dump it cannot fully read still gives what it could, plus a warning;
+ * so does one without the app's frames: "No process found", "Failure
+ * while dumping the app", an empty dump, a dump of every process none of
+ * which is the app.  `jankgate parse` of a dump of every process
+ * (`dumpsys gfxinfo framestats` without a package) reads the app's
+ * process when the app is known, else makes one scene of each process
+ * that has frames, named after it, and says so.
  */
 #include <math.h>
 #include <string.h>
@@ -50,6 +59,7 @@
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
+#include "strbuf.h"
 #include "banned.h"
 
 #define SRC "gfxinfo"
@@ -97,7 +107,8 @@ add_summary(struct rs_frames *f, const struct gfx_summary *s, double *total,
 
 /*
  * The summary the scene's numbers come from: the process's, or (NULL)
- * the sum of the windows' when only they have a histogram.
+ * the sum of the windows' when only they have a histogram, or when only
+ * they have a summary at all (a pasted `Window:` section).
  */
 static const struct gfx_summary *
 pick_summary(const struct gfx_dump *d)
@@ -105,7 +116,8 @@ pick_summary(const struct gfx_dump *d)
 	if (d->sum.has_histogram)
 		return &d->sum;
 	for (size_t i = 0; i < d->nr_windows; i++)
-		if (d->windows[i].sum.has_histogram)
+		if (d->windows[i].sum.has_histogram ||
+		    (!d->sum.seen && d->windows[i].sum.seen))
 			return NULL;
 	return &d->sum;
 }
@@ -153,20 +165,41 @@ fill_vsync_counts(struct rs_frames *f, double hz)
 		f->janky = late;
 }
 
-/* "pkg/pkg.FeedActivity" -> "pkg.FeedActivity", once per scene. */
+static void
+add_app_scene(struct rs_scene *sc, const char *title)
+{
+	const char *slash = strchr(title, '/');
+	const char *name = slash && slash[1] ? slash + 1 : title;
+
+	if (*name && strlist_find(&sc->app_scenes, name) < 0)
+		strlist_add(&sc->app_scenes, name);
+}
+
+static bool
+window_drew(const struct gfx_window *w)
+{
+	return w->sum.total > 0 || w->nr_rows || w->sum.nr_buckets;
+}
+
+/*
+ * "pkg/pkg.FeedActivity" -> "pkg.FeedActivity", once per scene: the
+ * windows that drew; in a plain dump, which says nothing per window, the
+ * visible ones (every one when none says it is).
+ */
 static void
 add_app_scenes(struct rs_scene *sc, const struct gfx_dump *d)
 {
+	bool plain = true, visible = false;
+
+	for (size_t i = 0; i < d->nr_windows; i++) {
+		plain &= !d->windows[i].sum.seen && !d->windows[i].nr_rows;
+		visible |= d->windows[i].visibility == 0;
+	}
 	for (size_t i = 0; i < d->nr_windows; i++) {
 		const struct gfx_window *w = &d->windows[i];
-		const char *slash = strchr(w->title, '/');
-		const char *name = slash && slash[1] ? slash + 1 : w->title;
 
-		if (!*name || (!(w->sum.total > 0) && !w->nr_rows &&
-		    !(w->sum.nr_buckets)))
-			continue;
-		if (strlist_find(&sc->app_scenes, name) < 0)
-			strlist_add(&sc->app_scenes, name);
+		if (plain ? !visible || w->visibility == 0 : window_drew(w))
+			add_app_scene(sc, w->title);
 	}
 }
 
@@ -189,13 +222,29 @@ warn_unread(const struct source_ctx *ctx, const struct rs_scene *sc,
 /* Whether the dump is about the app at all; warns when it is not. */
 static bool
 dump_has_app(const struct source_ctx *ctx, const struct rs_scene *sc,
-    const struct gfx_dump *d)
+    const struct gfx_dump *d, bool empty)
 {
-	if (d->no_process) {
-		source_warn(ctx, sc, SRC, "no frames: '%s'", d->no_process);
+	if (empty) {
+		source_warn(ctx, sc, SRC, "no frames: the dump is empty");
 		return false;
 	}
-	if (!d->nr_processes) {
+	if (d->no_process) {
+		source_warn(ctx, sc, SRC, "no frames: '%.200s'", d->no_process);
+		return false;
+	}
+	if (d->app_missing) {
+		source_warn(ctx, sc, SRC, "no frames: none of the %zu "
+		    "processes in the dump is '%s'", d->nr_processes,
+		    ctx->package);
+		return false;
+	}
+	if (d->failure && !gfx_dump_has_frames(d)) {
+		source_warn(ctx, sc, SRC, "no frames: the app's process could "
+		    "not dump them: '%.200s'", d->failure);
+		return false;
+	}
+	if (!d->nr_processes && !d->sum.seen && !d->nr_windows &&
+	    !d->nr_rows) {
 		source_warn(ctx, sc, SRC, "no frames: the dump has no "
 		    "'** Graphics info' section");
 		return false;
@@ -206,63 +255,99 @@ dump_has_app(const struct source_ctx *ctx, const struct rs_scene *sc,
 	return true;
 }
 
-/* Read one dump into `sc`'s frames; also the scene's window if unknown. */
+static bool
+is_blank(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\r' &&
+		    buf[i] != '\n')
+			return false;
+	return true;
+}
+
+/* Did the text hold not one line a gfxinfo dump has? */
+static bool
+no_gfxinfo_line(const struct gfx_dump *d)
+{
+	return !d->header && isnan(d->uptime_ms) && !d->nr_processes &&
+	    !d->sum.seen &&
+	    !d->nr_windows && !d->nr_rows && !d->bad_rows &&
+	    !d->bad_headers && !d->no_process && !d->failure;
+}
+
+/* A parsed dump's section into `sc`'s frames; also its window if unknown. */
 static void
-gfxinfo_fill(struct source_ctx *ctx, struct rs_scene *sc, const char *buf,
-    size_t len)
+fill_from(struct source_ctx *ctx, struct rs_scene *sc,
+    const struct gfx_dump *d, bool empty)
 {
 	struct rs_frames *f = &sc->frames;
 	const struct gfx_summary *s;
-	struct gfx_dump d;
 	bool has_histogram = false;
 	double total = NAN, janky = NAN, hz;
 
-	gfx_dump_init(&d);
-	gfx_dump_parse(&d, buf, len, ctx->package);
 	if (isnan(sc->end_mono_ms))
-		sc->end_mono_ms = d.uptime_ms;
-	if (isnan(sc->start_mono_ms) && !isnan(d.sum.stats_since_ns))
-		sc->start_mono_ms = d.sum.stats_since_ns / 1e6;
-	if (!dump_has_app(ctx, sc, &d))
-		goto out;
-	warn_unread(ctx, sc, &d);
+		sc->end_mono_ms = d->uptime_ms;
+	if (isnan(sc->start_mono_ms) && !isnan(d->sum.stats_since_ns))
+		sc->start_mono_ms = d->sum.stats_since_ns / 1e6;
+	/* A pasted Window: section has only the window's start. */
+	for (size_t i = 0; i < d->nr_windows && isnan(d->sum.stats_since_ns);
+	    i++)
+		if (!isnan(d->windows[i].sum.stats_since_ns) &&
+		    !(sc->start_mono_ms <=
+		    d->windows[i].sum.stats_since_ns / 1e6))
+			sc->start_mono_ms = d->windows[i].sum.stats_since_ns /
+			    1e6;
+	if (!dump_has_app(ctx, sc, d, empty))
+		return;
+	warn_unread(ctx, sc, d);
+	add_app_scenes(sc, d);
 
-	s = pick_summary(&d);
+	s = pick_summary(d);
 	if (s) {
 		add_summary(f, s, &total, &janky);
 		has_histogram = s->has_histogram;
 	} else {
-		for (size_t i = 0; i < d.nr_windows; i++) {
-			add_summary(f, &d.windows[i].sum, &total, &janky);
-			has_histogram |= d.windows[i].sum.has_histogram;
+		for (size_t i = 0; i < d->nr_windows; i++) {
+			add_summary(f, &d->windows[i].sum, &total, &janky);
+			has_histogram |= d->windows[i].sum.has_histogram;
 		}
 	}
-	if (!d.sum.seen && !has_histogram && isnan(total) && !d.nr_rows) {
+	if (!d->sum.seen && !has_histogram && isnan(total) && !d->nr_rows) {
 		source_warn(ctx, sc, SRC, "no frame statistics in the dump");
-		goto out;
+		return;
 	}
 	f->present = true;
 	f->count = has_histogram ? (double)rs_frames_histogram_total(f) :
 	    total;
 	f->janky = janky;
 	fill_percentiles(f, s, has_histogram);
-	for (size_t i = 0; i < d.nr_rows; i++)
-		*rs_frames_add_row(f) = d.rows[i];
-	add_app_scenes(sc, &d);
+	for (size_t i = 0; i < d->nr_rows; i++)
+		*rs_frames_add_row(f) = d->rows[i];
 	if (!has_histogram) {
 		source_warn(ctx, sc, SRC, "no HISTOGRAM line: slow, frozen "
 		    "and dropped frames are unknown");
-		goto out;
+		return;
 	}
 	f->slow = (double)rs_frames_histogram_at_least(f, METRIC_SLOW_MS);
 	f->frozen = (double)rs_frames_histogram_at_least(f, METRIC_FROZEN_MS);
-	hz = refresh_hz(ctx, sc, &d);
+	hz = refresh_hz(ctx, sc, d);
 	if (!isnan(hz))
 		fill_vsync_counts(f, hz);
 	else
 		source_warn(ctx, sc, SRC, "refresh rate unknown: dropped "
 		    "frames are not counted");
-out:
+}
+
+/* Read one dump into `sc`: the app's process, as gfx_dump_parse() picks. */
+static void
+gfxinfo_fill(struct source_ctx *ctx, struct rs_scene *sc, const char *buf,
+    size_t len)
+{
+	struct gfx_dump d;
+
+	gfx_dump_init(&d);
+	gfx_dump_parse(&d, buf, len, ctx->package);
+	fill_from(ctx, sc, &d, is_blank(buf, len));
 	gfx_dump_release(&d);
 }
 
@@ -274,12 +359,75 @@ gfxinfo_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
 	return 0;
 }
 
-/* `jankgate parse gfxinfo FILE`: one scene, named after the file. */
+/*
+ * A dump of every process and no app to pick one: one scene per process
+ * that has frames, named after it (pid added if two share a name).
+ * Returns how many; 0 leaves the iteration alone.
+ */
+static size_t
+each_process(struct source_ctx *ctx, const char *buf, size_t len,
+    size_t nr_processes, const char *name)
+{
+	size_t made = 0;
+
+	for (size_t i = 0; i < nr_processes; i++) {
+		struct strbuf scene = STRBUF_INIT;
+		struct gfx_dump d;
+
+		gfx_dump_init(&d);
+		gfx_dump_parse_nth(&d, buf, len, i);
+		if (gfx_dump_has_frames(&d)) {
+			strbuf_addstr(&scene, d.process && *d.process ?
+			    d.process : name);
+			if (rs_iteration_find_scene(ctx->it, scene.buf))
+				strbuf_addf(&scene, " (pid %d)", d.pid);
+			fill_from(ctx, rs_iteration_add_scene(ctx->it,
+			    scene.buf), &d, false);
+			made++;
+		}
+		strbuf_release(&scene);
+		gfx_dump_release(&d);
+	}
+	if (made)
+		source_warn(ctx, NULL, SRC, "'%s' is a dump of %zu processes "
+		    "and no app was given (--app PKG): each of the %zu with "
+		    "frames is a scene named after its process", name,
+		    nr_processes, made);
+	return made;
+}
+
+/*
+ * `jankgate parse gfxinfo FILE`: one scene, named after the file; or,
+ * for a dump of every process without an app, one per process.
+ */
 static int
 gfxinfo_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	gfxinfo_fill(ctx, rs_iteration_add_scene(ctx->it, name), buf, len);
+	struct rs_scene *sc;
+	struct gfx_dump d;
+
+	gfx_dump_init(&d);
+	gfx_dump_parse(&d, buf, len, ctx->package);
+	if (!is_blank(buf, len) && no_gfxinfo_line(&d)) {
+		/* Not a dump at all: say which line, once. */
+		rs_iteration_add_scene(ctx->it, name);
+		source_warn_unread(ctx, SRC, name, buf, len,
+		    "a gfxinfo dump");
+		gfx_dump_release(&d);
+		return 0;
+	}
+	if (!ctx->package && d.nr_processes > 1 &&
+	    each_process(ctx, buf, len, d.nr_processes, name)) {
+		gfx_dump_release(&d);
+		return 0;
+	}
+	sc = rs_iteration_add_scene(ctx->it, name);
+	fill_from(ctx, sc, &d, is_blank(buf, len));
+	if (ctx->package && d.process && d.nr_processes > 1)
+		source_warn(ctx, sc, SRC, "'%s' is a dump of %zu processes: "
+		    "read '%s', the app's", name, d.nr_processes, d.process);
+	gfx_dump_release(&d);
 	return 0;
 }
 

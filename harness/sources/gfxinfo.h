@@ -3,7 +3,8 @@
  *
  * The runner reads the `Uptime:` line of the `dumpsys gfxinfo PKG reset`
  * and `... framestats` outputs to set a scene's window on the device
- * clock (DESIGN §4.5); the parser that knows the dump lives in gfxinfo.c.
+ * clock (DESIGN §4.5), and their section headers for the app's pids; the
+ * parser that knows the dump lives in gfxinfo_dump.c.
  */
 #ifndef JG_GFXINFO_H
 #define JG_GFXINFO_H
@@ -17,5 +18,13 @@
  * found for: PKG" answer, for example).
  */
 int gfxinfo_uptime(const char *buf, size_t len, double *mono_ms);
+
+/*
+ * The pids of the dump's sections of process `package` or "package:...",
+ * appended to pids[*nr] (at most `max` in all, each once): the runner
+ * learns the app's processes from the dumps it takes at scene edges.
+ */
+void gfxinfo_app_pids(const char *buf, size_t len, const char *package,
+    int *pids, size_t *nr, size_t max);
 
 #endif

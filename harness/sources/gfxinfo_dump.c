@@ -21,6 +21,7 @@
  *   Profile data in ms:
  *
  *   <TAB>pkg/pkg.Home/android.view.ViewRootImpl@390ea38 (visibility=0)
+ *                           (pastes often turn the tab into blanks)
  *   Window: pkg/pkg.Home                         (per window, O+)
  *   Stats since: ...          (the same summary lines, for this window)
  *
@@ -33,8 +34,15 @@
  *
  * Every line is optional and may repeat (M prints the process summary
  * again inside each window); unknown lines are skipped.  Only the section
- * of one process is read.  Numbers are hwui's unsigned 32-bit counters:
- * larger values, like any unreadable one, are counted as bad and skipped.
+ * of one process is read: `dumpsys gfxinfo` without a package dumps every
+ * process, one section each.  A section may hold only
+ *
+ *   Failure while dumping the app: ProcessRecord{45d538c 25723:pkg/u0a675}
+ *
+ * (the app did not answer).  Text without any section header, such as a
+ * `Window:` section pasted alone, is read as one section.  Numbers are
+ * hwui's unsigned 32-bit counters: larger values, like any unreadable
+ * one, are counted as bad and skipped.
  *
  * The 31+ label swap: those builds name the columns FrameDeadline,
  * FrameInterval, FrameStartTime while the data is deadline, start time,
@@ -178,6 +186,7 @@ void
 gfx_dump_release(struct gfx_dump *d)
 {
 	free(d->no_process);
+	free(d->failure);
 	free(d->process);
 	summary_release(&d->sum);
 	for (size_t i = 0; i < d->nr_windows; i++) {
@@ -439,22 +448,21 @@ read_row(struct gfx_dump *d, const struct profile *p, const struct text_line *l,
 	if (idx < p->nr_cols)
 		goto bad;
 	note_interval(d, v, got);
-	if (v[COL_FLAGS]) {
-		d->flagged_rows++;
-		return;
-	}
 	dur = v[COL_COMPLETED] - v[COL_INTENDED];
 	if (v[COL_INTENDED] <= 0 || v[COL_COMPLETED] <= 0 ||
 	    v[COL_COMPLETED] == INT64_MAX || dur <= 0 || dur >= ROW_MAX_NS) {
 		d->insane_rows++;
 		return;
 	}
+	/* Kept with their Flags: readers leave those out of jank. */
+	if (v[COL_FLAGS])
+		d->flagged_rows++;
 	XALLOC_GROW(d->rows, d->nr_rows + 1, d->alloc_rows);
 	row = &d->rows[d->nr_rows++];
 	row->intended_vsync_ns = v[COL_INTENDED];
 	row->frame_completed_ns = v[COL_COMPLETED];
 	row->duration_ms = (double)dur / 1e6;
-	row->flags = 0;
+	row->flags = v[COL_FLAGS];
 	return;
 bad:
 	d->bad_rows++;
@@ -469,32 +477,45 @@ add_window(struct gfx_dump *d, const char *title, size_t n)
 	w = &d->windows[d->nr_windows++];
 	memset(w, 0, sizeof(*w));
 	w->title = xstrndup(title, n);
+	w->visibility = -1;
 	summary_init(&w->sum);
 	return w;
 }
 
 /*
  * "\tpkg/pkg.Act/android.view.ViewRootImpl@5fe5fda (visibility=0)": a new
- * window, titled without the "/ClassName@hash" of its ViewRootImpl.
+ * window, titled without the "/ClassName@hash" of its ViewRootImpl.  The
+ * tab may have become blanks in a paste.
  */
 static struct gfx_window *
 read_window_line(struct gfx_dump *d, const struct text_line *l)
 {
-	const char *vis = NULL, *slash = NULL;
-	size_t n;
+	const char *vis = NULL, *slash = NULL, *title;
+	struct gfx_window *w;
+	size_t n, lead = 0;
+	uint64_t v;
 
-	for (size_t k = 1; k + 13 <= l->n; k++)
+	while (lead < l->n && (l->s[lead] == '\t' || l->s[lead] == ' '))
+		lead++;
+	if (!lead || lead == l->n)
+		return NULL;
+	title = l->s + lead;
+	for (size_t k = lead + 1; k + 13 <= l->n; k++)
 		if (!memcmp(l->s + k, " (visibility=", 13))
 			vis = l->s + k;
 	if (!vis)
 		return NULL;
-	n = (size_t)(vis - l->s) - 1;
+	n = (size_t)(vis - title);
 	for (size_t k = 0; k < n; k++)
-		if (l->s[1 + k] == '/')
-			slash = l->s + 1 + k;
+		if (title[k] == '/')
+			slash = title + k;
 	if (slash && memchr(slash, '@', (size_t)(vis - slash)))
-		n = (size_t)(slash - l->s) - 1;
-	return add_window(d, l->s + 1, n);
+		n = (size_t)(slash - title);
+	w = add_window(d, title, n);
+	n = (size_t)(vis - l->s) + 13;
+	if (read_uint(l->s, l->n, &n, 64, &v))
+		w->visibility = (int)v;
+	return w;
 }
 
 /* "** Graphics info for pid 3920 [com.example.shop] **": the name. */
@@ -519,21 +540,33 @@ section_name(const struct text_line *l, const char **name, size_t *n, int *pid)
 	return true;
 }
 
+/* Is process `name` (n bytes) the package's: PKG or PKG:something? */
+static int
+of_package(const char *name, size_t n, const char *package)
+{
+	size_t k = strlen(package);
+
+	if (n < k || memcmp(name, package, k))
+		return 0;
+	return n == k ? 2 : name[k] == ':';
+}
+
 /*
- * Where the section to read starts: the process named `package` when one
- * is, else the first.  NULL when the dump has no section.
+ * Where the section to read starts: with `package`, its process (exact,
+ * else its first "package:..." one); else the `nth` one.  NULL when the
+ * dump has no such section (d->nr_processes says whether it has any).
  */
 static const char *
 pick_section(struct gfx_dump *d, const char *buf, const char *end,
-    const char *package)
+    const char *package, size_t nth)
 {
-	const char *pos = buf, *first = NULL, *at;
+	const char *pos = buf, *first = NULL, *sub = NULL, *at, *exact = NULL;
 	struct text_line l;
 
 	while (at = pos, text_next_line(&pos, end, &l)) {
 		const char *name;
 		size_t n;
-		int pid;
+		int pid, k;
 
 		if (starts(&l, "Uptime: ") && isnan(d->uptime_ms)) {
 			size_t i = strlen("Uptime: ");
@@ -544,30 +577,41 @@ pick_section(struct gfx_dump *d, const char *buf, const char *end,
 		} else if (starts(&l, "No process found for: ") &&
 		    !d->no_process) {
 			d->no_process = xstrndup(l.s, l.n);
+		} else if (starts(&l, "Applications Graphics Acceleration")) {
+			d->header = true;
 		}
 		if (!section_name(&l, &name, &n, &pid))
 			continue;
-		d->nr_processes++;
-		if (!first)
+		if (!package && d->nr_processes == nth)
 			first = at;
-		if (package && strlen(package) == n &&
-		    !memcmp(name, package, n))
-			return at;
+		d->nr_processes++;
+		if (package && !first)
+			first = at;
+		if (package && (k = of_package(name, n, package)) == 2 &&
+		    !exact)
+			exact = at;
+		else if (package && k == 1 && !sub)
+			sub = at;
 	}
-	return first;
+	if (!package)
+		return first;
+	if (exact || sub)
+		return exact ? exact : sub;
+	/* One process: `dumpsys gfxinfo PKG` found it under another name. */
+	if (d->nr_processes == 1)
+		return first;
+	d->app_missing = d->nr_processes > 1;
+	return NULL;
 }
 
-void
-gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
-    const char *package)
+static void
+parse_from(struct gfx_dump *d, const char *pos, const char *end)
 {
-	const char *end = buf + len, *pos;
 	struct gfx_window *w = NULL;
 	struct profile p = { 0 };
 	bool header_done = false, done = false;
 	struct text_line l;
 
-	pos = pick_section(d, buf, end, package);
 	while (pos && !done && text_next_line(&pos, end, &l)) {
 		const char *name;
 		size_t n;
@@ -590,7 +634,11 @@ gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
 		} else if (p.open) {
 			if (profile_usable(&p))
 				read_row(d, &p, &l, w);
-		} else if (l.n && l.s[0] == '\t' && read_window_line(d, &l)) {
+		} else if (starts(&l, "Failure while dumping the app")) {
+			if (!d->failure)
+				d->failure = xstrndup(l.s, l.n);
+		} else if (l.n && (l.s[0] == '\t' || l.s[0] == ' ') &&
+		    read_window_line(d, &l)) {
 			w = &d->windows[d->nr_windows - 1];
 		} else if (starts(&l, "Window: ")) {
 			/* It names the window above, or starts one. */
@@ -604,6 +652,64 @@ gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
 		} else {
 			read_summary_line(d, w ? &w->sum : &d->sum, &l);
 		}
+	}
+}
+
+void
+gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
+    const char *package)
+{
+	const char *start = pick_section(d, buf, buf + len,
+	    package && *package ? package : NULL, 0);
+
+	/* No section header at all: a part of a dump, read as one. */
+	if (!start && !d->nr_processes)
+		start = buf;
+	parse_from(d, start, buf + len);
+}
+
+void
+gfx_dump_parse_nth(struct gfx_dump *d, const char *buf, size_t len,
+    size_t nth)
+{
+	const char *start = pick_section(d, buf, buf + len, NULL, nth);
+
+	if (!start && !d->nr_processes && !nth)
+		start = buf;
+	parse_from(d, start, buf + len);
+}
+
+bool
+gfx_dump_has_frames(const struct gfx_dump *d)
+{
+	if (d->nr_rows || d->sum.total > 0 || d->sum.nr_buckets)
+		return true;
+	for (size_t i = 0; i < d->nr_windows; i++)
+		if (d->windows[i].sum.total > 0 || d->windows[i].nr_rows ||
+		    d->windows[i].sum.nr_buckets)
+			return true;
+	return false;
+}
+
+void
+gfxinfo_app_pids(const char *buf, size_t len, const char *package,
+    int *pids, size_t *nr, size_t max)
+{
+	const char *pos = buf, *end = buf + len;
+	struct text_line l;
+
+	while (text_next_line(&pos, end, &l)) {
+		const char *name;
+		size_t n, k;
+		int pid;
+
+		if (!section_name(&l, &name, &n, &pid) || pid < 0 ||
+		    !of_package(name, n, package))
+			continue;
+		for (k = 0; k < *nr && pids[k] != pid; k++)
+			;
+		if (k == *nr && *nr < max)
+			pids[(*nr)++] = pid;
 	}
 }
 

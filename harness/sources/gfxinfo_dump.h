@@ -43,6 +43,7 @@ struct gfx_summary {
 struct gfx_window {
 	char *title;		/* "pkg/pkg.MainActivity", as printed */
 	bool named;		/* by a "Window:" line */
+	int visibility;		/* VISIBLE 0, INVISIBLE 4, GONE 8; -1 */
 	struct gfx_summary sum;
 	size_t nr_rows;		/* PROFILEDATA rows printed, any Flags */
 };
@@ -50,16 +51,19 @@ struct gfx_window {
 struct gfx_dump {
 	double uptime_ms;	/* the `Uptime:` line, NAN when absent */
 	char *no_process;	/* "No process found for: X", or NULL */
+	char *failure;		/* "Failure while dumping the app: ..." */
+	bool header;		/* "Applications Graphics Acceleration Info" */
 	size_t nr_processes;	/* "** Graphics info for pid" sections */
+	bool app_missing;	/* several sections, none the package's */
 	char *process;		/* the process name read, or NULL */
 	int pid;
 	struct gfx_summary sum;	/* the process-wide summary */
 	struct gfx_window *windows;
 	size_t nr_windows, alloc_windows;
-	/* PROFILEDATA rows with Flags 0 and a sane duration, dump order. */
+	/* PROFILEDATA rows with a sane duration, dump order, any Flags. */
 	struct rs_frame_row *rows;
 	size_t nr_rows, alloc_rows;
-	size_t flagged_rows;	/* skipped for non-zero Flags */
+	size_t flagged_rows;	/* ... of which with non-zero Flags */
 	size_t insane_rows;	/* no FrameCompleted, 10 s or more... */
 	size_t bad_rows;	/* cut or unreadable */
 	size_t bad_headers;	/* blocks lacking a column read */
@@ -72,11 +76,22 @@ void gfx_dump_release(struct gfx_dump *d);
 
 /*
  * Read `len` bytes of dump into `d` (initialised).  The section read is
- * the process named `package` when one is, else the first one.  Never
- * fails: what cannot be read is counted in the bad_* fields.
+ * the process named `package` (else the first "package:..." one) when
+ * one is given; else, or when the dump has only one section, the first.
+ * A dump of several processes none of which is the package's reads none
+ * (d->app_missing).  Text without any section header (a pasted `Window:`
+ * section, summary or PROFILEDATA) is read as one unnamed section.
+ * Never fails: what cannot be read is counted in the bad_* fields.
  */
 void gfx_dump_parse(struct gfx_dump *d, const char *buf, size_t len,
     const char *package);
+
+/* The same for the section at index `nth` (0-based) of the dump. */
+void gfx_dump_parse_nth(struct gfx_dump *d, const char *buf, size_t len,
+    size_t nth);
+
+/* Whether the section read has frame statistics or rows. */
+bool gfx_dump_has_frames(const struct gfx_dump *d);
 
 /* The count of cause `name` in `s`; 0 when absent. */
 uint64_t gfx_summary_cause(const struct gfx_summary *s, const char *name);

@@ -14,17 +14,19 @@
  * that says nothing is usually an app built without it, or a listener
  * that does not log.
  *
- * `jankgate parse matrix FILE` reads a saved `logcat -v monotonic`
- * capture, other logcat layouts (without times) or bare issue lines, and
- * makes one scene per app scene (activity) that Matrix names.
+ * `jankgate parse matrix FILE` reads a saved logcat capture in any
+ * layout (logcat.h) or bare issue lines, and makes one scene per app
+ * scene (activity) that Matrix names.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "config.h"
 #include "error.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "matrix_int.h"
 #include "methodmap.h"
 #include "results.h"
@@ -113,6 +115,20 @@ issue_list_scan(struct issue_list *l, const char *msg, size_t len,
 		l->nr++;
 }
 
+/* The issues of the lines, but those another app's process printed. */
+static void
+scan_lines(const struct source_ctx *ctx, struct issue_list *l,
+    const struct logcat_line *lines, size_t nr)
+{
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (logpid_owner(p, &lines[i]) != LOGPID_OTHER)
+			issue_list_scan(l, lines[i].msg, lines[i].msg_len,
+			    lines[i].mono_ms);
+	logpid_free(p);
+}
+
 /* Apply every issue of `l` and free them; returns how many there were. */
 static size_t
 issue_list_apply(struct issue_list *l, struct mx_apply *a)
@@ -147,9 +163,7 @@ matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	if (!ctx->state && (ret = matrix_prepare(ctx)))
 		return ret;
 	st = ctx->state;
-	for (size_t i = 0; i < nr; i++)
-		issue_list_scan(&l, lines[i].msg, lines[i].msg_len,
-		    lines[i].mono_ms);
+	scan_lines(ctx, &l, lines, nr);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;
@@ -177,9 +191,11 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 {
 	struct issue_list l = { NULL, 0, 0 };
 	struct matrix_state *st = ctx->state, *own = NULL;
-	const char *p = buf, *end = buf + len;
+	const struct logcat_line *lines;
+	struct logcat_buf *log;
 	struct mx_apply a;
-	size_t found;
+	char *unread;
+	size_t found, nr;
 	int ret;
 
 	if (!st) {
@@ -187,21 +203,10 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 			return ret;
 		st = own;
 	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		struct logcat_line line;
-
-		if (eol > p && eol[-1] == '\r')
-			eol--;
-		/* A monotonic logcat line has a time; anything else is text. */
-		if (!logcat_parse_line(&line, p, (size_t)(eol - p)))
-			issue_list_scan(&l, line.msg, line.msg_len,
-			    line.mono_ms);
-		else
-			issue_list_scan(&l, p, (size_t)(eol - p), NAN);
-		p = nl ? nl + 1 : end;
-	}
+	/* Lines of any layout; text in none is read as bare messages. */
+	log = capture_read(buf, len, &unread);
+	lines = logcat_buf_lines(log, &nr);
+	scan_lines(ctx, &l, lines, nr);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;
@@ -213,8 +218,10 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	mx_apply_end(&a);
 	st->issues += found;
 	if (!found)
-		source_warn(ctx, NULL, "matrix", "no Matrix issue in '%s'",
-		    name);
+		capture_warn_nothing(ctx, "matrix", name, len, unread,
+		    "Matrix issue");
+	free(unread);
+	logcat_buf_free(log);
 	state_free(own);
 	return 0;
 }

@@ -203,21 +203,6 @@ is_lag(const char *detail)
 	    !strcmp(detail, "LAG_TOUCH");
 }
 
-/* "95.65%" (Utils.calculateCpuUsage) as a share, NAN when not one. */
-static double
-usage_share(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	v = strtod(s, &end);
-	if (end == s || strcmp(end, "%") || !isfinite(v) || v < 0)
-		return NAN;
-	return v / 100.0;
-}
-
 /* The block's stack from the issue's `stack` and `threadStack`. */
 static void
 block_stack(const struct mx_apply *a, struct rs_block *b,
@@ -259,7 +244,6 @@ apply_evil(struct mx_apply *a, const struct mx_issue *is,
 	const char *detail = mx_json_string(j, "detail");
 	const char *app_scene = mx_json_string(j, "scene");
 	double cost = mx_json_number(j, "cost"), start = is->mono_ms;
-	double share = usage_share(mx_json_string(j, "usage"));
 	struct rs_scene *sc;
 	struct rs_block *b;
 
@@ -278,8 +262,11 @@ apply_evil(struct mx_apply *a, const struct mx_issue *is,
 	rs_str_set(&b->kind, detail);
 	b->start_mono_ms = start;
 	b->wall_ms = cost;
-	if (!isnan(share))
-		b->thread_ms = cost * share;
+	/*
+	 * thread_ms stays unknown: Matrix reports no thread time, only a
+	 * rounded CPU "usage" percentage (0.5.2 to 2.0.8), and cost x usage
+	 * would be a number nobody measured under a name that says it was.
+	 */
 	block_stack(a, b, j, is->cut);
 	signature_set(b);
 	if (a->map && has_unknown_id(&b->stack))

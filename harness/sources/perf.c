@@ -15,11 +15,21 @@
  *	3605.120  4242  4260 W PERF_Issue: trace:
  *	3605.120  4242  4260 W PERF_Issue: 	java.lang.Thread.sleep(...)
  *
- * An issue is the lines of one entry: same pid, tid, tag and time,
- * opened by its `=====` line.  Entries of other threads may interleave
- * (each keeps its own open issue); the next `=====` or another time on
- * the same thread closes it.  Each becomes a block with the `\t` frames
- * as its stack:
+ * Android Studio prints the prefix once and indents the later lines
+ * (logcat.h gives them the entry's prefix):
+ *
+ *	com.xander.performace.demo W/demo_Issue: =====================
+ *	    type: UI BLOCK
+ *	    ...
+ *	    trace:
+ *	    	java.lang.Thread.sleep(Thread.java:-2)
+ *
+ * An issue is the lines of one entry: same pid, tid, tag and time (or
+ * none of them, in layouts that print none), opened by its `=====` line.
+ * Entries of other threads may interleave (each keeps its own open
+ * issue); the next `=====` or another time on the same thread closes it.
+ * Each becomes a block with the frames after its "trace:" line (each
+ * after a tab) as its stack:
  *
  *	UI BLOCK  the main thread was still in one message UI_BLOCK_TIME
  *	          after it began; no duration is reported (wall_ms NAN) and
@@ -33,9 +43,13 @@
  * truncated.
  *
  * FPS.  `APP FPS is: 60 Hz` under `<globalTag>_FPSTool` at the end of
- * every second of frame callbacks, app-wide.  Each line counts for the
- * scene holding the middle of its second; a scene gets one FPS slice
- * (no app scene name, no drop levels) whose fps is the mean of its lines.
+ * every second of frame callbacks, app-wide.  Each line is an FPS slice
+ * (no app scene name, no drop levels) of the scene holding the middle of
+ * its second, so the scene's fps is their mean.
+ *
+ * In a layout without monotonic times (`jankgate parse` of a threadtime
+ * or Studio capture) blocks and slices have no device time and belong to
+ * the capture's one scene (capture.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -45,6 +59,7 @@
 #include "capture.h"
 #include "config.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "signature.h"
 #include "source.h"
@@ -62,28 +77,21 @@
 /* One issue being reassembled: the lines of one log entry. */
 struct issue {
 	int pid, tid;
-	const char *tag;
+	const char *tag;	/* NULL when the layout prints none */
 	size_t tag_len;
-	double mono_ms;
+	struct logcat_line head;	/* the entry's first line */
 	size_t bytes;		/* of the entry so far, newlines included */
 	char *type, *msg;
 	double cost_ms;
 	struct strlist frames;
 	bool capped;
+	bool in_trace;		/* after "trace:": each line a frame */
 };
 
 struct issues {
 	struct issue *v;
 	size_t nr, alloc;
 };
-
-static bool
-suffix(const struct logcat_line *l, const char *s)
-{
-	size_t n = strlen(s);
-
-	return l->tag_len > n && !memcmp(l->tag + l->tag_len - n, s, n);
-}
 
 static bool
 prefix(const char *msg, size_t len, const char *p, size_t *rest)
@@ -152,7 +160,11 @@ issue_line(struct issue *is, const struct logcat_line *l)
 	size_t len = l->msg_len, at;
 
 	is->bytes += len + 1;
-	if (len && m[0] == '\t') {
+	/*
+	 * Frames follow "trace:" (or "create trace:"...), each after a tab;
+	 * a paste may have lost the tab, never the order.
+	 */
+	if (len && (m[0] == '\t' || is->in_trace)) {
 		char *f;
 
 		if (is->frames.nr >= MAX_FRAMES) {
@@ -160,8 +172,11 @@ issue_line(struct issue *is, const struct logcat_line *l)
 			return;
 		}
 		f = value(m, len);
-		strlist_add(&is->frames, f);
+		if (*f)
+			strlist_add(&is->frames, f);
 		free(f);
+	} else if (len >= 6 && !memcmp(m + len - 6, "trace:", 6)) {
+		is->in_trace = true;
 	} else if (prefix(m, len, "type:", &at) && !is->type) {
 		is->type = value(m + at, len - at);
 	} else if (prefix(m, len, "msg:", &at) && !is->msg) {
@@ -177,7 +192,7 @@ issue_finish(struct source_ctx *ctx, struct issue *is)
 {
 	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
 	const char *kind = NULL;
-	double start = is->mono_ms, wall = NAN;
+	double start = is->head.mono_ms, wall = NAN;
 	struct rs_scene *sc;
 	struct rs_block *b;
 
@@ -199,7 +214,7 @@ issue_finish(struct source_ctx *ctx, struct issue *is)
 	} else {
 		return;
 	}
-	sc = rs_iteration_scene_at(ctx->it, start, grace);
+	sc = capture_scene_at(ctx, start, grace);
 	b = sc ? rs_scene_add_block(sc, SRC) : rs_iteration_add_block(ctx->it,
 	    SRC);
 	rs_str_set(&b->kind, kind);
@@ -219,8 +234,8 @@ issue_find(struct issues *open, const struct logcat_line *l)
 		struct issue *is = &open->v[i];
 
 		if (is->pid == l->pid && is->tid == l->tid &&
-		    is->tag_len == l->tag_len &&
-		    !memcmp(is->tag, l->tag, l->tag_len))
+		    !is->tag == !l->tag && is->tag_len == l->tag_len &&
+		    (!l->tag_len || !memcmp(is->tag, l->tag, l->tag_len)))
 			return is;
 	}
 	return NULL;
@@ -234,14 +249,14 @@ issue_close(struct source_ctx *ctx, struct issues *open, struct issue *is)
 	*is = open->v[--open->nr];
 }
 
-static void
+static bool
 issue_input(struct source_ctx *ctx, struct issues *open,
     const struct logcat_line *l)
 {
 	struct issue *is = issue_find(open, l);
 
 	/* Another entry of the same thread: the open one is complete. */
-	if (is && (is->mono_ms != l->mono_ms || is_rule(l))) {
+	if (is && (!logcat_same_time(&is->head, l) || is_rule(l))) {
 		issue_close(ctx, open, is);
 		is = NULL;
 	}
@@ -253,14 +268,15 @@ issue_input(struct source_ctx *ctx, struct issues *open,
 		is->tid = l->tid;
 		is->tag = l->tag;
 		is->tag_len = l->tag_len;
-		is->mono_ms = l->mono_ms;
+		is->head = *l;
 		is->cost_ms = NAN;
 		is->bytes = 1 + l->msg_len + 1;	/* the leading "\n" */
 		strlist_init(&is->frames);
-		return;
+		return true;
 	}
 	if (is)
 		issue_line(is, l);
+	return is != NULL;
 }
 
 /* "APP FPS is: 60 Hz" -> 60; -1 when the line is not one. */
@@ -287,31 +303,19 @@ fps_of(const struct logcat_line *l)
 	return v;
 }
 
-/* One slice per scene: the mean of the seconds centred in its window. */
+/*
+ * One slice per line, in the scene holding the middle of its second: the
+ * scene's fps is then their mean (metrics.c), and each second's value
+ * stays visible.
+ */
 static void
-fps_slices(struct source_ctx *ctx, const struct logcat_line *lines,
-    size_t nr)
+fps_slice(struct source_ctx *ctx, const struct logcat_line *l, long fps)
 {
-	for (size_t s = 0; s < ctx->it->nr_scenes; s++) {
-		struct rs_scene *sc = &ctx->it->scenes[s];
-		double sum = 0;
-		size_t n = 0;
+	struct rs_scene *sc = capture_scene_at(ctx, l->mono_ms -
+	    FPS_INTERVAL_MS / 2.0, 0);
 
-		for (size_t i = 0; i < nr; i++) {
-			long fps;
-
-			if (!suffix(&lines[i], "_FPSTool") ||
-			    (fps = fps_of(&lines[i])) < 0)
-				continue;
-			if (rs_iteration_scene_at(ctx->it, lines[i].mono_ms -
-			    FPS_INTERVAL_MS / 2.0, 0) != sc)
-				continue;
-			sum += (double)fps;
-			n++;
-		}
-		if (n)
-			rs_fps_add_slice(&sc->fps, SRC)->fps = sum / (double)n;
-	}
+	if (sc)
+		rs_fps_add_slice(&sc->fps, SRC)->fps = (double)fps;
 }
 
 static int
@@ -320,13 +324,20 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 {
 	struct capture_count *st = ctx->state;
 	struct issues open = { NULL, 0, 0 };
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
+		long fps = -1;
 
-		if (suffix(l, "_Issue"))
-			issue_input(ctx, &open, l);
-		else if (!suffix(l, "_FPSTool") || fps_of(l) < 0)
+		/* Another app may carry the library too. */
+		if (logpid_owner(p, l) == LOGPID_OTHER)
+			continue;
+		if (logcat_tag_suffix_fits(l, "_FPSTool") &&
+		    (fps = fps_of(l)) >= 0)
+			fps_slice(ctx, l, fps);
+		else if (!logcat_tag_suffix_fits(l, "_Issue") ||
+		    !issue_input(ctx, &open, l))
 			continue;
 		if (st)
 			st->lines++;
@@ -334,7 +345,7 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	while (open.nr)
 		issue_close(ctx, &open, &open.v[0]);
 	free(open.v);
-	fps_slices(ctx, lines, nr);
+	logpid_free(p);
 	return 0;
 }
 

@@ -16,7 +16,8 @@
  *	scene_end      right after `dumpsys gfxinfo PKG framestats`, with its
  *	               output
  *	logcat         after the iteration, with every `logcat -v monotonic`
- *	               line the iteration's stream received
+ *	               line the iteration's stream received (logcat.h; in
+ *	               `jankgate parse` lines of any layout, maybe undated)
  *	collect        after `logcat`, with the device (pull and delete files)
  *	finish         once per device and run, after the last iteration
  *
@@ -42,9 +43,21 @@ struct config;
 struct results;
 struct rs_iteration;
 struct rs_scene;
+struct rs_startup;
 
-/* One line of `logcat -v monotonic` (logcat.h parses them). */
+/* One log line (logcat.h parses them). */
 struct logcat_line;
+
+/* One launch that `jankgate parse` found (an iteration keeps the last). */
+struct source_launch {
+	char *activity;			/* "pkg/.Act", or NULL */
+	struct rs_startup *startup;	/* owned */
+};
+
+struct source_launches {
+	struct source_launch *v;
+	size_t nr, alloc;
+};
 
 /*
  * What a hook may use.  The runner owns all of it; a source keeps its own
@@ -59,6 +72,20 @@ struct source_ctx {
 	double refresh_hz;		/* the device's real refresh rate */
 	int sdk;			/* API level, 0 when unknown */
 	void *state;			/* the source's own, NULL at first */
+
+	/*
+	 * The app's process ids as known outside the log: `pidof` after a
+	 * launch and gfxinfo's section headers in a run, --pid in `jankgate
+	 * parse`.  Sources add what the log itself shows (logpid.h).
+	 */
+	const int *app_pids;
+	size_t nr_app_pids;
+
+	/*
+	 * `jankgate parse` only (NULL in a run): every launch the input
+	 * shows, in order, for a source that can see several.
+	 */
+	struct source_launches *launches;
 };
 
 struct source {
@@ -97,5 +124,15 @@ extern const struct source *const sources[];
 
 /* The source named `name`, or NULL. */
 const struct source *source_find(const char *name);
+
+/*
+ * Append a copy of launch `st` of `activity` (n bytes, may be NULL) to
+ * ctx->launches; a no-op in a run (ctx->launches NULL).
+ */
+void source_launch_add(const struct source_ctx *ctx, const char *activity,
+    size_t n, const struct rs_startup *st);
+
+/* Free what the launches own and empty them. */
+void source_launches_release(struct source_launches *l);
 
 #endif

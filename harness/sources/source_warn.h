@@ -9,6 +9,8 @@
 #ifndef JG_SOURCE_WARN_H
 #define JG_SOURCE_WARN_H
 
+#include <stddef.h>
+
 struct rs_scene;
 struct source_ctx;
 
@@ -21,5 +23,14 @@ struct source_ctx;
 void source_warn(const struct source_ctx *ctx, const struct rs_scene *scene,
     const char *src, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The warning for input in no layout source `src` knows, `len` bytes of
+ * `buf` named `name`: "'NAME' is not WHAT: the first line it could not
+ * read is line N: '...'" (quoted in part, made printable), or "'NAME' is
+ * empty" when it has no line but blank ones.
+ */
+void source_warn_unread(const struct source_ctx *ctx, const char *src,
+    const char *name, const char *buf, size_t len, const char *what);
 
 #endif

@@ -8,13 +8,20 @@
  */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "textline.h"
+#include "utf8.h"
+#include "xalloc.h"
 #include "banned.h"
+
+/* How much of an unreadable line a warning quotes. */
+#define QUOTE_MAX 80
 
 extern const struct source source_gfxinfo;
 extern const struct source source_startup;
@@ -46,6 +53,64 @@ source_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+void
+source_warn_unread(const struct source_ctx *ctx, const char *src,
+    const char *name, const char *buf, size_t len, const char *what)
+{
+	const char *pos = buf, *end = buf + len;
+	struct strbuf quote = STRBUF_INIT;
+	struct text_line l;
+	size_t lineno = 0;
+
+	while (text_next_line(&pos, end, &l)) {
+		size_t i = 0;
+
+		lineno++;
+		while (i < l.n && (l.s[i] == ' ' || l.s[i] == '\t'))
+			i++;
+		if (i == l.n)
+			continue;
+		utf8_add_printable(&quote, l.s, l.n > QUOTE_MAX ? QUOTE_MAX :
+		    l.n, 0);
+		source_warn(ctx, NULL, src, "'%s' is not %s: the first line it "
+		    "could not read is line %zu: '%s%s'", name, what, lineno,
+		    quote.buf, l.n > QUOTE_MAX ? "..." : "");
+		strbuf_release(&quote);
+		return;
+	}
+	source_warn(ctx, NULL, src, "'%s' is empty", name);
+}
+
+void
+source_launch_add(const struct source_ctx *ctx, const char *activity,
+    size_t n, const struct rs_startup *st)
+{
+	struct source_launches *l = ctx->launches;
+	struct source_launch *e;
+
+	if (!l)
+		return;
+	XALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	e = &l->v[l->nr++];
+	e->activity = activity ? xstrndup(activity, n) : NULL;
+	e->startup = xmalloc(sizeof(*e->startup));
+	*e->startup = *st;
+	e->startup->launch_state = st->launch_state ?
+	    xstrdup(st->launch_state) : NULL;
+}
+
+void
+source_launches_release(struct source_launches *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].activity);
+		free(l->v[i].startup->launch_state);
+		free(l->v[i].startup);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 /* The scenario holding ctx->it, or NULL. */

@@ -1,5 +1,5 @@
 /*
- * startup.c: the `startup` source, one launch's timing from the framework
+ * startup.c: the `startup` source, launch timing from the framework
  * (FORMATS §3.2, §3.3).
  *
  * `am start -W` (the launch hook), API 24..34:
@@ -19,44 +19,46 @@
  * asked: the hook fails with JG_EINVAL and the runner fails the iteration.
  * Each launch replaces the iteration's startup record (an iteration
  * records its last launch, plan.md), keeping the kind the runner set.
+ * An `Activity:` of another package than the app (a launcher, a chooser,
+ * another app's trampoline) is a warning naming it: the times are that
+ * activity's.
  *
- * The system's log lines (the logcat hook), tag ActivityManager up to API
- * 28 and ActivityTaskManager from 29 (both are accepted on every level,
- * for OEM builds):
+ * The system's log lines (the logcat hook; startup_log.c reads them):
+ * `am start` from the shell (uid 2000) logs a START line, so the last
+ * START of the package marks the iteration's last launch.  Displayed is
+ * the first Displayed line of the package after it, and no later than
+ * WaitTime + 1 s after it when WaitTime is known (am waits for that very
+ * frame; later lines are the scenario opening other activities).  A HOT
+ * launch has none.  Fully drawn is the first one after the START for the
+ * activity Displayed named (any of the package's without one).  When no
+ * START line was captured (no system buffer), the last Displayed and
+ * Fully drawn lines of the package are taken.  displayed_ms is the
+ * Displayed line's own number; its "(total ...)" (API <= 28) is the
+ * launch's TotalTime and fills total_ms when am did not.
  *
- *	START u0 {... cmp=com.example/.MainActivity} from uid 2000
- *	Displayed com.example/.MainActivity: +412ms
- *	Displayed com.example/.MainActivity: +3s534ms (total +1m22s643ms)
- *	Displayed com.example/.MainActivity for user 0: +412ms	(API 34)
- *	Fully drawn com.example/.MainActivity: +1s966ms
- *
- * Durations are TimeUtils.formatDuration: [+-] then d, h, m, s, ms fields,
- * or "0".  With "(total ...)" the total is taken: it spans the whole
- * launch, like the single number of API 29+.
- *
- * Which lines belong to the launch: `am start` from the shell (uid 2000)
- * logs a START line, so the last START of the package marks the
- * iteration's last launch.  Displayed is the first Displayed line of the
- * package after it, and no later than WaitTime + 1 s after it when
- * WaitTime is known (am waits for that very frame; later lines are the
- * scenario opening other activities).  A HOT launch has none.  Fully
- * drawn is the first one after the START for the activity Displayed
- * named (any of the package's without one).  When no START line was
- * captured (no system buffer), the last Displayed and Fully drawn lines
- * of the package are taken.
+ * `jankgate parse startup FILE` reads `am start -W` output, a log in any
+ * layout (logcat.h), or both, and reports every launch in order (the
+ * iteration keeps the last, as a run does): one per `am start -W` when
+ * the file has any (each paired with its START line, in order), else one
+ * per Displayed line of the app (of any app when none is given).
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "capture.h"
 #include "error.h"
 #include "logcat.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
+#include "startup_int.h"
 #include "strbuf.h"
+#include "textenc.h"
 #include "textline.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define SRC "startup"
@@ -64,14 +66,21 @@
 /* Displayed comes before `am start -W` returns; allow for log timing. */
 #define DISPLAYED_SLACK_MS 1000
 
+/* One `am start -W`'s output. */
 struct am_result {
 	bool status_seen;
 	struct strbuf status;		/* "ok", "timeout" */
 	struct strbuf error;		/* the first "Error..." line */
 	struct strbuf warning;		/* the last "Warning: ..." line */
 	struct strbuf activity;
+	struct strbuf intent;		/* the Starting: line's cmp= */
 	struct strbuf launch_state;
 	double total_ms, wait_ms;
+};
+
+struct am_list {
+	struct am_result *v;
+	size_t nr, alloc;
 };
 
 /* When `s` (n bytes) starts with `prefix`, the rest; else NULL. */
@@ -86,12 +95,6 @@ after(const char *s, size_t n, const char *prefix, size_t *rest)
 	return s + k;
 }
 
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Digits filling s[0..n), at most 9 of them (ms: 11 days). */
 static bool
 read_ms(const char *s, size_t n, double *out)
@@ -101,7 +104,7 @@ read_ms(const char *s, size_t n, double *out)
 	if (!n || n > 9)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
+		if (s[i] < '0' || s[i] > '9')
 			return false;
 		v = v * 10 + (s[i] - '0');
 	}
@@ -117,6 +120,7 @@ am_result_init(struct am_result *r)
 	strbuf_init(&r->error, 0);
 	strbuf_init(&r->warning, 0);
 	strbuf_init(&r->activity, 0);
+	strbuf_init(&r->intent, 0);
 	strbuf_init(&r->launch_state, 0);
 	r->total_ms = r->wait_ms = NAN;
 }
@@ -128,7 +132,17 @@ am_result_release(struct am_result *r)
 	strbuf_release(&r->error);
 	strbuf_release(&r->warning);
 	strbuf_release(&r->activity);
+	strbuf_release(&r->intent);
 	strbuf_release(&r->launch_state);
+}
+
+static void
+am_list_release(struct am_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		am_result_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 static void
@@ -138,51 +152,122 @@ set(struct strbuf *sb, const char *s, size_t n)
 	strbuf_add(sb, s, n);
 }
 
-/* Read `am start -W` output; returns the number of lines recognised. */
-static int
-am_read(struct am_result *r, const char *buf, size_t len)
+/* "Starting: Intent { act=... cmp=pkg/.Act }": the cmp. */
+static void
+read_intent(struct am_result *r, const char *s, size_t n)
 {
-	const char *pos = buf, *end = buf + len, *v;
-	struct text_line l;
+	const char *cmp = memmem(s, n, "cmp=", 4), *end = s + n, *p;
+
+	if (!cmp)
+		return;
+	for (p = cmp + 4; p < end && *p != ' ' && *p != '}'; p++)
+		;
+	set(&r->intent, cmp + 4, (size_t)(p - cmp - 4));
+}
+
+enum am_key {
+	AM_NONE, AM_STARTING, AM_STATUS, AM_STATE, AM_ACTIVITY, AM_THIS,
+	AM_TOTAL, AM_WAIT, AM_WARNING, AM_ERROR, AM_COMPLETE, AM_NR_KEYS
+};
+
+static enum am_key
+key_of(const struct text_line *l)
+{
+	static const struct {
+		const char *prefix;
+		enum am_key key;
+	} keys[] = {
+		{ "Starting: ", AM_STARTING }, { "Status: ", AM_STATUS },
+		{ "LaunchState: ", AM_STATE }, { "Activity: ", AM_ACTIVITY },
+		{ "ThisTime: ", AM_THIS }, { "TotalTime: ", AM_TOTAL },
+		{ "WaitTime: ", AM_WAIT }, { "Warning: ", AM_WARNING },
+		{ "Error", AM_ERROR }, { "Exception occurred", AM_ERROR },
+		{ "Security exception", AM_ERROR },
+	};
 	size_t n;
-	int known = 0;
+
+	if (l->n == 8 && !memcmp(l->s, "Complete", 8))
+		return AM_COMPLETE;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (after(l->s, l->n, keys[i].prefix, &n))
+			return keys[i].key;
+	return AM_NONE;
+}
+
+/* One recognised line into `r`. */
+static void
+am_line(struct am_result *r, enum am_key k, const struct text_line *l)
+{
+	const char *v = memchr(l->s, ' ', l->n);
+	size_t n = v ? l->n - (size_t)(v + 1 - l->s) : 0;
+
+	v = v ? v + 1 : l->s + l->n;
+	switch (k) {
+	case AM_STARTING:
+		read_intent(r, v, n);
+		break;
+	case AM_STATUS:
+		set(&r->status, v, n);
+		r->status_seen = true;
+		break;
+	case AM_STATE:
+		set(&r->launch_state, v, n);
+		break;
+	case AM_ACTIVITY:
+		set(&r->activity, v, n);
+		break;
+	case AM_TOTAL:
+		if (!read_ms(v, n, &r->total_ms))
+			r->total_ms = NAN;
+		break;
+	case AM_WAIT:
+		if (!read_ms(v, n, &r->wait_ms))
+			r->wait_ms = NAN;
+		break;
+	case AM_WARNING:
+		set(&r->warning, l->s, l->n);
+		break;
+	case AM_ERROR:
+		/* "Error: Activity class {...}" beats "Error type 3". */
+		if (!r->error.len || (!after(r->error.buf, r->error.len,
+		    "Error: ", &n) && after(l->s, l->n, "Error: ", &n)))
+			set(&r->error, l->s, l->n);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Every `am start -W` output in the text, in order: a launch starts at
+ * "Starting:", after "Complete", or where a line repeats one the current
+ * launch already has.  Lines that are not am's are skipped.
+ */
+static void
+am_read_all(struct am_list *out, const char *buf, size_t len)
+{
+	const char *pos = buf, *end = buf + len;
+	struct am_result *cur = NULL;
+	bool seen[AM_NR_KEYS] = { false };
+	struct text_line l;
 
 	while (text_next_line(&pos, end, &l)) {
-		known++;
-		if ((v = after(l.s, l.n, "Status: ", &n))) {
-			set(&r->status, v, n);
-			r->status_seen = true;
-		} else if ((v = after(l.s, l.n, "LaunchState: ", &n))) {
-			set(&r->launch_state, v, n);
-		} else if ((v = after(l.s, l.n, "Activity: ", &n))) {
-			set(&r->activity, v, n);
-		} else if ((v = after(l.s, l.n, "TotalTime: ", &n))) {
-			if (!read_ms(v, n, &r->total_ms))
-				r->total_ms = NAN;
-		} else if ((v = after(l.s, l.n, "WaitTime: ", &n))) {
-			if (!read_ms(v, n, &r->wait_ms))
-				r->wait_ms = NAN;
-		} else if (after(l.s, l.n, "Warning: ", &n)) {
-			set(&r->warning, l.s, l.n);
-		} else if (after(l.s, l.n, "Error", &n) ||
-		    after(l.s, l.n, "Exception occurred", &n) ||
-		    after(l.s, l.n, "Security exception", &n)) {
-			/* "Error: Activity class {...}" says more than
-			 * the "Error type 3" before it. */
-			if (!r->error.len || (!after(r->error.buf,
-			    r->error.len, "Error: ", &n) &&
-			    after(l.s, l.n, "Error: ", &n)))
-				set(&r->error, l.s, l.n);
-		} else if (after(l.s, l.n, "Starting: ", &n)) {
-			/* Saved output of several launches: the last one. */
-			am_result_release(r);
-			am_result_init(r);
-		} else if (!after(l.s, l.n, "ThisTime: ", &n) &&
-		    !(l.n == 8 && !memcmp(l.s, "Complete", 8))) {
-			known--;
+		enum am_key k = key_of(&l);
+
+		if (k == AM_NONE)
+			continue;
+		if (!cur || k == AM_STARTING || (seen[k] && k != AM_ERROR &&
+		    k != AM_WARNING)) {
+			XALLOC_GROW(out->v, out->nr + 1, out->alloc);
+			cur = &out->v[out->nr++];
+			am_result_init(cur);
+			memset(seen, 0, sizeof(seen));
 		}
+		seen[k] = true;
+		am_line(cur, k, &l);
+		if (k == AM_COMPLETE)
+			cur = NULL;
 	}
-	return known;
 }
 
 /* Warn when the device did not launch the way the scenario asked. */
@@ -201,263 +286,141 @@ check_kind(struct source_ctx *ctx, const struct am_result *r)
 		    "says '%s'", r->warning.buf);
 }
 
-static int
-startup_launch(struct source_ctx *ctx, const char *out, size_t len)
+/* The app's package: the configured one, else the one am was asked for. */
+static void
+app_package(const struct source_ctx *ctx, const struct am_result *r,
+    struct strbuf *out)
 {
-	struct rs_startup *st = &ctx->it->startup;
-	struct am_result r;
-	int ret = 0;
+	struct st_comp c;
 
-	am_result_init(&r);
-	am_read(&r, out, len);
-	if (r.error.len) {
-		ret = jg_error_set(JG_EINVAL, "am start failed: '%s'",
-		    r.error.buf);
-		goto out;
+	strbuf_reset(out);
+	if (ctx->package) {
+		strbuf_addstr(out, ctx->package);
+		return;
 	}
-	if (r.status_seen && strcmp(r.status.buf, "ok")) {
-		ret = jg_error_set(JG_EINVAL, "launch of '%s' did not "
-		    "complete: 'Status: %s'", r.activity.len ? r.activity.buf :
-		    ctx->package ? ctx->package : "?", r.status.buf);
-		goto out;
-	}
-	if (!r.status_seen)
+	c.s = r->intent.len ? r->intent.buf : r->activity.buf;
+	c.n = r->intent.len ? r->intent.len : r->activity.len;
+	strbuf_add(out, c.s, st_comp_package(&c));
+}
+
+/* `Activity:` of another package: not the app's launch that am timed. */
+static void
+check_activity(struct source_ctx *ctx, const struct am_result *r)
+{
+	struct strbuf pkg = STRBUF_INIT;
+	struct st_comp c = { r->activity.buf, r->activity.len };
+
+	app_package(ctx, r, &pkg);
+	if (r->activity.len && pkg.len && !st_comp_of(&c, pkg.buf))
+		source_warn(ctx, NULL, SRC, "am start -W reports activity "
+		    "'%.200s', not one of '%.200s' (a launcher, a chooser or "
+		    "another app's trampoline): its times are that "
+		    "activity's", r->activity.buf, pkg.buf);
+	strbuf_release(&pkg);
+}
+
+/* One am result into `st`; JG_EINVAL when am says the launch failed. */
+static int
+am_to_startup(struct source_ctx *ctx, const struct am_result *r,
+    struct rs_startup *st)
+{
+	if (r->error.len)
+		return jg_error_set(JG_EINVAL, "am start failed: '%s'",
+		    r->error.buf);
+	if (r->status_seen && strcmp(r->status.buf, "ok"))
+		return jg_error_set(JG_EINVAL, "launch of '%s' did not "
+		    "complete: 'Status: %s'", r->activity.len ?
+		    r->activity.buf : ctx->package ? ctx->package : "?",
+		    r->status.buf);
+	if (!r->status_seen)
 		source_warn(ctx, NULL, SRC, "am start printed no 'Status:' "
 		    "line");
 	st->present = true;
-	st->total_ms = r.total_ms;
-	st->wait_ms = r.wait_ms;
+	st->total_ms = r->total_ms;
+	st->wait_ms = r->wait_ms;
 	st->displayed_ms = NAN;
 	st->fully_drawn_ms = NAN;
-	rs_str_set(&st->launch_state, r.launch_state.len ?
-	    r.launch_state.buf : NULL);
-	check_kind(ctx, &r);
-out:
-	am_result_release(&r);
+	rs_str_set(&st->launch_state, r->launch_state.len ?
+	    r->launch_state.buf : NULL);
+	check_activity(ctx, r);
+	return 0;
+}
+
+static int
+startup_launch(struct source_ctx *ctx, const char *out, size_t len)
+{
+	struct am_list l = { NULL, 0, 0 };
+	int ret = 0;
+
+	am_read_all(&l, out, len);
+	if (!l.nr) {
+		source_warn(ctx, NULL, SRC, "am start printed no 'Status:' "
+		    "line");
+		ctx->it->startup.present = true;
+	} else if (!(ret = am_to_startup(ctx, &l.v[l.nr - 1],
+	    &ctx->it->startup))) {
+		check_kind(ctx, &l.v[l.nr - 1]);
+	}
+	am_list_release(&l);
 	return ret;
 }
 
-/*
- * A formatDuration text filling s[0..n): "+1s234ms", "+456ms", "0".
- * Negative durations are refused: a launch does not end before it starts.
- */
-static bool
-read_duration(const char *s, size_t n, double *ms)
-{
-	static const struct {
-		const char *unit;
-		double ms;
-	} units[] = {
-		{ "ms", 1 }, { "d", 86400000 }, { "h", 3600000 },
-		{ "m", 60000 }, { "s", 1000 },
-	};
-	size_t i = 0, fields = 0;
-	double total = 0;
-
-	if (n == 1 && s[0] == '0') {
-		*ms = 0;
-		return true;
-	}
-	if (!n || s[i++] != '+')
-		return false;
-	while (i < n) {
-		double v = 0;
-		size_t digits = 0, u;
-
-		for (; i < n && is_digit(s[i]); i++, digits++)
-			v = v * 10 + (s[i] - '0');
-		if (!digits || digits > 9)
-			return false;
-		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
-			size_t k = strlen(units[u].unit);
-
-			if (n - i >= k && !memcmp(s + i, units[u].unit, k))
-				break;
-		}
-		if (u == sizeof(units) / sizeof(units[0]))
-			return false;
-		i += strlen(units[u].unit);
-		total += v * units[u].ms;
-		fields++;
-	}
-	*ms = total;
-	return fields > 0;
-}
-
-/* A system line of the activity manager: the tags of every API level. */
-static bool
-is_am_tag(const struct logcat_line *l)
-{
-	return (l->tag_len == 15 && !memcmp(l->tag, "ActivityManager", 15)) ||
-	    (l->tag_len == 19 && !memcmp(l->tag, "ActivityTaskManager", 19));
-}
-
-/* A component "pkg/.Cls", as the log prints it. */
-struct comp {
-	const char *s;
-	size_t n;
-};
-
-/* Whether `c` is an activity of `pkg`, or of any package when NULL. */
-static bool
-comp_of(const struct comp *c, const char *pkg)
-{
-	const char *slash = memchr(c->s, '/', c->n);
-	size_t k = pkg ? strlen(pkg) : 0;
-
-	if (!pkg)
-		return slash && slash > c->s;
-	return c->n > k && !memcmp(c->s, pkg, k) && c->s[k] == '/';
-}
-
-static bool
-comp_eq(const struct comp *a, const struct comp *b)
-{
-	return a->n == b->n && !memcmp(a->s, b->s, a->n);
-}
-
-/*
- * "Displayed C: D", "Displayed C for user N: D", "Fully drawn C: D",
- * each maybe with " (total D)".  `prefix` picks the kind.
- */
-static bool
-read_timing(const struct logcat_line *l, const char *prefix, struct comp *c,
-    double *ms)
-{
-	const char *s, *colon, *total, *end = l->msg + l->msg_len;
-	size_t n;
-
-	if (!is_am_tag(l) || !(s = after(l->msg, l->msg_len, prefix, &n)))
-		return false;
-	colon = memmem(s, n, ": ", 2);
-	if (!colon)
-		return false;
-	c->s = s;
-	c->n = (size_t)(colon - s);
-	for (size_t i = 0; i < c->n; i++)
-		if (s[i] == ' ') {
-			c->n = i;	/* " for user 0" */
-			break;
-		}
-	s = colon + 2;
-	total = memmem(s, (size_t)(end - s), " (total ", 8);
-	if (total && end[-1] == ')')
-		return read_duration(total + 8, (size_t)(end - total - 9), ms);
-	return read_duration(s, total ? (size_t)(total - s) :
-	    (size_t)(end - s), ms);
-}
-
-/* "START u0 {... cmp=pkg/.Cls ...} from uid 2000": a launch by the shell. */
-static bool
-read_start(const struct logcat_line *l, struct comp *c)
-{
-	const char *end = l->msg + l->msg_len, *cmp, *p;
-	size_t n;
-
-	if (!is_am_tag(l) || !after(l->msg, l->msg_len, "START u", &n) ||
-	    !memmem(l->msg, l->msg_len, "} from uid 2000", 15))
-		return false;
-	cmp = memmem(l->msg, l->msg_len, " cmp=", 5);
-	if (!cmp) {
-		cmp = memmem(l->msg, l->msg_len, "{cmp=", 5);
-		if (!cmp)
-			return false;
-	}
-	c->s = p = cmp + 5;
-	while (p < end && *p != ' ' && *p != '}')
-		p++;
-	c->n = (size_t)(p - c->s);
-	return true;
-}
-
-/* Where the last launch starts: the index of its START line, or -1. */
-static long
-find_anchor(const struct logcat_line *lines, size_t nr, const char *pkg,
-    struct comp *launched)
-{
-	long anchor = -1;
-
-	for (size_t i = 0; i < nr; i++) {
-		struct comp c;
-
-		if (read_start(&lines[i], &c) && comp_of(&c, pkg)) {
-			anchor = (long)i;
-			*launched = c;
-		}
-	}
-	return anchor;
-}
-
-struct timing {
-	bool found;
-	struct comp comp;
-	double ms;
-};
-
-/*
- * The Displayed or Fully drawn line of the launch: the first after the
- * anchor, at most `limit_ms` after it; the last one without an anchor.
- * `want` narrows it to one activity.
- */
+/* What the log says of a launch into `st`. */
 static void
-find_timing(const struct logcat_line *lines, size_t nr, long anchor,
-    double limit_ms, const char *prefix, const char *pkg,
-    const struct comp *want, struct timing *t)
+apply_log(struct rs_startup *st, const struct st_launch *l)
 {
-	for (size_t i = anchor < 0 ? 0 : (size_t)anchor + 1; i < nr; i++) {
-		struct comp c;
-		double ms;
-
-		if (!read_timing(&lines[i], prefix, &c, &ms) ||
-		    !comp_of(&c, pkg) || (want && !comp_eq(&c, want)))
-			continue;
-		if (anchor >= 0 &&
-		    lines[i].mono_ms - lines[anchor].mono_ms > limit_ms)
-			break;
-		t->found = true;
-		t->comp = c;
-		t->ms = ms;
-		if (anchor >= 0)
-			break;
-	}
+	if (!isnan(l->displayed_ms))
+		st->displayed_ms = l->displayed_ms;
+	if (!isnan(l->fully_drawn_ms))
+		st->fully_drawn_ms = l->fully_drawn_ms;
+	if (isnan(st->total_ms) && !isnan(l->total_ms))
+		st->total_ms = l->total_ms;
+	st->present |= !isnan(l->displayed_ms) || !isnan(l->fully_drawn_ms);
 }
 
+static bool
+is_hot(const struct rs_startup *st)
+{
+	return st->launch_state && !strcmp(st->launch_state, "HOT");
+}
+
+/* The run: the iteration's last launch in the log. */
 static void
 read_launch_log(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
 	struct rs_startup *st = &ctx->it->startup;
-	struct timing shown = { 0 }, drawn = { 0 };
 	struct strbuf pkg = STRBUF_INIT;
-	struct comp launched = { NULL, 0 };
-	double limit = INFINITY;
-	long anchor;
+	struct st_launch l;
+	size_t *anchors, nr_anchors;
+	long anchor = -1;
 
-	anchor = find_anchor(lines, nr, ctx->package, &launched);
-	if (ctx->package)
+	nr_anchors = st_log_anchors(lines, nr, ctx->package, &anchors);
+	if (nr_anchors)
+		anchor = (long)anchors[nr_anchors - 1];
+	if (ctx->package) {
 		strbuf_addstr(&pkg, ctx->package);
-	else if (anchor >= 0)
-		strbuf_add(&pkg, launched.s,
-		    (size_t)((const char *)memchr(launched.s, '/', launched.n) -
-		    launched.s));
-	if (!isnan(st->wait_ms))
-		limit = st->wait_ms + DISPLAYED_SLACK_MS;
-	if (!st->launch_state || strcmp(st->launch_state, "HOT"))
-		find_timing(lines, nr, anchor, limit, "Displayed ",
-		    pkg.len ? pkg.buf : NULL, NULL, &shown);
-	find_timing(lines, nr, anchor, INFINITY, "Fully drawn ",
-	    pkg.len ? pkg.buf : NULL, shown.found ? &shown.comp : NULL,
-	    &drawn);
-	if (shown.found)
-		st->displayed_ms = shown.ms;
-	if (drawn.found)
-		st->fully_drawn_ms = drawn.ms;
-	st->present |= shown.found || drawn.found;
-	if (!shown.found && (st->kind == RS_LAUNCH_COLD ||
+	} else if (anchor >= 0) {
+		struct st_comp c;
+
+		/* The START line's component, as read again here. */
+		c.s = memmem(lines[anchor].msg, lines[anchor].msg_len, "cmp=",
+		    4);
+		c.s += 4;
+		c.n = (size_t)(lines[anchor].msg + lines[anchor].msg_len - c.s);
+		strbuf_add(&pkg, c.s, st_comp_package(&c));
+	}
+	st_launch_init(&l);
+	st_log_timings(lines, nr, anchor, isnan(st->wait_ms) ? INFINITY :
+	    st->wait_ms + DISPLAYED_SLACK_MS, pkg.len ? pkg.buf : NULL,
+	    is_hot(st), &l);
+	apply_log(st, &l);
+	if (isnan(l.displayed_ms) && (st->kind == RS_LAUNCH_COLD ||
 	    st->kind == RS_LAUNCH_WARM))
 		source_warn(ctx, NULL, SRC, "no 'Displayed' line for '%s' "
 		    "after the %s launch", pkg.len ? pkg.buf : "the app",
 		    rs_launch_name(st->kind));
+	free(anchors);
 	strbuf_release(&pkg);
 }
 
@@ -471,31 +434,172 @@ startup_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	return 0;
 }
 
+/* Make `st` the iteration's startup record, as its last launch. */
+static void
+keep_last(struct source_ctx *ctx, const struct rs_startup *st)
+{
+	struct rs_startup *it = &ctx->it->startup;
+	enum rs_launch kind = it->kind;
+
+	free(it->launch_state);
+	*it = *st;
+	it->kind = kind;
+	it->launch_state = st->launch_state ? xstrdup(st->launch_state) :
+	    NULL;
+}
+
+static void
+startup_init(struct rs_startup *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->total_ms = st->wait_ms = st->displayed_ms = NAN;
+	st->fully_drawn_ms = NAN;
+	st->matrix.application_create_ms = NAN;
+	st->matrix.first_activity_create_ms = NAN;
+	st->matrix.startup_duration_ms = NAN;
+	st->matrix.warm = RS_UNKNOWN;
+}
+
 /*
- * `jankgate parse startup FILE`: `am start -W` output, a logcat capture,
- * or both in one file (the lines of each are told apart).
+ * The log's part of am launch k of n: its own START line when the log
+ * has one per launch (or the last ones have), else, without START lines,
+ * the Displayed line of the same rank, or the last ones for the last
+ * launch.
+ */
+static void
+pair_log(const struct logcat_line *lines, size_t nr, const char *pkg,
+    const size_t *anchors, size_t nr_anchors, size_t k, size_t n,
+    const struct rs_startup *st, struct st_launch *out)
+{
+	double limit = isnan(st->wait_ms) ? INFINITY :
+	    st->wait_ms + DISPLAYED_SLACK_MS;
+	struct st_launch *shown;
+	size_t nr_shown;
+
+	st_launch_init(out);
+	if (nr_anchors && k + nr_anchors >= n) {
+		size_t a = k + nr_anchors - n;
+		size_t until = a + 1 < nr_anchors ? anchors[a + 1] : nr;
+
+		st_log_timings(lines, until, (long)anchors[a], limit, pkg,
+		    is_hot(st), out);
+		return;
+	}
+	if (nr_anchors)
+		return;
+	nr_shown = st_log_launches(lines, nr, pkg, &shown);
+	if (nr_shown == n)
+		*out = shown[k];
+	else if (k + 1 == n)
+		st_log_timings(lines, nr, -1, limit, pkg, is_hot(st), out);
+	free(shown);
+}
+
+/* `jankgate parse startup FILE` with `am start -W` output in it. */
+static int
+parse_am(struct source_ctx *ctx, const struct am_list *am,
+    const struct logcat_line *lines, size_t nr)
+{
+	struct strbuf pkg = STRBUF_INIT;
+	size_t *anchors, nr_anchors;
+	int ret = 0;
+
+	app_package(ctx, &am->v[am->nr - 1], &pkg);
+	nr_anchors = st_log_anchors(lines, nr, pkg.len ? pkg.buf : NULL,
+	    &anchors);
+	for (size_t k = 0; k < am->nr; k++) {
+		const struct am_result *r = &am->v[k];
+		struct rs_startup st;
+		struct st_launch l;
+
+		startup_init(&st);
+		if (am_to_startup(ctx, r, &st)) {
+			/* The last launch failing fails the iteration. */
+			if (k + 1 == am->nr)
+				ret = JG_EINVAL;
+			else
+				source_warn(ctx, NULL, SRC, "launch %zu of "
+				    "%zu: %s", k + 1, am->nr, jg_error_msg());
+			free(st.launch_state);
+			continue;
+		}
+		pair_log(lines, nr, pkg.len ? pkg.buf : NULL, anchors,
+		    nr_anchors, k, am->nr, &st, &l);
+		apply_log(&st, &l);
+		source_launch_add(ctx, r->activity.len ? r->activity.buf :
+		    NULL, r->activity.len, &st);
+		if (k + 1 == am->nr)
+			keep_last(ctx, &st);
+		free(st.launch_state);
+	}
+	free(anchors);
+	strbuf_release(&pkg);
+	return ret;
+}
+
+/* Launches from the log alone; returns how many. */
+static size_t
+parse_log(struct source_ctx *ctx, const struct logcat_line *lines,
+    size_t nr)
+{
+	struct st_launch *v;
+	size_t n = st_log_launches(lines, nr, ctx->package, &v);
+	struct st_comp first = { NULL, 0 };
+	bool several = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = st_comp_package(&v[i].comp);
+		struct rs_startup st;
+
+		if (!first.s)
+			first = v[i].comp;
+		else if (k != st_comp_package(&first) ||
+		    memcmp(first.s, v[i].comp.s, k))
+			several = true;
+		startup_init(&st);
+		apply_log(&st, &v[i]);
+		source_launch_add(ctx, v[i].comp.s, v[i].comp.n, &st);
+		if (i + 1 == n)
+			keep_last(ctx, &st);
+	}
+	if (several)
+		source_warn(ctx, NULL, SRC, "launches of several apps and no "
+		    "app given (--app PKG): every one is listed, the last "
+		    "is the iteration's");
+	free(v);
+	return n;
+}
+
+/*
+ * `jankgate parse startup FILE`: `am start -W` output, a log, or both in
+ * one file (the lines of each are told apart).
  */
 static int
 startup_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	struct logcat_buf *log = logcat_buf_new();
+	struct am_list am = { NULL, 0, 0 };
 	const struct logcat_line *lines;
-	struct am_result r;
-	size_t nr;
+	struct logcat_buf *log;
+	struct strbuf conv = STRBUF_INIT;
+	const char *text;
+	size_t nr, n;
+	char *unread;
 	int ret = 0;
 
-	am_result_init(&r);
-	logcat_buf_parse_text(log, buf, len);
+	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
-	if (am_read(&r, buf, len) > 0)
-		ret = startup_launch(ctx, buf, len);
-	if (!ret && nr)
-		read_launch_log(ctx, lines, nr);
-	if (!ret && !nr && !ctx->it->startup.present)
-		source_warn(ctx, NULL, SRC, "'%s' holds neither 'am start -W' "
-		    "output nor 'logcat -v monotonic' lines", name);
-	am_result_release(&r);
+	/* am's lines are read from the text (capture_read() decoded it). */
+	textenc_utf8(&conv, buf, len, &text, &n);
+	am_read_all(&am, text, n);
+	if (am.nr)
+		ret = parse_am(ctx, &am, lines, nr);
+	else if (!parse_log(ctx, lines, nr))
+		capture_warn_nothing(ctx, SRC, name, len, unread,
+		    "'am start -W' output or Displayed / Fully drawn line");
+	am_list_release(&am);
+	strbuf_release(&conv);
+	free(unread);
 	logcat_buf_free(log);
 	return ret;
 }

@@ -50,9 +50,11 @@
 #include <string.h>
 
 #include "adb.h"
+#include "capture.h"
 #include "config.h"
 #include "error.h"
 #include "logcat.h"
+#include "logpid.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
@@ -329,6 +331,7 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 {
 	struct tm_state *st = ctx->state;
 	double grace = ctx->cfg ? ctx->cfg->source_opts.grace_ms : 0;
+	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
@@ -338,13 +341,14 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		double cost;
 		int main_thread;
 
-		if (l->tag_len != strlen(TAG) || memcmp(l->tag, TAG,
-		    l->tag_len) || parse_cost(l->msg, l->msg_len, &name, &cost,
-		    &main_thread))
+		/* Another app may carry MethodTraceMan too. */
+		if (logpid_owner(p, l) == LOGPID_OTHER ||
+		    !logcat_tag_fits(l, TAG) || parse_cost(l->msg, l->msg_len,
+		    &name, &cost, &main_thread))
 			continue;
 		sc = traced_scene(ctx, st, l->mono_ms);
 		if (!sc)
-			sc = rs_iteration_scene_at(ctx->it, l->mono_ms, grace);
+			sc = capture_scene_at(ctx, l->mono_ms, grace);
 		m = sc ? rs_scene_add_method(sc, SRC, name) :
 		    rs_iteration_add_method(ctx->it, SRC, name);
 		m->cost_ms = cost;
@@ -353,6 +357,7 @@ tm_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 		if (st)
 			st->lines++;
 	}
+	logpid_free(p);
 	return 0;
 }
 
@@ -380,25 +385,25 @@ tm_finish(struct source_ctx *ctx)
 }
 
 /*
- * `jankgate parse traceman FILE`: the costTime lines of a `logcat -v
- * monotonic` capture, as methods of the iteration.
+ * `jankgate parse traceman FILE`: the costTime lines of a logcat capture,
+ * as methods of the iteration.
  */
 static int
 tm_parse(struct source_ctx *ctx, const char *buf, size_t len,
     const char *name)
 {
-	struct logcat_buf *log = logcat_buf_new();
 	const struct logcat_line *lines;
 	size_t nr, before = ctx->it->nr_methods;
+	struct logcat_buf *log;
+	char *unread;
 
-	if (logcat_buf_parse_text(log, buf, len) || !len)
-		source_warn(ctx, NULL, SRC, "'%s' holds no 'logcat -v "
-		    "monotonic' line", name);
+	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
 	tm_logcat(ctx, lines, nr);
-	if (nr && ctx->it->nr_methods == before)
-		source_warn(ctx, NULL, SRC, "'%s' holds no costTime line",
-		    name);
+	if (ctx->it->nr_methods == before)
+		capture_warn_nothing(ctx, SRC, name, len, unread,
+		    "costTime line");
+	free(unread);
 	logcat_buf_free(log);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * fuzz_gfxinfo.c: libFuzzer target for the gfxinfo source (a framestats
- * dump into a scene) and gfxinfo_uptime().
+ * dump into a scene, or a scene per process of a dump of several),
+ * gfxinfo_uptime() and gfxinfo_app_pids().
  *
  * Whatever the dump, the scene must hold a consistent record: a
  * histogram's total is the frame count, skipped rows never reach the
@@ -23,7 +24,7 @@ check_frames(const struct rs_frames *f)
 	    f->count != (double)rs_frames_histogram_total(f))
 		abort();	/* the histogram is authoritative */
 	for (size_t i = 0; i < f->nr_rows; i++)
-		if (f->rows[i].flags || !(f->rows[i].duration_ms > 0) ||
+		if (!(f->rows[i].duration_ms > 0) ||
 		    f->rows[i].duration_ms >= 10000)
 			abort();	/* a row that should be skipped */
 	if (f->slow > f->count || f->frozen > f->slow)
@@ -49,6 +50,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src->parse(&ctx, text, size, "fuzz");
 	ctx.package = NULL;
 	src->scene_end(&ctx, rs_iteration_add_scene(it, "b"), text, size);
+	/* Without an app: a scene per process of a dump of several. */
+	src->parse(&ctx, text, size, "fuzz");
+	{
+		int pids[4];
+		size_t nr = 0;
+
+		gfxinfo_app_pids(text, size, "com.example.shop", pids, &nr, 4);
+		if (nr > 4)
+			abort();
+	}
 	for (size_t i = 0; i < it->nr_scenes; i++)
 		check_frames(&it->scenes[i].frames);
 	gfxinfo_uptime(text, size, &ms);

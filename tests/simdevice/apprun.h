@@ -33,6 +33,13 @@ struct amfmt_start;
 struct apprun;
 
 /* The device facts an app's outputs depend on. */
+/*
+ * The home screen's process (com.android.launcher3) runs at the system
+ * pid plus this: it answers gfxinfo when no app is in front, and its
+ * Choreographer skips frames while a cold start animates away from it.
+ */
+#define APPRUN_LAUNCHER_PID_OFFSET 780
+
 struct apprun_env {
 	int sdk;
 	const char *release;		/* Build.VERSION.RELEASE, "14" */

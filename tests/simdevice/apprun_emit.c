@@ -27,6 +27,8 @@
 #define TID_PERF	18	/* performance's watchdog */
 #define TID_FPSA	21	/* FPSAnalyzer's analysis thread */
 #define TID_MATRIX	59	/* Matrix's report thread */
+/* The launcher's own skipped frames as a cold start animates away. */
+#define LAUNCHER_SKIPPED	45
 
 void
 apprun_log(struct apprun *r, long long mono_ns, int pid, int tid, char prio,
@@ -146,6 +148,18 @@ apprun_emit_launch(struct apprun *r, const struct framegen_launch *l,
 	struct strbuf msg = STRBUF_INIT;
 	const char *tag;
 
+	/*
+	 * Another process's "Skipped N frames!": the launcher's, as the
+	 * start animates away from it.  Only its pid tells it from the app's.
+	 */
+	if (l->state == FRAMEGEN_COLD) {
+		int pid = r->env.system_pid + APPRUN_LAUNCHER_PID_OFFSET;
+
+		logfmt_msg_skipped(&msg, LAUNCHER_SKIPPED);
+		apprun_log(r, l->start_ns, pid, pid, 'I', "Choreographer",
+		    msg.buf);
+		strbuf_reset(&msg);
+	}
 	/* A hot start redraws nothing new: no Displayed. */
 	if (l->state != FRAMEGEN_HOT) {
 		tag = logfmt_msg_displayed(&msg, r->env.sdk, r->m->package,

@@ -130,7 +130,7 @@ front_of(struct simapps *a, int sdk, struct front *f)
 		f->package = LAUNCHER_PKG;
 		f->activity = launcher_activity(sdk);
 		f->task = 1;
-		f->pid = simapps_system_pid(a) + 780;
+		f->pid = simapps_system_pid(a) + APPRUN_LAUNCHER_PID_OFFSET;
 		f->uid = 10050;
 		return;
 	}

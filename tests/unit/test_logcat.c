@@ -1,12 +1,16 @@
 /*
- * test_logcat.c: the `logcat -v monotonic` line parser and line buffer.
+ * test_logcat.c: the logcat line parser on `-v monotonic` lines, and the
+ * line buffer: continuations, `-v long`, markers, encodings, the first
+ * unreadable line.  test_logcat_layouts.c drives every layout.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "unit.h"
 #include "error.h"
 #include "logcat.h"
+#include "strbuf.h"
 
 static void
 assert_field(const char *s, size_t n, const char *want)
@@ -77,16 +81,16 @@ parses_each_layout(void **state)
 	}
 }
 
-/* Markers, other layouts and junk are not lines. */
+/* Markers, lines in no known layout and junk are not lines. */
 static void
 rejects_what_is_not_a_line(void **state)
 {
 	static const char *const bad[] = {
 		"--------- beginning of main",
 		"--------- switch to system",
-		"11-05 14:22:33.456  1502  1560 I ActivityManager: Displayed x",
-		"I/ActivityManager( 1502): Displayed x",
-		"[ 11-05 14:22:33.456  1502: 1560 I/ActivityManager ]",
+		"Displayed com.x/.Main: +710ms",
+		"I/ActivityTaskMan",
+		"[ 11-05 14:22:33.456  1502: 1560 I/ActivityManager",
 		"",
 		"   ",
 		"  3600.0   901   928 I T: two fraction digits",
@@ -123,8 +127,9 @@ length_bounds_the_line(void **state)
 }
 
 /*
- * A saved capture: markers and junk are counted as rejects, CRLF and a
- * last line without a newline are fine, lines keep their order.
+ * A saved capture: markers and blank lines are dropped, a line in no
+ * layout is kept as a bare message, CRLF and a last line without a
+ * newline are fine, lines keep their order.
  */
 static void
 buffer_reads_a_capture(void **state)
@@ -139,16 +144,23 @@ buffer_reads_a_capture(void **state)
 	    "  3601.331   901   928 I ActivityManager: Displayed p/.A: +3ms";
 	struct logcat_buf *b = logcat_buf_new();
 	const struct logcat_line *l;
-	size_t nr;
+	size_t nr, lineno;
 
 	assert_int_equal(logcat_buf_parse_text(b, text, strlen(text)), 0);
 	l = logcat_buf_lines(b, &nr);
-	assert_int_equal(nr, 3);
+	assert_int_equal(nr, 4);
 	assert_int_equal(logcat_buf_rejects(b), 3);
+	assert_int_equal(logcat_buf_prefixed(b), 3);
 	assert_field(l[0].msg, l[0].msg_len, "START u0 {x}");
 	assert_field(l[1].tag, l[1].tag_len, "Matrix");
-	assert_field(l[2].msg, l[2].msg_len, "Displayed p/.A: +3ms");
-	assert_true(l[2].mono_ms == 3601331);
+	assert_int_equal(l[2].layout, LOGCAT_BARE);
+	assert_null(l[2].tag);
+	assert_int_equal(l[2].pid, -1);
+	assert_field(l[2].msg, l[2].msg_len, "garbage");
+	assert_field(l[3].msg, l[3].msg_len, "Displayed p/.A: +3ms");
+	assert_true(l[3].mono_ms == 3601331);
+	assert_string_equal(logcat_buf_first_unread(b, &lineno), "garbage");
+	assert_int_equal(lineno, 6);
 	logcat_buf_free(b);
 }
 
@@ -197,21 +209,170 @@ nul_inside_a_message(void **state)
 	logcat_buf_free(b);
 }
 
-/* Text with no line at all is an error that says how many were rejected. */
+/*
+ * Text with no line in a known layout is an error naming its first line
+ * (bounded and printable); its lines are still kept as bare messages.
+ */
 static void
 capture_without_lines_is_an_error(void **state)
 {
-	static const char text[] = "hello\nworld\n";
+	static const char text[] = "\n  \n\x1b[2Jhello\x7f\nworld\n";
 	struct logcat_buf *b = logcat_buf_new();
+	struct strbuf big = STRBUF_INIT;
 	size_t nr;
 
 	assert_int_equal(logcat_buf_parse_text(b, text, strlen(text)),
 	    JG_EINVAL);
-	assert_non_null(strstr(jg_error_msg(), "among 2 lines"));
+	assert_string_equal(jg_error_msg(), "no line in a logcat layout "
+	    "jankgate knows; the first it could not read is line 3: "
+	    "'?[2Jhello?'");
 	logcat_buf_lines(b, &nr);
-	assert_int_equal(nr, 0);
+	assert_int_equal(nr, 2);
 	/* Empty text is no error: an idle iteration logs nothing. */
 	assert_int_equal(logcat_buf_parse_text(b, "", 0), 0);
+	logcat_buf_free(b);
+
+	b = logcat_buf_new();
+	for (int i = 0; i < 10000; i++)
+		strbuf_addch(&big, 'x');
+	assert_int_equal(logcat_buf_parse_text(b, big.buf, big.len),
+	    JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "line 1: 'xxxx"));
+	assert_true(strlen(jg_error_msg()) < 200);
+	logcat_buf_free(b);
+	strbuf_release(&big);
+}
+
+/*
+ * Android Studio prints a message's prefix once and indents the rest:
+ * an indented line after a line with a prefix gets that prefix, without
+ * its leading blanks (a tab after them stays).  An indented line after a
+ * bare one stays bare.
+ */
+static void
+continuations_take_the_prefix(void **state)
+{
+	static const char text[] =
+	    "com.x W/demo_Issue: ==========\n"
+	    "    type: UI BLOCK\n"
+	    "    \tcom.x.Main.run(Main.kt:9)\n"
+	    "bare line\n"
+	    "    indented after bare\n";
+	struct logcat_buf *b = logcat_buf_new();
+	const struct logcat_line *l;
+	size_t nr;
+
+	assert_int_equal(logcat_buf_parse_text(b, text, strlen(text)), 0);
+	l = logcat_buf_lines(b, &nr);
+	assert_int_equal(nr, 5);
+	assert_int_equal(l[0].layout, LOGCAT_STUDIO);
+	assert_field(l[0].pkg, l[0].pkg_len, "com.x");
+	assert_false(l[0].cont);
+	for (int i = 1; i < 3; i++) {
+		assert_true(l[i].cont);
+		assert_int_equal(l[i].layout, LOGCAT_STUDIO);
+		assert_field(l[i].tag, l[i].tag_len, "demo_Issue");
+		assert_field(l[i].pkg, l[i].pkg_len, "com.x");
+		assert_int_equal(l[i].prio, 'W');
+	}
+	assert_field(l[1].msg, l[1].msg_len, "type: UI BLOCK");
+	assert_field(l[2].msg, l[2].msg_len, "\tcom.x.Main.run(Main.kt:9)");
+	assert_int_equal(l[4].layout, LOGCAT_BARE);
+	assert_field(l[4].msg, l[4].msg_len, "    indented after bare");
+	logcat_buf_free(b);
+}
+
+/*
+ * -v long: a header, the message's lines as they are (blank-led ones
+ * too), a blank line; the next header starts the next entry.
+ */
+static void
+long_entries(void **state)
+{
+	static const char text[] =
+	    "[ 11-05 14:22:33.456  3920: 3941 W/PERF_Issue ]\n"
+	    "=====\n"
+	    "\tcom.x.Main.run(Main.kt:9)\n"
+	    "  two blanks\n"
+	    "\n"
+	    "[ 11-05 14:22:34.000  3920: 3920 I/Choreographer ]\n"
+	    "Skipped 31 frames!\n"
+	    "\n"
+	    "after the entry\n";
+	struct logcat_buf *b = logcat_buf_new();
+	const struct logcat_line *l;
+	size_t nr;
+
+	assert_int_equal(logcat_buf_parse_text(b, text, strlen(text)), 0);
+	l = logcat_buf_lines(b, &nr);
+	assert_int_equal(nr, 5);
+	assert_field(l[0].msg, l[0].msg_len, "=====");
+	assert_field(l[1].msg, l[1].msg_len, "\tcom.x.Main.run(Main.kt:9)");
+	assert_field(l[2].msg, l[2].msg_len, "  two blanks");
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(l[i].layout, LOGCAT_LONG);
+		assert_int_equal(l[i].pid, 3920);
+		assert_int_equal(l[i].tid, 3941);
+		assert_field(l[i].tag, l[i].tag_len, "PERF_Issue");
+	}
+	assert_field(l[3].tag, l[3].tag_len, "Choreographer");
+	assert_int_equal(l[4].layout, LOGCAT_BARE);
+	logcat_buf_free(b);
+}
+
+/*
+ * Markers: logcat's buffer lines are dropped; Studio's process start
+ * pairs a pid with its package, as a marker line.
+ */
+static void
+studio_process_marker(void **state)
+{
+	static const char text[] =
+	    "---------------------------- PROCESS STARTED (19955) for package "
+	    "com.tencent.wx.app ----------------------------\n"
+	    "---------------------------- PROCESS ENDED (19955) for package "
+	    "com.tencent.wx.app ----------------------------\n"
+	    "------ not a marker\n";
+	struct logcat_buf *b = logcat_buf_new();
+	const struct logcat_line *l;
+	size_t nr;
+
+	logcat_buf_parse_text(b, text, strlen(text));
+	l = logcat_buf_lines(b, &nr);
+	assert_int_equal(nr, 3);
+	assert_int_equal(l[0].layout, LOGCAT_MARKER);
+	assert_int_equal(l[0].pid, 19955);
+	assert_field(l[0].pkg, l[0].pkg_len, "com.tencent.wx.app");
+	assert_false(logcat_tag_fits(&l[0], "Choreographer"));
+	assert_int_equal(l[1].layout, LOGCAT_MARKER);
+	assert_int_equal(l[2].layout, LOGCAT_BARE);
+	logcat_buf_free(b);
+}
+
+/* UTF-16 (a PowerShell redirect) and a UTF-8 BOM read as UTF-8 does. */
+static void
+encodings(void **state)
+{
+	static const char utf16[] =
+	    "\xff\xfe" "1\0" "0\0-\0" "1\0" "9\0 \0" "1\0" "6\0:\0"
+	    "4\0" "0\0:\0" "5\0" "0\0.\0" "6\0" "6\0" "3\0 \0" "1\0 \0"
+	    "2\0 \0I\0 \0T\0:\0 \0\xe9\0\r\0\n\0";
+	static const char bom[] = "\xef\xbb\xbf  1.000  1  2 I T: \xc3\xa9\n";
+	struct logcat_buf *b = logcat_buf_new();
+	const struct logcat_line *l;
+	size_t nr;
+
+	assert_int_equal(logcat_buf_parse_text(b, utf16, sizeof(utf16) - 1),
+	    0);
+	assert_int_equal(logcat_buf_parse_text(b, bom, strlen(bom)), 0);
+	l = logcat_buf_lines(b, &nr);
+	assert_int_equal(nr, 2);
+	assert_int_equal(l[0].layout, LOGCAT_THREADTIME);
+	assert_int_equal(l[0].pid, 1);
+	assert_true(isnan(l[0].mono_ms));
+	assert_field(l[0].msg, l[0].msg_len, "\xc3\xa9");
+	assert_true(l[1].mono_ms == 1000);
+	assert_field(l[1].msg, l[1].msg_len, "\xc3\xa9");
 	logcat_buf_free(b);
 }
 
@@ -223,6 +384,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(buffer_owns_its_lines),
 	cmocka_unit_test(nul_inside_a_message),
 	cmocka_unit_test(capture_without_lines_is_an_error),
+	cmocka_unit_test(continuations_take_the_prefix),
+	cmocka_unit_test(long_entries),
+	cmocka_unit_test(studio_process_marker),
+	cmocka_unit_test(encodings),
 };
 
 JG_UNIT_GROUP(logcat, tests, NULL, NULL)

@@ -8,6 +8,7 @@
  * frames, huge stacks) are made from them in the tests.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -196,15 +197,31 @@ old_keys_and_lf_read_the_same(void **state)
 	strbuf_release(&b);
 }
 
+/* Does the text end right after a whole sample: its root frame? */
+static bool
+ends_at_root(const char *s, size_t len)
+{
+	static const char root[] = "ActivityThread.main(ActivityThread.java:"
+	    "7656)";
+	size_t n = strlen(root);
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	return len >= n && !memcmp(s + len - n, root, n);
+}
+
 /*
  * Every proper prefix of a file, cut anywhere, either holds no key yet
- * (not a BlockCanary log) or parses marked truncated: a cut is never
- * mistaken for a whole file, and never crashes.
+ * (not a BlockCanary log) or parses marked truncated, and never crashes:
+ * a cut is never mistaken for a whole file, except right after a whole
+ * sample, where nothing tells it from a paste that lost the file's
+ * closing blank lines (and no frame was lost).
  */
 static void
 every_cut_is_truncated(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t whole = 0, at_root = 0;
 
 	fixture(&sb, NEW_LOG);
 	/* The last blank line may go without loss: stop two bytes early. */
@@ -216,11 +233,46 @@ every_cut_is_truncated(void **state)
 		rc = bc_log_parse(&log, sb.buf, len);
 		if (rc)
 			assert_int_equal(rc, JG_EINVAL);
-		else if (!log.truncated)
+		else if (!log.truncated && !ends_at_root(sb.buf, len))
 			fail_msg("a cut at %zu bytes of %zu reads as whole",
 			    len, sb.len);
+		whole += !rc && !log.truncated;
+		at_root += ends_at_root(sb.buf, len);
 		bc_log_release(&log);
 	}
+	/* Each cut after a whole sample (and only those) reads as whole. */
+	assert_true(at_root >= 6);
+	assert_int_equal(whole, at_root);
+	strbuf_release(&sb);
+}
+
+/*
+ * A paste that lost the closing blank lines (and maybe the last line
+ * end) holds a whole stack: not truncated.  One cut inside the last
+ * sample is.
+ */
+static void
+paste_without_closing_blanks(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct bc_log log;
+
+	fixture(&sb, NEW_LOG);
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' ||
+	    sb.buf[sb.len - 1] == '\r'))
+		strbuf_setlen(&sb, sb.len - 1);
+	parse_ok(&log, &sb);
+	assert_false(log.truncated);
+	assert_int_equal(log.nr_samples, 3);
+	bc_log_release(&log);
+	strbuf_addstr(&sb, "\n");
+	parse_ok(&log, &sb);
+	assert_false(log.truncated);
+	bc_log_release(&log);
+	strbuf_setlen(&sb, sb.len - 20);
+	parse_ok(&log, &sb);
+	assert_true(log.truncated);
+	bc_log_release(&log);
 	strbuf_release(&sb);
 }
 
@@ -637,6 +689,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(new_keys_parse_whole),
 	cmocka_unit_test(old_keys_and_lf_read_the_same),
 	cmocka_unit_test(every_cut_is_truncated),
+	cmocka_unit_test(paste_without_closing_blanks),
 	cmocka_unit_test(missing_keys_are_noted),
 	cmocka_unit_test(extra_and_bad_keys),
 	cmocka_unit_test(other_text_is_not_a_log),

@@ -100,7 +100,7 @@ parses_phone_capture(void **state)
 	struct fx fx;
 
 	assert_int_equal(file_read(&sb, path), 0);
-	fx_init(&fx, NULL, 60, 0);
+	fx_init(&fx, "com.example.shop", 60, 0);
 	assert_int_equal(fx.src->parse(&fx.ctx, sb.buf, sb.len, "x"), 0);
 	assert_int_equal(fx.it->nr_blocks, 1);
 	b = &fx.it->blocks[0];
@@ -113,6 +113,15 @@ parses_phone_capture(void **state)
 	assert_int_equal(b->stack.nr, 0);
 	assert_null(b->signature);
 	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+
+	/* No app given: the one process that printed any, named, warned. */
+	fx_init(&fx, NULL, 60, 0);
+	assert_int_equal(fx.src->parse(&fx.ctx, sb.buf, sb.len, "x"), 0);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_non_null(strstr(fx.r->warnings[0].message, "pid 3923 "
+	    "(com.example.shop), the only process that printed any"));
 	strbuf_release(&sb);
 	free(path);
 	fx_release(&fx);
@@ -148,7 +157,8 @@ blocks_go_to_their_scene(void **state)
 
 /*
  * Only the app's process counts: its pids from "Start proc" lines when the
- * capture has them, else every pid but the activity manager's.
+ * capture has them (its ":remote" process too); without them the one
+ * process other than the activity manager's that printed any.
  */
 static void
 only_the_app_process(void **state)
@@ -190,9 +200,12 @@ only_the_app_process(void **state)
 static void
 unknown_rate_has_no_duration(void **state)
 {
+	static const int pids[] = { 50 };
 	struct fx fx;
 
 	fx_init(&fx, "p", NAN, 0);
+	fx.ctx.app_pids = pids;
+	fx.ctx.nr_app_pids = 1;
 	logcat(&fx, LINE("7.000", "50", "Choreographer", SKIP("30")));
 	assert_int_equal(fx.it->nr_blocks, 1);
 	assert_true(isnan(fx.it->blocks[0].wall_ms));
@@ -232,7 +245,89 @@ parse_of_other_text_warns(void **state)
 	assert_int_equal(fx.src->parse(&fx.ctx, "hello\n", 6, "h.txt"), 0);
 	assert_int_equal(fx.it->nr_blocks, 0);
 	assert_int_equal(fx.r->nr_warnings, 1);
-	assert_non_null(strstr(fx.r->warnings[0].message, "'h.txt' holds no"));
+	assert_string_equal(fx.r->warnings[0].message, "'h.txt': no line in "
+	    "a logcat layout jankgate knows; the first it could not read is "
+	    "line 1: 'hello'");
+	fx_release(&fx);
+
+	/* A capture without the line says what it lacks. */
+	fx_init(&fx, NULL, 60, 0);
+	assert_int_equal(fx.src->parse(&fx.ctx, LINE("1.000", "1", "T", "m"),
+	    strlen(LINE("1.000", "1", "T", "m")), "l.txt"), 0);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_string_equal(fx.r->warnings[0].message, "'l.txt' holds no "
+	    "'Skipped N frames!' line");
+	fx_release(&fx);
+}
+
+/*
+ * Another app's "Skipped 5874 frames!" never becomes the app's: with two
+ * processes printing them and nothing telling which is the app's, none
+ * counts and the warning names both; --pid, or the app's name in the log
+ * (its process-name tag, Studio's column), picks the app's.
+ */
+static void
+another_apps_lines_never_count(void **state)
+{
+	static const char two[] =
+	    "10-19 16:40:50.663 16032 16032 I Choreographer: " SKIP("5874")
+	    "\n10-19 16:40:52.398 20641 20641 I Choreographer: " SKIP("1095")
+	    "\n10-19 16:41:05.018 20641 22465 E .a1taxicustomer: x\n";
+	static const char studio[] =
+	    "2023-06-13 14:07:07.443   774-795   Choreographer           "
+	    "com.other.app                        I  " SKIP("5874") "\n"
+	    "2023-06-13 14:07:08.443  1955-1955  Choreographer           "
+	    "com.x                                I  " SKIP("40") "\n";
+	static const int pid[] = { 20641 };
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60, 0);
+	logcat(&fx, two);
+	assert_int_equal(fx.it->nr_blocks, 0);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_non_null(strstr(fx.r->warnings[0].message, "2 'Skipped N "
+	    "frames!' lines of 2 processes (pids 16032, 20641) are not "
+	    "counted"));
+	fx_release(&fx);
+
+	fx_init(&fx, NULL, 60, 0);
+	fx.ctx.app_pids = pid;
+	fx.ctx.nr_app_pids = 1;
+	logcat(&fx, two);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_close(fx.it->blocks[0].wall_ms, 1095 * 1000.0 / 60);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+
+	/* ART tags its lines with the last 15 bytes of the process name. */
+	fx_init(&fx, "com.a1taxi.a1taxicustomer", 60, 0);
+	logcat(&fx, two);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_close(fx.it->blocks[0].wall_ms, 1095 * 1000.0 / 60);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+
+	fx_init(&fx, "com.x", 60, 0);
+	logcat(&fx, studio);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_close(fx.it->blocks[0].wall_ms, 40 * 1000.0 / 60);
+	fx_release(&fx);
+}
+
+/* Lines that show no process (a bare paste) count, with a warning. */
+static void
+lines_without_process(void **state)
+{
+	struct fx fx;
+
+	fx_init(&fx, "com.x", 60, 0);
+	logcat(&fx, SKIP("30") "\nI/Choreographer: " SKIP("31") "\n");
+	assert_int_equal(fx.it->nr_blocks, 2);
+	assert_true(isnan(fx.it->blocks[1].start_mono_ms));
+	assert_close(fx.it->blocks[1].wall_ms, 31 * 1000.0 / 60);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_non_null(strstr(fx.r->warnings[0].message, "2 'Skipped N "
+	    "frames!' lines show no process: counted as the app's"));
 	fx_release(&fx);
 }
 
@@ -243,6 +338,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unknown_rate_has_no_duration),
 	cmocka_unit_test(lookalikes_ignored),
 	cmocka_unit_test(parse_of_other_text_warns),
+	cmocka_unit_test(another_apps_lines_never_count),
+	cmocka_unit_test(lines_without_process),
 };
 
 JG_UNIT_GROUP(src_choreographer, tests, NULL, NULL)

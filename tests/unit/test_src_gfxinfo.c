@@ -107,7 +107,7 @@ struct level_case {
 
 /*
  * Each API level's dump gives the counts and percentiles its summary
- * prints, slow/frozen/dropped from its histogram, and its Flags-0 rows.
+ * prints, slow/frozen/dropped from its histogram, and its sane rows.
  */
 static void
 reads_every_api_level(void **state)
@@ -116,7 +116,7 @@ reads_every_api_level(void **state)
 		{ "api23-m.txt", 60, 82189, 35335, NAN, NAN, NAN,
 		  NAN, 34, 42, 69, 3, "slow_ui_thread", 30128,
 		  "com.example.app.MainActivity" },
-		{ "api24-n.txt", 60, 26, 7, 7, 0, 14, 12, 21, 34, 150, 3,
+		{ "api24-n.txt", 60, 26, 7, 7, 0, 14, 12, 21, 34, 150, 4,
 		  "slow_issue_draw_commands", 1, NULL },
 		{ "api28-built.txt", 60, 639, 24, 24, 1, 71, 5, 7, 7, 18, 2,
 		  "frame_deadline_missed", 12, NULL },
@@ -221,7 +221,10 @@ label_swap_gives_the_period(void **state)
 	fx_release(&fx);
 }
 
-/* Rows with Flags != 0, no FrameCompleted, or 10 s and more are skipped. */
+/*
+ * Rows with no FrameCompleted, or of 10 s and more, are skipped; rows
+ * with Flags != 0 are kept with their flags, for readers to leave out.
+ */
 static void
 flagged_and_insane_rows_skipped(void **state)
 {
@@ -243,9 +246,13 @@ flagged_and_insane_rows_skipped(void **state)
 
 	fx_init(&fx, NULL, 60);
 	f = &parse_text(&fx, dump, strlen(dump))->frames;
-	assert_int_equal(f->nr_rows, 2);
+	assert_int_equal(f->nr_rows, 4);
 	assert_true(f->rows[0].duration_ms == 12);
-	assert_true(f->rows[1].duration_ms == 16);
+	assert_int_equal(f->rows[0].flags, 0);
+	assert_true(f->rows[1].duration_ms == 12);
+	assert_int_equal(f->rows[1].flags, 1);
+	assert_int_equal(f->rows[2].flags, 8);
+	assert_true(f->rows[3].duration_ms == 16);
 	/* Skipping those is the documented rule, not a reading problem. */
 	assert_false(warned(&fx, "PROFILEDATA"));
 	fx_release(&fx);
@@ -422,8 +429,10 @@ hostile_window_names(void **state)
 
 /*
  * The section read is the app's process (not a ":remote" one printed
- * first); without a package, the first; a package absent from the dump
- * reads the first with a warning.
+ * first); without a package, each process with frames is a scene of its
+ * own; a package absent from a dump of several processes reads none,
+ * while a dump of one process (dumpsys found it under another name) is
+ * read with a warning.
  */
 static void
 picks_the_package_process(void **state)
@@ -439,13 +448,32 @@ picks_the_package_process(void **state)
 
 	fx_init(&fx, "com.x.app", 60);
 	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 7);
+	assert_true(warned(&fx, "a dump of 2 processes: read 'com.x.app', "
+	    "the app's"));
 	fx_release(&fx);
 	fx_init(&fx, NULL, 60);
-	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
+	assert_int_equal(source_find("gfxinfo")->parse(&fx.ctx, dump,
+	    strlen(dump), "all"), 0);
+	assert_int_equal(fx.it->nr_scenes, 2);
+	assert_string_equal(fx.it->scenes[0].name, "com.x.app:remote");
+	assert_true(fx.it->scenes[0].frames.count == 5);
+	assert_string_equal(fx.it->scenes[1].name, "com.x.app");
+	assert_true(fx.it->scenes[1].frames.count == 7);
+	assert_true(warned(&fx, "'all' is a dump of 2 processes and no app "
+	    "was given (--app PKG): each of the 2 with frames is a scene "
+	    "named after its process"));
 	fx_release(&fx);
 	fx_init(&fx, "com.y", 60);
-	assert_true(parse_text(&fx, dump, strlen(dump))->frames.count == 5);
-	assert_true(warned(&fx, "no process named 'com.y'"));
+	assert_false(parse_text(&fx, dump, strlen(dump))->frames.present);
+	assert_true(warned(&fx, "no frames: none of the 2 processes in the "
+	    "dump is 'com.y'"));
+	fx_release(&fx);
+	fx_init(&fx, "com.y", 60);
+	assert_true(parse_text(&fx, strstr(dump, "** Graphics info for pid 10"),
+	    strlen(strstr(dump, "** Graphics info for pid 10")))->frames.count
+	    == 7);
+	assert_true(warned(&fx, "no process named 'com.y' in the dump; read "
+	    "'com.x.app' instead"));
 	fx_release(&fx);
 }
 
@@ -471,7 +499,22 @@ no_process_is_a_warning(void **state)
 
 	fx_init(&fx, "com.x.app", 60);
 	assert_false(parse_text(&fx, "", 0)->frames.present);
+	assert_true(warned(&fx, "no frames: the dump is empty"));
+	fx_release(&fx);
+
+	fx_init(&fx, "com.x.app", 60);
+	assert_false(parse_text(&fx, dump, 40)->frames.present);
 	assert_true(warned(&fx, "no '** Graphics info' section"));
+	fx_release(&fx);
+
+	/* Not a dump at all: one warning naming its first line. */
+	fx_init(&fx, "com.x.app", 60);
+	assert_false(parse_text(&fx, "\n  \nhello\x1b[2J\nworld\n",
+	    20)->frames.present);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_string_equal(fx.r->warnings[0].message, "'scroll' is not a "
+	    "gfxinfo dump: the first line it could not read is line 3: "
+	    "'hello?[2J'");
 	fx_release(&fx);
 }
 
@@ -613,6 +656,123 @@ uptime_line(void **state)
 	assert_int_equal(gfxinfo_uptime(dump, 20, &ms), JG_ENOTFOUND);
 }
 
+/*
+ * A plain dump (no framestats: no per-window statistics) of API 24-28
+ * pasted with its tabs turned into blanks: the process summary is read,
+ * and the visible windows are the scene's app_scenes (the hidden one is
+ * not; with none visible, every one is).
+ */
+static void
+plain_dump_windows(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 3015 [com.android.settings] **\n\n"
+	    "Total frames rendered: 24\nJanky frames: 14 (58.33%)\n"
+	    "HISTOGRAM: 5ms=10 19ms=14\n"
+	    "Profile data in ms:\n\n"
+	    "        com.android.settings/com.android.settings.Settings/"
+	    "android.view.ViewRootImpl@859603c (visibility=0)\n"
+	    "  com.android.settings/com.android.settings.Hidden/"
+	    "android.view.ViewRootImpl@1 (visibility=8)\n"
+	    "  KHCD.1Pc.feed_timeline/android.view.ViewRootImpl@d871fa5 "
+	    "(visibility=0)\n"
+	    "View hierarchy:\n\n"
+	    "  com.android.settings/com.android.settings.Settings/"
+	    "android.view.ViewRootImpl@859603c\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, "com.android.settings", 60);
+	sc = parse_text(&fx, dump, strlen(dump));
+	assert_true(sc->frames.count == 24);
+	assert_true(sc->frames.janky == 14);
+	assert_int_equal(sc->app_scenes.nr, 2);
+	assert_string_equal(sc->app_scenes.items[0],
+	    "com.android.settings.Settings");
+	assert_string_equal(sc->app_scenes.items[1], "KHCD.1Pc.feed_timeline");
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/*
+ * The part of a dump a user pastes: one `Window:` section with its
+ * summary and PROFILEDATA, no process header.  Its numbers are the
+ * scene's.
+ */
+static void
+pasted_window_section(void **state)
+{
+	static const char part[] =
+	    "Window: com.x/com.x.Feed\n"
+	    "Stats since: 3600899000000ns\n"
+	    "Total frames rendered: 3\nJanky frames: 1 (33.33%)\n"
+	    "50th percentile: 6ms\n90th percentile: 40ms\n"
+	    "95th percentile: 40ms\n99th percentile: 40ms\n"
+	    "HISTOGRAM: 6ms=2 40ms=1\n"
+	    "---PROFILEDATA---\n"
+	    "Flags,IntendedVsync,Vsync,FrameCompleted,\n"
+	    "0,1000000000,1000000000,1006000000,\n"
+	    "---PROFILEDATA---\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	sc = parse_text(&fx, part, strlen(part));
+	assert_true(sc->frames.present);
+	assert_true(sc->frames.count == 3);
+	assert_true(sc->frames.janky == 1);
+	assert_true(sc->frames.p90_ms == 40);
+	assert_int_equal(sc->frames.nr_rows, 1);
+	assert_string_equal(sc->app_scenes.items[0], "com.x.Feed");
+	assert_true(sc->start_mono_ms == 3600899);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/* The app did not answer: no frames, and the warning quotes it. */
+static void
+failure_while_dumping(void **state)
+{
+	static const char dump[] =
+	    "Applications Graphics Acceleration Info:\r\n"
+	    "Uptime: 116130041 Realtime: 256466559\r\n\r\n"
+	    "** Graphics info for pid 25723 [com.x] **\r\n"
+	    "Failure while dumping the app: ProcessRecord{45d538c "
+	    "25723:com.x/u0a675}\r\n";
+	struct rs_scene *sc;
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	sc = parse_text(&fx, dump, strlen(dump));
+	assert_false(sc->frames.present);
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_string_equal(fx.r->warnings[0].message, "no frames: the app's "
+	    "process could not dump them: 'Failure while dumping the app: "
+	    "ProcessRecord{45d538c 25723:com.x/u0a675}'");
+	fx_release(&fx);
+}
+
+/* The runner learns the app's pids from the dumps' section headers. */
+static void
+app_pids_of_a_dump(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 11 [com.x.app:remote] **\n"
+	    "** Graphics info for pid 10 [com.x.app] **\n"
+	    "** Graphics info for pid 12 [com.x.apps] **\n"
+	    "** Graphics info for pid 10 [com.x.app] **\n";
+	int pids[4] = { 0 };
+	size_t nr = 0;
+
+	gfxinfo_app_pids(dump, strlen(dump), "com.x.app", pids, &nr, 4);
+	assert_int_equal(nr, 2);
+	assert_int_equal(pids[0], 11);
+	assert_int_equal(pids[1], 10);
+	nr = 0;
+	gfxinfo_app_pids(dump, strlen(dump), "com.x.app", pids, &nr, 1);
+	assert_int_equal(nr, 1);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reads_every_api_level),
 	cmocka_unit_test(rows_by_header_name),
@@ -630,6 +790,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(crlf_dump_reads_the_same),
 	cmocka_unit_test(scene_end_fills_the_runner_scene),
 	cmocka_unit_test(uptime_line),
+	cmocka_unit_test(plain_dump_windows),
+	cmocka_unit_test(pasted_window_section),
+	cmocka_unit_test(failure_while_dumping),
+	cmocka_unit_test(app_pids_of_a_dump),
 };
 
 JG_UNIT_GROUP(src_gfxinfo, tests, NULL, NULL)

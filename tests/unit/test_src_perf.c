@@ -99,8 +99,8 @@ issue(struct strbuf *out, const char *prefix, const char *const *body)
 /*
  * The simulated shop's three UI BLOCK issues become three blocks of the
  * checkout scene, started 100 ms before their report, without a
- * duration, with the commit stack and one signature; the FPS lines give
- * each scene one slice, the mean of the seconds centred in it.
+ * duration, with the commit stack and one signature; each FPS line is a
+ * slice of the scene holding the middle of its second.
  */
 static void
 shop_capture(void **state)
@@ -131,12 +131,14 @@ shop_capture(void **state)
 		assert_string_equal(b->signature, co->blocks[0].signature);
 		assert_false(b->truncated);
 	}
-	assert_int_equal(feed_sc->fps.nr_slices, 1);
+	assert_int_equal(feed_sc->fps.nr_slices, 4);
 	assert_string_equal(feed_sc->fps.slices[0].source, "perf");
 	assert_null(feed_sc->fps.slices[0].app_scene);
-	assert_true(feed_sc->fps.slices[0].fps == (17 + 60 + 60 + 60) / 4.0);
-	assert_int_equal(co->fps.nr_slices, 1);
-	assert_true(co->fps.slices[0].fps == (0 + 0 + 18) / 3.0);
+	assert_true(feed_sc->fps.slices[0].fps == 17);
+	assert_true(feed_sc->fps.slices[3].fps == 60);
+	assert_int_equal(co->fps.nr_slices, 3);
+	assert_true(co->fps.slices[0].fps == 0);
+	assert_true(co->fps.slices[2].fps == 18);
 	assert_int_equal(w.r->nr_warnings, 0);
 	world_release(&w);
 }
@@ -281,8 +283,10 @@ fps_line_shapes(void **state)
 	    "  3607.200  3922  3922 W PERF_FPSTool: start\n"
 	    "  3607.300  3922  3922 W OTHER: APP FPS is: 1 Hz\n");
 	assert_int_equal(w.it->scenes[0].fps.nr_slices, 0);
-	assert_int_equal(w.it->scenes[1].fps.nr_slices, 1);
-	assert_true(w.it->scenes[1].fps.slices[0].fps == 61);
+	assert_int_equal(w.it->scenes[1].fps.nr_slices, 3);
+	assert_true(w.it->scenes[1].fps.slices[0].fps == 60);
+	assert_true(w.it->scenes[1].fps.slices[1].fps == 120);
+	assert_true(w.it->scenes[1].fps.slices[2].fps == 3);
 	world_release(&w);
 }
 
@@ -367,7 +371,7 @@ parse_hook(void **state)
 	assert_int_equal(it->nr_scenes, 1);
 	assert_string_equal(it->scenes[0].name, "shop-logcat.txt");
 	assert_int_equal(it->scenes[0].nr_blocks, 3);
-	assert_int_equal(it->scenes[0].fps.nr_slices, 1);
+	assert_int_equal(it->scenes[0].fps.nr_slices, 8);
 	assert_int_equal(r->nr_warnings, 0);
 	assert_int_equal(source_perf.parse(&ctx, "  1.000  1  1 I X: y\n", 21,
 	    "other.txt"), 0);

@@ -145,7 +145,8 @@ am_start_layouts(void **state)
 		const struct am_case *c = &cases[i];
 		struct fx fx;
 
-		fx_init(&fx, "com.example", RS_LAUNCH_NONE);
+		/* The app is the one am was asked for. */
+		fx_init(&fx, NULL, RS_LAUNCH_NONE);
 		assert_int_equal(launch(&fx, c->text), 0);
 		assert_true(fx.it->startup.present);
 		assert_ms(fx.it->startup.total_ms, c->total);
@@ -256,7 +257,8 @@ struct dur_case {
 
 /*
  * formatDuration texts, the three tags' layouts, and "(total ...)":
- * each gives Displayed in ms, or nothing for what is not a duration.
+ * each gives Displayed in ms (its own number), or nothing for what is
+ * not a duration.
  */
 static void
 displayed_durations(void **state)
@@ -270,7 +272,7 @@ displayed_durations(void **state)
 		  93784005 },
 		{ "I ActivityManager: Displayed p/.A: 0", 0 },
 		{ "I ActivityManager: Displayed p/.A: +3s534ms "
-		  "(total +1m22s643ms)", 82643 },
+		  "(total +1m22s643ms)", 3534 },
 		{ "I ActivityTaskManager: Displayed p/.A: +412ms", 412 },
 		{ "I ActivityTaskManager: Displayed p/.A for user 0: +412ms",
 		  412 },
@@ -301,6 +303,11 @@ displayed_durations(void **state)
 		    cases[i].ms != fx.it->startup.displayed_ms))
 			fail_msg("%s: %g", cases[i].line,
 			    fx.it->startup.displayed_ms);
+		/* "(total ...)" is the launch's TotalTime, when am has none. */
+		if (strstr(cases[i].line, "(total +1m"))
+			assert_ms(fx.it->startup.total_ms, 82643);
+		else
+			assert_ms(fx.it->startup.total_ms, NAN);
 		free(text);
 		fx_release(&fx);
 	}
@@ -393,9 +400,11 @@ without_start_the_last_displayed(void **state)
 	struct fx fx;
 
 	fx_init(&fx, "p", RS_LAUNCH_COLD);
-	assert_int_equal(launch(&fx, "Status: ok\nTotalTime: 350\n"), 0);
+	assert_int_equal(launch(&fx, "Status: ok\nTotalTime: 355\n"), 0);
 	logcat(&fx, log);
-	assert_ms(fx.it->startup.displayed_ms, 350);
+	assert_ms(fx.it->startup.displayed_ms, 340);
+	/* am's TotalTime stands; the log's total does not replace it. */
+	assert_ms(fx.it->startup.total_ms, 355);
 	assert_ms(fx.it->startup.fully_drawn_ms, 1300);
 	fx_release(&fx);
 }
@@ -485,7 +494,124 @@ parse_detects_its_input(void **state)
 	fx_init(&fx, NULL, RS_LAUNCH_NONE);
 	assert_int_equal(fx.src->parse(&fx.ctx, "hello\n", 6, "x.txt"), 0);
 	assert_false(fx.it->startup.present);
-	assert_true(warned(&fx, "'x.txt' holds neither"));
+	assert_true(warned(&fx, "'x.txt': no line in a logcat layout "
+	    "jankgate knows; the first it could not read is line 1: "
+	    "'hello'"));
+	fx_release(&fx);
+
+	fx_init(&fx, NULL, RS_LAUNCH_NONE);
+	assert_int_equal(fx.src->parse(&fx.ctx, log, 40, "cut.txt"), 0);
+	assert_true(warned(&fx, "'cut.txt' holds no 'am start -W' output "
+	    "or Displayed / Fully drawn line"));
+	fx_release(&fx);
+}
+
+/* The launches `jankgate parse` lists, and frees. */
+static void
+fx_launches(struct fx *fx, struct source_launches *l)
+{
+	memset(l, 0, sizeof(*l));
+	fx->ctx.launches = l;
+}
+
+/*
+ * Every launch of a file is listed, in order, the last kept by the
+ * iteration: each `am start -W` paired with its own START line, or,
+ * from a log alone, each Displayed line with the Fully drawn line of the
+ * same activity that follows it.
+ */
+static void
+parse_lists_every_launch(void **state)
+{
+	static const char log[] =
+	    "02-22 15:50:50.502  1802  1962 I ActivityTaskManager: Displayed "
+	    "com.x/.Main: +477ms\n"
+	    "02-22 15:50:50.900  1802  1962 I ActivityTaskManager: Displayed "
+	    "com.x/.Other: +50ms\n"
+	    "02-22 15:50:51.100  1802  1962 I ActivityTaskManager: Fully "
+	    "drawn com.x/.Main: +700ms\n"
+	    "02-22 15:50:51.703  1802  1962 I ActivityTaskManager: Displayed "
+	    "com.y/.Main: +478ms\n"
+	    "Displayed com.x/.Main: +710ms\n";
+	struct source_launches l;
+	struct fx fx;
+
+	fx_init(&fx, "com.x", RS_LAUNCH_NONE);
+	fx_launches(&fx, &l);
+	assert_int_equal(fx.src->parse(&fx.ctx, log, strlen(log), "l"), 0);
+	assert_int_equal(l.nr, 3);
+	assert_string_equal(l.v[0].activity, "com.x/.Main");
+	assert_ms(l.v[0].startup->displayed_ms, 477);
+	assert_ms(l.v[0].startup->fully_drawn_ms, 700);
+	assert_string_equal(l.v[1].activity, "com.x/.Other");
+	assert_ms(l.v[1].startup->fully_drawn_ms, NAN);
+	/* the bare line, pasted without a prefix */
+	assert_ms(l.v[2].startup->displayed_ms, 710);
+	assert_ms(fx.it->startup.displayed_ms, 710);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	source_launches_release(&l);
+	fx_release(&fx);
+
+	/* No app given: every app's launch, and a warning. */
+	fx_init(&fx, NULL, RS_LAUNCH_NONE);
+	fx_launches(&fx, &l);
+	assert_int_equal(fx.src->parse(&fx.ctx, log, strlen(log), "l"), 0);
+	assert_int_equal(l.nr, 4);
+	assert_string_equal(l.v[2].activity, "com.y/.Main");
+	assert_string_equal(l.v[3].activity, "com.x/.Main");
+	assert_true(warned(&fx, "launches of several apps"));
+	source_launches_release(&l);
+	fx_release(&fx);
+}
+
+/* Two `am start -W` outputs and their logcat: two launches, paired. */
+static void
+parse_pairs_am_with_its_start(void **state)
+{
+	struct source_launches l;
+	struct fx fx;
+
+	fx_init(&fx, NULL, RS_LAUNCH_NONE);
+	fx_launches(&fx, &l);
+	assert_int_equal(parse_file(&fx, "sim-api29-warm.txt"), 0);
+	assert_int_equal(l.nr, 2);
+	assert_string_equal(l.v[0].startup->launch_state, "COLD");
+	assert_ms(l.v[0].startup->total_ms, 773);
+	assert_ms(l.v[0].startup->displayed_ms, 773);
+	assert_ms(l.v[0].startup->fully_drawn_ms, 1272);
+	assert_string_equal(l.v[1].startup->launch_state, "WARM");
+	assert_ms(l.v[1].startup->displayed_ms, 344);
+	assert_ms(l.v[1].startup->fully_drawn_ms, 1363);
+	source_launches_release(&l);
+	fx_release(&fx);
+}
+
+/*
+ * An `Activity:` that is not the app's (a chooser, a launcher, another
+ * app's trampoline) is a warning that names it.
+ */
+static void
+another_apps_activity_warns(void **state)
+{
+	static const char am[] =
+	    "Starting: Intent { act=android.intent.action.VIEW "
+	    "dat=https://x.example/ }\nStatus: ok\nLaunchState: COLD\n"
+	    "Activity: android/com.android.internal.app.ResolverActivity\n"
+	    "TotalTime: 180\nWaitTime: 190\nComplete\n";
+	struct fx fx;
+
+	fx_init(&fx, "com.x", RS_LAUNCH_COLD);
+	assert_int_equal(launch(&fx, am), 0);
+	assert_ms(fx.it->startup.total_ms, 180);
+	assert_true(warned(&fx, "am start -W reports activity "
+	    "'android/com.android.internal.app.ResolverActivity', not one of "
+	    "'com.x'"));
+	fx_release(&fx);
+
+	fx_init(&fx, "com.x", RS_LAUNCH_COLD);
+	assert_int_equal(launch(&fx, "Starting: Intent { cmp=com.x/.A }\n"
+	    "Status: ok\nActivity: com.x/.B\nTotalTime: 5\nComplete\n"), 0);
+	assert_int_equal(fx.r->nr_warnings, 0);
 	fx_release(&fx);
 }
 
@@ -501,6 +627,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(no_launch_no_startup),
 	cmocka_unit_test(parses_phone_captures),
 	cmocka_unit_test(parse_detects_its_input),
+	cmocka_unit_test(parse_lists_every_launch),
+	cmocka_unit_test(parse_pairs_am_with_its_start),
+	cmocka_unit_test(another_apps_activity_warns),
 };
 
 JG_UNIT_GROUP(src_startup, tests, NULL, NULL)
