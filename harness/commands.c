@@ -282,19 +282,45 @@ cmd_common_option(int opt, const char *arg)
 	}
 }
 
+void
+cmd_warn_environment(const struct config *cfg)
+{
+	extern char **environ;
+	static int done;
+	struct strlist warnings = STRLIST_INIT;
+
+	/* gate and report may load twice; one warning is enough. */
+	if (done++)
+		return;
+	config_env_unknown(cfg, environ, &warnings);
+	for (size_t i = 0; i < warnings.nr; i++)
+		diag_warn("%s", warnings.items[i]);
+	strlist_release(&warnings);
+}
+
 int
 cmd_load_config(struct config **out)
 {
 	struct strlist problems = STRLIST_INIT;
 	const char *path = config_default_path(jg_opts.config_path);
+	const char *env = getenv("JANKGATE_CONFIG");
 	int rc = config_load(out, path, &problems);
 
-	for (size_t i = 0; i < problems.nr; i++)
-		diag_plain("%s", problems.items[i]);
-	strlist_release(&problems);
-	if (rc == JG_ENOTFOUND && !jg_opts.config_path)
+	if (rc == JG_ENOTFOUND && !jg_opts.config_path && !(env && *env)) {
+		/* No file was named: say how to get one, nothing else. */
 		diag_error("no configuration: pass -c FILE, set "
-		    "JANKGATE_CONFIG, or create ./jankgate.json");
+		    "JANKGATE_CONFIG, or create ./jankgate.json (`jankgate "
+		    "init` writes one)");
+	} else if (rc == JG_ENOTFOUND || rc == JG_EIO) {
+		diag_error("%s", jg_error_msg());
+	} else {
+		/* Compiler-style lines, "FILE: KEY: what was expected". */
+		for (size_t i = 0; i < problems.nr; i++)
+			diag_plain("%s", problems.items[i]);
+	}
+	strlist_release(&problems);
+	if (!rc)
+		cmd_warn_environment(*out);
 	return rc ? EXIT_BAD_INPUT : 0;
 }
 
@@ -312,8 +338,10 @@ cmd_load_config_optional(struct config **out)
 	for (size_t i = 0; i < problems.nr; i++)
 		diag_plain("%s", problems.items[i]);
 	strlist_release(&problems);
-	if (!rc)
+	if (!rc) {
 		diag_verbose("no configuration file; using the defaults");
+		cmd_warn_environment(*out);
+	}
 	return rc ? EXIT_BAD_INPUT : 0;
 }
 

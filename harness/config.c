@@ -122,8 +122,8 @@ find_key(const char *path)
 	return NULL;
 }
 
-static size_t
-edit_distance(const char *a, const char *b)
+size_t
+config_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
 
@@ -162,7 +162,7 @@ suggest(const char *parent, const char *name)
 		leaf = plen ? p + plen + 1 : p;
 		if (strchr(leaf, '.') || config_keys[i].type == K_SECRET)
 			continue;
-		size_t d = edit_distance(name, leaf);
+		size_t d = config_edit_distance(name, leaf);
 
 		if (d < best) {
 			best = d;

@@ -144,6 +144,15 @@ void config_threshold_for(const struct config *cfg, const char *scene,
 /* The config path to use: `flag` if set, else $JANKGATE_CONFIG, else "jankgate.json". */
 const char *config_default_path(const char *flag);
 
+/*
+ * config_env.c: for each JANKGATE_* variable of `envp` (NULL-terminated,
+ * like environ) that jankgate does not read, append one warning naming it
+ * and the nearest known name to `warnings`.  `cfg` (may be NULL) adds the
+ * credential variables it names.  Returns how many were found.
+ */
+size_t config_env_unknown(const struct config *cfg, char *const *envp,
+    struct strlist *warnings);
+
 /* Names and descriptions of every key, for README and `jankgate help config`. */
 struct config_key_doc {
 	const char *path;

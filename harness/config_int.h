@@ -40,6 +40,9 @@ extern const size_t config_nkeys;
 /* "JANKGATE_" + the key path upper-cased, dots as underscores; caller frees. */
 char *config_env_name(const char *path);
 
+/* Levenshtein distance of two names; 99 for names of 63 bytes or more. */
+size_t config_edit_distance(const char *a, const char *b);
+
 /* The index of `s` in the NULL-terminated `values` (a K_ENUM's), or -1. */
 int config_enum_index(const char *const *values, const char *s);
 

@@ -309,6 +309,39 @@ policy_words_round_trip(void **state)
 	assert_int_equal(w, MAIL_NEVER);
 }
 
+/*
+ * A JANKGATE_* variable no key owns is reported with the nearest name; the
+ * keys' own variables, JANKGATE_CONFIG, the credential variables and other
+ * prefixes are not.
+ */
+static void
+unknown_environment_is_named(void **state)
+{
+	char *env[] = {
+		"JANKGATE_ITERATONS=3", "JANKGATE_ITERATIONS=3",
+		"JANKGATE_CONFIG=x.json", "JANKGATE_SMTP_PASSWORD=s",
+		"JANKGATE_MY_TOKEN=t", "JANKGATE_BASLINE_REF=main",
+		"JANKGATE_ZZZZZZZZ=1", "PATH=/bin", "JANKGATE=1", NULL
+	};
+	struct config *cfg = parse_ok("{" MINIMAL ", \"baseline\": "
+	    "{\"token_env\": \"JANKGATE_MY_TOKEN\"}}");
+	struct strlist w = STRLIST_INIT;
+
+	(void)state;
+	assert_int_equal(config_env_unknown(cfg, env, &w), 3);
+	assert_string_equal(w.items[0], "environment JANKGATE_ITERATONS: no "
+	    "such variable, ignored (did you mean JANKGATE_ITERATIONS?)");
+	assert_non_null(strstr(w.items[1], "JANKGATE_BASLINE_REF: no such "
+	    "variable, ignored (did you mean JANKGATE_BASELINE_REF?)"));
+	assert_non_null(strstr(w.items[2], "JANKGATE_ZZZZZZZZ: no such "
+	    "variable, ignored (see ENVIRONMENT"));
+	strlist_release(&w);
+	/* Without a configuration the default credential names still count. */
+	assert_int_equal(config_env_unknown(NULL, env + 1, &w), 3);
+	strlist_release(&w);
+	config_free(cfg);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(defaults_apply),
 	cmocka_unit_test(paths_resolve_against_config_dir),
@@ -318,5 +351,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_file_is_not_found),
 	cmocka_unit_test(every_key_is_documented),
 	cmocka_unit_test(policy_words_round_trip),
+	cmocka_unit_test(unknown_environment_is_named),
 };
 JG_UNIT_GROUP(config, tests, NULL, NULL)
