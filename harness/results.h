@@ -283,9 +283,20 @@ struct rs_scenario *results_add_scenario(struct results *r, const char *name);
 struct rs_scenario *results_find_scenario(const struct results *r,
     const char *name);
 
-/* Append a warning; `scope` may be NULL.  Strings are copied. */
+/*
+ * Append a warning; `scope` may be NULL.  Strings are copied.  The same
+ * warning (source, scope and message) is kept once: a run that appends
+ * iterations (gate's extra batches) says it again, and returns the first.
+ */
 struct rs_warning *results_add_warning(struct results *r, const char *source,
     const char *scope, const char *message);
+
+/*
+ * A warning as one line for people: "SOURCE in SCOPE: MESSAGE", without
+ * the parts it lacks (no source: just the message), appended to `out`.
+ */
+struct strbuf;
+void rs_warning_format(struct strbuf *out, const struct rs_warning *w);
 
 /*
  * Set an extra hygiene value, replacing one with the same key.  Returns 0,

@@ -197,6 +197,7 @@ run_report_release(struct run_report *r)
 		free(d->key);
 		free(d->results_path);
 		strlist_release(&d->errors);
+		strlist_release(&d->warnings);
 	}
 	free(r->devices);
 	strlist_release(&r->errors);
@@ -425,6 +426,7 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 		memset(rep, 0, sizeof(*rep));
 		rep->serial = xstrdup(serials->items[i]);
 		strlist_init(&rep->errors);
+		strlist_init(&rep->warnings);
 
 		d = &devs[n];
 		memset(d, 0, sizeof(*d));

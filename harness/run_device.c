@@ -343,6 +343,21 @@ force_stop(struct run_dev *d)
 	strbuf_release(&cmd);
 }
 
+/* The results' warnings, for the command to print once at the end. */
+static void
+report_warnings(struct run_dev *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < d->res->nr_warnings; i++) {
+		strbuf_setlen(&sb, 0);
+		rs_warning_format(&sb, &d->res->warnings[i]);
+		if (strlist_find(&d->report->warnings, sb.buf) < 0)
+			strlist_add(&d->report->warnings, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void
 device_run(struct run_dev *d)
 {
@@ -397,6 +412,7 @@ out:
 		sources_finish(d);
 	strlist_release(&why);
 	d->report->complete = d->res->run.complete;
+	report_warnings(d);
 	run_format_now(stamp, sizeof(stamp));
 	rs_str_set(&d->res->run.finished, stamp);
 	if (!write_results(d))

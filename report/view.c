@@ -38,7 +38,7 @@
  *               release, app_version, run_id, started, comparisons: [str],
  *               baseline_runs, baseline_versions, hygiene: [ { name,
  *               value } ], verdict, counts, notes: [str],
- *               warnings: [ { source, scope, text } ], errors: [str],
+ *               warnings: [ WARNING ], errors: [str],
  *               error_count,
  *               scenarios: [ SCENARIO ] }
  *   SCENARIO= { anchor, name, verdict, summary, counts, iterations,
@@ -57,6 +57,9 @@
  *               short_signature, top, stack: [str], stack_more,
  *               baseline: SIDE, current: SIDE, wall_ms }
  *   SIDE    = { count, iterations, per_iteration, wall_ms, text }
+ *   WARNING = { source, scope, text, line }   line: "SOURCE in SCOPE:
+ *               TEXT" without the parts that are null; each once per
+ *               device
  *
  * Lists come worst first: devices, scenarios and scenes by verdict,
  * attention rows by verdict, blocks worse > new > resolved.

@@ -147,16 +147,42 @@ comparison_notes(cJSON *notes, const struct view_input *in)
 	}
 }
 
+static int
+same_field(const cJSON *o, const char *key, const char *s)
+{
+	const char *v = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(o, key));
+
+	return v == s || (v && s && !strcmp(v, s));
+}
+
+/*
+ * A WARNING, once per device however many comparisons (shards, gate's
+ * looks) carry it; `line` is the whole of it as one line of text, so no
+ * template has to join optional parts (and leave a stray ": ").
+ */
 static void
 add_warning(cJSON *arr, const char *source, const char *scope,
     const char *text)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct rs_warning w = { (char *)source, (char *)scope, (char *)text };
+	struct strbuf sb = STRBUF_INIT;
+	const cJSON *it;
+	cJSON *o;
 
+	cJSON_ArrayForEach(it, arr)
+		if (same_field(it, "source", source) &&
+		    same_field(it, "scope", scope) &&
+		    same_field(it, "text", text))
+			return;
+	o = cJSON_CreateObject();
 	vj_str(o, "source", source);
 	vj_str(o, "scope", scope);
 	vj_str(o, "text", text);
+	rs_warning_format(&sb, &w);
+	vj_str(o, "line", sb.buf);
 	cJSON_AddItemToArray(arr, o);
+	strbuf_release(&sb);
 }
 
 /* What the current run of `in` says about itself. */

@@ -7,7 +7,8 @@ simulated phone's app model stored uncompressed as assets/app.json, which
 is what tests/simdevice installs.  The options make the variants the
 reader must handle: UTF-8 or UTF-16 string pools, stored or deflated
 manifests, versionCode typed as decimal, hex, a literal string or a
-resource reference, versionCodeMajor, and a zip64 end record.
+resource reference, versionCodeMajor, and a zip64 end record.  With
+--model, the package, versionCode and versionName default to the model's.
 
     mkapk.py OUT.apk [--model FILE] [--package P] [--version-code N]
              [--version-name S] [--major N] [--code-type dec|hex|string|ref]
@@ -15,6 +16,7 @@ resource reference, versionCodeMajor, and a zip64 end record.
 """
 import argparse
 import io
+import json
 import struct
 import sys
 import zipfile
@@ -120,8 +122,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--model")
-    ap.add_argument("--package", default="com.example.shop")
-    ap.add_argument("--version-code", type=int, default=1)
+    ap.add_argument("--package")
+    ap.add_argument("--version-code", type=int)
     ap.add_argument("--version-name")
     ap.add_argument("--major", type=int)
     ap.add_argument("--code-type", default="dec",
@@ -131,6 +133,17 @@ def main():
     ap.add_argument("--zip64", action="store_true")
     ap.add_argument("--no-manifest", action="store_true")
     args = ap.parse_args()
+    # The manifest says what the app model says, unless told otherwise.
+    model = {}
+    if args.model:
+        with open(args.model, encoding="utf-8") as f:
+            model = json.load(f)
+    if args.package is None:
+        args.package = model.get("package", "com.example.shop")
+    if args.version_code is None:
+        args.version_code = int(model.get("versionCode", 1))
+    if args.version_name is None and "versionName" in model:
+        args.version_name = model["versionName"]
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
