@@ -261,6 +261,7 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 {
 	const struct run_ctx *c = d->ctx;
 	int planned = c->warmups + c->iterations, measured = 0, failed = 0;
+	int before;
 	const char *name = scenario_name(scn);
 	struct strlist problems = STRLIST_INIT;
 	int rc = 0;
@@ -276,15 +277,16 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		return 0;
 	}
 	strlist_release(&problems);
-	results_scenario(d, scn);
+	/* An appended batch counts on from what the results hold. */
+	before = (int)results_scenario(d, scn)->nr_iterations;
 	for (int i = 0; i < planned; i++) {
 		/* Found again each time: a hook may have added scenarios. */
 		struct rs_scenario *s = results_find_scenario(d->res, name);
 		bool warmup = i < c->warmups;
 		struct rs_iteration *it;
 
-		progress(d, "running", name, i + 1, planned, warmup, *done,
-		    total, t0);
+		progress(d, "running", name, before + i + 1, before + planned,
+		    warmup, *done, total, t0);
 		it = rs_scenario_add_iteration(s, warmup);
 		rc = run_iteration(d, scn, it);
 		it = &s->iterations[s->nr_iterations - 1];
@@ -295,8 +297,8 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		}
 		if (!it->ok && rc != JG_EINTR)
 			run_progress_note(c->progress, d->index, "%s: "
-			    "iteration %d/%d failed: %s", name, i + 1,
-			    planned, it->error);
+			    "iteration %d/%d failed: %s", name, before + i + 1,
+			    before + planned, it->error);
 		write_results(d);
 		if (rc)
 			return rc;
