@@ -230,6 +230,8 @@ cmd_gate(int argc, char **argv)
 		diag_warn("%s", out.warnings.items[i]);
 	fflush(stderr);
 	print_outcome(&out);
+	for (size_t i = 0; i < out.ci.nr; i++)
+		printf("%s\n", out.ci.items[i]);
 out:
 	gate_outcome_release(&out);
 	gate_opts_release(&o);

@@ -220,7 +220,10 @@ const struct command commands[] = {
 	  "                      then ./jankgate.json if present)\n"
 	  "Several comparisons (shards, devices) make one report.  Writes\n"
 	  "report.html, email.html, email.txt, summary.md, junit.xml,\n"
-	  "view.json and the comparisons into DIR; prints report.html's path.\n"
+	  "metrics.txt, view.json and the comparisons into DIR; prints\n"
+	  "report.html's path.  With $GITHUB_STEP_SUMMARY set, summary.md is\n"
+	  "appended to it; with GITHUB_ACTIONS=true, ::error and ::warning\n"
+	  "workflow commands follow the path.\n"
 	  "Exit status: 0 written, 2 bad input (a missing or invalid\n"
 	  "comparison, results file or template), 3 DIR not writable.\n" },
 	{ "run", cmd_run, run_usage,

@@ -94,6 +94,7 @@ gate_outcome_init(struct gate_outcome *out)
 	run_report_init(&out->run);
 	strlist_init(&out->errors);
 	strlist_init(&out->warnings);
+	strlist_init(&out->ci);
 }
 
 static void
@@ -122,6 +123,7 @@ gate_outcome_release(struct gate_outcome *out)
 	free(out->mail_note);
 	strlist_release(&out->errors);
 	strlist_release(&out->warnings);
+	strlist_release(&out->ci);
 	memset(out, 0, sizeof(*out));
 }
 

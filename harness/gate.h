@@ -130,6 +130,7 @@ struct gate_outcome {
 	struct strlist errors;	/* "stage: message", one per failure */
 	struct strlist warnings;	/* "SERIAL: warning" of every run, each
 					   once however many batches said it */
+	struct strlist ci;	/* report_ci()'s lines to print on stdout */
 };
 
 void gate_outcome_init(struct gate_outcome *out);

@@ -39,15 +39,17 @@
  *               baseline_runs, baseline_versions, hygiene: [ { name,
  *               value } ], verdict, counts, notes: [str],
  *               warnings: [ WARNING ], errors: [str],
- *               error_count,
+ *               error_count, seconds (every iteration, warm-ups too),
  *               scenarios: [ SCENARIO ] }
  *   SCENARIO= { anchor, name, verdict, summary, counts, iterations,
  *               cur_iterations, cur_valid, base_runs, base_valid, changed,
  *               metrics: [ ROW ] (launch), startup_chart (svg),
  *               scenes: [ SCENE ], blocks: [ BLOCK ] (outside scenes),
- *               failures: [ { index, error } ] }
+ *               failures: [ { index, error } ], seconds (measured
+ *               iterations) }
  *   SCENE   = { anchor, name, verdict, summary, counts, metrics: [ ROW ],
- *               chart (svg), frames, blocks: [ BLOCK ] }
+ *               chart (svg), frames, blocks: [ BLOCK ], seconds (its
+ *               windows in the measured iterations) }
  *   ROW     = { device, scenario, scene, where, metric, description, unit,
  *               better, verdict, baseline, baseline_n, current, current_n,
  *               change, change_pct, interval, interval_level, p,

@@ -223,6 +223,36 @@ from_comparison(const struct comparison *c)
 	}
 }
 
+/*
+ * Seconds of every iteration (warm-ups and failed ones too) of the
+ * scenarios the comparisons of one device cover, each scenario once.
+ */
+static double
+device_seconds(const struct view_input *const *in, size_t nr)
+{
+	struct strlist seen = STRLIST_INIT;
+	double ms = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct results *r = in[i]->current;
+
+		for (size_t j = 0; r && j < in[i]->cmp->nr_scenarios; j++) {
+			const char *name = in[i]->cmp->scenarios[j].name;
+			const struct rs_scenario *s = vd_find_scenario(r, name);
+
+			if (!s || strlist_find(&seen, name) >= 0)
+				continue;
+			strlist_add(&seen, name);
+			for (size_t k = 0; k < s->nr_iterations; k++)
+				if (isfinite(s->iterations[k].duration_ms) &&
+				    s->iterations[k].duration_ms > 0)
+					ms += s->iterations[k].duration_ms;
+		}
+	}
+	strlist_release(&seen);
+	return ms / 1000;
+}
+
 /* Model, key, run and app of the device, from its first comparison. */
 static void
 put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
@@ -348,6 +378,7 @@ vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
 	    (double)cJSON_GetArraySize(errors));
 	vj_list(o, "errors", errors);
 	cJSON_AddItemToObject(o, "verdict", vj_view_verdict(v));
+	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
 	*verdict = v;
 	return o;
 }
