@@ -25,6 +25,12 @@ enum config_update { UPDATE_NEVER, UPDATE_ON_PASS, UPDATE_ALWAYS };
 enum config_mail_when { MAIL_ALWAYS, MAIL_REGRESSION, MAIL_NEVER };
 enum config_correction { CORRECTION_HOLM, CORRECTION_BH };
 enum config_tls { TLS_AUTO, TLS_REQUIRED, TLS_NONE };
+/* devices.install: how `apk` replaces what the device has. */
+enum config_install {
+	INSTALL_REPLACE,	/* install -r: keeps the app's data */
+	INSTALL_REINSTALL,	/* uninstall first: a clean state */
+	INSTALL_DOWNGRADE,	/* install -r -d: an older versionCode too */
+};
 
 /* A threshold override: for one metric, in all scenes or in one scene. */
 struct config_threshold {
@@ -39,7 +45,9 @@ struct config {
 	char *dir;		/* its directory, for relative paths */
 
 	char *app;		/* package name */
-	char *apk;		/* absolute path, or NULL: do not install */
+	/* What to install, absolute paths: one APK, the APKs of a split
+	 * set, a directory of them, or an .aab; empty: do not install. */
+	struct strlist apk;
 	char *activity;		/* launch activity, or NULL: the launcher's */
 	struct strlist sources;
 	struct strlist scenarios;	/* absolute paths */
@@ -59,6 +67,7 @@ struct config {
 		int refresh_hz;		/* 0: any */
 		int command_timeout_ms;
 		int iteration_timeout_s;
+		enum config_install install;
 	} devices;
 
 	struct {
@@ -171,6 +180,8 @@ size_t config_key_docs(const struct config_key_doc **out);
 const char *config_update_name(enum config_update u);
 int config_update_parse(enum config_update *out, const char *word);
 const char *config_mail_when_name(enum config_mail_when w);
+/* "replace", "reinstall" or "downgrade"; never NULL. */
+const char *config_install_name(enum config_install i);
 int config_mail_when_parse(enum config_mail_when *out, const char *word);
 
 #endif

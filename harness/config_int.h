@@ -18,6 +18,7 @@ enum ktype {
 	K_ENUM,		/* string from `values`, stored as its index */
 	K_LIST,		/* list of strings; restricted to `values` when set */
 	K_PATHLIST,	/* list of paths */
+	K_PATHS,	/* one path, or a list of paths: a strlist either way */
 	K_THRESHOLDS,	/* metric -> { relative, absolute } */
 	K_SCENE_THRESHOLDS,	/* scene -> metric -> { ... } */
 	K_SECRET,	/* always an error: secrets never live in the file */

@@ -559,9 +559,17 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	out->status = 0;
 	if (load_scenarios(&c, out))
 		goto out;
-	if (c.cfg->apk && run_apk_probe(&c.apk, c.cfg->apk, c.cfg->app)) {
-		run_error(out, 2, jg_error_msg());
-		goto out;
+	if (c.cfg->apk.nr) {
+		/* An app bundle's APK is built once, kept beside the results. */
+		char *bundles = xasprintf("%s/.bundletool", c.out_dir);
+		int rc = run_apk_probe(&c.apk, &c.cfg->apk, c.cfg->app,
+		    bundles);
+
+		free(bundles);
+		if (rc) {
+			run_error(out, 2, jg_error_msg());
+			goto out;
+		}
 	}
 	if (adb_server_new(&c.srv, o->cfg->devices.command_timeout_ms)) {
 		run_error(out, 2, jg_error_msg());

@@ -384,7 +384,7 @@ device_run(struct run_dev *d)
 			    why.items[i]);
 		goto out;
 	}
-	progress(d, c->cfg->apk ? "installing" : "reading the app", NULL, 0,
+	progress(d, c->cfg->apk.nr ? "installing" : "reading the app", NULL, 0,
 	    0, false, 0, 0, run_now_ms());
 	if ((rc = run_install(d))) {
 		device_error(d, 3, "%s", jg_error_msg());
