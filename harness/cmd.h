@@ -107,6 +107,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -92,6 +92,11 @@ static const char *const gate_usage[] = {
 	NULL
 };
 
+static const char *const init_usage[] = {
+	"jankgate init [--apk FILE | --package PKG] [-s SERIAL]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -183,6 +188,20 @@ const struct command commands[] = {
 	  "lost, git or SMTP), 4 inconclusive after max_iterations.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
+	{ "init", cmd_init, init_usage,
+	  "write a first jankgate.json and scenario for an app",
+	  "  --apk FILE          the app: package and launcher activity from\n"
+	  "                      this APK, which the configuration installs\n"
+	  "  --package PKG       the app, by package name (already installed)\n"
+	  "  -s SERIAL           with neither: the app open on this device\n"
+	  "                      (default: the one attached device)\n"
+	  "  -c FILE             where the configuration goes (default:\n"
+	  "                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
+	  "                      scenario goes to scenarios/ beside it\n"
+	  "Writes a cold launch and one scene of flings; never overwrites a\n"
+	  "file.  Prints the files written.\n"
+	  "Exit status: 0 written, 2 bad usage, not an APK, a file exists or\n"
+	  "a system app in front, 3 no device or adb server.\n" },
 	{ "mail", cmd_mail, mail_usage,
 	  "mail the report in DIR (written by `jankgate report`)",
 	  "  --to ADDR           a recipient, replacing mail.to (repeatable)\n"
