@@ -216,6 +216,29 @@ rs_same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+size_t
+results_remove_warnings(struct results *r, const char *source,
+    const char *prefix)
+{
+	size_t kept = 0, gone = 0;
+
+	for (size_t i = 0; i < r->nr_warnings; i++) {
+		struct rs_warning *w = &r->warnings[i];
+
+		if (rs_same(w->source, source) && w->message &&
+		    !strncmp(w->message, prefix, strlen(prefix))) {
+			free(w->source);
+			free(w->scope);
+			free(w->message);
+			gone++;
+			continue;
+		}
+		r->warnings[kept++] = *w;
+	}
+	r->nr_warnings = kept;
+	return gone;
+}
+
 void
 rs_warning_format(struct strbuf *out, const struct rs_warning *w)
 {

@@ -292,6 +292,14 @@ struct rs_warning *results_add_warning(struct results *r, const char *source,
     const char *scope, const char *message);
 
 /*
+ * Remove every warning of `source` whose message starts with `prefix`:
+ * what a source said of a whole run that a later batch of the same run
+ * proved wrong.  Returns how many went.
+ */
+size_t results_remove_warnings(struct results *r, const char *source,
+    const char *prefix);
+
+/*
  * A warning as one line for people: "SOURCE in SCOPE: MESSAGE", without
  * the parts it lacks (no source: just the message), appended to `out`.
  */
