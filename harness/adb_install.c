@@ -294,7 +294,8 @@ session_id(const char *text, long *id)
 	*id = strtol(p, &end, 10);
 	if (end == p || *end != ']' || *id < 0)
 		return jg_error_set(JG_EPROTO, "no session id in the package "
-		    "manager's answer '%.*s'", (int)strcspn(text, "\r\n"), text);
+		    "manager's answer '%.*s'", (int)strcspn(text, "\r\n"),
+		    text);
 	return 0;
 }
 

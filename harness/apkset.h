@@ -20,7 +20,7 @@
 struct apkset {
 	struct strlist files;	/* APKs to install, the base first */
 	struct apk_manifest base;	/* the base's, when `readable` */
-	int readable;		/* base's manifest read: version_code holds */
+	int readable;		/* the base's manifest was read */
 	char *unreadable;	/* else why not (aapt may read it) */
 	char *bundle;		/* the .aab the files came from, or NULL */
 };

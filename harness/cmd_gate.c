@@ -9,7 +9,8 @@
  * every problem, where the report is, what became of the mail, and the
  * verdict with its exit status.  The warnings of the runs (a source that
  * yielded nothing, a version that could not be verified) are printed once
- * each on stderr before the table, however many batches said them.  The --mail and --update words are the
+ * each on stderr before the table, however many batches said them.
+ * The --mail and --update words are the
  * configuration's (mail.when, baseline.update).  Each stage's progress
  * and failures go to stderr as they happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
  * was measured is still compared and reported, and nothing is mailed or

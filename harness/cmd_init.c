@@ -87,8 +87,8 @@ parse_args(struct init_args *a, int argc, char **argv)
 		return cmd_usage_error(self, "unexpected argument '%s'",
 		    argv[optind]);
 	if (a->apk && a->package)
-		return cmd_usage_error(self, "--apk and --package both name the "
-		    "app; give one");
+		return cmd_usage_error(self, "--apk and --package both name "
+		    "the app; give one");
 	if (a->package && !valid_package(a->package))
 		return cmd_usage_error(self, "bad --package '%s': expected a "
 		    "package name like com.example.shop", a->package);

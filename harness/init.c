@@ -4,7 +4,7 @@
  * The app in front of a phone comes from the same parser `run` uses for
  * `wait activity` (run_parse_resumed, run_ui.c), over
  *
- *	    topResumedActivity=ActivityRecord{5a1b2c3 u0 com.example.shop/.HomeActivity t12}
+ *	topResumedActivity=ActivityRecord{5a1b2c3 u0 com.x.shop/.Home t12}
  *
  * (or ResumedActivity / mResumedActivity on older releases): package
  * before the slash, the activity after it, ".X" completed with the
@@ -208,9 +208,10 @@ scenario_text(struct strbuf *sb, const struct init_app *app)
 	strbuf_addf(sb,
 	    "# Written by `jankgate init` for %s, from %s.\n"
 	    "# A cold launch, then one measured scene: flings on the first\n"
-	    "# screen.  Add what your users do (tap text \"Cart\", type \"shoe\")\n"
-	    "# and more scenes; README's \"Scenario language\" has every "
-	    "command.\n"
+	    "# screen.  Add what your users do (tap text \"Cart\", type\n"
+	    "# \"shoe\")"
+	    " and more scenes; README's \"Scenario language\" has\n"
+	    "# every command.\n"
 	    "launch cold\n"
 	    "wait idle\n"
 	    "scene scroll\n"

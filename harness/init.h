@@ -17,7 +17,7 @@
 /* The app a configuration is written for. */
 struct init_app {
 	char *package;
-	char *activity;		/* launcher, fully qualified; NULL: unknown */
+	char *activity;		/* launcher, fully qualified, or NULL */
 	char *apk;		/* the APK to install as given; NULL: none */
 	char *from;		/* where package and activity came from */
 };

@@ -560,7 +560,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	if (load_scenarios(&c, out))
 		goto out;
 	if (c.cfg->apk.nr) {
-		/* An app bundle's APK is built once, kept beside the results. */
+		/* A bundle's APK is built once, kept beside the results. */
 		char *bundles = xasprintf("%s/.bundletool", c.out_dir);
 		int rc = run_apk_probe(&c.apk, &c.cfg->apk, c.cfg->app,
 		    bundles);

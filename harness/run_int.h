@@ -253,7 +253,7 @@ struct run_apk {
 	double version_code;	/* NAN when it could not be learned */
 	char *how;		/* "from its AndroidManifest.xml", "read by aapt" */
 	char *unverified;	/* with NAN: the warning every device records */
-	struct strlist files;	/* to install: one APK, or a base and splits */
+	struct strlist files;	/* an APK, or a base and splits */
 };
 
 /*

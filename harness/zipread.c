@@ -336,7 +336,7 @@ stream_entry(const struct zipread *z, const struct zentry *e,
 			zs.avail_out = CHUNK;
 			zr = inflate(&zs, Z_NO_FLUSH);
 			if (zr == Z_BUF_ERROR) {
-				zr = Z_OK;	/* nothing to do: more input */
+				zr = Z_OK;	/* it needs more input */
 				break;
 			}
 			if (zr != Z_OK && zr != Z_STREAM_END) {

@@ -138,7 +138,8 @@ report_ci(const struct report_result *r, const char *dir,
 		rc = file_append(summary, md.buf, md.len);
 	}
 	if (rc)
-		jg_error_prefix("cannot add the report to $GITHUB_STEP_SUMMARY");
+		jg_error_prefix("cannot add the report to "
+		    "$GITHUB_STEP_SUMMARY");
 	free(src);
 	strbuf_release(&md);
 	return rc;

@@ -155,9 +155,11 @@ add_blocks(struct jsuite *s, const char *classname, const cJSON *blocks)
 		    str(cJSON_GetObjectItemCaseSensitive(b, "baseline"),
 		    "text"));
 		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(b,
-		    "stack"))
-			strbuf_addf(&out, "    at %s\n", cJSON_GetStringValue(f) ?
-			    cJSON_GetStringValue(f) : "");
+		    "stack")) {
+			const char *frame = cJSON_GetStringValue(f);
+
+			strbuf_addf(&out, "    at %s\n", frame ? frame : "");
+		}
 		c->text = strbuf_detach(&out, NULL);
 		free(name);
 	}

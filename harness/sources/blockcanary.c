@@ -426,13 +426,14 @@ seen_before(const struct results *r)
 				if (it->blocks[k].source &&
 				    !strcmp(it->blocks[k].source, SRC))
 					return true;
-			for (size_t s = 0; s < it->nr_scenes; s++)
-				for (size_t k = 0; k < it->scenes[s].nr_blocks;
-				    k++)
-					if (it->scenes[s].blocks[k].source &&
-					    !strcmp(it->scenes[s].blocks[k].source,
-					    SRC))
+			for (size_t s = 0; s < it->nr_scenes; s++) {
+				const struct rs_scene *sc = &it->scenes[s];
+
+				for (size_t k = 0; k < sc->nr_blocks; k++)
+					if (sc->blocks[k].source &&
+					    !strcmp(sc->blocks[k].source, SRC))
 						return true;
+			}
 		}
 	return false;
 }

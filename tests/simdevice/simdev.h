@@ -121,7 +121,7 @@ struct simdev {
 	pthread_mutex_t lock;
 	struct simpkg *pkgs;
 	size_t nr_pkgs, alloc_pkgs;
-	struct simsessions *sessions;	/* pm install sessions (sessions.c) */
+	struct simsessions *sessions;	/* pm install sessions */
 	unsigned int next_app_uid;
 	struct simapps *apps;		/* app processes, logs, ground truth */
 	int ov_width, ov_height;	/* `wm size WxH`; 0: none */

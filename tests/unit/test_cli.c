@@ -161,7 +161,8 @@ metrics_and_sources_are_in_the_man_page(void **state)
 		snprintf(needle, sizeof(needle), ".TP\n.B %s\n",
 		    metric_at(i)->name);
 		if (!strstr(sec.buf, needle))
-			fail_msg("jankgate.1 METRICS lacks %s", metric_at(i)->name);
+			fail_msg("jankgate.1 METRICS lacks %s",
+			    metric_at(i)->name);
 	}
 	strbuf_setlen(&sec, 0);
 	man_section(&sec, "SOURCES");
@@ -169,7 +170,8 @@ metrics_and_sources_are_in_the_man_page(void **state)
 		snprintf(needle, sizeof(needle), ".TP\n.B %s\n",
 		    sources[i]->name);
 		if (!strstr(sec.buf, needle))
-			fail_msg("jankgate.1 SOURCES lacks %s", sources[i]->name);
+			fail_msg("jankgate.1 SOURCES lacks %s",
+			    sources[i]->name);
 	}
 	strbuf_release(&sec);
 }
