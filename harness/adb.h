@@ -301,4 +301,21 @@ struct adb_install_opts {
 int adb_install(struct adb_device *dev, const char *apk,
     const struct adb_install_opts *opts);
 
+/*
+ * Install the base APK apks[0] and its splits apks[1..nr) as one package,
+ * through a package-manager session (install-create, one install-write
+ * per file, install-commit; install-abandon after a failure).  `opts` as
+ * for adb_install().  A refusal is JG_EGENERIC with the package manager's
+ * words in the message.
+ */
+int adb_install_multiple(struct adb_device *dev, const char *const *apks,
+    size_t nr, const struct adb_install_opts *opts);
+
+/*
+ * Uninstall `package` (`pm uninstall`, data and all).  Returns 0;
+ * JG_ENOTFOUND when it was not installed; JG_EGENERIC with the package
+ * manager's words when it refused.
+ */
+int adb_uninstall(struct adb_device *dev, const char *package);
+
 #endif

@@ -70,6 +70,13 @@ int cmd_load_config(struct config **out);
 int cmd_load_config_optional(struct config **out);
 
 /*
+ * Warn, once per variable, about JANKGATE_* variables that jankgate does
+ * not read (a misspelt key), naming the nearest known one.  `cfg` may be
+ * NULL.  cmd_load_config*() call it.
+ */
+void cmd_warn_environment(const struct config *cfg);
+
+/*
  * Open the baseline store named by `repo` (--repo), else baseline.repo of
  * `cfg`, printing what went wrong.  Returns 0, or the exit status: 2 when
  * no repository is named or it does not exist, 3 when it cannot be reached.
@@ -100,6 +107,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -2,9 +2,10 @@
  * cmd_check.c: `jankgate check`, validate without touching anything.
  *
  * Like `httpd -n`: reads the configuration, every scenario it names and
- * the APK's manifest (its package must be `app`), prints one line per
- * problem ("FILE:LINE:COL: message" for scenarios), or
- * "configuration OK".  With results files named on the command line it
+ * every APK `apk` stands for (apkset.c: each must open as an APK of `app`,
+ * a split set needs one base, an app bundle needs bundletool on PATH),
+ * prints one line per problem ("FILE:LINE:COL: message" for scenarios),
+ * or "configuration OK".  With results files named on the command line it
  * checks those instead (schema version, types), which is what a user runs
  * before feeding a file from another machine to compare or baseline.  It
  * opens no device, repository or network connection, so it is safe as a
@@ -13,7 +14,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "apk.h"
+#include "apkset.h"
 #include "error.h"
 
 #include "cmd.h"
@@ -82,9 +83,15 @@ cmd_check(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = check_scenarios(cfg);
-	if (cfg->apk && apk_check_app(cfg->apk, cfg->app)) {
-		diag_plain("%s", jg_error_msg());
-		rc = EXIT_BAD_INPUT;
+	if (cfg->apk.nr) {
+		struct apkset set;
+
+		/* Opened as run opens it, but an app bundle is not built. */
+		if (apkset_open(&set, &cfg->apk, cfg->app, NULL)) {
+			diag_plain("%s: apk: %s", cfg->path, jg_error_msg());
+			rc = EXIT_BAD_INPUT;
+		}
+		apkset_release(&set);
 	}
 	if (!rc)
 		printf("configuration OK\n");

@@ -7,7 +7,10 @@
  * of each verdict, the regressions by scenario, scene and metric, the new
  * and worse main-thread blocks, and what became of the baseline; then
  * every problem, where the report is, what became of the mail, and the
- * verdict with its exit status.  The --mail and --update words are the
+ * verdict with its exit status.  The warnings of the runs (a source that
+ * yielded nothing, a version that could not be verified) are printed once
+ * each on stderr before the table, however many batches said them.
+ * The --mail and --update words are the
  * configuration's (mail.when, baseline.update).  Each stage's progress
  * and failures go to stderr as they happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
  * was measured is still compared and reported, and nothing is mailed or
@@ -223,8 +226,13 @@ cmd_gate(int argc, char **argv)
 	status = gate_execute(&o, &out);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	/* Each warning once, after the progress, where it is not missed. */
+	for (size_t i = 0; i < out.warnings.nr; i++)
+		diag_warn("%s", out.warnings.items[i]);
 	fflush(stderr);
 	print_outcome(&out);
+	for (size_t i = 0; i < out.ci.nr; i++)
+		printf("%s\n", out.ci.items[i]);
 out:
 	gate_outcome_release(&out);
 	gate_opts_release(&o);

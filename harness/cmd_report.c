@@ -7,7 +7,11 @@
  * path of report.html.  Several comparison files (the shards of a suite,
  * the devices of a run) make one report.  What the report had to leave
  * out (no trend lines, a results file not found) is a warning, not a
- * failure.
+ * failure.  In CI (report_ci()): summary.md is appended to
+ * $GITHUB_STEP_SUMMARY when it is set, and with GITHUB_ACTIONS=true the
+ * workflow commands (::error per regression and infrastructure failure,
+ * ::warning per inconclusive metric and warning) follow the path on
+ * stdout.
  *
  * The exit status says whether the report was written, not what it says
  * (that is `compare`'s and `gate`'s job): 0 written, 2 bad usage or a
@@ -22,6 +26,7 @@
 #include "diag.h"
 #include "error.h"
 #include "report.h"
+#include "strlist.h"
 #include "banned.h"
 
 struct report_args {
@@ -84,8 +89,15 @@ cmd_report(int argc, char **argv)
 		diag_error_current();
 		status = rc == JG_EIO ? EXIT_INFRA : EXIT_BAD_INPUT;
 	} else {
+		struct strlist ci = STRLIST_INIT;
+
 		diag_verbose("verdict: %s", view_verdict_name(res.verdict));
+		if (report_ci(&res, a.out_dir, &ci))
+			diag_warn("%s", jg_error_msg());
 		printf("%s\n", res.html);
+		for (size_t i = 0; i < ci.nr; i++)
+			printf("%s\n", ci.items[i]);
+		strlist_release(&ci);
 	}
 	report_result_release(&res);
 out:

@@ -123,6 +123,13 @@ print_report(const struct run_report *rep)
 			diag_warn("%s: results are incomplete (complete: "
 			    "false)", d->serial);
 	}
+	/* Last, so they are not lost above the progress lines. */
+	for (size_t i = 0; i < rep->nr_devices; i++) {
+		const struct run_device_report *d = &rep->devices[i];
+
+		for (size_t j = 0; j < d->warnings.nr; j++)
+			diag_warn("%s: %s", d->serial, d->warnings.items[j]);
+	}
 	fflush(stdout);
 }
 

@@ -93,6 +93,11 @@ static const char *const gate_usage[] = {
 	NULL
 };
 
+static const char *const init_usage[] = {
+	"jankgate init [--apk FILE | --package PKG] [-s SERIAL]",
+	NULL
+};
+
 static const char *const help_usage[] = {
 	"jankgate help [COMMAND]",
 	NULL
@@ -191,6 +196,20 @@ const struct command commands[] = {
 	  "lost, git or SMTP), 4 inconclusive after max_iterations.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
+	{ "init", cmd_init, init_usage,
+	  "write a first jankgate.json and scenario for an app",
+	  "  --apk FILE          the app: package and launcher activity from\n"
+	  "                      this APK, which the configuration installs\n"
+	  "  --package PKG       the app, by package name (already installed)\n"
+	  "  -s SERIAL           with neither: the app open on this device\n"
+	  "                      (default: the one attached device)\n"
+	  "  -c FILE             where the configuration goes (default:\n"
+	  "                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
+	  "                      scenario goes to scenarios/ beside it\n"
+	  "Writes a cold launch and one scene of flings; never overwrites a\n"
+	  "file.  Prints the files written.\n"
+	  "Exit status: 0 written, 2 bad usage, not an APK, a file exists or\n"
+	  "a system app in front, 3 no device or adb server.\n" },
 	{ "mail", cmd_mail, mail_usage,
 	  "mail the report in DIR (written by `jankgate report`)",
 	  "  --to ADDR           a recipient, replacing mail.to (repeatable)\n"
@@ -239,7 +258,10 @@ const struct command commands[] = {
 	  "                      then ./jankgate.json if present)\n"
 	  "Several comparisons (shards, devices) make one report.  Writes\n"
 	  "report.html, email.html, email.txt, summary.md, junit.xml,\n"
-	  "view.json and the comparisons into DIR; prints report.html's path.\n"
+	  "metrics.txt, view.json and the comparisons into DIR; prints\n"
+	  "report.html's path.  With $GITHUB_STEP_SUMMARY set, summary.md is\n"
+	  "appended to it; with GITHUB_ACTIONS=true, ::error and ::warning\n"
+	  "workflow commands follow the path.\n"
 	  "Exit status: 0 written, 2 bad input (a missing or invalid\n"
 	  "comparison, results file or template), 3 DIR not writable.\n" },
 	{ "run", cmd_run, run_usage,
@@ -301,19 +323,45 @@ cmd_common_option(int opt, const char *arg)
 	}
 }
 
+void
+cmd_warn_environment(const struct config *cfg)
+{
+	extern char **environ;
+	static int done;
+	struct strlist warnings = STRLIST_INIT;
+
+	/* gate and report may load twice; one warning is enough. */
+	if (done++)
+		return;
+	config_env_unknown(cfg, environ, &warnings);
+	for (size_t i = 0; i < warnings.nr; i++)
+		diag_warn("%s", warnings.items[i]);
+	strlist_release(&warnings);
+}
+
 int
 cmd_load_config(struct config **out)
 {
 	struct strlist problems = STRLIST_INIT;
 	const char *path = config_default_path(jg_opts.config_path);
+	const char *env = getenv("JANKGATE_CONFIG");
 	int rc = config_load(out, path, &problems);
 
-	for (size_t i = 0; i < problems.nr; i++)
-		diag_plain("%s", problems.items[i]);
-	strlist_release(&problems);
-	if (rc == JG_ENOTFOUND && !jg_opts.config_path)
+	if (rc == JG_ENOTFOUND && !jg_opts.config_path && !(env && *env)) {
+		/* No file was named: say how to get one, nothing else. */
 		diag_error("no configuration: pass -c FILE, set "
-		    "JANKGATE_CONFIG, or create ./jankgate.json");
+		    "JANKGATE_CONFIG, or create ./jankgate.json (`jankgate "
+		    "init` writes one)");
+	} else if (rc == JG_ENOTFOUND || rc == JG_EIO) {
+		diag_error("%s", jg_error_msg());
+	} else {
+		/* Compiler-style lines, "FILE: KEY: what was expected". */
+		for (size_t i = 0; i < problems.nr; i++)
+			diag_plain("%s", problems.items[i]);
+	}
+	strlist_release(&problems);
+	if (!rc)
+		cmd_warn_environment(*out);
 	return rc ? EXIT_BAD_INPUT : 0;
 }
 
@@ -331,8 +379,10 @@ cmd_load_config_optional(struct config **out)
 	for (size_t i = 0; i < problems.nr; i++)
 		diag_plain("%s", problems.items[i]);
 	strlist_release(&problems);
-	if (!rc)
+	if (!rc) {
 		diag_verbose("no configuration file; using the defaults");
+		cmd_warn_environment(*out);
+	}
 	return rc ? EXIT_BAD_INPUT : 0;
 }
 

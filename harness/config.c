@@ -122,8 +122,8 @@ find_key(const char *path)
 	return NULL;
 }
 
-static size_t
-edit_distance(const char *a, const char *b)
+size_t
+config_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
 
@@ -162,7 +162,7 @@ suggest(const char *parent, const char *name)
 		leaf = plen ? p + plen + 1 : p;
 		if (strchr(leaf, '.') || config_keys[i].type == K_SECRET)
 			continue;
-		size_t d = edit_distance(name, leaf);
+		size_t d = config_edit_distance(name, leaf);
 
 		if (d < best) {
 			best = d;
@@ -269,7 +269,7 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 		} else if (strlist_find(l, it->valuestring) >= 0) {
 			problem(c, ipath, "'%s' is listed twice",
 			    it->valuestring);
-		} else if (k->type == K_PATHLIST) {
+		} else if (k->type == K_PATHLIST || k->type == K_PATHS) {
 			char *p = resolve_path(c, it->valuestring);
 
 			strlist_add(l, p);
@@ -279,6 +279,33 @@ set_list(struct ctx *c, const struct key *k, const char *path,
 		}
 		free(ipath);
 	}
+}
+
+/* One path (a string) or several (a list), into a list either way. */
+static void
+set_paths(struct ctx *c, const struct key *k, const char *path,
+    const cJSON *v, struct strlist *l)
+{
+	char *p;
+
+	if (cJSON_IsArray(v)) {
+		if (!cJSON_GetArraySize(v)) {
+			expected(c, path, "a path or a non-empty list of paths",
+			    v);
+			return;
+		}
+		set_list(c, k, path, v, l);
+		return;
+	}
+	if (!cJSON_IsString(v) || !*v->valuestring ||
+	    strpbrk(v->valuestring, "\r\n")) {
+		expected(c, path, "a path or a list of paths", v);
+		return;
+	}
+	strlist_release(l);
+	p = resolve_path(c, v->valuestring);
+	strlist_add(l, p);
+	free(p);
 }
 
 static void
@@ -443,6 +470,9 @@ set_value(struct ctx *c, const struct key *k, const char *path,
 	case K_PATHLIST:
 		set_list(c, k, path, v, (struct strlist *)(base + k->off));
 		break;
+	case K_PATHS:
+		set_paths(c, k, path, v, (struct strlist *)(base + k->off));
+		break;
 	case K_THRESHOLDS:
 		set_thresholds(c, path, NULL, v);
 		break;
@@ -529,7 +559,8 @@ env_value(const struct key *k, const char *s)
 			return cJSON_CreateFalse();
 		return cJSON_CreateString(s);
 	case K_LIST:
-	case K_PATHLIST: {
+	case K_PATHLIST:
+	case K_PATHS: {
 		cJSON *a = cJSON_CreateArray();
 		char *copy = xstrdup(s), *save = NULL;
 
@@ -611,6 +642,9 @@ cross_check(struct ctx *c, const int *seen, int need_required)
 			problem(c, "mail.to", "expected an address like "
 			    "\"team@example.com\", got \"%s\"",
 			    cfg->mail.to.items[i]);
+	if (cfg->devices.install != INSTALL_REPLACE && !cfg->apk.nr)
+		problem(c, "devices.install", "\"%s\" needs an apk to install",
+		    config_install_name(cfg->devices.install));
 	if (cfg->app && strpbrk(cfg->app, " \t'\"$;&|`\\/"))
 		problem(c, "app", "expected a package name like "
 		    "\"com.example.shop\", got \"%s\"", cfg->app);
@@ -762,6 +796,7 @@ config_free(struct config *cfg)
 			break;
 		case K_LIST:
 		case K_PATHLIST:
+		case K_PATHS:
 			strlist_release((struct strlist *)slot);
 			break;
 		default:

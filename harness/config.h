@@ -25,6 +25,12 @@ enum config_update { UPDATE_NEVER, UPDATE_ON_PASS, UPDATE_ALWAYS };
 enum config_mail_when { MAIL_ALWAYS, MAIL_REGRESSION, MAIL_NEVER };
 enum config_correction { CORRECTION_HOLM, CORRECTION_BH };
 enum config_tls { TLS_AUTO, TLS_REQUIRED, TLS_NONE };
+/* devices.install: how `apk` replaces what the device has. */
+enum config_install {
+	INSTALL_REPLACE,	/* install -r: keeps the app's data */
+	INSTALL_REINSTALL,	/* uninstall first: a clean state */
+	INSTALL_DOWNGRADE,	/* install -r -d: an older versionCode too */
+};
 
 /* A threshold override: for one metric, in all scenes or in one scene. */
 struct config_threshold {
@@ -39,7 +45,9 @@ struct config {
 	char *dir;		/* its directory, for relative paths */
 
 	char *app;		/* package name */
-	char *apk;		/* absolute path, or NULL: do not install */
+	/* What to install, absolute paths: one APK, the APKs of a split
+	 * set, a directory of them, or an .aab; empty: do not install. */
+	struct strlist apk;
 	char *activity;		/* launch activity, or NULL: the launcher's */
 	struct strlist sources;
 	struct strlist scenarios;	/* absolute paths */
@@ -59,6 +67,7 @@ struct config {
 		int refresh_hz;		/* 0: any */
 		int command_timeout_ms;
 		int iteration_timeout_s;
+		enum config_install install;
 	} devices;
 
 	struct {
@@ -154,6 +163,15 @@ void config_threshold_for(const struct config *cfg, const char *scene,
 /* The config path to use: `flag` if set, else $JANKGATE_CONFIG, else "jankgate.json". */
 const char *config_default_path(const char *flag);
 
+/*
+ * config_env.c: for each JANKGATE_* variable of `envp` (NULL-terminated,
+ * like environ) that jankgate does not read, append one warning naming it
+ * and the nearest known name to `warnings`.  `cfg` (may be NULL) adds the
+ * credential variables it names.  Returns how many were found.
+ */
+size_t config_env_unknown(const struct config *cfg, char *const *envp,
+    struct strlist *warnings);
+
 /* Names and descriptions of every key, for README and `jankgate help config`. */
 struct config_key_doc {
 	const char *path;
@@ -172,6 +190,8 @@ size_t config_key_docs(const struct config_key_doc **out);
 const char *config_update_name(enum config_update u);
 int config_update_parse(enum config_update *out, const char *word);
 const char *config_mail_when_name(enum config_mail_when w);
+/* "replace", "reinstall" or "downgrade"; never NULL. */
+const char *config_install_name(enum config_install i);
 int config_mail_when_parse(enum config_mail_when *out, const char *word);
 
 #endif

@@ -18,6 +18,7 @@ enum ktype {
 	K_ENUM,		/* string from `values`, stored as its index */
 	K_LIST,		/* list of strings; restricted to `values` when set */
 	K_PATHLIST,	/* list of paths */
+	K_PATHS,	/* one path, or a list of paths: a strlist either way */
 	K_THRESHOLDS,	/* metric -> { relative, absolute } */
 	K_SCENE_THRESHOLDS,	/* scene -> metric -> { ... } */
 	K_SECRET,	/* always an error: secrets never live in the file */
@@ -39,6 +40,9 @@ extern const size_t config_nkeys;
 
 /* "JANKGATE_" + the key path upper-cased, dots as underscores; caller frees. */
 char *config_env_name(const char *path);
+
+/* Levenshtein distance of two names; 99 for names of 63 bytes or more. */
+size_t config_edit_distance(const char *a, const char *b);
 
 /* The index of `s` in the NULL-terminated `values` (a K_ENUM's), or -1. */
 int config_enum_index(const char *const *values, const char *s);

@@ -32,6 +32,9 @@ static const char *const mail_when_names[] = {
 };
 static const char *const correction_names[] = { "holm", "bh", NULL };
 static const char *const tls_names[] = { "auto", "required", "none", NULL };
+static const char *const install_names[] = {
+	"replace", "reinstall", "downgrade", NULL
+};
 
 #define O(f) offsetof(struct config, f)
 #define NONE 0, 0, NULL
@@ -39,8 +42,10 @@ static const char *const tls_names[] = { "auto", "required", "none", NULL };
 const struct key config_keys[] = {
 	{ "app", K_STRING, O(app), NONE, NULL, 1,
 	  "package name of the app under test" },
-	{ "apk", K_PATH, O(apk), NONE, NULL, 0,
-	  "APK to install before measuring; unset: use what is installed" },
+	{ "apk", K_PATHS, O(apk), NONE, NULL, 0,
+	  "what to install before measuring: an APK, a list or directory of "
+	  "split APKs, or an .aab (needs bundletool); unset: use what is "
+	  "installed" },
 	{ "activity", K_STRING, O(activity), NONE, NULL, 0,
 	  "activity `launch` starts; unset: the app's launcher activity" },
 	{ "sources", K_LIST, O(sources), 0, 0, source_names,
@@ -80,6 +85,10 @@ const struct key config_keys[] = {
 	  100, 600000, NULL, "30000", 0, "timeout of one device command" },
 	{ "devices.iteration_timeout_s", K_INT, O(devices.iteration_timeout_s),
 	  1, 86400, NULL, "600", 0, "an iteration running longer fails" },
+	{ "devices.install", K_ENUM, O(devices.install), 0, 0, install_names,
+	  "\"replace\"", 0, "how `apk` goes on: replace (keep the app's data), "
+	  "reinstall (uninstall first) or downgrade (allow an older "
+	  "versionCode)" },
 
 	{ "baseline", K_OBJECT, 0, NONE, NULL, 0, "the git baseline store" },
 	{ "baseline.repo", K_REPO, O(baseline.repo), NONE, NULL, 0,
@@ -205,7 +214,8 @@ static const char *const type_names[] = {
 	[K_OBJECT] = "object", [K_STRING] = "string", [K_PATH] = "path",
 	[K_REPO] = "path or URL", [K_INT] = "integer", [K_NUMBER] = "number",
 	[K_BOOL] = "boolean", [K_ENUM] = "string", [K_LIST] = "list",
-	[K_PATHLIST] = "list of paths", [K_THRESHOLDS] = "object",
+	[K_PATHLIST] = "list of paths", [K_PATHS] = "path or list of paths",
+	[K_THRESHOLDS] = "object",
 	[K_SCENE_THRESHOLDS] = "object", [K_SECRET] = "(refused)",
 };
 
@@ -254,6 +264,12 @@ config_update_parse(enum config_update *out, const char *word)
 		return -1;
 	*out = (enum config_update)i;
 	return 0;
+}
+
+const char *
+config_install_name(enum config_install i)
+{
+	return (unsigned)i <= INSTALL_DOWNGRADE ? install_names[i] : "?";
 }
 
 const char *

@@ -151,6 +151,24 @@ file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
 }
 
 int
+file_append(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int e;
+
+	if (fd < 0)
+		return jg_error_errno(JG_EIO, errno, "cannot open '%s'", path);
+	if (write_all(fd, data, len) < 0) {
+		e = errno;
+		close(fd);
+		return jg_error_errno(JG_EIO, e, "cannot write '%s'", path);
+	}
+	if (close(fd) < 0)
+		return jg_error_errno(JG_EIO, errno, "cannot write '%s'", path);
+	return 0;
+}
+
+int
 file_mkdirs(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);

@@ -29,6 +29,13 @@ int file_read(struct strbuf *out, const char *path);
 int file_write_atomic(const char *path, const void *data, size_t len,
     mode_t mode);
 
+/*
+ * Add `len` bytes of `data` at the end of `path`, created (mode 0644
+ * before umask) when missing: for files others write too, such as a CI
+ * job's step summary.  Returns 0 or JG_EIO naming the path.
+ */
+int file_append(const char *path, const void *data, size_t len);
+
 /* mkdir -p.  Returns 0 (also when it exists as a directory) or JG_EIO. */
 int file_mkdirs(const char *path, mode_t mode);
 

@@ -93,6 +93,8 @@ gate_outcome_init(struct gate_outcome *out)
 	memset(out, 0, sizeof(*out));
 	run_report_init(&out->run);
 	strlist_init(&out->errors);
+	strlist_init(&out->warnings);
+	strlist_init(&out->ci);
 }
 
 static void
@@ -120,6 +122,8 @@ gate_outcome_release(struct gate_outcome *out)
 	free(out->mail_subject);
 	free(out->mail_note);
 	strlist_release(&out->errors);
+	strlist_release(&out->warnings);
+	strlist_release(&out->ci);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -169,6 +173,14 @@ run_account(struct gate_ctx *g, const struct run_report *r)
 			else
 				gate_fail(g, st, "run", "%s: %s", d->serial,
 				    msg);
+		}
+		for (size_t w = 0; w < d->warnings.nr; w++) {
+			char *line = xasprintf("%s: %s", d->serial,
+			    d->warnings.items[w]);
+
+			if (strlist_find(&g->out->warnings, line) < 0)
+				strlist_add(&g->out->warnings, line);
+			free(line);
 		}
 		if (d->status && !d->errors.nr)
 			gate_fail(g, d->status, "run", "%s: failed", d->serial);

@@ -139,6 +139,9 @@ struct gate_outcome {
 	bool interrupted;
 	int status;		/* the exit status, DESIGN §10 */
 	struct strlist errors;	/* "stage: message", one per failure */
+	struct strlist warnings;	/* "SERIAL: warning" of every run, each
+					   once however many batches said it */
+	struct strlist ci;	/* report_ci()'s lines to print on stdout */
 };
 
 void gate_outcome_init(struct gate_outcome *out);

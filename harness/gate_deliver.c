@@ -28,7 +28,7 @@
 
 static int
 report_write_all(struct strlist *notes, const struct config *cfg,
-    const char *repo, const struct gate_outcome *out, const char *dir)
+    const char *repo, struct gate_outcome *out, const char *dir)
 {
 	const char **files = xcalloc(out->nr_keys + 1, sizeof(*files));
 	struct report_result res = { 0 };
@@ -46,6 +46,9 @@ report_write_all(struct strlist *notes, const struct config *cfg,
 	rc = report_write(&res, &o);
 	for (size_t i = 0; i < res.notes.nr; i++)
 		strlist_add(notes, res.notes.items[i]);
+	/* As `jankgate report` does: GitHub's step summary and commands. */
+	if (!rc && report_ci(&res, dir, &out->ci))
+		strlist_add(notes, jg_error_msg());
 	report_result_release(&res);
 	free(files);
 	return rc;

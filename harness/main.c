@@ -3,27 +3,49 @@
  *
  * Global options come before the command name (`jankgate -c x.json check`);
  * every command also accepts -c/-v/-q after its name.  A failed write to
- * stdout (a full disk behind a redirect, a closed pipe) is an error: CI
- * would otherwise read a truncated table and think it complete.
+ * stdout (a full disk behind a redirect) is an error: CI would otherwise
+ * read a truncated table and think it complete.  A reader that stopped
+ * reading (`jankgate baseline show main | head -1`) is not: like
+ * `git log | head`, the command ends quietly with the status it had.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "diag.h"
 #include "error.h"
 #include "banned.h"
 
+/*
+ * 1 when stdout is a pipe or socket whose reader has gone.  stdio may
+ * have met EPIPE in an earlier write, with errno long overwritten since,
+ * so the pipe itself is asked: poll() reports POLLERR on a pipe's write
+ * end once no reader is left.
+ */
+static int
+reader_gone(int err)
+{
+	struct pollfd p = { STDOUT_FILENO, POLLOUT, 0 };
+
+	return err == EPIPE || (poll(&p, 1, 0) == 1 && (p.revents & POLLERR));
+}
+
 static int
 finish(int status)
 {
 	/* Data went to stdout; make sure all of it arrived. */
 	if (fflush(stdout) || ferror(stdout)) {
+		int err = errno;
+
+		if (reader_gone(err))
+			return status;
 		diag_error("cannot write to standard output: %s",
-		    jg_strerror(errno));
+		    jg_strerror(err));
 		return status ? status : EXIT_INFRA;
 	}
 	return status;

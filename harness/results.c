@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "results.h"
+#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -208,12 +209,62 @@ results_find_scenario(const struct results *r, const char *name)
 	return NULL;
 }
 
+/* Two optional strings are equal (both NULL counts). */
+static int
+rs_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+size_t
+results_remove_warnings(struct results *r, const char *source,
+    const char *prefix)
+{
+	size_t kept = 0, gone = 0;
+
+	for (size_t i = 0; i < r->nr_warnings; i++) {
+		struct rs_warning *w = &r->warnings[i];
+
+		if (rs_same(w->source, source) && w->message &&
+		    !strncmp(w->message, prefix, strlen(prefix))) {
+			free(w->source);
+			free(w->scope);
+			free(w->message);
+			gone++;
+			continue;
+		}
+		r->warnings[kept++] = *w;
+	}
+	r->nr_warnings = kept;
+	return gone;
+}
+
+void
+rs_warning_format(struct strbuf *out, const struct rs_warning *w)
+{
+	if (w->source && *w->source) {
+		strbuf_addstr(out, w->source);
+		if (w->scope && *w->scope)
+			strbuf_addf(out, " in %s", w->scope);
+		strbuf_addstr(out, ": ");
+	} else if (w->scope && *w->scope) {
+		strbuf_addf(out, "%s: ", w->scope);
+	}
+	strbuf_addstr(out, w->message ? w->message : "");
+}
+
 struct rs_warning *
 results_add_warning(struct results *r, const char *source, const char *scope,
     const char *message)
 {
 	struct rs_warning *w;
 
+	for (size_t i = 0; i < r->nr_warnings; i++) {
+		w = &r->warnings[i];
+		if (rs_same(w->source, source) && rs_same(w->scope, scope) &&
+		    rs_same(w->message, message))
+			return w;
+	}
 	XALLOC_GROW(r->warnings, r->nr_warnings + 1, r->alloc_warnings);
 	w = &r->warnings[r->nr_warnings++];
 	memset(w, 0, sizeof(*w));

@@ -290,9 +290,28 @@ struct rs_scenario *results_add_scenario(struct results *r, const char *name);
 struct rs_scenario *results_find_scenario(const struct results *r,
     const char *name);
 
-/* Append a warning; `scope` may be NULL.  Strings are copied. */
+/*
+ * Append a warning; `scope` may be NULL.  Strings are copied.  The same
+ * warning (source, scope and message) is kept once: a run that appends
+ * iterations (gate's extra batches) says it again, and returns the first.
+ */
 struct rs_warning *results_add_warning(struct results *r, const char *source,
     const char *scope, const char *message);
+
+/*
+ * Remove every warning of `source` whose message starts with `prefix`:
+ * what a source said of a whole run that a later batch of the same run
+ * proved wrong.  Returns how many went.
+ */
+size_t results_remove_warnings(struct results *r, const char *source,
+    const char *prefix);
+
+/*
+ * A warning as one line for people: "SOURCE in SCOPE: MESSAGE", without
+ * the parts it lacks (no source: just the message), appended to `out`.
+ */
+struct strbuf;
+void rs_warning_format(struct strbuf *out, const struct rs_warning *w);
 
 /*
  * Set an extra hygiene value, replacing one with the same key.  Returns 0,

@@ -197,6 +197,7 @@ run_report_release(struct run_report *r)
 		free(d->key);
 		free(d->results_path);
 		strlist_release(&d->errors);
+		strlist_release(&d->warnings);
 	}
 	free(r->devices);
 	strlist_release(&r->errors);
@@ -425,6 +426,7 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 		memset(rep, 0, sizeof(*rep));
 		rep->serial = xstrdup(serials->items[i]);
 		strlist_init(&rep->errors);
+		strlist_init(&rep->warnings);
 
 		d = &devs[n];
 		memset(d, 0, sizeof(*d));
@@ -557,9 +559,17 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	out->status = 0;
 	if (load_scenarios(&c, out))
 		goto out;
-	if (c.cfg->apk && run_apk_probe(&c.apk, c.cfg->apk, c.cfg->app)) {
-		run_error(out, 2, jg_error_msg());
-		goto out;
+	if (c.cfg->apk.nr) {
+		/* A bundle's APK is built once, kept beside the results. */
+		char *bundles = xasprintf("%s/.bundletool", c.out_dir);
+		int rc = run_apk_probe(&c.apk, &c.cfg->apk, c.cfg->app,
+		    bundles);
+
+		free(bundles);
+		if (rc) {
+			run_error(out, 2, jg_error_msg());
+			goto out;
+		}
 	}
 	if (adb_server_new(&c.srv, o->cfg->devices.command_timeout_ms)) {
 		run_error(out, 2, jg_error_msg());

@@ -78,6 +78,8 @@ struct run_device_report {
 	bool complete;		/* every planned iteration was attempted */
 	int status;		/* this device's exit status (0, 2, 3) */
 	struct strlist errors;	/* its infrastructure errors (as in results) */
+	struct strlist warnings;	/* its results' warnings, one line each
+					   (rs_warning_format), each once */
 };
 
 struct run_report {

@@ -265,6 +265,7 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 {
 	const struct run_ctx *c = d->ctx;
 	int planned = c->warmups + c->iterations, measured = 0, failed = 0;
+	int before;
 	const char *name = scenario_name(scn);
 	struct strlist problems = STRLIST_INIT;
 	int rc = 0;
@@ -280,15 +281,16 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		return 0;
 	}
 	strlist_release(&problems);
-	results_scenario(d, scn);
+	/* An appended batch counts on from what the results hold. */
+	before = (int)results_scenario(d, scn)->nr_iterations;
 	for (int i = 0; i < planned; i++) {
 		/* Found again each time: a hook may have added scenarios. */
 		struct rs_scenario *s = results_find_scenario(d->res, name);
 		bool warmup = i < c->warmups;
 		struct rs_iteration *it;
 
-		progress(d, "running", name, i + 1, planned, warmup, *done,
-		    total, t0);
+		progress(d, "running", name, before + i + 1, before + planned,
+		    warmup, *done, total, t0);
 		it = rs_scenario_add_iteration(s, warmup);
 		it->session = d->session;
 		rc = run_iteration(d, scn, it);
@@ -300,8 +302,8 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 		}
 		if (!it->ok && rc != JG_EINTR)
 			run_progress_note(c->progress, d->index, "%s: "
-			    "iteration %d/%d failed: %s", name, i + 1,
-			    planned, it->error);
+			    "iteration %d/%d failed: %s", name, before + i + 1,
+			    before + planned, it->error);
 		write_results(d);
 		if (rc)
 			return rc;
@@ -348,6 +350,21 @@ force_stop(struct run_dev *d)
 	strbuf_release(&cmd);
 }
 
+/* The results' warnings, for the command to print once at the end. */
+static void
+report_warnings(struct run_dev *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < d->res->nr_warnings; i++) {
+		strbuf_setlen(&sb, 0);
+		rs_warning_format(&sb, &d->res->warnings[i]);
+		if (strlist_find(&d->report->warnings, sb.buf) < 0)
+			strlist_add(&d->report->warnings, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void
 device_run(struct run_dev *d)
 {
@@ -372,7 +389,7 @@ device_run(struct run_dev *d)
 			    why.items[i]);
 		goto out;
 	}
-	progress(d, c->cfg->apk ? "installing" : "reading the app", NULL, 0,
+	progress(d, c->cfg->apk.nr ? "installing" : "reading the app", NULL, 0,
 	    0, false, 0, 0, run_now_ms());
 	if ((rc = run_install(d))) {
 		device_error(d, 3, "%s", jg_error_msg());
@@ -413,6 +430,7 @@ out:
 		sources_finish(d);
 	strlist_release(&why);
 	d->report->complete = d->res->run.complete;
+	report_warnings(d);
 	run_format_now(stamp, sizeof(stamp));
 	rs_str_set(&d->res->run.finished, stamp);
 	if (!write_results(d))

@@ -2,18 +2,28 @@
  * run_install.c: putting the app on the device and checking it is the one
  * the configuration names (DESIGN §4.2).
  *
- * With `apk` set, the APK is installed (replacing what is there) once per
- * device and run.  Then `dumpsys package PKG` says what is installed: its
+ * With `apk` set, it is installed once per device and run, by
+ * devices.install: "replace" installs over what is there (-r: the app's
+ * data stays), "reinstall" uninstalls first (a clean state; not again in
+ * an appended batch, which continues the run on the same install),
+ * "downgrade" adds -d so an older versionCode goes on (debuggable builds,
+ * or any on userdebug phones).  One APK is one install; a split set is one
+ * package-manager session (adb_install_multiple); an app bundle was made
+ * into one APK by apkset.c.  A refusal is the device's failure, with the
+ * package manager's words ("Failure [INSTALL_FAILED_VERSION_DOWNGRADE:
+ * ...]") and, where one helps, what to set.  Then `dumpsys package PKG`
+ * says what is installed: its
  * versionCode and versionName go into results "app", and its MAIN/LAUNCHER
  * activity is what `launch` starts when neither the scenario nor the
  * configuration names one.  A package that is not installed refuses the
  * device.
  *
  * What is verified: the installed versionCode equals the APK's.  What the
- * APK is, is learned once a run, before any device (run_apk_probe): its
- * SHA-256, its package (another app's APK is a configuration error) and
- * its versionCode from the binary AndroidManifest.xml (apk.c).  An APK
- * that reader cannot read (a versionCode given as a resource reference,
+ * APK is, is learned once a run, before any device (run_apk_probe, through
+ * apkset.c): its SHA-256 (of every file of a set, in install order), its
+ * package (another app's APK is a configuration error) and its
+ * versionCode from the binary AndroidManifest.xml (apk.c).  An APK that
+ * reader cannot read fully (a versionCode given as a resource reference,
  * say) is asked of the SDK's `aapt2 dump badging APK` (or `aapt`) when one
  * is on PATH:
  *
@@ -29,9 +39,10 @@
 #include <string.h>
 
 #include "adb.h"
-#include "apk.h"
+#include "apkset.h"
 #include "config.h"
 #include "error.h"
+#include "fileio.h"
 #include "proc.h"
 #include "results.h"
 #include "run_int.h"
@@ -127,44 +138,60 @@ out:
 	return rc;
 }
 
+/* The SHA-256 of every file, in order, as one stream. */
+static int
+sha256_files(const struct strlist *files, char hex[65])
+{
+	struct run_sha256 c;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	if (files->nr == 1)
+		return run_sha256_file(files->items[0], hex);
+	run_sha256_init(&c);
+	for (size_t i = 0; i < files->nr && !rc; i++) {
+		strbuf_setlen(&sb, 0);
+		if (!(rc = file_read(&sb, files->items[i])))
+			run_sha256_add(&c, sb.buf, sb.len);
+	}
+	run_sha256_hex(&c, hex);
+	strbuf_release(&sb);
+	return rc;
+}
+
 int
-run_apk_probe(struct run_apk **out, const char *path, const char *app)
+run_apk_probe(struct run_apk **out, const struct strlist *paths,
+    const char *app, const char *bundle_dir)
 {
 	struct run_apk *a = xcalloc(1, sizeof(*a));
-	struct apk_manifest m;
-	char *tool = NULL, *why;
+	struct apkset set;
+	char *tool = NULL;
 	int rc;
 
 	*out = NULL;
 	a->version_code = NAN;
-	rc = apk_read_manifest(path, &m);
-	if (rc == JG_EIO) {
-		rc = jg_error_prefix("'%s'", path);
+	strlist_init(&a->files);
+	if ((rc = apkset_open(&set, paths, app, bundle_dir)))
 		goto out;
-	}
-	if (!rc) {
-		if (!(rc = apk_is_of(&m, path, app))) {
-			a->version_code = (double)m.version_code;
-			a->how = xstrdup("from its AndroidManifest.xml");
-		}
-		apk_manifest_release(&m);
-		if (rc)
-			goto out;
+	strlist_copy(&a->files, &set.files);
+	if (set.readable) {
+		a->version_code = (double)set.base.version_code;
+		a->how = set.bundle ? xstrdup("from the manifest of the APK "
+		    "bundletool built") : xstrdup("from its "
+		    "AndroidManifest.xml");
+	} else if (!run_apk_version_code(a->files.items[0], &a->version_code,
+	    &tool)) {
+		a->how = xasprintf("read by %s", tool);
 	} else {
-		why = xstrdup(jg_error_msg());
-		if (!run_apk_version_code(path, &a->version_code, &tool))
-			a->how = xasprintf("read by %s", tool);
-		else
-			a->unverified = xasprintf("the installed versionCode "
-			    "was recorded, not verified against the APK: "
-			    "cannot read its manifest (%s), and %s", why,
-			    jg_error_msg());
-		free(why);
-		free(tool);
+		a->unverified = xasprintf("the installed versionCode was "
+		    "recorded, not verified against the APK: cannot read its "
+		    "manifest (%s), and %s", set.unreadable, jg_error_msg());
 		jg_error_clear();
 	}
-	rc = run_sha256_file(path, a->sha256);
+	free(tool);
+	rc = sha256_files(&a->files, a->sha256);
 out:
+	apkset_release(&set);
 	if (rc)
 		run_apk_free(a);
 	else
@@ -177,22 +204,67 @@ run_apk_free(struct run_apk *a)
 {
 	if (!a)
 		return;
+	strlist_release(&a->files);
 	free(a->how);
 	free(a->unverified);
 	free(a);
+}
+
+/* Put the APK(s) on the device by devices.install. */
+static int
+install(struct run_dev *d, const struct run_apk *a)
+{
+	static const char *const downgrade[] = { "-d", NULL };
+	const struct config *cfg = d->ctx->cfg;
+	struct adb_install_opts o = { ADB_INSTALL_AUTO, NULL };
+	const char *what = a->files.items[0], *words, *hint = "";
+	char *msg;
+	int rc;
+
+	if (cfg->devices.install == INSTALL_DOWNGRADE)
+		o.args = downgrade;
+	if (cfg->devices.install == INSTALL_REINSTALL &&
+	    !d->ctx->opts->append) {
+		rc = adb_uninstall(d->dev, d->package);
+		if (rc && rc != JG_ENOTFOUND)
+			return jg_error_prefix("cannot uninstall '%s' before "
+			    "installing (devices.install \"reinstall\")",
+			    d->package);
+		jg_error_clear();
+	}
+	if (a->files.nr == 1)
+		rc = adb_install(d->dev, what, &o);
+	else
+		rc = adb_install_multiple(d->dev,
+		    (const char *const *)a->files.items, a->files.nr, &o);
+	if (!rc)
+		return 0;
+	/* A refusal: the package manager's words, without adb's context. */
+	msg = xstrdup(jg_error_msg());
+	words = rc == JG_EGENERIC && strstr(msg, "Failure") ?
+	    strstr(msg, "Failure") : msg;
+	if (strstr(words, "INSTALL_FAILED_VERSION_DOWNGRADE"))
+		hint = " (devices.install \"downgrade\" installs an older "
+		    "build)";
+	else if (strstr(words, "INSTALL_FAILED_UPDATE_INCOMPATIBLE"))
+		hint = " (devices.install \"reinstall\" uninstalls the other "
+		    "build first)";
+	jg_error_set(rc, "%s%s", words, hint);
+	free(msg);
+	return jg_error_prefix("cannot install '%s'%s", what,
+	    a->files.nr > 1 ? " and its splits" : "");
 }
 
 int
 run_install(struct run_dev *d)
 {
 	const struct run_apk *a = d->ctx->apk;
-	const char *path = d->ctx->cfg->apk;
 	int rc;
 
 	if (a) {
 		rs_str_set(&d->res->app.apk_sha256, a->sha256);
-		if ((rc = adb_install(d->dev, path, NULL)))
-			return jg_error_prefix("cannot install '%s'", path);
+		if ((rc = install(d, a)))
+			return rc;
 	}
 	if ((rc = read_package(d)) || !a)
 		return rc;

@@ -250,19 +250,22 @@ int run_apk_version_code(const char *apk, double *version_code, char **tool);
 
 /* What the configured APK is: learned once a run, before any device. */
 struct run_apk {
-	char sha256[65];
+	char sha256[65];	/* of every file, in install order */
 	double version_code;	/* NAN when it could not be learned */
 	char *how;		/* "from its AndroidManifest.xml", "read by aapt" */
 	char *unverified;	/* with NAN: the warning every device records */
+	struct strlist files;	/* an APK, or a base and splits */
 };
 
 /*
- * Hash and read the APK at `path` (apk.c, else aapt).  JG_EIO when it
- * cannot be read, JG_EMISMATCH when it holds another package than `app`:
- * both are configuration errors.  A version it cannot learn is not an
- * error; `unverified` says why.
+ * Resolve `paths` (the configuration's apk) with apkset.c, building an app
+ * bundle's APK in `bundle_dir`, then hash and read it (apk.c, else aapt).
+ * Every error (JG_EIO, JG_EINVAL, JG_EMISMATCH) is a configuration error:
+ * nothing was touched.  A version it cannot learn is not an error;
+ * `unverified` says why.
  */
-int run_apk_probe(struct run_apk **out, const char *path, const char *app);
+int run_apk_probe(struct run_apk **out, const struct strlist *paths,
+    const char *app, const char *bundle_dir);
 void run_apk_free(struct run_apk *a);
 
 /*

@@ -16,7 +16,10 @@
  * `jankgate run`), under one lock, since every device's worker reports
  * here; it is the one part of the executor that writes anything, and it
  * never writes data, only progress.  ETA is the device's mean time per
- * iteration so far times the iterations it has left.
+ * iteration so far times the iterations it has left, shown only while an
+ * iteration runs (a device stopped by Ctrl-C keeps no stale ETA).  The
+ * iteration count of an appended batch (gate's extra looks) carries on
+ * from the iterations the results already hold: "iteration 7/11".
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,7 +78,8 @@ run_progress_line(struct strbuf *out, const struct run_progress_state *st,
 		    st->warmup ? " (warm-up)" : "");
 	else if (st->phase)
 		strbuf_addf(out, "  %s", st->phase);
-	if (st->done > 0 && st->total > st->done) {
+	/* Only while iterations run: a stopped device has no time left. */
+	if (st->iteration > 0 && st->done > 0 && st->total > st->done) {
 		double per = (now_ms - st->started_ms) / (double)st->done;
 
 		strbuf_addstr(out, "  ETA ");

@@ -2,8 +2,9 @@
  * report.c: report_write(), from comparison files to a report directory.
  *
  * The order is load (report_load.c), build the model (view.h), then render
- * every template before writing anything, so a template error leaves an
- * old report directory as it was instead of half replaced.  Each output
+ * every template (and junit.xml, which libxml2's writer makes: junit.c)
+ * before writing anything, so a template error leaves an old report
+ * directory as it was instead of half replaced.  Each output
  * has its escaping (report_escape.c): HTML and XML for report.html,
  * email.html and junit.xml; plain text for email.txt; Markdown for
  * summary.md.  A template that wants a value unescaped says so with
@@ -33,7 +34,6 @@ static const struct output {
 	{ "email.html", report_escape_html },
 	{ "email.txt", report_escape_text },
 	{ "summary.md", report_escape_markdown },
-	{ "junit.xml", report_escape_html },
 };
 #define NR_OUTPUTS (sizeof(outputs) / sizeof(outputs[0]))
 
@@ -133,11 +133,23 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 	return v;
 }
 
+static void
+metrics_of(const struct report_inputs *ri, int exit_code, struct strbuf *out)
+{
+	const struct comparison **cmps = xcalloc(ri->nr + 1, sizeof(*cmps));
+
+	for (size_t i = 0; i < ri->nr; i++)
+		cmps[i] = ri->in[i].cmp;
+	openmetrics_write(cmps, ri->nr, exit_code, out);
+	free(cmps);
+}
+
 int
 report_write(struct report_result *out, const struct report_opts *o)
 {
 	struct report_inputs ri;
 	struct strbuf text[NR_OUTPUTS];
+	struct strbuf junit = STRBUF_INIT, metrics = STRBUF_INIT;
 	const char *dir = o->templates;
 	struct view *v = NULL;
 	char *json = NULL;
@@ -145,6 +157,7 @@ report_write(struct report_result *out, const struct report_opts *o)
 
 	memset(out, 0, sizeof(*out));
 	strlist_init(&out->notes);
+	strlist_init(&out->github);
 	for (size_t i = 0; i < NR_OUTPUTS; i++)
 		strbuf_init(&text[i], 0);
 	if (!o->nr_comparisons)
@@ -163,12 +176,21 @@ report_write(struct report_result *out, const struct report_opts *o)
 	out->exit_code = view_exit_code(v);
 	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
 		rc = render(v, &outputs[i], dir, &text[i]);
+	if (!rc)
+		rc = junit_write(v, &junit);
 	if (rc)
 		goto out;
+	metrics_of(&ri, out->exit_code, &metrics);
+	ci_github_commands(v, &out->github);
 	rc = file_mkdirs(o->out_dir, 0755);
 	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
 		rc = write_file(o->out_dir, outputs[i].name, text[i].buf,
 		    text[i].len);
+	if (!rc)
+		rc = write_file(o->out_dir, "junit.xml", junit.buf, junit.len);
+	if (!rc)
+		rc = write_file(o->out_dir, "metrics.txt", metrics.buf,
+		    metrics.len);
 	json = view_to_json(v);
 	if (!rc)
 		rc = write_file(o->out_dir, "view.json", json, strlen(json));
@@ -182,6 +204,8 @@ out:
 	report_inputs_release(&ri);
 	for (size_t i = 0; i < NR_OUTPUTS; i++)
 		strbuf_release(&text[i]);
+	strbuf_release(&junit);
+	strbuf_release(&metrics);
 	return rc;
 }
 
@@ -191,4 +215,5 @@ report_result_release(struct report_result *r)
 	free(r->html);
 	r->html = NULL;
 	strlist_release(&r->notes);
+	strlist_release(&r->github);
 }

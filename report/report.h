@@ -12,7 +12,9 @@
  *	email.html    tables and inline styles only, no SVG, no script
  *	email.txt     plain text
  *	summary.md    for a pull-request comment
- *	junit.xml     one testcase per device/scenario/scene/metric
+ *	junit.xml     one testcase per device/scenario/scene/metric, valid
+ *	              against the junit-10 schema (code, not a template)
+ *	metrics.txt   the current medians in the OpenMetrics text format
  *	view.json     the model itself (what templates see)
  *	comparison.json, or comparison-1.json ... when several: the inputs
  *
@@ -53,6 +55,9 @@ struct report_result {
 	/* What was left out and why (no trend lines, a missing results
 	 * file), one line each, for the command to print as warnings. */
 	struct strlist notes;
+	/* GitHub workflow commands (::error, ::warning), one per line:
+	 * report_ci() hands them out when running in GitHub Actions. */
+	struct strlist github;
 };
 
 /*
@@ -65,6 +70,16 @@ struct report_result {
 int report_write(struct report_result *out, const struct report_opts *o);
 
 void report_result_release(struct report_result *r);
+
+/*
+ * For CI, after report_write() wrote `dir`: when $GITHUB_STEP_SUMMARY
+ * names a file, append dir/summary.md to it; when $GITHUB_ACTIONS is
+ * "true", append r->github to `print`, for the command to print on
+ * stdout (where the runner reads workflow commands).  Returns 0, or
+ * JG_EIO (with `print` filled anyway) when the summary was not added.
+ */
+int report_ci(const struct report_result *r, const char *dir,
+    struct strlist *print);
 
 /*
  * Append to `out` the path of template `name` ("report.html", or a
@@ -91,5 +106,13 @@ int report_template_path(struct strbuf *out, const char *name,
 void report_escape_html(struct strbuf *out, const char *s, size_t len);
 void report_escape_text(struct strbuf *out, const char *s, size_t len);
 void report_escape_markdown(struct strbuf *out, const char *s, size_t len);
+
+/*
+ * What all three share, and nothing more: for writers that escape markup
+ * themselves (libxml2's, for junit.xml), invalid UTF-8, control
+ * characters other than line breaks and tabs, and bidirectional overrides
+ * become U+FFFD.
+ */
+void report_clean_text(struct strbuf *out, const char *s, size_t len);
 
 #endif

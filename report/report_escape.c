@@ -20,7 +20,7 @@
 
 #define REPLACEMENT "\xef\xbf\xbd"
 
-enum mode { M_HTML, M_TEXT, M_MARKDOWN };
+enum mode { M_HTML, M_TEXT, M_MARKDOWN, M_CLEAN };
 
 /* U+202A..U+202E and U+2066..U+2069 reorder the text around them. */
 static bool
@@ -85,12 +85,14 @@ escape(struct strbuf *out, const char *s, size_t len, enum mode m)
 			continue;
 		}
 		if (c == '\n' || c == '\r' || c == '\t') {
-			if (m == M_HTML)
+			if (m == M_HTML || m == M_CLEAN)
 				strbuf_addch(out, c);
 			else
 				strbuf_addch(out, ' ');
 		} else if (c < 0x20 || c == 0x7f) {
 			strbuf_addstr(out, REPLACEMENT);
+		} else if (m == M_CLEAN) {
+			strbuf_addch(out, c);
 		} else if (m == M_HTML) {
 			switch (c) {
 			case '&': strbuf_addstr(out, "&amp;"); break;
@@ -125,4 +127,10 @@ void
 report_escape_markdown(struct strbuf *out, const char *s, size_t len)
 {
 	escape(out, s, len, M_MARKDOWN);
+}
+
+void
+report_clean_text(struct strbuf *out, const char *s, size_t len)
+{
+	escape(out, s, len, M_CLEAN);
 }

@@ -1,6 +1,7 @@
 /*
- * report_int.h: what report.c and report_load.c share.  Nothing outside
- * report/report*.c includes it.
+ * report_int.h: what report.c shares with report_load.c and with the
+ * writers of the formats that are not templates (junit.c, openmetrics.c,
+ * ci.c).  Nothing outside report/ includes it.
  */
 #ifndef JG_REPORT_INT_H
 #define JG_REPORT_INT_H
@@ -52,5 +53,24 @@ int report_load(struct report_inputs *out, const struct report_opts *o,
     struct strlist *notes);
 
 void report_inputs_release(struct report_inputs *ri);
+
+/*
+ * junit.c: junit.xml of the model `v`, appended to `out`: valid against
+ * the junit-10 schema, counts that add up (junit.c draws the layout).
+ * Returns 0, or JG_EGENERIC when libxml2 fails.
+ */
+struct strbuf;
+struct view;
+int junit_write(const struct view *v, struct strbuf *out);
+
+/*
+ * openmetrics.c: metrics.txt for comparisons cmps[0..nr) and the report's
+ * exit status, appended to `out` (the layout is drawn in openmetrics.c).
+ */
+void openmetrics_write(const struct comparison *const *cmps, size_t nr,
+    int exit_code, struct strbuf *out);
+
+/* ci.c: the GitHub workflow commands of the model, one line each. */
+void ci_github_commands(const struct view *v, struct strlist *out);
 
 #endif

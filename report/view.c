@@ -38,16 +38,18 @@
  *               release, app_version, run_id, started, comparisons: [str],
  *               baseline_runs, baseline_versions, hygiene: [ { name,
  *               value } ], verdict, counts, notes: [str],
- *               warnings: [ { source, scope, text } ], errors: [str],
- *               error_count,
+ *               warnings: [ WARNING ], errors: [str],
+ *               error_count, seconds (every iteration, warm-ups too),
  *               scenarios: [ SCENARIO ] }
  *   SCENARIO= { anchor, name, verdict, summary, counts, iterations,
  *               cur_iterations, cur_valid, base_runs, base_valid, changed,
  *               metrics: [ ROW ] (launch), startup_chart (svg),
  *               scenes: [ SCENE ], blocks: [ BLOCK ] (outside scenes),
- *               failures: [ { index, error } ] }
+ *               failures: [ { index, error } ], seconds (measured
+ *               iterations) }
  *   SCENE   = { anchor, name, verdict, summary, counts, metrics: [ ROW ],
- *               chart (svg), frames, blocks: [ BLOCK ] }
+ *               chart (svg), frames, blocks: [ BLOCK ], seconds (its
+ *               windows in the measured iterations) }
  *   ROW     = { device, scenario, scene, where, metric, description, unit,
  *               better, verdict, baseline, baseline_n, current, current_n,
  *               change, change_pct, interval, interval_level, p,
@@ -57,6 +59,9 @@
  *               short_signature, top, stack: [str], stack_more,
  *               baseline: SIDE, current: SIDE, wall_ms }
  *   SIDE    = { count, iterations, per_iteration, wall_ms, text }
+ *   WARNING = { source, scope, text, line }   line: "SOURCE in SCOPE:
+ *               TEXT" without the parts that are null; each once per
+ *               device
  *
  * Lists come worst first: devices, scenarios and scenes by verdict,
  * attention rows by verdict, blocks worse > new > resolved.

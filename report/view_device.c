@@ -150,16 +150,42 @@ comparison_notes(cJSON *notes, const struct view_input *in)
 	}
 }
 
+static int
+same_field(const cJSON *o, const char *key, const char *s)
+{
+	const char *v = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(o, key));
+
+	return v == s || (v && s && !strcmp(v, s));
+}
+
+/*
+ * A WARNING, once per device however many comparisons (shards, gate's
+ * looks) carry it; `line` is the whole of it as one line of text, so no
+ * template has to join optional parts (and leave a stray ": ").
+ */
 static void
 add_warning(cJSON *arr, const char *source, const char *scope,
     const char *text)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct rs_warning w = { (char *)source, (char *)scope, (char *)text };
+	struct strbuf sb = STRBUF_INIT;
+	const cJSON *it;
+	cJSON *o;
 
+	cJSON_ArrayForEach(it, arr)
+		if (same_field(it, "source", source) &&
+		    same_field(it, "scope", scope) &&
+		    same_field(it, "text", text))
+			return;
+	o = cJSON_CreateObject();
 	vj_str(o, "source", source);
 	vj_str(o, "scope", scope);
 	vj_str(o, "text", text);
+	rs_warning_format(&sb, &w);
+	vj_str(o, "line", sb.buf);
 	cJSON_AddItemToArray(arr, o);
+	strbuf_release(&sb);
 }
 
 /* What the current run of `in` says about itself. */
@@ -201,6 +227,36 @@ from_comparison(const struct comparison *c)
 	default:
 		return VIEW_PASS;
 	}
+}
+
+/*
+ * Seconds of every iteration (warm-ups and failed ones too) of the
+ * scenarios the comparisons of one device cover, each scenario once.
+ */
+static double
+device_seconds(const struct view_input *const *in, size_t nr)
+{
+	struct strlist seen = STRLIST_INIT;
+	double ms = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct results *r = in[i]->current;
+
+		for (size_t j = 0; r && j < in[i]->cmp->nr_scenarios; j++) {
+			const char *name = in[i]->cmp->scenarios[j].name;
+			const struct rs_scenario *s = vd_find_scenario(r, name);
+
+			if (!s || strlist_find(&seen, name) >= 0)
+				continue;
+			strlist_add(&seen, name);
+			for (size_t k = 0; k < s->nr_iterations; k++)
+				if (isfinite(s->iterations[k].duration_ms) &&
+				    s->iterations[k].duration_ms > 0)
+					ms += s->iterations[k].duration_ms;
+		}
+	}
+	strlist_release(&seen);
+	return ms / 1000;
 }
 
 /* Model, key, run and app of the device, from its first comparison. */
@@ -328,6 +384,7 @@ vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
 	    (double)cJSON_GetArraySize(errors));
 	vj_list(o, "errors", errors);
 	cJSON_AddItemToObject(o, "verdict", vj_view_verdict(v));
+	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
 	*verdict = v;
 	return o;
 }

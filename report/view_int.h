@@ -1,6 +1,7 @@
 /*
  * view_int.h: what the view*.c files share while they build the model.
- * Nothing outside report/view*.c includes it (it is where cJSON shows).
+ * Besides report/view*.c only the writers that walk the finished model
+ * in code include it (junit.c, ci.c); it is where cJSON shows.
  *
  *	view.c          the top of the model: merge, verdict, attention lists
  *	view_device.c   one device: run, hygiene, notes, its scenarios

@@ -46,6 +46,39 @@ put_summary(cJSON *o, const size_t counts[CMP_NR_VERDICTS])
 }
 
 /*
+ * Seconds the current run spent measuring: in the windows of scene `scene`
+ * (NULL: the whole measured iterations) of `scenario`, over its measured
+ * (not warm-up) iterations; 0 without the results.  junit.xml's times.
+ */
+static double
+measured_seconds(const struct vdev *d, const char *scenario, const char *scene)
+{
+	const struct rs_scenario *s = vd_find_scenario(d->in->current,
+	    scenario);
+	double ms = 0;
+
+	for (size_t i = 0; s && i < s->nr_iterations; i++) {
+		const struct rs_iteration *it = &s->iterations[i];
+
+		if (it->warmup)
+			continue;
+		if (!scene) {
+			if (isfinite(it->duration_ms) && it->duration_ms > 0)
+				ms += it->duration_ms;
+			continue;
+		}
+		for (size_t j = 0; j < it->nr_scenes; j++) {
+			const struct rs_scene *sc = &it->scenes[j];
+			double w = sc->end_mono_ms - sc->start_mono_ms;
+
+			if (same(sc->name, scene) && isfinite(w) && w > 0)
+				ms += w;
+		}
+	}
+	return ms / 1000;
+}
+
+/*
  * The rows of `scenario`/`scene` (scene NULL: the launch metrics) into
  * `arr`, counted in `counts` and in the report's totals; returns the
  * worst verdict, or -1 when there is none.
@@ -136,6 +169,8 @@ scene_of(struct vdev *d, const char *scenario, const char *name, int *worst)
 		strbuf_release(&sb);
 	}
 	vj_list(o, "blocks", blocks_of(d, scenario, name));
+	cJSON_AddNumberToObject(o, "seconds",
+	    measured_seconds(d, scenario, name));
 	return o;
 }
 
@@ -277,6 +312,8 @@ vs_scenario(struct vdev *d, const struct cmp_scenario *s,
 	vj_list(o, "scenes", scenes);
 	vj_list(o, "blocks", blocks_of(d, s->name, NULL));
 	vj_list(o, "failures", failures_of(d, s->name));
+	cJSON_AddNumberToObject(o, "seconds", measured_seconds(d, s->name,
+	    NULL));
 	*worst = (enum cmp_verdict)w;
 	cJSON_AddItemToObject(o, "verdict", vj_verdict(*worst));
 	return o;

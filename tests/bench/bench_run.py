@@ -39,11 +39,22 @@ def write(path, text):
         f.write(text)
 
 
+def apk(tmp):
+    """A real zip APK of the simulated shop (tests/e2e/mkapk.py), once."""
+    path = os.path.join(tmp, "shop.apk")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(SRC, "tests/e2e/mkapk.py"),
+                        path, "--model",
+                        os.path.join(SRC, "tests/simdevice/apps/shop-v1.json")],
+                       check=True)
+    return path
+
+
 def config(tmp, name, scenarios, extra=""):
     path = os.path.join(tmp, name)
     write(path, json.dumps({
         "app": PKG,
-        "apk": os.path.join(SRC, "tests/simdevice/apps/shop-v1.json"),
+        "apk": apk(tmp),
         "sources": ["gfxinfo", "startup", "choreographer"],
         "scenarios": scenarios,
     }))

@@ -14,6 +14,8 @@
  *   adbprobe ls SERIAL DIR                "name size mode" lines
  *   adbprobe stat SERIAL PATH             "size mode", or exit 1 if missing
  *   adbprobe install SERIAL APK auto|push|stream
+ *   adbprobe install-multiple SERIAL auto|push|stream BASE SPLIT...
+ *   adbprobe uninstall SERIAL PACKAGE     exit 1 when not installed
  *   adbprobe stream SERIAL CMD N          print N lines, then stop early
  *   adbprobe bench SERIAL N               N shell round trips and a 5 MiB
  *                                         push and pull; prints the timings
@@ -175,6 +177,21 @@ probe(struct adb_device *dev, int argc, char **argv)
 		else if (!strcmp(argv[4], "stream"))
 			o.route = ADB_INSTALL_STREAM;
 		return adb_install(dev, argv[3], &o) ? fail() : 0;
+	}
+	if (!strcmp(verb, "install-multiple") && argc >= 5) {
+		struct adb_install_opts o = { ADB_INSTALL_AUTO, NULL };
+
+		if (!strcmp(argv[3], "push"))
+			o.route = ADB_INSTALL_PUSH;
+		else if (!strcmp(argv[3], "stream"))
+			o.route = ADB_INSTALL_STREAM;
+		return adb_install_multiple(dev, (const char *const *)argv + 4,
+		    (size_t)(argc - 4), &o) ? fail() : 0;
+	}
+	if (!strcmp(verb, "uninstall") && argc == 4) {
+		int rc = adb_uninstall(dev, argv[3]);
+
+		return rc == JG_ENOTFOUND ? 1 : rc ? fail() : 0;
 	}
 	if (!strcmp(verb, "stream") && argc == 5) {
 		struct strbuf line = STRBUF_INIT;

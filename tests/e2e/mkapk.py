@@ -7,21 +7,28 @@ simulated phone's app model stored uncompressed as assets/app.json, which
 is what tests/simdevice installs.  The options make the variants the
 reader must handle: UTF-8 or UTF-16 string pools, stored or deflated
 manifests, versionCode typed as decimal, hex, a literal string or a
-resource reference, versionCodeMajor, and a zip64 end record.
+resource reference, versionCodeMajor, and a zip64 end record.  With
+--model, the package, versionCode and versionName default to the model's.
+--split makes a split APK (<manifest split=NAME>, no model); --activity
+adds activities, the last one with the MAIN/LAUNCHER intent filter.
 
     mkapk.py OUT.apk [--model FILE] [--package P] [--version-code N]
              [--version-name S] [--major N] [--code-type dec|hex|string|ref]
-             [--utf8] [--stored] [--zip64] [--no-manifest]
+             [--utf8] [--stored] [--zip64] [--no-manifest] [--split NAME]
+             [--activity NAME]...
 """
 import argparse
 import io
+import json
 import struct
 import sys
 import zipfile
 
 ANDROID_NS = "http://schemas.android.com/apk/res/android"
 ATTR_IDS = {"versionCode": 0x0101021B, "versionName": 0x0101021C,
-            "versionCodeMajor": 0x01010576}
+            "versionCodeMajor": 0x01010576, "name": 0x01010003}
+MAIN = "android.intent.action.MAIN"
+LAUNCHER = "android.intent.category.LAUNCHER"
 TYPE_REFERENCE, TYPE_STRING, TYPE_INT_DEC, TYPE_INT_HEX = 1, 3, 0x10, 0x11
 
 
@@ -62,12 +69,18 @@ def manifest(args):
         attrs.append(("versionName", args.version_name))
     if args.major is not None:
         attrs.append(("versionCodeMajor", args.major))
-    strings = [a[0] for a in attrs] + ["android", ANDROID_NS, "package",
-                                       "manifest", args.package]
+    mapped = [a[0] for a in attrs] + (["name"] if args.activity else [])
+    strings = mapped + ["android", ANDROID_NS, "package", "manifest",
+                        args.package]
     if args.version_name is not None:
         strings.append(args.version_name)
     if args.code_type == "string":
         strings.append(str(args.version_code))
+    if args.split:
+        strings += ["split", args.split]
+    if args.activity:
+        strings += ["application", "activity", "intent-filter", "action",
+                    "category", MAIN, LAUNCHER] + args.activity
     idx = {s: i for i, s in reversed(list(enumerate(strings)))}
     none = 0xFFFFFFFF
 
@@ -90,16 +103,44 @@ def manifest(args):
     pkg = idx[args.package]
     body += attr(none, idx["package"], pkg, TYPE_STRING, pkg)
     n = len(attrs) + 1
+    if args.split:
+        sp = idx[args.split]
+        body += attr(none, idx["split"], sp, TYPE_STRING, sp)
+        n += 1
     node = struct.pack("<II", 1, none)
-    ext = struct.pack("<IIHHHHHH", none, idx["manifest"], 20, 20, n, 0, 0, 0)
+
+    def start_el(name, attrs_body=b"", count=0):
+        ext = struct.pack("<IIHHHHHH", none, idx[name], 20, 20, count, 0, 0,
+                          0)
+        return chunk(0x0102, node, ext + attrs_body)
+
+    def end_el(name):
+        return chunk(0x0103, node, struct.pack("<II", none, idx[name]))
+
+    def named(el, value):
+        v = idx[value]
+        return start_el(el, attr(ns, idx["name"], v, TYPE_STRING, v), 1)
+
+    # Every activity but the last is a plain one; the last one launches.
+    app = b""
+    if args.activity:
+        app = start_el("application")
+        for i, act in enumerate(args.activity):
+            app += named("activity", act)
+            if i == len(args.activity) - 1:
+                app += (start_el("intent-filter") + named("action", MAIN) +
+                        end_el("action") + named("category", LAUNCHER) +
+                        end_el("category") + end_el("intent-filter"))
+            app += end_el("activity")
+        app += end_el("application")
     start_ns = chunk(0x0100, node, struct.pack("<II", idx["android"], ns))
-    start = chunk(0x0102, node, ext + body)
-    end = chunk(0x0103, node, struct.pack("<II", none, idx["manifest"]))
+    start = start_el("manifest", body, n)
+    end = end_el("manifest")
     end_ns = chunk(0x0101, node, struct.pack("<II", idx["android"], ns))
     resmap = chunk(0x0180, b"", struct.pack(
-        "<%dI" % len(attrs), *[ATTR_IDS[a[0]] for a in attrs]))
+        "<%dI" % len(mapped), *[ATTR_IDS[a] for a in mapped]))
     inner = (string_pool(strings, args.utf8) + resmap + start_ns + start +
-             end + end_ns)
+             app + end + end_ns)
     return chunk(0x0003, b"", inner)
 
 
@@ -120,8 +161,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--model")
-    ap.add_argument("--package", default="com.example.shop")
-    ap.add_argument("--version-code", type=int, default=1)
+    ap.add_argument("--package")
+    ap.add_argument("--version-code", type=int)
     ap.add_argument("--version-name")
     ap.add_argument("--major", type=int)
     ap.add_argument("--code-type", default="dec",
@@ -130,7 +171,22 @@ def main():
     ap.add_argument("--stored", action="store_true")
     ap.add_argument("--zip64", action="store_true")
     ap.add_argument("--no-manifest", action="store_true")
+    ap.add_argument("--split", help="a split APK of this name")
+    ap.add_argument("--activity", action="append", default=[],
+                    help="an activity (repeatable; the last is the "
+                    "MAIN/LAUNCHER one)")
     args = ap.parse_args()
+    # The manifest says what the app model says, unless told otherwise.
+    model = {}
+    if args.model:
+        with open(args.model, encoding="utf-8") as f:
+            model = json.load(f)
+    if args.package is None:
+        args.package = model.get("package", "com.example.shop")
+    if args.version_code is None:
+        args.version_code = int(model.get("versionCode", 1))
+    if args.version_name is None and "versionName" in model:
+        args.version_name = model["versionName"]
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:

@@ -3,6 +3,10 @@
  * `cmd package` and over abb_exec).
  *
  *   pm install [-r] [-t] [-g] [-d] [-S SIZE] [OPTIONS] [PATH]
+ *   pm install-create [-r] [-d] [-S TOTAL] [OPTIONS]   (sessions.h)
+ *   pm install-write [-S SIZE] SESSION NAME [PATH|-]
+ *   pm install-commit SESSION
+ *   pm install-abandon SESSION
  *   pm uninstall [-k] [--user N] PACKAGE
  *   pm list packages [-f] [-3] [-s] [FILTER]
  *   pm path PACKAGE
@@ -23,6 +27,7 @@
 #include "dumpsys.h"
 #include "error.h"
 #include "packages.h"
+#include "sessions.h"
 #include "simapps.h"
 #include "simdev.h"
 #include "simfs.h"
@@ -115,6 +120,120 @@ out:
 	strbuf_release(&apk);
 	strbuf_release(&why);
 	return status;
+}
+
+/* What Android prints for a session id it does not know. */
+static int
+no_session(struct simcmd_ctx *ctx, const char *verb, const char *id)
+{
+	simio_printf(ctx->io, 2, "Exception occurred while executing "
+	    "'%s':\njava.lang.SecurityException: Caller has no access to "
+	    "session %s\n", verb, id);
+	return 255;
+}
+
+/* A session id argument; -1 when it is not a number. */
+static int
+session_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return end == s || *end || v < 0 || v > 1000000000 ? -1 : (int)v;
+}
+
+static int
+pm_install_create(struct simcmd_ctx *ctx, int argc, char **argv)
+{
+	int i, flags = 0;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-d"))
+			flags |= PACKAGES_DOWNGRADE;
+		else if ((!strcmp(argv[i], "-S") || takes_value(argv[i])) &&
+		    i + 1 < argc)
+			i++;
+	}
+	simio_printf(ctx->io, 1, "Success: created install session [%d]\n",
+	    sessions_create(ctx->dev, flags));
+	return 0;
+}
+
+static int
+pm_install_write(struct simcmd_ctx *ctx, int argc, char **argv)
+{
+	struct strbuf apk = STRBUF_INIT;
+	const char *size = NULL, *pos[3] = { NULL, NULL, NULL };
+	int i, n = 0, status = 1, id;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-S") && i + 1 < argc)
+			size = argv[++i];
+		else if (n < 3)
+			pos[n++] = argv[i];
+	}
+	if (n < 2) {
+		simio_puts(ctx->io, 2, "Error: must specify a session id and "
+		    "a split name\n");
+		return 1;
+	}
+	if ((id = session_arg(pos[0])) < 0)
+		return no_session(ctx, "install-write", pos[0]);
+	if (!pos[2] || !strcmp(pos[2], "-")) {
+		if (!size) {
+			simio_puts(ctx->io, 2, "Error: must specify a size "
+			    "when reading from stdin\n");
+			goto out;
+		}
+		if (read_stdin_apk(ctx, size, &apk))
+			goto out;
+	} else if (simfs_read(ctx->dev->fs, pos[2], &apk)) {
+		simio_printf(ctx->io, 2, "Error: Can't open file: %s\n",
+		    pos[2]);
+		goto out;
+	}
+	if (sessions_write(ctx->dev, id, pos[1], apk.buf, apk.len)) {
+		status = no_session(ctx, "install-write", pos[0]);
+		goto out;
+	}
+	simio_printf(ctx->io, 1, "Success: streamed %zu bytes\n", apk.len);
+	status = 0;
+out:
+	strbuf_release(&apk);
+	return status;
+}
+
+static int
+pm_install_commit(struct simcmd_ctx *ctx, int argc, char **argv)
+{
+	struct strbuf why = STRBUF_INIT;
+	int id = argc > 2 ? session_arg(argv[2]) : -1, status = 0;
+
+	if (id < 0)
+		return no_session(ctx, "install-commit", argc > 2 ? argv[2] :
+		    "");
+	if (!sessions_commit(ctx->dev, id, &why)) {
+		simio_puts(ctx->io, 1, "Success\n");
+	} else if (!strncmp(why.buf, "no session", 10)) {
+		status = no_session(ctx, "install-commit", argv[2]);
+	} else {
+		simio_printf(ctx->io, 1, "Failure [%s]\n", why.buf);
+		status = 1;
+	}
+	strbuf_release(&why);
+	return status;
+}
+
+static int
+pm_install_abandon(struct simcmd_ctx *ctx, int argc, char **argv)
+{
+	int id = argc > 2 ? session_arg(argv[2]) : -1;
+
+	if (id < 0 || sessions_abandon(ctx->dev, id))
+		return no_session(ctx, "install-abandon", argc > 2 ? argv[2] :
+		    "");
+	simio_puts(ctx->io, 1, "Success\n");
+	return 0;
 }
 
 static int
@@ -269,6 +388,14 @@ cmd_pm(struct simcmd_ctx *ctx, int argc, char **argv)
 
 	if (!strcmp(sub, "install"))
 		return pm_install(ctx, argc, argv);
+	if (!strcmp(sub, "install-create"))
+		return pm_install_create(ctx, argc, argv);
+	if (!strcmp(sub, "install-write"))
+		return pm_install_write(ctx, argc, argv);
+	if (!strcmp(sub, "install-commit"))
+		return pm_install_commit(ctx, argc, argv);
+	if (!strcmp(sub, "install-abandon"))
+		return pm_install_abandon(ctx, argc, argv);
 	if (!strcmp(sub, "uninstall"))
 		return pm_uninstall(ctx, argc, argv);
 	if (!strcmp(sub, "list") && argc > 2 && !strcmp(argv[2], "packages"))
@@ -286,8 +413,9 @@ cmd_pm(struct simcmd_ctx *ctx, int argc, char **argv)
 		return status;
 	}
 	if (!*sub) {
-		simio_puts(ctx->io, 2, "usage: pm install|uninstall|list "
-		    "packages|path|clear|dump ...\n");
+		simio_puts(ctx->io, 2, "usage: pm install|install-create|"
+		    "install-write|install-commit|install-abandon|uninstall|"
+		    "list packages|path|clear|dump ...\n");
 		return 1;
 	}
 	simio_printf(ctx->io, 2, "Unknown command: %s\n", sub);

@@ -130,6 +130,20 @@ find_model(const char *apk, size_t len)
 	return NULL;
 }
 
+int
+packages_has_model(const void *apk, size_t len, struct strbuf *name)
+{
+	cJSON *j = find_model(apk, len), *pkg;
+
+	if (!j)
+		return 0;
+	pkg = cJSON_GetObjectItem(j, "package");
+	if (name && cJSON_IsString(pkg))
+		strbuf_addstr(name, pkg->valuestring);
+	cJSON_Delete(j);
+	return 1;
+}
+
 /* Android's rule: two or more dot-separated Java identifiers. */
 static int
 valid_package_name(const char *s)

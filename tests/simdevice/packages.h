@@ -34,6 +34,12 @@ int packages_install(struct simdev *dev, const void *apk, size_t len,
     int flags, struct strbuf *why);
 
 /*
+ * 1 when `apk` holds an app model (a base APK here; a split has none),
+ * with its "package" appended to `name` (may be NULL); else 0.
+ */
+int packages_has_model(const void *apk, size_t len, struct strbuf *name);
+
+/*
  * Remove package `name` with its files.  Returns 0, or -1 with the failure
  * text in `why` (unknown or system package: DELETE_FAILED_INTERNAL_ERROR).
  */

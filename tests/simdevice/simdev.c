@@ -14,6 +14,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "packages.h"
+#include "sessions.h"
 #include "simapps.h"
 #include "simdev.h"
 #include "simfs.h"
@@ -363,6 +364,7 @@ simdev_free(struct simdev *dev)
 		return;
 	simapps_free(dev->apps);
 	packages_release(dev);
+	sessions_release(dev);
 	simfs_free(dev->fs);
 	simkv_release(&dev->props);
 	simkv_release(&dev->settings);

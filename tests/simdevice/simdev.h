@@ -26,6 +26,7 @@ struct strbuf;
 struct simfs;
 struct simapps;
 struct simio;
+struct simsessions;
 
 enum simdev_auth {
 	SIMDEV_AUTH_NONE,	/* answer CNXN with CNXN */
@@ -120,6 +121,7 @@ struct simdev {
 	pthread_mutex_t lock;
 	struct simpkg *pkgs;
 	size_t nr_pkgs, alloc_pkgs;
+	struct simsessions *sessions;	/* pm install sessions */
 	unsigned int next_app_uid;
 	struct simapps *apps;		/* app processes, logs, ground truth */
 	int ov_width, ov_height;	/* `wm size WxH`; 0: none */

@@ -117,18 +117,22 @@ hostile_package_is_neutralised(void **state)
 	(void)state;
 	assert_int_equal(read_fixture("hostile.apk", &m), 0);
 	assert_string_equal(m.package, "com.ex?[2Jample?<b>app");
-	apk_manifest_release(&m);
-	assert_int_equal(apk_check_app(path, "com.example.app"),
+	assert_int_equal(apk_is_of(&m, path, "com.example.app"),
 	    JG_EMISMATCH);
 	assert_non_null(strstr(jg_error_msg(), "is an APK of "
 	    "'com.ex?[2Jample?<b>app', not of the configured app "
 	    "'com.example.app'"));
-	assert_int_equal(apk_check_app(path, "com.ex?[2Jample?<b>app"), 0);
+	assert_int_equal(apk_is_of(&m, path, "com.ex?[2Jample?<b>app"), 0);
+	apk_manifest_release(&m);
 	free(path);
 	jg_error_clear();
 }
 
-/* What cannot be read says why (--code-type ref, --no-manifest). */
+/*
+ * What cannot be read says why (--code-type ref, --no-manifest): an APK
+ * whose versionCode apk.c cannot take is JG_EPROTO (aapt may), a file
+ * that is no APK JG_EINVAL.
+ */
 static void
 refusals_name_the_reason(void **state)
 {
@@ -136,12 +140,12 @@ refusals_name_the_reason(void **state)
 	char *path;
 
 	(void)state;
-	assert_int_equal(read_fixture("reference.apk", &m), JG_EINVAL);
+	assert_int_equal(read_fixture("reference.apk", &m), JG_EPROTO);
 	assert_non_null(strstr(jg_error_msg(), "android:versionCode is a "
 	    "resource reference (@0x7f0b0001)"));
 	assert_null(m.package);
 	/* --code-type string --version-code 42 */
-	assert_int_equal(read_fixture("string-code.apk", &m), JG_EINVAL);
+	assert_int_equal(read_fixture("string-code.apk", &m), JG_EPROTO);
 	assert_string_equal(jg_error_msg(), "android:versionCode is the "
 	    "string '42', not an integer value");
 	assert_int_equal(read_fixture("no-manifest.apk", &m), JG_EINVAL);
@@ -156,6 +160,33 @@ refusals_name_the_reason(void **state)
 	assert_non_null(strstr(jg_error_msg(), "cannot open the APK"));
 	assert_int_equal(apk_read_manifest(unit_srcdir(), &m), JG_EIO);
 	jg_error_clear();
+}
+
+/*
+ * The launcher is the activity with MAIN and LAUNCHER, not the first one
+ * (--activity .SettingsActivity --activity com.example.shop.HomeActivity);
+ * a split APK names its split (--split config.xxhdpi); a base has none.
+ */
+static void
+launcher_and_split(void **state)
+{
+	struct apk_manifest m;
+
+	(void)state;
+	assert_int_equal(read_fixture("launcher.apk", &m), 0);
+	assert_string_equal(m.package, "com.example.shop");
+	assert_int_equal(m.version_code, 100);
+	assert_string_equal(m.launcher, "com.example.shop.HomeActivity");
+	assert_null(m.split);
+	apk_manifest_release(&m);
+	assert_int_equal(read_fixture("split.apk", &m), 0);
+	assert_string_equal(m.split, "config.xxhdpi");
+	assert_null(m.launcher);
+	apk_manifest_release(&m);
+	assert_int_equal(read_fixture("utf16.apk", &m), 0);
+	assert_null(m.launcher);
+	assert_null(m.split);
+	apk_manifest_release(&m);
 }
 
 /* Every prefix of an APK is refused cleanly (and ASan sees no overrun). */
@@ -218,13 +249,13 @@ corruption_is_caught(void **state)
 	assert_true(cd + 46 + 19 <= zip.len);
 	zip.buf[cd + 8] |= 1;
 	assert_int_equal(apk_manifest_from_zip(zip.buf, zip.len, &m),
-	    JG_EINVAL);
+	    JG_EPROTO);
 	assert_string_equal(jg_error_msg(), "AndroidManifest.xml is "
 	    "encrypted");
 	zip.buf[cd + 8] &= ~1;
 	zip.buf[cd + 10] = 12;	/* bzip2 */
 	assert_int_equal(apk_manifest_from_zip(zip.buf, zip.len, &m),
-	    JG_EINVAL);
+	    JG_EPROTO);
 	assert_non_null(strstr(jg_error_msg(), "zip method 12"));
 	strbuf_release(&zip);
 	jg_error_clear();
@@ -273,6 +304,7 @@ axml_mutations_are_safe(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(launcher_and_split),
 	cmocka_unit_test(utf16_deflated),
 	cmocka_unit_test(utf8_stored),
 	cmocka_unit_test(major_and_hex),

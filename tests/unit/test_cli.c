@@ -10,6 +10,8 @@
 
 #include "unit.h"
 #include "cmd.h"
+#include "metrics.h"
+#include "sources/source.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -119,7 +121,63 @@ every_command_is_documented(void **state)
 	strbuf_release(&readme);
 }
 
+/* The text of section `name` of the man page, into `out`. */
+static void
+man_section(struct strbuf *out, const char *name)
+{
+	char path[4096], buf[1024], head[128];
+	int in = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(head, sizeof(head), ".SH %s", name);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(buf, sizeof(buf), fp)) {
+		if (!strncmp(buf, ".SH ", 4))
+			in = !strncmp(buf, head, strlen(head)) &&
+			    buf[strlen(head)] == '\n';
+		else if (in)
+			strbuf_addstr(out, buf);
+	}
+	fclose(fp);
+	assert_true(out->len > 0);
+}
+
+/*
+ * The man page's METRICS names every metric of the table and SOURCES
+ * every source, each as a tagged paragraph (".TP" then ".B NAME"), so the
+ * names `thresholds` and `sources` take can be looked up there.
+ */
+static void
+metrics_and_sources_are_in_the_man_page(void **state)
+{
+	struct strbuf sec = STRBUF_INIT;
+	char needle[128];
+
+	(void)state;
+	man_section(&sec, "METRICS");
+	for (size_t i = 0; i < metric_count(); i++) {
+		snprintf(needle, sizeof(needle), ".TP\n.B %s\n",
+		    metric_at(i)->name);
+		if (!strstr(sec.buf, needle))
+			fail_msg("jankgate.1 METRICS lacks %s",
+			    metric_at(i)->name);
+	}
+	strbuf_setlen(&sec, 0);
+	man_section(&sec, "SOURCES");
+	for (size_t i = 0; sources[i]; i++) {
+		snprintf(needle, sizeof(needle), ".TP\n.B %s\n",
+		    sources[i]->name);
+		if (!strstr(sec.buf, needle))
+			fail_msg("jankgate.1 SOURCES lacks %s",
+			    sources[i]->name);
+	}
+	strbuf_release(&sec);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(metrics_and_sources_are_in_the_man_page),
 	cmocka_unit_test(usage_equals_man_synopsis),
 	cmocka_unit_test(every_command_is_documented),
 };

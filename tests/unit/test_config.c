@@ -64,7 +64,8 @@ paths_resolve_against_config_dir(void **state)
 	    "\"baseline\": {\"repo\": \"https://git.example.com/b.git\"}}");
 
 	assert_string_equal(cfg->scenarios.items[0], "/etc/jg/s.scn");
-	assert_string_equal(cfg->apk, "/etc/jg/out/app.apk");
+	assert_int_equal(cfg->apk.nr, 1);
+	assert_string_equal(cfg->apk.items[0], "/etc/jg/out/app.apk");
 	assert_string_equal(cfg->out_dir, "/etc/jg/jankgate-out");
 	assert_string_equal(cfg->baseline.repo, "https://git.example.com/b.git");
 	config_free(cfg);
@@ -314,7 +315,80 @@ policy_words_round_trip(void **state)
 	assert_int_equal(w, MAIL_NEVER);
 }
 
+/*
+ * A JANKGATE_* variable no key owns is reported with the nearest name; the
+ * keys' own variables, JANKGATE_CONFIG, the credential variables and other
+ * prefixes are not.
+ */
+static void
+unknown_environment_is_named(void **state)
+{
+	char *env[] = {
+		"JANKGATE_ITERATONS=3", "JANKGATE_ITERATIONS=3",
+		"JANKGATE_CONFIG=x.json", "JANKGATE_SMTP_PASSWORD=s",
+		"JANKGATE_MY_TOKEN=t", "JANKGATE_BASLINE_REF=main",
+		"JANKGATE_ZZZZZZZZ=1", "PATH=/bin", "JANKGATE=1", NULL
+	};
+	struct config *cfg = parse_ok("{" MINIMAL ", \"baseline\": "
+	    "{\"token_env\": \"JANKGATE_MY_TOKEN\"}}");
+	struct strlist w = STRLIST_INIT;
+
+	(void)state;
+	assert_int_equal(config_env_unknown(cfg, env, &w), 3);
+	assert_string_equal(w.items[0], "environment JANKGATE_ITERATONS: no "
+	    "such variable, ignored (did you mean JANKGATE_ITERATIONS?)");
+	assert_non_null(strstr(w.items[1], "JANKGATE_BASLINE_REF: no such "
+	    "variable, ignored (did you mean JANKGATE_BASELINE_REF?)"));
+	assert_non_null(strstr(w.items[2], "JANKGATE_ZZZZZZZZ: no such "
+	    "variable, ignored (see ENVIRONMENT"));
+	strlist_release(&w);
+	/* Without a configuration the default credential names still count. */
+	assert_int_equal(config_env_unknown(NULL, env + 1, &w), 3);
+	strlist_release(&w);
+	config_free(cfg);
+}
+
+/*
+ * apk is one path or a list of them (a split set), and devices.install
+ * takes replace, reinstall or downgrade; the last two need an apk.
+ */
+static void
+apk_list_and_install_policy(void **state)
+{
+	struct strlist problems = STRLIST_INIT;
+	struct config *cfg = parse_ok("{" MINIMAL ", \"apk\": [\"b.apk\", "
+	    "\"/x/s.apk\"], \"devices\": {\"install\": \"downgrade\"}}");
+	const char *bad = "{" MINIMAL ", \"apk\": [], \"devices\": "
+	    "{\"install\": \"reinstall\"}}";
+
+	(void)state;
+	assert_int_equal(cfg->apk.nr, 2);
+	assert_string_equal(cfg->apk.items[0], "/etc/jg/b.apk");
+	assert_string_equal(cfg->apk.items[1], "/x/s.apk");
+	assert_int_equal(cfg->devices.install, INSTALL_DOWNGRADE);
+	config_free(cfg);
+	cfg = parse_ok("{" MINIMAL "}");
+	assert_int_equal(cfg->devices.install, INSTALL_REPLACE);
+	assert_int_equal(cfg->apk.nr, 0);
+	config_free(cfg);
+	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "j.json",
+	    &problems), JG_EINVAL);
+	assert_int_equal(problems.nr, 2);
+	assert_string_equal(problems.items[0], "j.json: apk: expected a path "
+	    "or a non-empty list of paths, got a list");
+	assert_string_equal(problems.items[1], "j.json: devices.install: "
+	    "\"reinstall\" needs an apk to install");
+	strlist_release(&problems);
+	setenv("JANKGATE_APK", "a.apk, b.apk", 1);
+	cfg = parse_ok("{" MINIMAL "}");
+	unsetenv("JANKGATE_APK");
+	assert_int_equal(cfg->apk.nr, 2);
+	assert_non_null(strstr(cfg->apk.items[1], "/b.apk"));
+	config_free(cfg);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(apk_list_and_install_policy),
 	cmocka_unit_test(defaults_apply),
 	cmocka_unit_test(paths_resolve_against_config_dir),
 	cmocka_unit_test(bad_configs_name_key_and_expectation),
@@ -323,5 +397,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_file_is_not_found),
 	cmocka_unit_test(every_key_is_documented),
 	cmocka_unit_test(policy_words_round_trip),
+	cmocka_unit_test(unknown_environment_is_named),
 };
 JG_UNIT_GROUP(config, tests, NULL, NULL)

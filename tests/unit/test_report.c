@@ -346,8 +346,10 @@ hostile_strings_stay_text_in_html(void **state)
 
 /*
  * junit.xml is well-formed XML even with control characters in the data,
- * has one testcase per entry, the regression as a failure and the
- * inconclusive entry as skipped.
+ * has one testcase per entry and one per new block (its frames in
+ * system-out), the regression as a failure and the inconclusive entry as
+ * skipped, warnings in system-err, and counts that add up: testsuites has
+ * no skipped attribute (junit-10 allows it on testsuite only).
  */
 static void
 junit_is_well_formed_with_failures_and_skips(void **state)
@@ -368,13 +370,89 @@ junit_is_well_formed_with_failures_and_skips(void **state)
 	assert_non_null(doc);
 	root = xmlDocGetRootElement(doc);
 	assert_string_equal((const char *)root->name, "testsuites");
-	assert_int_equal(count_elements(root, "testcase"), 3);
+	assert_int_equal(count_elements(root, "testcase"), 4);
 	assert_int_equal(count_elements(root, "failure"), 1);
 	assert_int_equal(count_elements(root, "skipped"), 1);
+	assert_int_equal(count_elements(root, "system-out"), 1);
+	assert_int_equal(count_elements(root, "system-err"), 1);
+	assert_true(xmlHasProp(root, BAD_CAST "tests") != NULL);
+	assert_null(xmlHasProp(root, BAD_CAST "skipped"));
+	{
+		xmlChar *t = xmlGetProp(root, BAD_CAST "tests");
+		xmlNode *suite = root->children;
+
+		assert_string_equal((char *)t, "4");
+		xmlFree(t);
+		while (suite && suite->type != XML_ELEMENT_NODE)
+			suite = suite->next;
+		t = xmlGetProp(suite, BAD_CAST "skipped");
+		assert_string_equal((char *)t, "1");
+		xmlFree(t);
+	}
+	assert_non_null(strstr(sb.buf, "block frame"));
+	assert_null(strchr(sb.buf, '\033'));
 	xmlFreeDoc(doc);
 	report_result_release(&res);
 	comparison_free(c);
 	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+/*
+ * The GitHub workflow commands: one ::error per regression, one ::warning
+ * per inconclusive metric and per warning, each one line: a line break,
+ * a '%' or a control character in a device string cannot end the command
+ * or start another one.  With GITHUB_ACTIONS=true report_ci() hands them
+ * out and appends summary.md to $GITHUB_STEP_SUMMARY, twice for two calls.
+ */
+static void
+github_commands_are_one_line_each(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("github");
+	char *out = xasprintf("%s/out", dir);
+	char *sum = xasprintf("%s/step-summary.md", dir);
+	struct report_result res;
+	struct strlist print = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	add_scenario(c, "feed");
+	add_entry(c, "feed", "list\n::error::forged 100%\x1b", "frame_p90_ms",
+	    CMP_REGRESSION);
+	add_entry(c, "feed", "list", "fps", CMP_INCONCLUSIVE);
+	add_entry(c, "feed", "list", "jank_pct", CMP_PASS);
+	strlist_add(&c->warnings, "two\nlines");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	assert_int_equal(res.github.nr, 3);
+	assert_string_equal(res.github.items[0], "::error title=jankgate "
+	    "regression::pixel-7 feed / list%0A::error::forged 100%25\xef\xbf"
+	    "\xbd frame_p90_ms: 10 ms -> 13.1 ms (+3.1 ms): worse by 3.1 ms "
+	    "(threshold 1 ms), p = 0.002 after holm");
+	assert_true(!strncmp(res.github.items[1], "::warning title=jankgate "
+	    "inconclusive::pixel-7 feed / list fps: ", 40));
+	assert_string_equal(res.github.items[2], "::warning title=jankgate "
+	    "warning::pixel-7: compare: two%0Alines");
+	unsetenv("GITHUB_ACTIONS");
+	unsetenv("GITHUB_STEP_SUMMARY");
+	assert_int_equal(report_ci(&res, out, &print), 0);
+	assert_int_equal(print.nr, 0);
+	setenv("GITHUB_ACTIONS", "true", 1);
+	setenv("GITHUB_STEP_SUMMARY", sum, 1);
+	assert_int_equal(report_ci(&res, out, &print), 0);
+	assert_int_equal(report_ci(&res, out, &print), 0);
+	unsetenv("GITHUB_ACTIONS");
+	unsetenv("GITHUB_STEP_SUMMARY");
+	assert_int_equal(print.nr, 6);
+	assert_int_equal(file_read(&sb, sum), 0);
+	assert_non_null(strstr(strstr(sb.buf, "### Regression detected") + 1,
+	    "### Regression detected"));
+	strlist_release(&print);
+	strbuf_release(&sb);
+	report_result_release(&res);
+	comparison_free(c);
+	free(sum);
 	free(out);
 	free(dir);
 }
@@ -618,6 +696,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(template_lookup_is_per_file),
 	cmocka_unit_test(hostile_strings_stay_text_in_html),
 	cmocka_unit_test(junit_is_well_formed_with_failures_and_skips),
+	cmocka_unit_test(github_commands_are_one_line_each),
 	cmocka_unit_test(writes_every_format),
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),

@@ -1002,7 +1002,36 @@ launch_names_convert(void **state)
 	assert_int_equal(k, RS_LAUNCH_WARM);
 }
 
+/*
+ * A warning is kept once however often it is added; one that a later
+ * batch proves wrong is removed by its source and message start, and
+ * nothing else goes with it.
+ */
+static void
+warnings_once_and_removable(void **state)
+{
+	struct results *r = results_new();
+
+	(void)state;
+	results_add_warning(r, "blockcanary", NULL, "no BlockCanary log in "
+	    "the whole run, anywhere");
+	results_add_warning(r, "blockcanary", NULL, "no BlockCanary log in "
+	    "the whole run, anywhere");
+	results_add_warning(r, "matrix", "a/b", "no Trace_FPS line");
+	results_add_warning(r, NULL, NULL, "no BlockCanary log in the whole "
+	    "run, said by nobody");
+	assert_int_equal(r->nr_warnings, 3);
+	assert_int_equal(results_remove_warnings(r, "blockcanary",
+	    "no BlockCanary log in the whole run"), 1);
+	assert_int_equal(r->nr_warnings, 2);
+	assert_string_equal(r->warnings[0].source, "matrix");
+	assert_null(r->warnings[1].source);
+	assert_int_equal(results_remove_warnings(r, "blockcanary", "no"), 0);
+	results_free(r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(warnings_once_and_removable),
 	cmocka_unit_test(fixture_reads_every_section),
 	cmocka_unit_test(fixture_writes_back_byte_identical),
 	cmocka_unit_test(rich_model_round_trips),

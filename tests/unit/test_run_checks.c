@@ -197,6 +197,12 @@ progress_lines(void **state)
 	st.phase = "preflight";
 	run_progress_line(&sb, &st, 21000);
 	assert_string_equal(sb.buf, "127.0.0.1:7001  preflight");
+	strbuf_setlen(&sb, 0);
+	/* Stopped by Ctrl-C with iterations left: no ETA stays behind. */
+	st.phase = "stopped";
+	st.done = 2;
+	run_progress_line(&sb, &st, 21000);
+	assert_string_equal(sb.buf, "127.0.0.1:7001  stopped");
 	strbuf_release(&sb);
 }
 

@@ -453,6 +453,47 @@ notes_and_warnings_are_collected(void **state)
 	comparison_free(c);
 }
 
+/*
+ * A warning is one line however it was said: without a source it is just
+ * its text (no ": " before it), and the same warning in two comparisons of
+ * one device (shards, looks) or twice in one results file is listed once.
+ */
+static void
+warnings_are_listed_once_as_one_line(void **state)
+{
+	struct comparison *c1 = new_comparison("pixel-7", "feed", CMP_PASS);
+	struct comparison *c2 = new_comparison("pixel-7", "cart", CMP_PASS);
+	struct results *r1 = new_run("AAA", "feed");
+	struct results *r2 = new_run("AAA", "cart");
+	struct view_input in[2] = { { .cmp = c1, .current = r1 },
+	    { .cmp = c2, .current = r2 } };
+	cJSON *m;
+
+	(void)state;
+	results_add_warning(r1, NULL, NULL, "versionCode not verified");
+	results_add_warning(r1, NULL, NULL, "versionCode not verified");
+	results_add_warning(r2, NULL, NULL, "versionCode not verified");
+	results_add_warning(r1, "blockcanary", NULL, "no BlockCanary log");
+	results_add_warning(r2, "matrix", "cart/pay", "no Trace_FPS lines");
+	assert_int_equal(r1->nr_warnings, 2);
+	m = model_of(in, 2, NULL);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(m,
+	    "warnings")), 3);
+	assert_string_equal(str_at(m, "warnings.0.line"),
+	    "versionCode not verified");
+	assert_string_equal(str_at(m, "warnings.1.line"),
+	    "blockcanary: no BlockCanary log");
+	assert_string_equal(str_at(m, "warnings.2.line"),
+	    "matrix in cart/pay: no Trace_FPS lines");
+	assert_string_equal(str_at(m, "warnings.2.device"),
+	    "Pixel 7 (pixel-7)");
+	cJSON_Delete(m);
+	results_free(r1);
+	results_free(r2);
+	comparison_free(c1);
+	comparison_free(c2);
+}
+
 /* The model holds strings as they came; escaping is each output's job. */
 static void
 hostile_strings_are_kept_verbatim(void **state)
@@ -478,6 +519,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(charts_come_from_results_and_history),
 	cmocka_unit_test(notes_and_warnings_are_collected),
 	cmocka_unit_test(hostile_strings_are_kept_verbatim),
+	cmocka_unit_test(warnings_are_listed_once_as_one_line),
 };
 
 JG_UNIT_GROUP(view, tests, NULL, NULL)

@@ -2,14 +2,21 @@
 """Check a report directory the way a browser, a mail client and a CI
 system would read it, for the report end-to-end cases.
 
-  checkreport.py DIR [--text STRING]... [--md-raw STRING]...
+  checkreport.py DIR [--text STRING]... [--md-raw STRING]... [--no-charts]
 
   - report.html and email.html parse (html.parser); neither has a script,
     iframe, object or embed element, an on* event attribute, a javascript:
     URL or a reference to anything outside the file;
   - email.html has no svg, style, link or img element either;
-  - junit.xml is well-formed XML with one testcase per metric of view.json
-    and one failure per regression;
+  - junit.xml is valid against tests/e2e/data/junit/junit-10.xsd (with
+    xmllint), has one testcase per metric of view.json, one per new or
+    worse block and one "run" per device with errors, one failure per
+    regression, and counts that add up: each testsuite's tests,
+    failures, errors and skipped are those of its testcases, and
+    testsuites sums them;
+  - metrics.txt is OpenMetrics text: TYPE and HELP before each family's
+    samples, names and escaped label values as the format allows, one
+    jankgate_median sample per metric with current values, "# EOF" last;
   - each --text STRING appears as text (not markup) in report.html and
     email.html, and in email.txt;
   - each --md-raw STRING does NOT appear in summary.md unless its first
@@ -23,6 +30,7 @@ import html.parser
 import json
 import os
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -71,17 +79,122 @@ def check_html(path, mail, texts, problems):
     return c.tags
 
 
+XSD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   "junit", "junit-10.xsd")
+BLOCK = re.compile(r"(^|: )block .* \([0-9a-f]{1,12}\)$")
+
+
+def changed_blocks(view):
+    n = 0
+    for d in view["devices"]:
+        for s in d["scenarios"]:
+            for holder in [s] + s["scenes"]:
+                n += sum(b["status"] in ("new", "worse") for b in holder["blocks"])
+    return n
+
+
+def check_junit(path, view, problems):
+    r = subprocess.run(["xmllint", "--noout", "--schema", XSD, path],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        problems.append("junit.xml: not valid against junit-10.xsd: %s"
+                        % r.stderr.strip().replace("\n", "; "))
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        problems.append("junit.xml: not well-formed: %s" % e)
+        return
+    cases = root.findall(".//testcase")
+    runs = [c for c in cases if c.get("name") == "run"]
+    blocks = [c for c in cases if BLOCK.search(c.get("name", ""))]
+    metrics = len(cases) - len(runs) - len(blocks)
+    if metrics != view["counts"]["total"]:
+        problems.append("junit.xml: %d metric testcases, view.json has %d metrics"
+                        % (metrics, view["counts"]["total"]))
+    if len(blocks) != changed_blocks(view):
+        problems.append("junit.xml: %d block testcases for %d new or worse blocks"
+                        % (len(blocks), changed_blocks(view)))
+    if len(runs) != sum(1 for d in view["devices"] if d["errors"]):
+        problems.append("junit.xml: %d run testcases for %d devices with errors"
+                        % (len(runs), sum(1 for d in view["devices"] if d["errors"])))
+    failures = len(root.findall(".//failure"))
+    if failures != view["counts"]["regression"]:
+        problems.append("junit.xml: %d failures for %d regressions"
+                        % (failures, view["counts"]["regression"]))
+    total = {"tests": 0, "failures": 0, "errors": 0}
+    for suite in root.findall("testsuite"):
+        cs = suite.findall("testcase")
+        want = {"tests": len(cs),
+                "failures": sum(1 for c in cs if c.find("failure") is not None),
+                "errors": sum(1 for c in cs if c.find("error") is not None),
+                "skipped": sum(1 for c in cs if c.find("skipped") is not None)}
+        for k, v in want.items():
+            if int(suite.get(k, "-1")) != v:
+                problems.append("junit.xml: testsuite %s says %s=%s, holds %d"
+                                % (suite.get("name"), k, suite.get(k), v))
+            if k in total:
+                total[k] += v
+    for k, v in total.items():
+        if int(root.get(k, "-1")) != v:
+            problems.append("junit.xml: testsuites says %s=%s, its suites hold %d"
+                            % (k, root.get(k), v))
+
+
+NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+SAMPLE = re.compile(r'^(%s)(\{(%s="(?:[^"\\\n]|\\[\\"n])*")(,%s="(?:[^"\\\n]|\\[\\"n])*")*\})? (\S+)$'
+                    % (NAME, NAME, NAME))
+
+
+def check_metrics(path, view, problems):
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if lines[-1] != "" or lines[-2] != "# EOF":
+        problems.append("metrics.txt: does not end with '# EOF' and a newline")
+        return
+    declared, done, current, medians = set(), set(), None, 0
+    for n, line in enumerate(lines[:-2], 1):
+        m = re.match(r"^# (TYPE|HELP) (%s) (.+)$" % NAME, line)
+        if m:
+            if m.group(2) in done:
+                problems.append("metrics.txt:%d: family %s split" % (n, m.group(2)))
+            if current and current != m.group(2):
+                done.add(current)
+            current = m.group(2)
+            declared.add(current)
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            problems.append("metrics.txt:%d: not OpenMetrics: %r" % (n, line))
+            continue
+        if m.group(1) != current:
+            problems.append("metrics.txt:%d: sample of %s outside its family" % (n, m.group(1)))
+        try:
+            float(m.group(5))
+        except ValueError:
+            problems.append("metrics.txt:%d: value %r is not a number" % (n, m.group(5)))
+        medians += m.group(1) == "jankgate_median"
+    want = 0
+    for d in view["devices"]:
+        for s in d["scenarios"]:
+            for holder in [s] + s["scenes"]:
+                want += sum(1 for r in holder["metrics"] if r.get("current_n"))
+    if medians != want:
+        problems.append("metrics.txt: %d median samples for %d metrics with values"
+                        % (medians, want))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--text", action="append", default=[])
     ap.add_argument("--md-raw", action="append", default=[])
+    ap.add_argument("--no-charts", action="store_true",
+                    help="nothing was measured: report.html has no chart")
     a = ap.parse_args()
     problems = []
     p = lambda n: os.path.join(a.dir, n)
 
     tags = check_html(p("report.html"), False, a.text, problems)
-    for t in ("table", "svg"):
+    for t in ("table",) if a.no_charts else ("table", "svg"):
         if t not in tags:
             problems.append("report.html: no <%s>" % t)
     check_html(p("email.html"), True, a.text, problems)
@@ -89,19 +202,8 @@ def main():
         problems.append("email.html: over 100 KB")
 
     view = json.load(open(p("view.json"), encoding="utf-8"))
-    try:
-        root = ET.parse(p("junit.xml")).getroot()
-        cases = root.findall(".//testcase")
-        metrics = [c for c in cases if c.get("name") != "run"]
-        if len(metrics) != view["counts"]["total"]:
-            problems.append("junit.xml: %d testcases, view.json has %d metrics"
-                            % (len(metrics), view["counts"]["total"]))
-        failures = len(root.findall(".//failure"))
-        if failures != view["counts"]["regression"]:
-            problems.append("junit.xml: %d failures for %d regressions"
-                            % (failures, view["counts"]["regression"]))
-    except ET.ParseError as e:
-        problems.append("junit.xml: not well-formed: %s" % e)
+    check_junit(p("junit.xml"), view, problems)
+    check_metrics(p("metrics.txt"), view, problems)
 
     text = open(p("email.txt"), encoding="utf-8").read()
     if any(ord(ch) < 32 and ch != "\n" for ch in text):

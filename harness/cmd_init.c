@@ -1,0 +1,153 @@
+/*
+ * cmd_init.c: `jankgate init`, a first jankgate.json and scenario.
+ *
+ * The argv layer over init.h: the app comes from --apk FILE (its manifest),
+ * --package PKG (as given), or, with neither, the app open on the device
+ * (-s SERIAL when several are attached).  The configuration goes to -c
+ * FILE, else $JANKGATE_CONFIG, else ./jankgate.json; the scenario beside
+ * it.  Prints the files written, one per line, and what to run next.
+ *
+ * Exit status: 0 written; 2 bad usage, an APK that is not one, a file
+ * that exists (nothing is overwritten), a system app in front or several
+ * devices and no -s; 3 no device or the adb server unreachable.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "init.h"
+#include "strlist.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define DEVICE_TIMEOUT_MS 30000
+
+struct init_args {
+	const char *apk, *package, *serial;
+};
+
+/* Two or more dot-separated Java identifiers, as Android requires. */
+static int
+valid_package(const char *s)
+{
+	int parts = 0;
+
+	while (*s) {
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    *s == '_'))
+			return 0;
+		while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_')
+			s++;
+		parts++;
+		if (*s == '.' && s[1])
+			s++;
+		else if (*s)
+			return 0;
+	}
+	return parts >= 2;
+}
+
+static int
+parse_args(struct init_args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "apk", required_argument, NULL, 'A' },
+		{ "package", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct command *self = command_find("init");
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS "s:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		switch (opt) {
+		case 'A':
+			a->apk = optarg;
+			break;
+		case 'P':
+			a->package = optarg;
+			break;
+		case 's':
+			a->serial = optarg;
+			break;
+		default:
+			return cmd_usage_error(self, NULL);
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(self, "unexpected argument '%s'",
+		    argv[optind]);
+	if (a->apk && a->package)
+		return cmd_usage_error(self, "--apk and --package both name "
+		    "the app; give one");
+	if (a->package && !valid_package(a->package))
+		return cmd_usage_error(self, "bad --package '%s': expected a "
+		    "package name like com.example.shop", a->package);
+	if (a->serial && (a->apk || a->package))
+		return cmd_usage_error(self, "-s picks the device whose open "
+		    "app to use; it goes without --apk and --package");
+	return 0;
+}
+
+int
+cmd_init(int argc, char **argv)
+{
+	struct init_args a = { NULL, NULL, NULL };
+	struct init_app app;
+	struct strlist written = STRLIST_INIT;
+	const char *config;
+	int status, rc;
+
+	memset(&app, 0, sizeof(app));
+	if ((status = parse_args(&a, argc, argv)))
+		return status;
+	config = config_default_path(jg_opts.config_path);
+	if (a.package) {
+		app.package = xstrdup(a.package);
+		app.from = xstrdup("--package");
+		rc = 0;
+	} else if (a.apk) {
+		rc = init_app_from_apk(&app, a.apk);
+		/* Named from the configuration's directory, as it reads it. */
+		if (!rc && strchr(config, '/') && a.apk[0] != '/') {
+			char *abs = realpath(a.apk, NULL);
+
+			free(app.apk);
+			app.apk = abs ? abs : xstrdup(a.apk);
+		}
+	} else {
+		rc = init_app_from_device(&app, a.serial, DEVICE_TIMEOUT_MS);
+	}
+	if (rc) {
+		/* An APK that will not do is bad input, whatever the code. */
+		status = a.apk ? EXIT_BAD_INPUT : cmd_exit_for(rc);
+		diag_error_current();
+		goto out;
+	}
+	if ((rc = init_write(&app, config, &written))) {
+		status = cmd_exit_for(rc);
+		diag_error_current();
+		goto out;
+	}
+	for (size_t i = 0; i < written.nr; i++)
+		printf("%s\n", written.items[i]);
+	diag_info("wrote a configuration for %s (from %s)%s%s", app.package,
+	    app.from, app.activity ? ", launcher " : "",
+	    app.activity ? app.activity : "");
+	diag_info("next: `jankgate check` validates it, `jankgate run` "
+	    "measures on every attached device");
+	status = EXIT_PASS;
+out:
+	init_app_release(&app);
+	strlist_release(&written);
+	return status;
+}
