@@ -3,7 +3,7 @@
  *
  * Sample summaries (type 7 quantiles, IQR, MAD), the standard normal
  * distribution, multiple-testing adjustment and the seeded PRNG.  The rank
- * test itself, the shift estimate and the detectable shift, which share the
+ * test itself and the shift estimate, which share the
  * exact null distributions, are in stats_mw.c.
  */
 #include <math.h>
@@ -110,35 +110,6 @@ stats_summarize(struct stats_summary *out, const double *x, size_t n)
 	out->mad = quantile_sorted(dev, n, 0.5);
 	free(s);
 	return 0;
-}
-
-/* One sample's robust sigma: IQR-based, MAD-based when the IQR is 0. */
-static double
-robust_sigma(const struct stats_summary *s)
-{
-	if (s->iqr > 0)
-		return s->iqr / STATS_IQR_PER_SIGMA;
-	return s->mad / STATS_MAD_PER_SIGMA;
-}
-
-double
-stats_pooled_sigma(const struct stats_summary *a,
-    const struct stats_summary *b)
-{
-	const struct stats_summary *both[] = { a, b };
-	double num = 0, den = 0;
-
-	for (size_t i = 0; i < 2; i++) {
-		double sd, w;
-
-		if (both[i]->n < 2)
-			continue;
-		sd = robust_sigma(both[i]);
-		w = (double)(both[i]->n - 1);
-		num += w * sd * sd;
-		den += w;
-	}
-	return den > 0 ? sqrt(num / den) : NAN;
 }
 
 /* ---- normal distribution ------------------------------------------------ */

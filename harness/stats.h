@@ -10,7 +10,7 @@
  *   - did the location move, how surely    stats_mann_whitney()
  *   - by how much, give or take            stats_hodges_lehmann()
  *   - surely, given all metrics of a run   stats_p_adjust()
- *   - what shift could we have seen at all stats_min_detectable_shift()
+ *   - the tails of Student's t and Fisher's F  stats_t_sf(), stats_f_sf()
  *
  * Everything is rank-based and distribution-free because frame metrics are
  * skewed, bounded and often quantized (ties).  Sign conventions: "base" is
@@ -58,14 +58,6 @@ int stats_quantile(double *out, const double *x, size_t n, double p);
  * every other field NaN.  JG_EINVAL (out untouched) for a non-finite value.
  */
 int stats_summarize(struct stats_summary *out, const double *x, size_t n);
-
-/*
- * A robust pooled sigma for two samples: each sample's IQR / 1.349 (its
- * MAD / 0.6745 when the IQR is 0), pooled with weights n - 1 like the
- * t-test's variance.  NaN when neither sample has two values.
- */
-double stats_pooled_sigma(const struct stats_summary *a,
-    const struct stats_summary *b);
 
 /*
  * 0 when x[0..n-1] are all finite, else JG_EINVAL with a message naming
@@ -171,27 +163,6 @@ const char *stats_adjust_name(enum stats_adjust how);
 
 /* The inverse of stats_adjust_name(); JG_EINVAL for an unknown name. */
 int stats_adjust_parse(enum stats_adjust *out, const char *name);
-
-/* ---- minimal detectable shift ------------------------------------------- */
-
-struct stats_mde {
-	double shift;		/* in the data's units; +inf when undetectable */
-	double min_p;		/* smallest one-sided p any data of these
-				   sizes can give: 1 / C(n1 + n2, n1) */
-	int detectable;		/* 0 when min_p > alpha: no shift, however
-				   large, can be declared at these n */
-};
-
-/*
- * The smallest shift of normal-shaped data with standard deviation `sigma`
- * (e.g. stats_pooled_sigma()) that the one-sided Mann-Whitney test at
- * level `alpha` (already corrected for multiple testing) detects with
- * probability `power` (for a two-sided test pass alpha / 2); the method
- * and its measured accuracy are described in stats_mw.c.  JG_EINVAL for an empty sample, alpha or power outside
- * (0, 1), or a negative or non-finite sigma.
- */
-int stats_min_detectable_shift(struct stats_mde *out, size_t n_base,
-    size_t n_cur, double alpha, double power, double sigma);
 
 /* ---- the standard normal distribution ----------------------------------- */
 

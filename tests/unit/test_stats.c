@@ -130,22 +130,6 @@ non_finite_values_are_rejected(void **state)
 	assert_int_equal(stats_check_finite(good, 3, "x"), 0);
 }
 
-/* The pooled sigma of normal-shaped quartiles recovers sigma. */
-static void
-pooled_sigma_from_iqr(void **state)
-{
-	struct stats_summary a = { .n = 5, .iqr = 2 * STATS_IQR_PER_SIGMA };
-	struct stats_summary b = { .n = 11, .iqr = 0, .mad = 0 };
-	struct stats_summary one = { .n = 1, .iqr = 0 };
-
-	/* sigma 2 with weight 4, sigma 0 with weight 10: sqrt(16 / 14). */
-	assert_near(stats_pooled_sigma(&a, &b), sqrt(16.0 / 14), 1e-12);
-	assert_near(stats_pooled_sigma(&a, &one), 2, 1e-12);
-	b.mad = 3 * STATS_MAD_PER_SIGMA;	/* IQR 0: MAD takes over */
-	assert_near(stats_pooled_sigma(&one, &b), 3, 1e-12);
-	assert_true(isnan(stats_pooled_sigma(&one, &one)));
-}
-
 /* ---- Mann-Whitney ------------------------------------------------------- */
 
 /*
@@ -671,133 +655,6 @@ adjust_rejects_bad_input(void **state)
 
 /* ---- detectable shift --------------------------------------------------- */
 
-/*
- * For large samples the detectable shift agrees with the textbook formula
- * (z.95 + z.8) sigma sqrt(1/n1 + 1/n2) / sqrt(3 / pi), and it is
- * proportional to sigma.
- */
-static void
-mde_agrees_with_pitman_for_large_n(void **state)
-{
-	struct stats_mde m;
-	double pitman = (1.6448536269514722 + 0.8416212335729143) *
-	    sqrt((2.0 / 300) * M_PI / 3);
-
-	assert_int_equal(stats_min_detectable_shift(&m, 300, 300, 0.05, 0.8,
-	    1), 0);
-	assert_true(m.detectable);
-	assert_near(m.shift / pitman, 1, 0.02);
-	assert_int_equal(stats_min_detectable_shift(&m, 300, 300, 0.05, 0.8,
-	    2.5), 0);
-	assert_near(m.shift / pitman, 2.5, 0.05);
-	assert_int_equal(stats_min_detectable_shift(&m, 10, 10, 0.05, 0.8,
-	    0), 0);
-	assert_near(m.shift, 0, 0);
-	assert_near(m.min_p, 1 / 184756.0, 1e-18);	/* 1 / C(20, 10) */
-}
-
-/*
- * More iterations make smaller shifts detectable: doubling either sample
- * always lowers the shift, and one more value never raises it by more than
- * the exact test's discreteness allows (3 %).
- */
-static void
-mde_shrinks_with_n(void **state)
-{
-	static const double alphas[] = { 0.05, 0.01, 0.001 };
-
-	for (size_t a = 0; a < 3; a++) {
-		double shift[61];
-		struct stats_mde m;
-
-		for (size_t n = 2; n <= 60; n++) {
-			assert_int_equal(stats_min_detectable_shift(&m, n, 5,
-			    alphas[a], 0.8, 1), 0);
-			shift[n] = m.shift;
-			if (n > 2 && isfinite(shift[n - 1]))
-				assert_true(shift[n] <= 1.03 * shift[n - 1]);
-			if (n >= 4 && isfinite(shift[n / 2]))
-				assert_true(shift[n] < shift[n / 2]);
-		}
-		assert_true(isfinite(shift[60]));
-		for (size_t n = 2; n <= 40; n++) {
-			assert_int_equal(stats_min_detectable_shift(&m, n, n,
-			    alphas[a], 0.8, 1), 0);
-			shift[n] = m.shift;
-			if (n > 2 && isfinite(shift[n - 1]))
-				assert_true(shift[n] <= 1.03 * shift[n - 1]);
-			if (n >= 4 && isfinite(shift[n / 2]))
-				assert_true(shift[n] < shift[n / 2]);
-		}
-	}
-}
-
-/*
- * Where no data can reach alpha the shift is +inf: 2 vs 2 bottoms out at
- * p = 1/6, 3 vs 3 at exactly 1/20 (reachable at 0.05, not at 0.049).
- */
-static void
-mde_infinite_when_impossible(void **state)
-{
-	struct stats_mde m;
-
-	assert_int_equal(stats_min_detectable_shift(&m, 2, 2, 0.01, 0.8, 1),
-	    0);
-	assert_false(m.detectable);
-	assert_true(isinf(m.shift) && m.shift > 0);
-	assert_near(m.min_p, 1.0 / 6, 1e-15);
-	assert_int_equal(stats_min_detectable_shift(&m, 3, 3, 0.05, 0.8, 1),
-	    0);
-	assert_true(m.detectable);
-	assert_true(isfinite(m.shift));
-	assert_int_equal(stats_min_detectable_shift(&m, 3, 3, 0.049, 0.8, 1),
-	    0);
-	assert_false(m.detectable);
-	assert_int_equal(stats_min_detectable_shift(&m, 0, 3, 0.05, 0.8, 1),
-	    JG_EINVAL);
-	assert_int_equal(stats_min_detectable_shift(&m, 3, 3, 0.05, 1, 1),
-	    JG_EINVAL);
-	assert_int_equal(stats_min_detectable_shift(&m, 3, 3, 0.05, 0.8, -1),
-	    JG_EINVAL);
-}
-
-/*
- * The detectable shift means what it says: shifting normal data by it, the
- * exact one-sided test rejects in about `power` (80 %) of simulated runs,
- * at gate-like sizes and corrected alphas (2000 runs per case).
- */
-static void
-mde_power_holds_in_simulation(void **state)
-{
-	static const struct { size_t nb, nc; double alpha; } cases[] = {
-		{ 10, 10, 0.05 }, { 25, 5, 0.01 }, { 20, 5, 0.001 },
-	};
-	struct stats_rng rng;
-
-	stats_rng_init(&rng, 11);
-	for (size_t s = 0; s < sizeof(cases) / sizeof(cases[0]); s++) {
-		size_t nb = cases[s].nb, nc = cases[s].nc;
-		struct stats_mde m;
-		int hits = 0;
-
-		assert_int_equal(stats_min_detectable_shift(&m, nb, nc,
-		    cases[s].alpha, 0.8, 1), 0);
-		for (int rep = 0; rep < 2000; rep++) {
-			double b[25], c[25];
-			struct stats_mw mw;
-
-			for (size_t i = 0; i < nb; i++)
-				b[i] = stats_rng_normal(&rng, 0, 1);
-			for (size_t j = 0; j < nc; j++)
-				c[j] = stats_rng_normal(&rng, m.shift, 1);
-			assert_int_equal(stats_mann_whitney(&mw, b, nb, c, nc,
-			    STATS_MW_AUTO), 0);
-			hits += mw.p_greater <= cases[s].alpha;
-		}
-		assert_near(hits / 2000.0, 0.8, 0.06);
-	}
-}
-
 /* ---- normal distribution ------------------------------------------------ */
 
 /* Known quantiles, and quantile(cdf(x)) == x across the range. */
@@ -900,7 +757,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(summary_known_values),
 	cmocka_unit_test(summary_of_empty_sample),
 	cmocka_unit_test(non_finite_values_are_rejected),
-	cmocka_unit_test(pooled_sigma_from_iqr),
 	cmocka_unit_test(mw_exact_matches_tables),
 	cmocka_unit_test(mw_matches_r_examples),
 	cmocka_unit_test(mw_exact_matches_brute_force),
@@ -917,10 +773,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(adjust_hand_examples),
 	cmocka_unit_test(adjust_caps_and_in_place),
 	cmocka_unit_test(adjust_rejects_bad_input),
-	cmocka_unit_test(mde_agrees_with_pitman_for_large_n),
-	cmocka_unit_test(mde_shrinks_with_n),
-	cmocka_unit_test(mde_infinite_when_impossible),
-	cmocka_unit_test(mde_power_holds_in_simulation),
 	cmocka_unit_test(normal_quantile_known_values),
 	cmocka_unit_test(rng_is_deterministic),
 	cmocka_unit_test(rng_distributions),
