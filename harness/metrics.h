@@ -58,8 +58,10 @@ struct metric_def {
 				    whole ms and counts), 0: continuous */
 	/*
 	 * Small counts of events (a block or two an iteration) are compared
-	 * by their means: their values tie so much that a rank test wastes
-	 * most of what they say, and they have no long tail to fear.
+	 * as counts, by the exact test of two Poisson rates on their sums
+	 * (compare_session.c): their values tie so much that a rank test
+	 * wastes most of what they say, and a mean of five counts near zero
+	 * is too skewed for a t test.
 	 */
 	int by_means;
 };
