@@ -101,6 +101,7 @@ int cmd_exit_merge(int a, int b);
 /* Print the usage, global options and command list of jankgate. */
 void cmd_print_help(FILE *fp);
 
+int cmd_ab(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

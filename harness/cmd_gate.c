@@ -16,11 +16,16 @@
  * was measured is still compared and reported, and nothing is mailed or
  * recorded.
  *
+ * `jankgate ab` (cmd_ab) is the same command with --ab: two builds
+ * interleaved on the same phones instead of stored baselines (gate_ab.c).
+ *
  * Exit status: DESIGN §10, as gate.h says.
  */
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -35,7 +40,19 @@ struct gate_args {
 	const char *mail;
 	const char *update;
 	const char *shard;
+	bool ab;		/* `jankgate ab`, not `gate` */
+	const char *block, *rounds;
 };
+
+/* A count from 1 to 1000 for --block and --rounds, else -1. */
+static int
+count_arg(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	return *end || end == s || n < 1 || n > 1000 ? -1 : (int)n;
+}
 
 static int
 parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
@@ -49,9 +66,14 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		{ "mail", required_argument, NULL, 'M' },
 		{ "no-mail", no_argument, NULL, 'N' },
 		{ "update", required_argument, NULL, 'U' },
+		{ "ab", required_argument, NULL, 'B' },
+		{ "baseline-apk", required_argument, NULL, 'b' },
+		{ "apk", required_argument, NULL, 'P' },
+		{ "block", required_argument, NULL, 'K' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("gate");
+	const struct command *self = command_find(a->ab ? "ab" : "gate");
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "s:o:",
@@ -86,6 +108,29 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		case 'U':
 			a->update = optarg;
 			break;
+		case 'B':
+			if (a->ab)
+				return cmd_usage_error(self, "--ab is gate's; "
+				    "here the old build is --baseline-apk");
+			o->ab_old_apk = optarg;
+			break;
+		case 'b':
+		case 'P':
+			if (!a->ab)
+				return cmd_usage_error(self, "--%s is "
+				    "jankgate ab's", opt == 'b' ?
+				    "baseline-apk" : "apk");
+			if (opt == 'b')
+				o->ab_old_apk = optarg;
+			else
+				o->ab_new_apk = optarg;
+			break;
+		case 'K':
+			a->block = optarg;
+			break;
+		case 'r':
+			a->rounds = optarg;
+			break;
 		default:
 			return cmd_usage_error(self, NULL);
 		}
@@ -93,6 +138,23 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error(self, "unexpected argument '%s'",
 		    argv[optind]);
+	if (a->ab && !o->ab_old_apk)
+		return cmd_usage_error(self, "no old build: --baseline-apk "
+		    "OLD.apk is required");
+	if (o->ab_old_apk && (o->against || o->repo || a->shard ||
+	    a->update))
+		return cmd_usage_error(self, "an interleaved A/B compares two "
+		    "builds, not stored baselines: --against, --repo, --shard "
+		    "and --update do not go with it");
+	if (!o->ab_old_apk && (a->block || a->rounds))
+		return cmd_usage_error(self, "--block and --rounds go with "
+		    "--ab OLD.apk");
+	if (a->block && (o->ab_block = count_arg(a->block)) < 0)
+		return cmd_usage_error(self, "--block takes a count from 1, "
+		    "not '%s'", a->block);
+	if (a->rounds && (o->ab_rounds = count_arg(a->rounds)) < 0)
+		return cmd_usage_error(self, "--rounds takes a count from 1, "
+		    "not '%s'", a->rounds);
 	return 0;
 }
 
@@ -183,6 +245,12 @@ print_outcome(const struct gate_outcome *out)
 	}
 	for (size_t i = 0; i < out->errors.nr; i++)
 		printf("problem   %s\n", out->errors.items[i]);
+	if (out->ab_blocks)
+		printf("ab        %d blocks in ABBA order, %d iterations a "
+		    "block; installs, preflight and warm-ups took %.0f %% of "
+		    "device time%s%s\n", out->ab_blocks, out->ab_block,
+		    100 * out->ab_install_share, out->ab_how ? "; " : "",
+		    out->ab_how ? out->ab_how : "");
 	if (out->report_dir)
 		printf("report    %s/report.html\n", out->report_dir);
 	if (out->mail_note)
@@ -191,10 +259,28 @@ print_outcome(const struct gate_outcome *out)
 	    out->status);
 }
 
+static int gate_or_ab(int argc, char **argv, bool ab);
+
 int
 cmd_gate(int argc, char **argv)
 {
-	struct gate_args a = { NULL, NULL, NULL };
+	return gate_or_ab(argc, argv, false);
+}
+
+/*
+ * `jankgate ab` is gate's composition with --ab: the same stages, the
+ * same table and exit status, the two builds named by their own flags.
+ */
+int
+cmd_ab(int argc, char **argv)
+{
+	return gate_or_ab(argc, argv, true);
+}
+
+static int
+gate_or_ab(int argc, char **argv, bool ab)
+{
+	struct gate_args a = { NULL, NULL, NULL, ab, NULL, NULL };
 	struct gate_outcome out;
 	struct gate_opts o;
 	struct config *cfg = NULL;

@@ -90,6 +90,16 @@ static const char *const gate_usage[] = {
 	"[--against REF] [--repo URL] [--shard I/N] [-o DIR] "
 	"[--mail always|regression|never] [--update never|on-pass|always] "
 	"[--no-mail]",
+	"jankgate gate --ab OLD.apk [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--block N] [--rounds N] [-o DIR] [--mail always|regression|never] "
+	"[--no-mail]",
+	NULL
+};
+
+static const char *const ab_usage[] = {
+	"jankgate ab --baseline-apk OLD.apk [--apk NEW.apk] [-s SERIAL]... "
+	"[--connect HOST:PORT]... [--block N] [--rounds N] [-o DIR] "
+	"[--mail always|regression|never] [--no-mail]",
 	NULL
 };
 
@@ -104,6 +114,28 @@ static const char *const help_usage[] = {
 };
 
 const struct command commands[] = {
+	{ "ab", cmd_ab, ab_usage,
+	  "two builds interleaved on the same phones: is NEW worse than OLD?",
+	  "  --baseline-apk OLD.apk  the old build (A), the baseline\n"
+	  "  --apk NEW.apk       the new build (B) (default: the configured\n"
+	  "                      apk)\n"
+	  "  -s SERIAL           a device to use (repeatable; default:\n"
+	  "                      devices.serials, else every attached one)\n"
+	  "  --connect HOST:PORT `adb connect` a network device first\n"
+	  "  --block N           iterations a block (default: as many as keep\n"
+	  "                      installs within 15 % of device time, from\n"
+	  "                      iterations up to max_iterations)\n"
+	  "  --rounds N          most rounds of four blocks, ABBA (default 3)\n"
+	  "  -o DIR              results (DIR/KEY/a, DIR/KEY/b), comparisons\n"
+	  "                      and report (default: out_dir)\n"
+	  "  --mail WHEN         always, regression or never (default:\n"
+	  "                      mail.when); --no-mail is --mail never\n"
+	  "Each block installs its build (-d over a debuggable build, else\n"
+	  "after uninstalling the other), clears the app's data and runs the\n"
+	  "scenarios; after each round B is compared with A, block by block\n"
+	  "as sessions.  Nothing is recorded as a baseline.  Exit status: 0\n"
+	  "pass, 1 regression, 2 bad input, 3 infrastructure failure (an\n"
+	  "install refused, a device lost), 4 inconclusive after the rounds.\n" },
 	{ "baseline", cmd_baseline, baseline_usage,
 	  "record, accept, list and show baselines in the git repository",
 	  "  record               commit RESULTS.json as its device's baseline\n"
@@ -190,10 +222,14 @@ const struct command commands[] = {
 	  "                      mail.when); --no-mail is --mail never\n"
 	  "  --update WHEN       record the run as the new baseline: never,\n"
 	  "                      on-pass or always (default: baseline.update)\n"
+	  "  --ab OLD.apk        compare with OLD.apk interleaved on the\n"
+	  "                      same phones instead of stored baselines (as\n"
+	  "                      jankgate ab); --block N, --rounds N as there\n"
 	  "Inconclusive comparisons get more iterations, up to\n"
 	  "max_iterations.  Exit status: 0 pass, 1 regression, 2 bad input or\n"
 	  "a baseline not comparable, 3 infrastructure failure (a device\n"
-	  "lost, git or SMTP), 4 inconclusive after max_iterations.\n" },
+	  "lost, an install refused, git or SMTP), 4 inconclusive after\n"
+	  "max_iterations.\n" },
 	{ "help", cmd_help, help_usage,
 	  "show the usage of jankgate or of one command", "" },
 	{ "init", cmd_init, init_usage,

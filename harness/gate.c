@@ -121,14 +121,15 @@ gate_outcome_release(struct gate_outcome *out)
 	free(out->report_dir);
 	free(out->mail_subject);
 	free(out->mail_note);
+	free(out->ab_how);
 	strlist_release(&out->errors);
 	strlist_release(&out->warnings);
 	strlist_release(&out->ci);
 	memset(out, 0, sizeof(*out));
 }
 
-static struct gate_key *
-key_find_or_add(struct gate_ctx *g, const char *key)
+struct gate_key *
+gate_key_find_or_add(struct gate_ctx *g, const char *key)
 {
 	struct gate_outcome *out = g->out;
 	struct gate_key *k;
@@ -149,13 +150,12 @@ key_find_or_add(struct gate_ctx *g, const char *key)
 }
 
 /*
- * Account for one run_execute() call: its problems, its status, and each
- * failed device's key, whose run is then not recorded and whose device
- * runs no more batches (a lost device stays lost; a scenario that failed
- * every iteration would fail again).
+ * A failed device's key is then not recorded and its device runs no more
+ * batches (a lost device stays lost; a scenario that failed every
+ * iteration would fail again).
  */
-static void
-run_account(struct gate_ctx *g, const struct run_report *r)
+void
+gate_run_account(struct gate_ctx *g, const struct run_report *r)
 {
 	for (size_t i = 0; i < r->errors.nr; i++)
 		gate_fail(g, r->status ? r->status : EXIT_INFRA, "run", "%s",
@@ -202,8 +202,8 @@ run_account(struct gate_ctx *g, const struct run_report *r)
 	g->out->status = cmd_exit_merge(g->out->status, r->status);
 }
 
-static void
-run_opts_fill(struct gate_ctx *g, struct run_opts *ro)
+void
+gate_run_opts(struct gate_ctx *g, struct run_opts *ro)
 {
 	run_opts_init(ro);
 	ro->cfg = g->cfg;
@@ -219,7 +219,7 @@ first_run(struct gate_ctx *g)
 	struct gate_outcome *out = g->out;
 	struct run_opts ro;
 
-	run_opts_fill(g, &ro);
+	gate_run_opts(g, &ro);
 	strlist_copy(&ro.serials, &g->o->serials);
 	strlist_copy(&ro.connect, &g->o->connect);
 	ro.shard_index = g->o->shard_index;
@@ -232,7 +232,7 @@ first_run(struct gate_ctx *g)
 
 		if (!d->key || !d->results_path)
 			continue;
-		k = key_find_or_add(g, d->key);
+		k = gate_key_find_or_add(g, d->key);
 		strlist_add(&k->serials, d->serial);
 		strlist_add(&k->results, d->results_path);
 	}
@@ -250,7 +250,7 @@ first_run(struct gate_ctx *g)
 			w->alive[d] = true;
 		out->keys[i].current = xstrdup(out->keys[i].results.items[0]);
 	}
-	run_account(g, &out->run);
+	gate_run_account(g, &out->run);
 	if (!out->nr_keys && !out->status)
 		gate_fail(g, EXIT_INFRA, "run", "no device measured anything");
 	return out->nr_keys ? 0 : -1;
@@ -263,7 +263,7 @@ gate_run_more(struct gate_ctx *g, const char *scenario, int n,
 	struct run_report rr;
 	struct run_opts ro;
 
-	run_opts_fill(g, &ro);
+	gate_run_opts(g, &ro);
 	strlist_copy(&ro.serials, serials);
 	strlist_add(&ro.scenarios, scenario);
 	ro.iterations = n;
@@ -276,7 +276,7 @@ gate_run_more(struct gate_ctx *g, const char *scenario, int n,
 	    serials->nr > 1 ? " and others" : "");
 	run_report_init(&rr);
 	run_execute(&ro, &rr);
-	run_account(g, &rr);
+	gate_run_account(g, &rr);
 	run_report_release(&rr);
 	run_opts_release(&ro);
 }
@@ -322,6 +322,21 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	g.ref = o->against ? o->against : o->cfg->baseline.ref;
 	g.looks = gate_looks(g.cfg->iterations, g.cfg->max_iterations);
 
+	if (o->ab_old_apk) {
+		/* Two builds interleaved: no store, no record. */
+		g.looks = o->ab_rounds > 0 ? o->ab_rounds : GATE_AB_ROUNDS;
+		if (gate_ab(&g))
+			goto out;
+		out->interrupted = run_interrupted();
+		for (size_t i = 0; i < out->nr_keys; i++)
+			strlist_add(&out->keys[i].notes, "baseline not "
+			    "updated: an interleaved A/B run is no nightly "
+			    "baseline");
+		gate_settle(&g);
+		gate_report(&g);
+		gate_mail(&g);
+		goto out;
+	}
 	/* A wrong repository name must not cost a night of measuring. */
 	rc = baseline_open_configured(&g.bs, g.cfg, o->repo);
 	if (rc) {

@@ -90,6 +90,18 @@ struct gate_opts {
 	int shard_count;	/* ... N; 0: no sharding */
 	enum config_mail_when mail_when;
 	enum config_update update;
+	/*
+	 * `jankgate ab` / `gate --ab OLD.apk`: the old build (A) interleaved
+	 * with the new one (B: ab_new_apk, else the configuration's apk) in
+	 * ABBA blocks instead of a comparison with stored baselines (see
+	 * gate_ab.c); ab_block iterations a block (0: chosen so installs take
+	 * at most GATE_AB_INSTALL_SHARE of device time), at most ab_rounds
+	 * rounds of four blocks (0: GATE_AB_ROUNDS).
+	 */
+	const char *ab_old_apk;
+	const char *ab_new_apk;
+	int ab_block;
+	int ab_rounds;
 	enum run_progress_mode progress;
 	FILE *progress_fp;	/* run's progress; NULL: stderr */
 	/* Called with one line for people as each step ends; may be NULL. */
@@ -128,6 +140,9 @@ struct gate_key {
 	struct strlist notes;	/* what went wrong or was decided */
 };
 
+#define GATE_AB_ROUNDS 3
+#define GATE_AB_INSTALL_SHARE 0.15
+
 struct gate_outcome {
 	struct gate_key *keys;	/* in the order devices were listed */
 	size_t nr_keys, alloc_keys;
@@ -137,6 +152,11 @@ struct gate_outcome {
 	char *mail_subject;	/* when mailed */
 	char *mail_note;	/* "sent to ...", or why not */
 	bool interrupted;
+	/* `ab`: the blocks run, their size, installs' share of the time. */
+	int ab_blocks;
+	int ab_block;
+	double ab_install_share;
+	char *ab_how;		/* how the older build went back on */
 	int status;		/* the exit status, DESIGN §10 */
 	struct strlist errors;	/* "stage: message", one per failure */
 	struct strlist warnings;	/* "SERIAL: warning" of every run, each

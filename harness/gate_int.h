@@ -15,6 +15,7 @@
 
 #include "baseline_sample.h"
 #include "baseline_store.h"
+#include "run.h"
 
 struct comparison;
 struct config;
@@ -33,6 +34,8 @@ struct gate_work {
 	bool sampled;		/* `base` was loaded */
 	struct comparison *cmp;	/* the last look's */
 	bool stopped;		/* not comparable, broken: no more looks */
+	struct strlist ab_a;	/* `ab`: the old build's results files,
+				   parallel to the key's (the new build's) */
 };
 
 /* One gate_execute() call. */
@@ -67,6 +70,28 @@ void gate_fail(struct gate_ctx *g, int status, const char *stage,
 void gate_run_more(struct gate_ctx *g, const char *scenario, int n,
     const struct strlist *serials);
 
+/* The run options every run of the gate starts from. */
+void gate_run_opts(struct gate_ctx *g, struct run_opts *ro);
+
+/*
+ * Account for one run_execute() call: its problems, its status, and each
+ * failed device's key, whose device runs no more batches.
+ */
+void gate_run_account(struct gate_ctx *g, const struct run_report *r);
+
+/* The key named `key`, added (empty) when new. */
+struct gate_key *gate_key_find_or_add(struct gate_ctx *g, const char *key);
+
+/* gate_ab.c */
+
+/*
+ * `jankgate ab` / `gate --ab OLD.apk`: the two builds in ABBA blocks on
+ * every device, compared after each round (gate.h).  Fills the keys as the
+ * stages after the comparisons need them.  Returns 0, or -1 when nothing
+ * could be measured (already accounted for).
+ */
+int gate_ab(struct gate_ctx *g);
+
 /* gate_look.c */
 
 /*
@@ -77,6 +102,24 @@ int gate_key_read(struct gate_ctx *g, size_t i);
 
 /* Compare key `i` at look `look` and write its comparison.json. */
 void gate_key_compare(struct gate_ctx *g, size_t i, int look);
+
+/*
+ * Keep `cmp` (owned from now on) as key `i`'s comparison at look `look`:
+ * its verdict, counts, regressions and blocks in the key, written to the
+ * key's comparison.json (beside its first results file unless already
+ * named), and a line for people.
+ */
+void gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp,
+    int look);
+
+/*
+ * Read the results files `files` (several devices of one key), pool them
+ * (gate_pool) and write the pooled run to pooled-results.json beside the
+ * first; the pooled model in *out, the file's path in *path (both the
+ * caller's).  Returns 0 or the error of reading or writing.
+ */
+int gate_pool_files(struct results **out, char **path,
+    const struct strlist *files);
 
 /* Looks 2..looks: more iterations where a key is undecided. */
 void gate_adapt(struct gate_ctx *g);

@@ -54,41 +54,51 @@ devs_free(struct gate_work *w)
 	w->pooled = NULL;
 }
 
-/*
- * Pool the devices of a key into OUT/<key>/pooled-results.json, beside
- * the first device's results, from a second reading of the files (gate_pool
- * takes the donors' iterations; w->devs stays as on disk).
- */
-static int
-key_pool(struct gate_key *k, struct gate_work *w)
+int
+gate_pool_files(struct results **out, char **path, const struct strlist *files)
 {
-	struct results **tmp = xcalloc(w->nr_devs, sizeof(*tmp));
-	char *dir = xstrdup(k->results.items[0]);
-	char *json = NULL, *path = NULL;
+	struct results **tmp = xcalloc(files->nr + 1, sizeof(*tmp));
+	char *dir = xstrdup(files->items[0]);
+	char *json = NULL;
 	int rc = 0;
 
-	for (size_t d = 0; !rc && d < w->nr_devs; d++)
-		rc = results_read(&tmp[d], k->results.items[d]);
+	*out = NULL;
+	*path = NULL;
+	for (size_t d = 0; !rc && d < files->nr; d++)
+		rc = results_read(&tmp[d], files->items[d]);
 	if (rc)
 		goto out;
-	gate_pool(tmp, w->nr_devs);
-	path = xasprintf("%s/pooled-results.json", dirname(dir));
+	gate_pool(tmp, files->nr);
+	*path = xasprintf("%s/pooled-results.json", dirname(dir));
 	json = results_to_json(tmp[0]);
-	rc = file_write_atomic(path, json, strlen(json), 0644);
-	if (rc)
+	rc = file_write_atomic(*path, json, strlen(json), 0644);
+	if (rc) {
+		free(*path);
+		*path = NULL;
 		goto out;
-	w->pooled = tmp[0];
+	}
+	*out = tmp[0];
 	tmp[0] = NULL;
-	free(k->current);
-	k->current = path;
-	path = NULL;
 out:
-	for (size_t d = 0; d < w->nr_devs; d++)
+	for (size_t d = 0; d < files->nr; d++)
 		results_free(tmp[d]);
 	free(tmp);
 	free(dir);
 	free(json);
-	free(path);
+	return rc;
+}
+
+/* Pool the devices of a key (gate_pool_files), the key's current file. */
+static int
+key_pool(struct gate_key *k, struct gate_work *w)
+{
+	char *path;
+	int rc = gate_pool_files(&w->pooled, &path, &k->results);
+
+	if (!rc) {
+		free(k->current);
+		k->current = path;
+	}
 	return rc;
 }
 
@@ -314,7 +324,6 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	struct compare_input cur, *base;
 	struct compare_opts co;
 	struct comparison *cmp = NULL;
-	char *dir = NULL;
 	int status, rc;
 
 	if ((status = key_sample(g, k, w))) {
@@ -362,6 +371,18 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 		w->stopped = true;
 		goto out;
 	}
+	gate_key_store(g, i, cmp, look);
+out:
+	free(base);
+}
+
+void
+gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
+{
+	struct gate_key *k = &g->out->keys[i];
+	struct gate_work *w = &g->work[i];
+	char *dir;
+
 	comparison_free(w->cmp);
 	w->cmp = cmp;
 	k->compared = true;
@@ -376,6 +397,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	dir = xstrdup(k->results.items[0]);
 	if (!k->comparison)
 		k->comparison = xasprintf("%s/comparison.json", dirname(dir));
+	free(dir);
 	if (comparison_write(cmp, k->comparison)) {
 		k->status = cmd_exit_merge(k->status, EXIT_INFRA);
 		gate_fail(g, EXIT_INFRA, "compare", "%s", jg_error_msg());
@@ -385,9 +407,6 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	gate_note(g, "compare: %s, look %d of %d, %d iteration%s: %s", k->key,
 	    look, g->looks, k->iterations, k->iterations == 1 ? "" : "s",
 	    k->no_data ? "no valid iteration" : cmp_verdict_name(k->verdict));
-out:
-	free(base);
-	free(dir);
 }
 
 void
@@ -428,6 +447,7 @@ gate_work_release(struct gate_work *w)
 	if (w->sampled)
 		baseline_sample_release(&w->base);
 	comparison_free(w->cmp);
+	strlist_release(&w->ab_a);
 }
 
 void
@@ -459,6 +479,11 @@ gate_settle(struct gate_ctx *g)
 				    k->iterations == 1 ? "" : "s",
 				    g->out->interrupted ? "was stopped" :
 				    "failed");
+			else if (g->o->ab_old_apk)
+				strlist_addf(&k->notes, "still inconclusive "
+				    "after %d round%s of ABBA blocks (--rounds "
+				    "%d)", k->looks, k->looks == 1 ? "" : "s",
+				    g->looks);
 			else
 				strlist_addf(&k->notes, "still inconclusive "
 				    "after %d iteration%s (max_iterations %d)",

@@ -169,6 +169,7 @@ run_opts_init(struct run_opts *o)
 	strlist_init(&o->connect);
 	strlist_init(&o->scenarios);
 	o->warmups = -1;
+	o->install = -1;
 	o->progress = RUN_PROGRESS_AUTO;
 }
 
@@ -385,6 +386,13 @@ results_path_for(const struct run_ctx *c, const char *key,
 
 	run_results_path(&plain, c->out_dir, key, serial, false);
 	run_results_path(&at, c->out_dir, key, serial, true);
+	if (c->opts->results_sub) {
+		/* OUT/KEY/results.json becomes OUT/KEY/SUB/results.json */
+		strbuf_setlen(&plain, plain.len - strlen("/results.json"));
+		strbuf_addf(&plain, "/%s/results.json", c->opts->results_sub);
+		strbuf_setlen(&at, at.len - strlen("/results.json"));
+		strbuf_addf(&at, "/%s/results.json", c->opts->results_sub);
+	}
 	if (c->opts->append) {
 		mine = serial_in(at.buf);
 		if (mine && !strcmp(mine, serial))
@@ -559,11 +567,11 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	out->status = 0;
 	if (load_scenarios(&c, out))
 		goto out;
-	if (c.cfg->apk.nr) {
+	if ((o->apk ? o->apk : &c.cfg->apk)->nr) {
 		/* A bundle's APK is built once, kept beside the results. */
 		char *bundles = xasprintf("%s/.bundletool", c.out_dir);
-		int rc = run_apk_probe(&c.apk, &c.cfg->apk, c.cfg->app,
-		    bundles);
+		int rc = run_apk_probe(&c.apk, o->apk ? o->apk : &c.cfg->apk,
+		    c.cfg->app, bundles);
 
 		free(bundles);
 		if (rc) {

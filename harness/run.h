@@ -61,6 +61,19 @@ struct run_opts {
 	 * long, so what follows is a new session (the gate's extra batches).
 	 */
 	int cooldown_ms;
+	/*
+	 * For `jankgate ab`, which alternates two builds: the APK(s) to
+	 * install instead of the configuration's; an install policy instead
+	 * of devices.install (< 0: the configuration's); when a "downgrade"
+	 * install is refused because the installed build is not debuggable,
+	 * uninstall it and install again (saying so); clear the app's data
+	 * after installing; and the results in OUT/KEY/SUB/results.json.
+	 */
+	const struct strlist *apk;
+	int install;
+	bool downgrade_fallback;
+	bool clear_data;
+	const char *results_sub;
 	int shard_index, shard_count;	/* 1-based I of N; 0/0: no sharding */
 	enum run_progress_mode progress;
 	FILE *progress_fp;		/* where progress goes (stderr) */

@@ -210,21 +210,33 @@ run_apk_free(struct run_apk *a)
 	free(a);
 }
 
+static int
+install_files(struct run_dev *d, const struct run_apk *a,
+    const struct adb_install_opts *o)
+{
+	if (a->files.nr == 1)
+		return adb_install(d->dev, a->files.items[0], o);
+	return adb_install_multiple(d->dev,
+	    (const char *const *)a->files.items, a->files.nr, o);
+}
+
 /* Put the APK(s) on the device by devices.install. */
 static int
 install(struct run_dev *d, const struct run_apk *a)
 {
 	static const char *const downgrade[] = { "-d", NULL };
 	const struct config *cfg = d->ctx->cfg;
+	const struct run_opts *ro = d->ctx->opts;
+	enum config_install policy = ro->install >= 0 ?
+	    (enum config_install)ro->install : cfg->devices.install;
 	struct adb_install_opts o = { ADB_INSTALL_AUTO, NULL };
 	const char *what = a->files.items[0], *words, *hint = "";
 	char *msg;
 	int rc;
 
-	if (cfg->devices.install == INSTALL_DOWNGRADE)
+	if (policy == INSTALL_DOWNGRADE)
 		o.args = downgrade;
-	if (cfg->devices.install == INSTALL_REINSTALL &&
-	    !d->ctx->opts->append) {
+	if (policy == INSTALL_REINSTALL && !ro->append) {
 		rc = adb_uninstall(d->dev, d->package);
 		if (rc && rc != JG_ENOTFOUND)
 			return jg_error_prefix("cannot uninstall '%s' before "
@@ -232,11 +244,27 @@ install(struct run_dev *d, const struct run_apk *a)
 			    d->package);
 		jg_error_clear();
 	}
-	if (a->files.nr == 1)
-		rc = adb_install(d->dev, what, &o);
-	else
-		rc = adb_install_multiple(d->dev,
-		    (const char *const *)a->files.items, a->files.nr, &o);
+	rc = install_files(d, a, &o);
+	/*
+	 * The package manager lets -d replace only a debuggable build; else
+	 * (`jankgate ab` going back to the old build) uninstall it first.
+	 */
+	if (rc && policy == INSTALL_DOWNGRADE && ro->downgrade_fallback &&
+	    strstr(jg_error_msg(), "INSTALL_FAILED_VERSION_DOWNGRADE")) {
+		jg_error_clear();
+		rc = adb_uninstall(d->dev, d->package);
+		if (rc && rc != JG_ENOTFOUND)
+			return jg_error_prefix("cannot uninstall '%s' to go "
+			    "back to an older build", d->package);
+		jg_error_clear();
+		o.args = NULL;
+		rc = install_files(d, a, &o);
+		if (!rc)
+			results_add_warning(d->res, "install", NULL, "the "
+			    "installed build is not debuggable, so -d could "
+			    "not replace it with an older one: uninstalled it "
+			    "first");
+	}
 	if (!rc)
 		return 0;
 	/* A refusal: the package manager's words, without adb's context. */
@@ -255,6 +283,27 @@ install(struct run_dev *d, const struct run_apk *a)
 	    a->files.nr > 1 ? " and its splits" : "");
 }
 
+/* pm clear: the app starts from nothing, whichever build ran before. */
+static int
+clear_data(struct run_dev *d)
+{
+	struct adb_shell_result r;
+	struct strbuf cmd = STRBUF_INIT;
+	int rc;
+
+	strbuf_addstr(&cmd, "pm clear ");
+	sh_quote(&cmd, d->package);
+	adb_shell_result_init(&r);
+	rc = run_shell(d, cmd.buf, &r);
+	if (!rc && r.exit_code != 0)
+		rc = jg_error_set(JG_EGENERIC, "cannot clear the data of '%s' "
+		    "after installing it (pm clear exit %d)", d->package,
+		    r.exit_code);
+	adb_shell_result_release(&r);
+	strbuf_release(&cmd);
+	return rc;
+}
+
 int
 run_install(struct run_dev *d)
 {
@@ -264,6 +313,8 @@ run_install(struct run_dev *d)
 	if (a) {
 		rs_str_set(&d->res->app.apk_sha256, a->sha256);
 		if ((rc = install(d, a)))
+			return rc;
+		if (d->ctx->opts->clear_data && (rc = clear_data(d)))
 			return rc;
 	}
 	if ((rc = read_package(d)) || !a)

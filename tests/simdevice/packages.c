@@ -193,6 +193,8 @@ read_model(const char *apk, size_t len, struct simpkg *out, char **json,
 		out->name = xstrdup(name->valuestring);
 		out->version_name = xstrdup(vname->valuestring);
 		out->version_code = (long long)vcode->valuedouble;
+		out->debuggable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		    j, "debuggable"));
 		*json = cJSON_PrintUnformatted(j);
 		ret = 0;
 	}
@@ -254,7 +256,11 @@ packages_install(struct simdev *dev, const void *apk, size_t len,
 		    "package %s is a system package", model.name);
 		goto fail;
 	}
-	if (p && !(flags & PACKAGES_DOWNGRADE) &&
+	/*
+	 * As the package manager does on a user build: -d lets an older
+	 * build replace the installed one only when that one is debuggable.
+	 */
+	if (p && (!(flags & PACKAGES_DOWNGRADE) || !p->debuggable) &&
 	    model.version_code < p->version_code) {
 		strbuf_addf(why, "INSTALL_FAILED_VERSION_DOWNGRADE: "
 		    "Downgrade detected: Update version code %lld is older "
@@ -272,6 +278,7 @@ packages_install(struct simdev *dev, const void *apk, size_t len,
 	free(p->model_json);
 	p->version_name = model.version_name;
 	p->version_code = model.version_code;
+	p->debuggable = model.debuggable;
 	p->model_json = json;
 	p->installed_ms = simdev_uptime_ms(dev);
 	write_files(dev, p, apk, len);

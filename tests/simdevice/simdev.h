@@ -87,6 +87,8 @@ struct simpkg {
 	unsigned int uid;	/* 10000 + n for apps */
 	double installed_ms;	/* device uptime at install */
 	int system;		/* preinstalled, cannot be uninstalled */
+	int debuggable;		/* the model's "debuggable": install -d may
+				   replace it with an older build */
 };
 
 struct simdev {
