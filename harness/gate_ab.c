@@ -47,6 +47,7 @@
 #include <time.h>
 
 #include "apk.h"
+#include "apkset.h"
 #include "cmd.h"
 #include "compare.h"
 #include "config.h"
@@ -100,6 +101,24 @@ build_init(struct build *b, const char *label, const char *sub,
 		b->version_code = (double)m.version_code;
 	apk_manifest_release(&m);
 	jg_error_clear();
+}
+
+/*
+ * Exit 2 naming `what` unless b's files open as APKs of the configured
+ * app (a bundle only opened: run builds its APK).
+ */
+static int
+check_build(struct gate_ctx *g, const struct build *b, const char *what)
+{
+	struct apkset set;
+	int rc = apkset_open(&set, &b->apk, g->cfg->app, NULL);
+
+	apkset_release(&set);
+	if (rc)
+		gate_fail(g, EXIT_BAD_INPUT, "ab", "%s: %s", what,
+		    jg_error_msg());
+	jg_error_clear();
+	return rc;
 }
 
 /* The time of the iterations of session `sess` in a results file. */
@@ -369,6 +388,13 @@ gate_ab(struct gate_ctx *g)
 	if (!b.apk.nr) {
 		gate_fail(g, EXIT_BAD_INPUT, "ab", "no new build: pass --apk "
 		    "NEW.apk or set apk in the configuration");
+		rc = -1;
+		goto out;
+	}
+	/* Both builds are APKs of the app before any phone is touched. */
+	if (check_build(g, &a, "the old build (--baseline-apk)") ||
+	    check_build(g, &b, g->o->ab_new_apk ? "the new build (--apk)" :
+	    "the new build (apk in the configuration)")) {
 		rc = -1;
 		goto out;
 	}
