@@ -460,14 +460,29 @@ frame_drift_add(struct run_ctx *x, const struct scope *sc, const char *scene)
 			if (sn && !mean_frame_ms(&v, sn))
 				cmp_sample_add(&p.b, v, (int)r, it->session);
 		}
+	/* Interleaved, B's blocks are blocks of the same session too. */
+	for (size_t i = 0; x->o->interleaved && sc->cur && i <
+	    sc->cur->nr_iterations; i++) {
+		const struct rs_iteration *it = &sc->cur->iterations[i];
+		const struct rs_scene *sn;
+		double v;
+
+		if (!iteration_valid(it))
+			continue;
+		sn = rs_iteration_find_scene(it, scene);
+		if (sn && !mean_frame_ms(&v, sn))
+			cmp_sample_add(&p.cu, v, -1, it->session);
+	}
 	if (p.b.n) {
 		double sd;
 
+		x->frame_drift.both = x->o->interleaved;
 		cmp_kind_add(&x->frame_drift, &p);
 		series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b, true,
 		    false, &sd);
 	}
 	cmp_sample_release(&p.b);
+	cmp_sample_release(&p.cu);
 }
 
 /* ---- the run's passes --------------------------------------------------- */
@@ -532,6 +547,8 @@ estimate_kinds(struct run_ctx *x)
 	struct comparison *c = x->c;
 
 	memset(acc, 0, sizeof(acc));
+	for (int k = 0; k < METRIC_NR_KINDS; k++)
+		acc[k].both = x->o->interleaved;
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		enum metric_kind k = p->metric->kind;
@@ -1101,6 +1118,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	c->spending = o->spending;
 	c->last = o->last;
 	c->prior_runs = o->prior_runs;
+	c->interleaved = o->interleaved;
 	c->alpha_look = compare_look_alpha(o->alpha * o->share, o->look,
 	    o->looks, o->spending);
 	order_runs(&x, base, nr_base);

@@ -290,6 +290,7 @@ struct comparison {
 	size_t trend_tests;	/* its family size */
 	size_t anchor_runs;	/* baseline runs it compared with */
 	double prior_runs;	/* weight of the session priors */
+	bool interleaved;	/* compare_opts.interleaved: jankgate ab */
 	struct cmp_session_kind kinds[METRIC_NR_KINDS];
 
 	struct strlist mismatches;	/* accepted with allow_mismatch */
@@ -330,6 +331,12 @@ struct compare_opts {
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
 	bool trend;		/* run the trend line when the window allows */
+	/*
+	 * Current and baseline are blocks of one session of the phone, the
+	 * two builds interleaved (`jankgate ab`): the sessions of both sides
+	 * are blocks alike, so both estimate the spread between blocks.
+	 */
+	bool interleaved;
 	const struct config *cfg;	/* thresholds; NULL: metric defaults */
 	bool allow_mismatch;
 	/*

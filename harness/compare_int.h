@@ -81,7 +81,9 @@ struct cmp_kind_acc {
 				   kinds: between-session variances ... */
 	double sum_within;	/* ... and within-session ones, for a ratio */
 	size_t entries;
-	size_t sessions;	/* the most baseline sessions of an entry */
+	size_t sessions;	/* the most baseline sessions of an entry;
+				   interleaved: its pairs of blocks + 1 */
+	bool both;		/* interleaved: both sides' blocks */
 };
 
 /*

@@ -12,7 +12,8 @@
  *                   alpha, share, correction, ci_level, min_iterations,
  *                   tests, noise, look, looks, last, spending,
  *                   alpha_look, alpha_trend, trend_tests, anchor_runs,
- *                   prior_runs,
+ *                   prior_runs, interleaved (jankgate ab: the
+ *                   sessions of both sides are blocks of one session),
  *                   session: { frame_time: KIND, launch: KIND,
  *                              jank: KIND, blocks: KIND } },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
@@ -259,6 +260,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "trend_tests", (double)c->trend_tests);
 	jsonw_num(&w, "anchor_runs", (double)c->anchor_runs);
 	jsonw_num(&w, "prior_runs", c->prior_runs);
+	jsonw_lit(&w, "interleaved", c->interleaved ? "true" : "false");
 	jsonw_open(&w, "session", '{');
 	for (int k = 0; k < METRIC_NR_KINDS; k++) {
 		const struct cmp_session_kind *sk = &c->kinds[k];
@@ -566,6 +568,7 @@ read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 	    get_num(r, o, "trend_tests", &n_trend) ||
 	    get_num(r, o, "anchor_runs", &n_anchor) ||
 	    get_num(r, o, "prior_runs", &c->prior_runs) ||
+	    get_bool(r, o, "interleaved", &c->interleaved) ||
 	    read_object(r, o, "session", read_session_kinds, c))
 		return JG_EINVAL;
 	c->share = isnan(share) ? 1 : share;

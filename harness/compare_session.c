@@ -241,49 +241,105 @@ rank_within(const struct cmp_sample *const *side, const struct sessions *const
 
 /* ---- the spread of a kind ----------------------------------------------- */
 
+/* Account one entry's own estimate (mean squares, degrees) to its kind. */
+static void
+kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
+    double msw, double n0, double dfb, double dfw)
+{
+	p->vb_own = (msb - msw) / n0;
+	p->s_own = (size_t)dfb + 1;	/* as sessions: dfb + 1 */
+	p->msb_own = msb;
+	p->msw_own = msw;
+	p->n0_own = n0;
+	p->values_own = (size_t)dfw + p->s_own;	/* values - sessions */
+	acc->sum += p->vb_own;
+	acc->sum_within += msw;
+	acc->entries++;
+	if (p->s_own > acc->sessions)
+		acc->sessions = p->s_own;
+}
+
+/*
+ * Interleaved builds (jankgate ab): round r ran A, B, B, A, the blocks
+ * 2r and 2r + 1 of each side.  The two blocks of one side in one round
+ * differ by 2 sb^2 + sw^2 (1/n1 + 1/n2) on average, and by what the phone
+ * drifted between them, which is at most the round's span: a slow trend
+ * over the session, which ABBA takes out of the comparison, stays out of
+ * sb^2 too, where an analysis over every block would count it.  Each pair
+ * is a degree of freedom.
+ */
+static void
+kind_add_pairs(struct cmp_kind_acc *acc, struct cmp_pending *p,
+    struct sessions *g)
+{
+	double d2 = 0, inv = 0, ssw = 0, dfw = 0, pairs = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		ssw += g[k].ss;
+		dfw += (double)g[k].values - (double)g[k].nr;
+		for (size_t i = 0; i < g[k].nr; i++) {
+			const struct sess *x = &g[k].s[i];
+
+			if (x->sess < 0 || x->sess % 2)
+				continue;
+			for (size_t j = 0; j < g[k].nr; j++) {
+				const struct sess *y = &g[k].s[j];
+
+				if (y->run != x->run || y->sess != x->sess + 1)
+					continue;
+				d2 += (x->mean - y->mean) * (x->mean - y->mean);
+				inv += 1 / (double)x->n + 1 / (double)y->n;
+				pairs++;
+			}
+		}
+	}
+	if (!(pairs > 0) || !(dfw > 0))
+		return;
+	/* MSB = n0 sum d^2 / 2P, E = sw^2 + n0 sb^2, n0 = 2P / sum(1/n) */
+	kind_account(acc, p, d2 / inv, ssw / dfw, 2 * pairs / inv, pairs,
+	    dfw);
+}
+
 void
 cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p)
 {
-	struct sessions g = { 0 };
+	struct sessions g[2] = { { 0 }, { 0 } };
 	bool log_scale = use_log(p);
-	double grand = 0, msb = 0, msw, n0, sum_n2 = 0, nn;
+	double grand = 0, msb = 0, n0, sum_n2 = 0, nn;
 	size_t s_nr;
 
 	if (metric_kind_is_log(p->metric->kind) && !log_scale)
 		return;
-	group(&g, &p->b, log_scale, NULL);
-	s_nr = g.nr;
-	if (s_nr < 2 || g.values <= s_nr)
+	group(&g[0], &p->b, log_scale, NULL);
+	if (acc->both) {
+		group(&g[1], &p->cu, log_scale, NULL);
+		kind_add_pairs(acc, p, g);
 		goto out;
-	nn = (double)g.values;
+	}
+	/* One-way analysis of variance over the baseline's sessions. */
+	s_nr = g[0].nr;
+	if (s_nr < 2 || g[0].values <= s_nr)
+		goto out;
+	nn = (double)g[0].values;
 	for (size_t k = 0; k < s_nr; k++) {
-		grand += (double)g.s[k].n * g.s[k].mean;
-		sum_n2 += (double)g.s[k].n * (double)g.s[k].n;
+		grand += (double)g[0].s[k].n * g[0].s[k].mean;
+		sum_n2 += (double)g[0].s[k].n * (double)g[0].s[k].n;
 	}
 	grand /= nn;
 	for (size_t k = 0; k < s_nr; k++) {
-		double dm = g.s[k].mean - grand;
+		double dm = g[0].s[k].mean - grand;
 
-		msb += (double)g.s[k].n * dm * dm;
+		msb += (double)g[0].s[k].n * dm * dm;
 	}
 	msb /= (double)(s_nr - 1);
+	n0 = (nn - sum_n2 / nn) / (double)(s_nr - 1);
 	/* Not floored: rounding hides drift between sessions no less than
 	 * within them, and a floor here would read it as none. */
-	msw = g.ss / (nn - (double)s_nr);
-	n0 = (nn - sum_n2 / nn) / (double)(s_nr - 1);
-	p->vb_own = (msb - msw) / n0;
-	p->s_own = s_nr;
-	p->msb_own = msb;
-	p->msw_own = msw;
-	p->n0_own = n0;
-	p->values_own = g.values;
-	acc->sum += p->vb_own;
-	acc->sum_within += msw;
-	acc->entries++;
-	if (s_nr > acc->sessions)
-		acc->sessions = s_nr;
+	kind_account(acc, p, msb, g[0].ss / (nn - (double)s_nr), n0,
+	    (double)(s_nr - 1), nn - (double)s_nr);
 out:
-	free(g.s);
+	free(g[0].s);
+	free(g[1].s);
 }
 
 void

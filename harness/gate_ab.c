@@ -298,6 +298,7 @@ compare_key(struct gate_ctx *g, size_t i, int look, bool last)
 	co.look = look;
 	co.looks = g->looks;
 	co.last = last;
+	co.interleaved = true;
 	co.prior = w->cmp;
 	if (compare_run(&cmp, &cur, &base, 1, &co)) {
 		int st = cmd_exit_for(jg_error_code());

@@ -57,8 +57,14 @@ gate_pool(struct results *const *in, size_t nr)
 	strbuf_addstr(&serials, dst->device.serial ? dst->device.serial : "?");
 	for (size_t i = 1; i < nr; i++) {
 		struct results *src = in[i];
-		/* Each device's sessions are sessions of their own. */
+		/*
+		 * Each device's sessions are sessions of their own, from an
+		 * even number: jankgate ab's blocks pair up by round (2r,
+		 * 2r + 1), which a device with an odd count must not shift.
+		 */
 		int base = results_next_session(dst);
+
+		base += base & 1;
 
 		for (size_t s = 0; s < src->nr_scenarios; s++)
 			pool_scenario(dst, &src->scenarios[s], base);

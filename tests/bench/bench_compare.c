@@ -51,8 +51,13 @@
  * Nights run on two threads with their own seeded streams, so the figures
  * are the same on every machine for a given seed and --nights.
  *
+ * `--only inter` (issue 18) sets `jankgate ab` against the gate at the
+ * same device time: ab's nights are one session of the phone, its blocks
+ * ABBA as gate_ab.c runs them (bench_inter, ab_night).
+ *
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
- *                      [--spending pocock|equal] [--quick]
+ *                      [--spending pocock|equal|late] [--quick]
+ *                      [--only aa|ab|first|creep|inter]
  */
 #include <math.h>
 #include <pthread.h>
@@ -119,6 +124,7 @@ struct noise {
 	double trend;		/* per night, on the log scale */
 	double iter_sd;		/* sd of the iteration factor */
 	double outlier_p;	/* iterations slowed by 15-40 % */
+	double slope;		/* per iteration inside a session (log) */
 };
 
 struct setup {
@@ -126,6 +132,7 @@ struct setup {
 	enum cmp_spending spending;
 	int keys, shards;
 	int history;
+	bool interleaved;	/* compare_opts.interleaved (jankgate ab) */
 };
 
 static double
@@ -326,12 +333,15 @@ run_new(const char *key, int night)
 
 /*
  * One session: `n` iterations of the scenarios `sel` selects (a warm-up
- * first when `warmup`), each scenario added to `res` when missing.
+ * first when `warmup`), each scenario added to `res` when missing.  With
+ * a `clock` (iterations since the phone's session began), the phone is
+ * exp(slope x clock) slower at each iteration: a trend inside a session.
  */
 static void
-gen_session(struct results *res, const struct app_model *app,
+gen_session_at(struct results *res, const struct app_model *app,
     const bool *sel, int n, bool warmup, int session, double sf,
-    const struct noise *nz, const struct shift *sh, struct stats_rng *r)
+    const struct noise *nz, const struct shift *sh, int *clock,
+    struct stats_rng *r)
 {
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		char name[16];
@@ -355,10 +365,21 @@ gen_session(struct results *res, const struct app_model *app,
 			struct rs_iteration *it = rs_scenario_add_iteration(s,
 			    false);
 
-			gen_iteration(it, &app->sc[i], i, sf, nz, sh, r);
+			gen_iteration(it, &app->sc[i], i, clock ? sf *
+			    exp(nz->slope * (double)(*clock)++) : sf, nz, sh,
+			    r);
 			it->session = session;
 		}
 	}
+}
+
+static void
+gen_session(struct results *res, const struct app_model *app,
+    const bool *sel, int n, bool warmup, int session, double sf,
+    const struct noise *nz, const struct shift *sh, struct stats_rng *r)
+{
+	gen_session_at(res, app, sel, n, warmup, session, sf, nz, sh, NULL,
+	    r);
 }
 
 /* The factors of one night: its sticky part, then each session's. */
@@ -456,6 +477,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	opts.looks = looks;
 	opts.last = looks > 1 && k == looks;
 	opts.prior = prior;
+	opts.interleaved = su->interleaved;
 	if (compare_run(&c, &in_cur, in_base, (size_t)w->nr, &opts)) {
 		fprintf(stderr, "bench-compare: %s\n", jg_error_msg());
 		exit(1);
@@ -502,26 +524,26 @@ static void
 gate_night(struct verdicts *v, const struct window *w,
     const struct app_model *app, const bool *sel, const struct shift *sh,
     const struct night_noise *nn, const struct setup *su, double share,
-    const char *key, int night, struct stats_rng *r)
+    const char *key, int night, int looks, struct stats_rng *r)
 {
 	struct results *cur = run_new(key, night);
 	struct comparison *prior;
 	bool more[NR_SCENARIOS];
-	int n = 0;
+	int n = 0, clock = 0;
 
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		n += sel[i];
-	gen_session(cur, app, sel, ITERATIONS, true, 0,
-	    session_factor(nn, r), nn->nz, sh, r);
+	gen_session_at(cur, app, sel, ITERATIONS, true, 0,
+	    session_factor(nn, r), nn->nz, sh, &clock, r);
 	comparison_free(look(&v->single, w, cur, sh, su, share, 1, 1, NULL));
 	v->compare_target = v->single.target == CMP_REGRESSION;
-	prior = look(&v->final, w, cur, sh, su, share, 1, LOOKS, NULL);
+	prior = look(&v->final, w, cur, sh, su, share, 1, looks, NULL);
 	v->looks = 1;
 	v->iterations = n * ITERATIONS;
 	v->gate_regressed = v->final.regressions > 0;
 	v->gate_target = v->final.target == CMP_REGRESSION;
 	v->gate_crept = v->final.target_crept;
-	while (v->looks < LOOKS) {
+	while (v->looks < looks) {
 		struct comparison *c;
 		int any = 0;
 
@@ -531,10 +553,12 @@ gate_night(struct verdicts *v, const struct window *w,
 		}
 		if (!any)
 			break;
-		gen_session(cur, app, more, ITERATIONS, false, v->looks,
-		    session_factor(nn, r), nn->nz, sh, r);
+		/* After the cool-down the phone starts its session afresh. */
+		clock = 0;
+		gen_session_at(cur, app, more, ITERATIONS, false, v->looks,
+		    session_factor(nn, r), nn->nz, sh, &clock, r);
 		v->iterations += any * ITERATIONS;
-		c = look(&v->final, w, cur, sh, su, share, ++v->looks, LOOKS,
+		c = look(&v->final, w, cur, sh, su, share, ++v->looks, looks,
 		    prior);
 		comparison_free(prior);
 		prior = c;
@@ -557,6 +581,8 @@ struct tally {
 	size_t t_single, t_gate, t_crept;	/* the target found */
 	size_t caught_by[64];		/* creep: caught on night k */
 	size_t series;
+	size_t ab_false, ab_target, ab_inc;	/* interleaved A/B nights */
+	size_t ab_iterations;			/* ... both builds' */
 	double tests;			/* per comparison, summed */
 	double kind_used[METRIC_NR_KINDS];	/* summed over comparisons */
 };
@@ -566,6 +592,7 @@ enum mode {
 	MODE_AB,	/* the target shifted tonight, window unchanged */
 	MODE_FIRST,	/* a window of one run of 5, the target shifted */
 	MODE_CREEP,	/* the target creeps night after night */
+	MODE_INTER,	/* jankgate ab, and the gate at the same device time */
 };
 
 struct series {
@@ -620,7 +647,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 			share = (double)n / (double)(su->keys * NR_SCENARIOS);
 			night_noise_init(&nn, s->noise, night, r);
 			gate_night(&v[d], &w[d * MAX_SHARDS + shard], s->app,
-			    sel, sh, &nn, su, share, key, night, r);
+			    sel, sh, &nn, su, share, key, night, LOOKS, r);
 			any_single |= v[d].single.regressions > 0;
 			any_gate |= v[d].gate_regressed;
 			any_inc |= v[d].final.run == CMP_INCONCLUSIVE &&
@@ -673,13 +700,15 @@ record_nights(struct window *w, const struct series *s, int night,
 				bool sel[NR_SCENARIOS];
 				struct results *run;
 				char key[32];
+				int clock = 0;
 
 				snprintf(key, sizeof(key), "bench-phone-%d", d);
 				run = run_new(key, night + k);
 				shard_select(sel, d, shard, su->shards);
 				night_noise_init(&nn, s->noise, night + k, r);
-				gen_session(run, s->app, sel, ITERATIONS, true, 0,
-				    session_factor(&nn, r), s->noise, NULL, r);
+				gen_session_at(run, s->app, sel, ITERATIONS,
+				    true, 0, session_factor(&nn, r), s->noise,
+				    NULL, &clock, r);
 				window_push(&w[d * MAX_SHARDS + shard], run,
 				    history);
 			}
@@ -691,6 +720,105 @@ warm_windows(struct window *w, const struct series *s, int history,
     struct stats_rng *r)
 {
 	record_nights(w, s, -history, history, history, r);
+}
+
+/* ---- jankgate ab ---------------------------------------------------------- */
+
+#define AB_ROUNDS 3
+#define AB_BLOCK_SD 0.005	/* a block's own factor: install, cold caches */
+
+/*
+ * One interleaved A/B night as gate_ab.c runs it: one session of the
+ * phone (one draw of the night's drift for every block, the phone slowing
+ * by `slope` an iteration all along), rounds of four blocks ABBA of
+ * ITERATIONS iterations of the undecided scenarios, each block a session
+ * of its build's results, and after each round B compared with A (A's
+ * blocks the baseline) at look `round` of AB_ROUNDS.  B carries the shift.
+ */
+static void
+ab_night(struct tally *t, const struct app_model *app, const struct shift *sh,
+    const struct noise *nz, const struct setup *su, int night,
+    struct stats_rng *r)
+{
+	static const char order[] = "ABBA";
+	struct results *ab[2] = { run_new("bench-phone-ab", night),
+		run_new("bench-phone-ab", night) };
+	struct window wa = { { NULL }, 0 };
+	struct comparison *prior = NULL;
+	struct look lk = { 0 };
+	bool sel[NR_SCENARIOS];
+	double night_f = exp(stats_rng_normal(r, 0, nz->drift));
+	int blocks[2] = { 0, 0 }, clock = 0;
+	bool regressed = false, target = false;
+	struct setup ab_su = *su;
+
+	ab_su.interleaved = true;
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		sel[i] = true;
+	for (int round = 1; round <= AB_ROUNDS; round++) {
+		struct comparison *c;
+		int any = 0;
+
+		for (int b = 0; b < 4; b++) {
+			int x = order[b] == 'B';
+			double bf = night_f * exp(stats_rng_normal(r, 0,
+			    AB_BLOCK_SD));
+
+			gen_session_at(ab[x], app, sel, ITERATIONS, false,
+			    blocks[x]++, bf, nz, x ? sh : NULL, &clock, r);
+		}
+		for (int i = 0; i < NR_SCENARIOS; i++)
+			t->ab_iterations += sel[i] ? 4 * ITERATIONS : 0;
+		wa.runs[0] = ab[0];
+		wa.nr = 1;
+		c = look(&lk, &wa, ab[1], sh, &ab_su, 1, round, AB_ROUNDS,
+		    prior);
+		comparison_free(prior);
+		prior = c;
+		regressed |= lk.regressions > 0;
+		target |= lk.target == CMP_REGRESSION;
+		for (int i = 0; i < NR_SCENARIOS; i++) {
+			sel[i] = sel[i] && lk.undecided[i];
+			any += sel[i];
+		}
+		if (!any)
+			break;
+	}
+	comparison_free(prior);
+	t->ab_false += regressed;
+	t->ab_target += target;
+	t->ab_inc += lk.run == CMP_INCONCLUSIVE && !regressed;
+	results_free(ab[0]);
+	results_free(ab[1]);
+}
+
+/*
+ * One MODE_INTER night: ab, then the gate on another night of the same
+ * phone against its window, allowed as many batches as ab's most device
+ * time (4 blocks a round).
+ */
+static void
+inter_night(struct tally *t, struct window *w, const struct series *s,
+    int night, struct stats_rng *r)
+{
+	struct night_noise nn;
+	struct verdicts v;
+	bool sel[NR_SCENARIOS];
+
+	ab_night(t, s->app, s->shift, s->noise, s->setup, night, r);
+	shard_select(sel, 0, 0, 1);
+	night_noise_init(&nn, s->noise, night, r);
+	gate_night(&v, w, s->app, sel, s->shift, &nn, s->setup, 1,
+	    "bench-phone-0", night, 4 * AB_ROUNDS, r);
+	t->nights++;
+	t->false_gate += v.gate_regressed;
+	t->t_gate += v.gate_target;
+	t->inc_final += v.final.run == CMP_INCONCLUSIVE && !v.gate_regressed;
+	t->iterations += (size_t)v.iterations;
+	t->base_iterations += NR_SCENARIOS * ITERATIONS;
+	t->looks += (size_t)v.looks;
+	t->comparisons++;
+	results_free(v.cur);
 }
 
 static void *
@@ -714,6 +842,13 @@ series_run(void *arg)
 			if (s->mode == MODE_AB)
 				record_nights(w, s, i, 1, s->setup->history,
 				    &r);
+		}
+		break;
+	case MODE_INTER:
+		warm_windows(w, s, s->setup->history, &r);
+		for (int i = 0; i < s->nights; i++) {
+			inter_night(&s->tally, w, s, i, &r);
+			record_nights(w, s, i, 1, s->setup->history, &r);
 		}
 		break;
 	case MODE_FIRST:
@@ -940,7 +1075,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
-	    "                     [--only aa|ab|first|creep]\n");
+	    "                     [--only aa|ab|first|creep|inter]\n");
 	exit(2);
 }
 
@@ -975,7 +1110,7 @@ static double
 calibrate(const struct app_model *app, struct shift where,
     const struct truth *aa, double k, uint64_t seed)
 {
-	const struct noise still = { "still", 0, 0, 0, 0.02, 0 };
+	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0 };
 	bool log_scale = metric_kind_is_log(metric_find(where.metric)->kind);
 	double want = k * aa->iqr, lo = 0, hi = 20;
 	struct truth t;
@@ -998,18 +1133,91 @@ calibrate(const struct app_model *app, struct shift where,
 	return (lo + hi) / 2;
 }
 
+/*
+ * jankgate ab against the gate at the same device time (issue 18): A/A
+ * over `nights` nights, then each target shifted in B by 1 and by 1.5 x
+ * its per-iteration IQR over nights / 2.
+ */
+static void
+bench_inter(const struct app_model *app, const struct shift *targets,
+    const struct setup *su, int nights, uint64_t seed)
+{
+	/* 3 % slower over 3 rounds of 4 blocks of 10 scenarios x 5 */
+	const struct noise inter = { "drift 3 %, trend", 0.03, 0.5, 0, 0.02,
+		0, log(1.03) / (4 * AB_ROUNDS * NR_SCENARIOS * ITERATIONS) };
+	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
+	const double mult[] = { 1.0, 1.5 };
+	struct tally t;
+	struct shift sh;
+
+	printf("\nInterleaved A/B (jankgate ab): one phone, drift 3 %% between "
+	    "sessions (half of it\n  per night), 3 %% slower over ab's "
+	    "longest session, blocks %.1f %%; ab: rounds of 4\n  blocks "
+	    "ABBA of %d iterations, up to %d, A's blocks the baseline; the "
+	    "gate at the same\n  device time: batches of %d as new sessions, "
+	    "up to %d, against %d recorded nights.\n  A shift of 1 x IQR is "
+	    "at T, whose noise part is 1 x the spread within a session:\n"
+	    "  no test that asks worse >= T calls much more than half of "
+	    "those\n", 100 * AB_BLOCK_SD, ITERATIONS, AB_ROUNDS, ITERATIONS,
+	    4 * AB_ROUNDS, HISTORY);
+	run_series(&t, app, NULL, &inter, su, MODE_INTER, nights, 0,
+	    seed + 100);
+	printf("  A/A, %zu nights: ab %.2f %% +-%.2f  gate %.2f %% +-%.2f of "
+	    "nights with a false\n  regression [target ab <= 1 %%: %s]; "
+	    "iterations a scenario and night: ab %.1f\n  (both builds), "
+	    "gate %.1f; inconclusive at the end: ab %.1f %%, gate %.1f %%\n",
+	    t.nights, pct(t.ab_false, t.nights), margin(t.ab_false, t.nights),
+	    pct(t.false_gate, t.nights), margin(t.false_gate, t.nights),
+	    pct(t.ab_false, t.nights) <= 1 ? "met" : "MISSED",
+	    (double)t.ab_iterations / (double)t.nights / NR_SCENARIOS,
+	    (double)t.iterations / (double)t.nights / NR_SCENARIOS,
+	    pct(t.ab_inc, t.nights), pct(t.inc_final, t.nights));
+	for (int k = 0; k < 4; k++) {
+		const struct metric_def *m = metric_find(targets[k].metric);
+		struct truth aa;
+
+		/* The IQR of one iteration, as the other sections' */
+		measure_truth(&aa, app, &targets[k], NULL, &still, seed + 80 +
+		    (uint64_t)k);
+		printf("  %-13s (IQR %.3g %s at a median of %.4g)", m->name,
+		    aa.iqr, m->unit, aa.median);
+		for (int j = 0; j < 2; j++) {
+			bool gate_low;
+
+			sh = targets[k];
+			sh.amount = calibrate(app, sh, &aa, mult[j], seed + 90 +
+			    (uint64_t)k);
+			run_series(&t, app, &sh, &inter, su, MODE_INTER,
+			    nights / 2, 0, seed + 110 + 10 * (uint64_t)k +
+			    (uint64_t)j);
+			gate_low = pct(t.t_gate, t.nights) < 50;
+			printf("\n    %.1f x IQR: ab %5.1f %%  gate %5.1f %%  "
+			    "(iterations ab %.1f, gate %.1f) [%s]", mult[j],
+			    pct(t.ab_target, t.nights), pct(t.t_gate,
+			    t.nights), (double)t.ab_iterations /
+			    (double)t.nights / NR_SCENARIOS,
+			    (double)t.iterations / (double)t.nights /
+			    NR_SCENARIOS, !gate_low ? "gate >= 50 %" :
+			    pct(t.ab_target, t.nights) >= 90 ? "ab >= 90 % "
+			    "where gate < 50 %: met" : "ab >= 90 % where gate "
+			    "< 50 %: MISSED");
+		}
+		printf("\n");
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY };
-	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0 };
-	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0 };
-	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0 };
+	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false };
+	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
+	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
+	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
 	const struct noise sticky2 = { "drift 2 %, half sticky", 0.02, 0.5,
-		0, 0.02, 0 };
+		0, 0.02, 0, 0 };
 	const struct noise trend = { "trend 0.3 %/night", 0, 0, 0.003, 0.02,
-		0 };
-	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02 };
+		0, 0 };
+	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0 };
 	struct shift targets[4], sh;
 	struct app_model app;
 	struct tally t;
@@ -1055,7 +1263,8 @@ main(int argc, char **argv)
 	    (unsigned long long)seed);
 
 	if (only && strcmp(only, "aa") && strcmp(only, "ab") &&
-	    strcmp(only, "first") && strcmp(only, "creep"))
+	    strcmp(only, "first") && strcmp(only, "creep") &&
+	    strcmp(only, "inter"))
 		usage();
 	/* The family's size, for the ceilings: a night's tested metrics. */
 	tests = 480;
@@ -1152,7 +1361,9 @@ first:
 	}
 
 creep:
-	if (!quick && (!only || !strcmp(only, "creep"))) {
+	if (only && strcmp(only, "creep"))
+		goto inter;
+	if (!quick) {
 		struct truth aa;
 		size_t by10 = 0, series = nights / 4;
 
@@ -1171,5 +1382,9 @@ creep:
 			printf(" %zu", t.caught_by[k]);
 		printf(" ...\n");
 	}
+
+inter:
+	if (!only || !strcmp(only, "inter"))
+		bench_inter(&app, targets, &su, nights, seed);
 	return 0;
 }

@@ -282,6 +282,46 @@ same_distribution_passes(void **state)
 	results_free(r);
 }
 
+/*
+ * Interleaved builds (jankgate ab): the blocks of both sides are blocks of
+ * one session, so both tell the spread between blocks, from the two
+ * blocks each side ran in a round (sessions 0 and 1 here).  B's two blocks
+ * sit 10 % apart, A's not at all: alone, the baseline says blocks do not
+ * differ; interleaved, B's pair counts too (two pairs: "sessions" 3).
+ */
+static void
+interleaved_blocks_of_both_sides(void **state)
+{
+	const double even[] = { 10.0, 10.2, 9.8, 10.1, 9.9 };
+	const double high[] = { 11.0, 11.2, 10.8, 11.1, 10.9 };
+	struct results *a = run_new(KEY), *b = run_new(KEY);
+	struct comparison *c;
+	struct compare_opts o;
+
+	(void)state;
+	add_p90(a, even, 5);
+	add_p90(a, even, 5);
+	set_session(a, 5, 1);
+	add_p90(b, even, 5);
+	add_p90(b, high, 5);
+	set_session(b, 5, 1);
+	compare_opts_init(&o, NULL);
+	c = compare_ok(b, a, &o);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].estimate < 1e-9);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].sessions == 2);
+	comparison_free(c);
+	o.interleaved = true;
+	c = compare_ok(b, a, &o);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].estimate > 0.04);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].sessions == 3);
+	/* The block 10 % off is within what blocks vary by: no verdict. */
+	assert_int_not_equal(entry(c, "list", "frame_p90_ms")->verdict,
+	    CMP_REGRESSION);
+	comparison_free(c);
+	results_free(a);
+	results_free(b);
+}
+
 static const double noisy15[] = { 8, 12, 9, 14, 10, 7, 13, 11, 9, 12, 8,
 	10, 15, 9, 11 };
 
@@ -1397,6 +1437,7 @@ json_round_trip(void **state)
 	o.looks = 3;
 	o.spending = CMP_SPEND_EQUAL;
 	o.last = true;
+	o.interleaved = true;
 	c = compare_ok(r, b, &o);
 	one = comparison_to_json(c);
 	assert_int_equal(comparison_parse(&back, one, strlen(one), "c.json"),
@@ -1407,6 +1448,7 @@ json_round_trip(void **state)
 	assert_int_equal(back->looks, 3);
 	assert_int_equal(back->spending, CMP_SPEND_EQUAL);
 	assert_true(back->last);
+	assert_true(back->interleaved);
 	assert_true(back->alpha_look == c->alpha_look && back->noise == 1);
 	assert_int_equal(back->nr_entries, c->nr_entries);
 	assert_int_equal(entry(back, "list", "frame_p90_ms")->verdict,
@@ -1550,6 +1592,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(large_worse_shift_is_regression),
 	cmocka_unit_test(improvement_follows_metric_direction),
 	cmocka_unit_test(same_distribution_passes),
+	cmocka_unit_test(interleaved_blocks_of_both_sides),
 	cmocka_unit_test(estimate_below_threshold_passes),
 	cmocka_unit_test(significant_below_threshold_waits),
 	cmocka_unit_test(noise_floor_raises_threshold),
