@@ -125,7 +125,7 @@ const struct command commands[] = {
 	  "  --block N           iterations a block (default: as many as keep\n"
 	  "                      installs within 15 % of device time, from\n"
 	  "                      iterations up to max_iterations)\n"
-	  "  --rounds N          most rounds of four blocks, ABBA (default 3)\n"
+	  "  --rounds N          most rounds of four blocks, ABBA (default 5)\n"
 	  "  -o DIR              results (DIR/KEY/a, DIR/KEY/b), comparisons\n"
 	  "                      and report (default: out_dir)\n"
 	  "  --mail WHEN         always, regression or never (default:\n"

@@ -140,7 +140,7 @@ struct gate_key {
 	struct strlist notes;	/* what went wrong or was decided */
 };
 
-#define GATE_AB_ROUNDS 3
+#define GATE_AB_ROUNDS 5
 #define GATE_AB_INSTALL_SHARE 0.15
 
 struct gate_outcome {
