@@ -122,6 +122,7 @@ gate_outcome_release(struct gate_outcome *out)
 	free(out->mail_subject);
 	free(out->mail_note);
 	free(out->ab_how);
+	free(out->ab_seq);
 	strlist_release(&out->errors);
 	strlist_release(&out->warnings);
 	strlist_release(&out->ci);

@@ -157,6 +157,7 @@ struct gate_outcome {
 	int ab_block;
 	double ab_install_share;
 	char *ab_how;		/* how the older build went back on */
+	char *ab_seq;		/* the blocks run, round by round */
 	int status;		/* the exit status, DESIGN §10 */
 	struct strlist errors;	/* "stage: message", one per failure */
 	struct strlist warnings;	/* "SERIAL: warning" of every run, each

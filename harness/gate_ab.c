@@ -315,6 +315,9 @@ compare_key(struct gate_ctx *g, size_t i, int look, bool last)
 	    g->o->ab_new_apk ? g->o->ab_new_apk : "the configured apk",
 	    100 * g->out->ab_install_share, g->out->ab_how ? "; " : "",
 	    g->out->ab_how ? g->out->ab_how : "");
+	if (g->out->ab_seq)
+		strlist_addf(&cmp->warnings, "the blocks, in the order they "
+		    "ran: %s", g->out->ab_seq);
 	gate_key_store(g, i, cmp, look);
 out:
 	results_free(a);
@@ -374,6 +377,7 @@ gate_ab(struct gate_ctx *g)
 	struct strlist new_apk = STRLIST_INIT;
 	struct build a, b;
 	struct ab_time t = { 0, 0 };
+	struct strbuf seq = STRBUF_INIT;
 	int rc = 0, n = g->o->ab_block > 0 ? g->o->ab_block :
 	    g->cfg->iterations;
 
@@ -408,6 +412,8 @@ gate_ab(struct gate_ctx *g)
 			double t0 = mono_ms(), wall;
 			int sess = x->blocks;
 
+			strbuf_addf(&seq, "%s%s %d", bi ? ", " : seq.len ?
+			    "; " : "", x->label, g->out->ab_block);
 			run_block(g, x, g->out->ab_block, &serials, &scenarios,
 			    &rr);
 			wall = mono_ms() - t0;
@@ -438,6 +444,15 @@ gate_ab(struct gate_ctx *g)
 				tell_downgrade(g, &a, &b, &rr);
 			run_report_release(&rr);
 		}
+		/* The blocks say which scenarios once some are settled. */
+		if (scenarios.nr)
+			strbuf_addf(&seq, " iterations of the %zu undecided "
+			    "scenario%s", scenarios.nr, scenarios.nr == 1 ?
+			    "" : "s");
+		else
+			strbuf_addstr(&seq, " iterations of every scenario");
+		free(g->out->ab_seq);
+		g->out->ab_seq = xstrdup(seq.buf);
 		if (round == 1)
 			gate_note(g, "ab: blocks of %d iterations; installs, "
 			    "preflight and warm-ups took %.0f %% of device "
@@ -453,6 +468,7 @@ gate_ab(struct gate_ctx *g)
 			break;
 	}
 out:
+	strbuf_release(&seq);
 	strlist_release(&serials);
 	strlist_release(&scenarios);
 	strlist_release(&a.apk);
