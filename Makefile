@@ -27,16 +27,25 @@ SANFLAGS :=
 endif
 
 PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib
+
+# The layers of harness/, lowest first (tools/check-layers.py holds the
+# rule: a layer includes only the layers below it), and report/.  Every
+# folder is on the include path, so an #include names a header by its
+# file name alone; file names are unique across the folders.
+LAYERS    = base model adb scenario compare baseline android sources run \
+            gate cli
+SRC_DIRS  = $(LAYERS:%=harness/%) report report/mail
+SRC_INC   = $(SRC_DIRS:%=-I%)
 CFLAGS   ?= -O2 -g
 JGFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-            -Wshadow -Wformat=2 -Iharness -Ireport \
+            -Wshadow -Wformat=2 $(SRC_INC) \
             -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"' \
             -MMD -MP $(SANFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 LIBS      = $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC   = $(filter-out harness/main.c,$(wildcard harness/*.c harness/sources/*.c report/*.c))
+LIB_SRC   = $(filter-out harness/cli/main.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNIT_OBJ  = $(UNIT_SRC:%.c=$(B)/obj/%.o)
@@ -64,7 +73,7 @@ $(B)/libjankgate.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/jankgate: $(B)/obj/harness/main.o $(B)/libjankgate.a
+$(B)/jankgate: $(B)/obj/harness/cli/main.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
 # Unit test groups are found by their JG_UNIT_GROUP() line, so adding a test
@@ -120,7 +129,7 @@ FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	     -std=c11 -D_GNU_SOURCE -Iharness -Ireport \
+	     -std=c11 -D_GNU_SOURCE $(SRC_INC) \
 	     -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"'
 
 fuzz: deps
@@ -153,7 +162,7 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/templates
 	install -m 755 $(B)/jankgate $(DESTDIR)$(BINDIR)/jankgate
-	install -m 644 harness/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
+	install -m 644 harness/cli/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
 	for f in templates/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/templates/; done; true
 
 uninstall:

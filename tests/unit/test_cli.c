@@ -2,7 +2,7 @@
  * test_cli.c: the command table agrees with the man page.
  *
  * Like git's t0450: each usage line printed by `jankgate help CMD` must be a
- * SYNOPSIS line of harness/jankgate.1 (roff font escapes removed), and every
+ * SYNOPSIS line of harness/cli/jankgate.1 (roff font escapes removed), and every
  * SYNOPSIS line must belong to a command, so neither can drift alone.
  */
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include "unit.h"
 #include "cmd.h"
 #include "metrics.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -39,7 +39,7 @@ read_synopsis(struct strlist *lines)
 	int in_syn = 0, in_nf = 0;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	while (fgets(buf, sizeof(buf), fp)) {
@@ -129,7 +129,7 @@ man_section(struct strbuf *out, const char *name)
 	int in = 0;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	snprintf(head, sizeof(head), ".SH %s", name);
 	fp = fopen(path, "r");
 	assert_non_null(fp);

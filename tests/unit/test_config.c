@@ -269,7 +269,7 @@ every_key_is_documented(void **state)
 	len = fread(readme, 1, sizeof(readme) - 1, fp);
 	readme[len] = '\0';
 	fclose(fp);
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	len = fread(man, 1, sizeof(man) - 1, fp);

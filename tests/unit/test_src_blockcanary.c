@@ -18,9 +18,9 @@
 #include "fileio.h"
 #include "results.h"
 #include "signature.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
-#include "sources/blockcanary.h"
+#include "blockcanary.h"
 
 extern const struct source source_blockcanary;
 

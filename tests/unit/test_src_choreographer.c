@@ -10,7 +10,7 @@
 #include "fileio.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"

@@ -14,8 +14,8 @@
 #include "error.h"
 #include "fileio.h"
 #include "results.h"
-#include "sources/gfxinfo.h"
-#include "sources/source.h"
+#include "gfxinfo.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 

@@ -11,7 +11,7 @@
 #include "unit.h"
 #include "methodmap.h"
 #include "results.h"
-#include "sources/matrix_int.h"
+#include "matrix_int.h"
 #include "strbuf.h"
 #include "strlist.h"
 

@@ -15,7 +15,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "signature.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 

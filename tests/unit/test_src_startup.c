@@ -13,7 +13,7 @@
 #include "fileio.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 

@@ -30,7 +30,7 @@ SECTIONS = ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS",
 
 
 def check_man(src, problems):
-    page = os.path.join(src, "harness", "jankgate.1")
+    page = os.path.join(src, "harness", "cli", "jankgate.1")
     r = subprocess.run(["groff", "-ww", "-man", "-Tutf8", page],
                        capture_output=True, text=True)
     if r.returncode != 0 or r.stderr.strip():

@@ -28,7 +28,7 @@
 #include "devprops.h"
 #include "error.h"
 #include "fileio.h"
-#include "sources/gfxinfo.h"
+#include "gfxinfo.h"
 #include "results.h"
 #include "run_int.h"
 #include "scenario.h"

@@ -38,7 +38,7 @@
 #include "fileio.h"
 #include "jsonw.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "textenc.h"
 #include "xalloc.h"

@@ -34,7 +34,7 @@
 #include "run_sha256.h"
 #include "scenario.h"
 #include "shquote.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
