@@ -173,7 +173,7 @@ report_write(struct report_result *out, const struct report_opts *o)
 			    ri.in[i].notes.items[j]);
 	v = build(&ri, o);
 	out->verdict = view_verdict(v);
-	out->exit_code = view_exit_code(v);
+	out->exit_code = exit_status_of(out->verdict);
 	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
 		rc = render(v, &outputs[i], dir, &text[i]);
 	if (!rc)

@@ -49,7 +49,7 @@ struct report_opts {
 };
 
 struct report_result {
-	enum view_verdict verdict;
+	enum exit_outcome verdict;
 	int exit_code;			/* 0, 1, 3 or 4, by the verdict */
 	char *html;			/* the path of report.html */
 	/* What was left out and why (no trend lines, a missing results

@@ -89,21 +89,6 @@
 /* Changed blocks listed report-wide, at most. */
 #define MAX_CHANGED_BLOCKS 20
 
-const char *
-view_verdict_name(enum view_verdict v)
-{
-	switch (v) {
-	case VIEW_REGRESSION:
-		return "regression";
-	case VIEW_INFRA:
-		return "infrastructure";
-	case VIEW_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return "pass";
-	}
-}
-
 void
 vb_note_row(struct vbuild *b, const cJSON *row, enum cmp_verdict v)
 {
@@ -203,7 +188,7 @@ put_summary(cJSON *root, const size_t counts[CMP_NR_VERDICTS],
 
 static void
 put_app(cJSON *root, const struct view_input *in, size_t nr,
-    const char *title, enum view_verdict v, size_t devices)
+    const char *title, enum exit_outcome v, size_t devices)
 {
 	struct strlist versions = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -225,7 +210,7 @@ put_app(cJSON *root, const struct view_input *in, size_t nr,
 	cJSON_AddItemToObject(root, "app", app);
 	/* A ready-made mail subject; mail sanitizes it again. */
 	vj_strf(root, "subject", "%s: %s, %s%s%s on %zu device%s", title,
-	    v == VIEW_REGRESSION ? "REGRESSION" : view_verdict_name(v),
+	    v == OUTCOME_REGRESSION ? "REGRESSION" : exit_outcome_name(v),
 	    package ? package : "app", sb.len ? " " : "", sb.buf, devices,
 	    devices == 1 ? "" : "s");
 	strlist_release(&versions);
@@ -337,12 +322,12 @@ gather_remarks(cJSON *root, const cJSON *devices)
 /* Devices of `in`, merged by device_id(), in order of first appearance. */
 static cJSON *
 devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
-    enum view_verdict *verdict, size_t *nr_devices)
+    enum exit_outcome *verdict, size_t *nr_devices)
 {
 	struct strlist ids = STRLIST_INIT;
 	const struct view_input **group = xcalloc(nr, sizeof(*group));
 	cJSON *arr = cJSON_CreateArray(), **items;
-	enum view_verdict *rank;
+	enum exit_outcome *rank;
 	char **id = xcalloc(nr, sizeof(*id));
 
 	for (size_t i = 0; i < nr; i++) {
@@ -352,7 +337,7 @@ devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
 	}
 	items = xcalloc(ids.nr, sizeof(*items));
 	rank = xcalloc(ids.nr, sizeof(*rank));
-	*verdict = VIEW_PASS;
+	*verdict = OUTCOME_PASS;
 	for (size_t g = 0; g < ids.nr; g++) {
 		size_t n = 0;
 
@@ -360,10 +345,9 @@ devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
 			if (!strcmp(id[i], ids.items[g]))
 				group[n++] = &in[i];
 		items[g] = vd_device(b, group, n, &rank[g]);
-		if (rank[g] > *verdict)
-			*verdict = rank[g];
+		*verdict = exit_outcome_worst(*verdict, rank[g]);
 	}
-	for (int r = VIEW_REGRESSION; r >= VIEW_PASS; r--)
+	for (int r = OUTCOME_REGRESSION; r >= OUTCOME_PASS; r--)
 		for (size_t g = 0; g < ids.nr; g++)
 			if ((int)rank[g] == r)
 				cJSON_AddItemToArray(arr, items[g]);
@@ -402,7 +386,8 @@ view_build(const struct view_input *in, size_t nr,
 	    cJSON_CreateArray();
 	put_app(root, in, nr, o.title, v->verdict, nr_devices);
 	cJSON_AddItemToObject(root, "verdict", vj_view_verdict(v->verdict));
-	cJSON_AddNumberToObject(root, "exit_code", view_exit_code(v));
+	cJSON_AddNumberToObject(root, "exit_code",
+	    exit_status_of(v->verdict));
 	put_summary(root, b.counts, nr_devices);
 	cJSON_AddItemToObject(root, "counts", vj_counts(b.counts));
 	blocks = cJSON_CreateObject();
@@ -441,21 +426,10 @@ view_free(struct view *v)
 	free(v);
 }
 
-enum view_verdict
+enum exit_outcome
 view_verdict(const struct view *v)
 {
 	return v->verdict;
-}
-
-int
-view_exit_code(const struct view *v)
-{
-	static const int code[] = {
-		[VIEW_PASS] = 0, [VIEW_INCONCLUSIVE] = 4, [VIEW_INFRA] = 3,
-		[VIEW_REGRESSION] = 1,
-	};
-
-	return code[v->verdict];
 }
 
 char *

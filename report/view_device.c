@@ -189,7 +189,7 @@ add_warning(cJSON *arr, const char *source, const char *scope,
 }
 
 /* What the current run of `in` says about itself. */
-static enum view_verdict
+static enum exit_outcome
 run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
     cJSON *errors)
 {
@@ -199,7 +199,7 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 	for (size_t i = 0; i < c->warnings.nr; i++)
 		add_warning(warnings, "compare", NULL, c->warnings.items[i]);
 	if (!r)
-		return VIEW_PASS;
+		return OUTCOME_PASS;
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		add_warning(warnings, r->warnings[i].source,
 		    r->warnings[i].scope, r->warnings[i].message);
@@ -210,23 +210,17 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 		note(notes, "the run did not complete: not every planned "
 		    "iteration was attempted");
 	hygiene_notes(notes, &r->hygiene);
-	return r->run.errors.nr || !r->run.complete ? VIEW_INFRA : VIEW_PASS;
+	return r->run.errors.nr || !r->run.complete ? OUTCOME_INFRA :
+	    OUTCOME_PASS;
 }
 
-static enum view_verdict
+static enum exit_outcome
 from_comparison(const struct comparison *c)
 {
 	/* Nothing measured is never a pass. */
 	if (c->nr_scenarios && comparison_measured(c) == 0)
-		return VIEW_INFRA;
-	switch (comparison_verdict(c)) {
-	case CMP_REGRESSION:
-		return VIEW_REGRESSION;
-	case CMP_INCONCLUSIVE:
-		return VIEW_INCONCLUSIVE;
-	default:
-		return VIEW_PASS;
-	}
+		return OUTCOME_INFRA;
+	return cmp_verdict_outcome(comparison_verdict(c));
 }
 
 /*
@@ -353,12 +347,12 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 
 cJSON *
 vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
-    enum view_verdict *verdict)
+    enum exit_outcome *verdict)
 {
 	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
 	size_t before[CMP_NR_VERDICTS], counts[CMP_NR_VERDICTS];
-	enum view_verdict v = VIEW_PASS, w;
+	enum exit_outcome v = OUTCOME_PASS;
 	const char *device = in[0]->cmp->device;
 
 	memcpy(before, b->counts, sizeof(before));
@@ -366,12 +360,9 @@ vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
 	put_identity(o, in, nr);
 	for (size_t i = 0; i < nr; i++) {
 		comparison_notes(notes, in[i]);
-		w = run_remarks(in[i], notes, warnings, errors);
-		if (w > v)
-			v = w;
-		w = from_comparison(in[i]->cmp);
-		if (w > v)
-			v = w;
+		v = exit_outcome_worst(v, run_remarks(in[i], notes, warnings,
+		    errors));
+		v = exit_outcome_worst(v, from_comparison(in[i]->cmp));
 	}
 	vj_list(o, "scenarios", scenarios_of(b, in, nr,
 	    device ? device : "unknown device"));

@@ -221,26 +221,26 @@ vj_verdict(enum cmp_verdict v)
 }
 
 cJSON *
-vj_view_verdict(enum view_verdict v)
+vj_view_verdict(enum exit_outcome v)
 {
 	static const struct {
 		const char *label, *headline, *color, *background;
 	} look[] = {
-		[VIEW_PASS] = { "Pass", "No regression", "#1e6b34",
+		[OUTCOME_PASS] = { "Pass", "No regression", "#1e6b34",
 		    "#e6f4ea" },
-		[VIEW_INCONCLUSIVE] = { "Inconclusive", "Run more iterations",
+		[OUTCOME_INCONCLUSIVE] = { "Inconclusive", "Run more iterations",
 		    "#8a5300", "#fff1d6" },
-		[VIEW_INFRA] = { "Infrastructure failure",
+		[OUTCOME_INFRA] = { "Infrastructure failure",
 		    "Some measurements failed", "#5f2c82", "#f3e8fd" },
-		[VIEW_REGRESSION] = { "Regression", "Regression detected",
+		[OUTCOME_REGRESSION] = { "Regression", "Regression detected",
 		    "#a50e0e", "#fce8e6" },
 	};
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(o, "name", view_verdict_name(v));
+	cJSON_AddStringToObject(o, "name", exit_outcome_name(v));
 	cJSON_AddStringToObject(o, "label", look[v].label);
 	cJSON_AddStringToObject(o, "headline", look[v].headline);
-	cJSON_AddTrueToObject(o, view_verdict_name(v));
+	cJSON_AddTrueToObject(o, exit_outcome_name(v));
 	cJSON_AddStringToObject(o, "color", look[v].color);
 	cJSON_AddStringToObject(o, "background", look[v].background);
 	return o;

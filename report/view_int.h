@@ -28,7 +28,7 @@ struct strbuf;
 
 struct view {
 	cJSON *root;
-	enum view_verdict verdict;
+	enum exit_outcome verdict;
 };
 
 /* A row or block kept for the report-wide lists, with its severity. */
@@ -65,7 +65,7 @@ struct vdev {
  * counted into b and remembered for the report-wide lists.
  */
 cJSON *vd_device(struct vbuild *b, const struct view_input *const *in,
-    size_t nr, enum view_verdict *verdict);
+    size_t nr, enum exit_outcome *verdict);
 
 /* view_scenario.c: the scenario `s` of d->in->cmp; *worst its verdict. */
 cJSON *vs_scenario(struct vdev *d, const struct cmp_scenario *s,
@@ -116,7 +116,7 @@ void vj_num(cJSON *obj, const char *key, double v);
 void vj_flag(cJSON *obj, const char *key, bool on);
 void vj_list(cJSON *obj, const char *key, cJSON *arr);
 cJSON *vj_verdict(enum cmp_verdict v);
-cJSON *vj_view_verdict(enum view_verdict v);
+cJSON *vj_view_verdict(enum exit_outcome v);
 cJSON *vj_counts(const size_t counts[CMP_NR_VERDICTS]);
 void vj_add_ref(cJSON *arr, const cJSON *item);
 /* A fresh in-page anchor, "jg-N". */

@@ -13,16 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "exitstatus.h"
+
 struct config;
 
-/* Exit status, DESIGN §10. */
-enum jg_exit {
-	EXIT_PASS = 0,
-	EXIT_REGRESSION = 1,
-	EXIT_BAD_INPUT = 2,
-	EXIT_INFRA = 3,
-	EXIT_INCONCLUSIVE = 4,
-};
 
 struct command {
 	const char *name;
@@ -89,14 +83,6 @@ int cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The exit status for a module error code: 2 for bad input, else 3. */
-int cmd_exit_for(int rc);
-
-/*
- * The exit status when outcomes `a` and `b` both apply, by DESIGN §10's
- * precedence: 2 first (nothing ran), then 1 > 3 > 4 > 0.
- */
-int cmd_exit_merge(int a, int b);
 
 /* Print the usage, global options and command list of jankgate. */
 void cmd_print_help(FILE *fp);

@@ -228,19 +228,6 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 	return 0;
 }
 
-/*
- * The exit status for a store error.  A repository or ref that does not
- * exist is a name the user must fix, like a foreign file or a bad option;
- * what a retry might cure (network, authentication, locks) is
- * infrastructure.
- */
-static int
-store_exit(int rc)
-{
-	return rc == JG_EINVAL || rc == JG_ENOTFOUND ? EXIT_BAD_INPUT :
-	    EXIT_INFRA;
-}
-
 /* The path of a local repository or file:// URL; NULL for the others. */
 static const char *
 local_path(const char *repo)
@@ -271,7 +258,7 @@ cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
 		if (rc == JG_ENOTFOUND && path && !file_exists(path))
 			diag_plain("hint: to start a new baseline repository "
 			    "there, run 'git init --bare %s'", path);
-		return store_exit(rc);
+		return exit_status_for_lookup(rc);
 	}
 	return 0;
 }
@@ -342,7 +329,7 @@ do_record(struct baseline_store *bs, const struct results *r,
 	    r->device.key, data->buf, data->len, &info);
 	if (rc) {
 		diag_error_current();
-		return store_exit(rc);
+		return exit_status_for_lookup(rc);
 	}
 	printf("%s\n", id);
 	baseline_path(&path, r->app.package, r->device.key);
@@ -457,7 +444,7 @@ do_log(struct baseline_store *bs, const char *ref,
 	    a->max);
 	if (rc) {
 		diag_error_current();
-		return store_exit(rc);
+		return exit_status_for_lookup(rc);
 	}
 	if (a->json)
 		print_log_json(e, nr);
@@ -485,7 +472,7 @@ do_show(struct baseline_store *bs, const struct baseline_args *a)
 	    a->device);
 	if (rc) {
 		diag_error_current();
-		return store_exit(rc);
+		return exit_status_for_lookup(rc);
 	}
 	if (nr == 1) {
 		fwrite(e[0].data, 1, e[0].len, stdout);

@@ -238,13 +238,6 @@ check_comparable(const struct compare_input *cur,
 	return allow ? 0 : EXIT_BAD_INPUT;
 }
 
-static int
-verdict_exit(enum cmp_verdict v)
-{
-	return v == CMP_REGRESSION ? EXIT_REGRESSION :
-	    v == CMP_INCONCLUSIVE ? EXIT_INCONCLUSIVE : EXIT_PASS;
-}
-
 /*
  * The baseline sample from the store: the window of this device's results
  * on `a->against` (baseline_sample.h), newest first, each named
@@ -273,8 +266,7 @@ read_against(struct results ***base, struct compare_input **in_base,
 	baseline_store_free(bs);
 	if (rc) {
 		diag_error_current();
-		return rc == JG_EINVAL || rc == JG_ENOTFOUND ?
-		    EXIT_BAD_INPUT : EXIT_INFRA;
+		return exit_status_for_lookup(rc);
 	}
 	if (!s.nr)
 		diag_info("no baseline yet for %s on %s at '%s': every metric "
@@ -347,22 +339,23 @@ cmd_compare(int argc, char **argv)
 	}
 	if (compare_run(&cmp, &in_cur, in_base, a.baselines.nr, &opts)) {
 		diag_error_current();
-		status = cmd_exit_for(jg_error_code());
+		status = exit_status_for_error(jg_error_code());
 		goto out;
 	}
 	for (size_t i = 0; i < cmp->warnings.nr; i++)
 		diag_warn("%s", cmp->warnings.items[i]);
-	status = verdict_exit(comparison_verdict(cmp));
+	status = exit_status_of(cmp_verdict_outcome(
+	    comparison_verdict(cmp)));
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
 		/* Nothing measured is never a pass (DESIGN §10). */
 		diag_error("'%s' holds no valid iteration%s%s", a.current,
 		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
 		    cur->run.errors.items[0] : "");
-		status = cmd_exit_merge(status, EXIT_INFRA);
+		status = exit_status_merge(status, EXIT_INFRA);
 	}
 	if (comparison_write(cmp, a.output)) {
 		diag_error_current();
-		status = cmd_exit_merge(status, EXIT_INFRA);
+		status = exit_status_merge(status, EXIT_INFRA);
 	} else {
 		diag_verbose("wrote %s", a.output);
 	}

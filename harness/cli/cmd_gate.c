@@ -152,25 +152,6 @@ print_key(const struct gate_key *k)
 		printf("    note      %s\n", k->notes.items[i]);
 }
 
-static const char *
-status_name(int status)
-{
-	switch (status) {
-	case EXIT_PASS:
-		return "pass";
-	case EXIT_REGRESSION:
-		return "regression";
-	case EXIT_BAD_INPUT:
-		return "bad input";
-	case EXIT_INFRA:
-		return "infrastructure failure";
-	case EXIT_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return "?";
-	}
-}
-
 static void
 print_outcome(const struct gate_outcome *out)
 {
@@ -187,7 +168,7 @@ print_outcome(const struct gate_outcome *out)
 		printf("report    %s/report.html\n", out->report_dir);
 	if (out->mail_note)
 		printf("mail      %s\n", out->mail_note);
-	printf("verdict   %s (exit %d)\n", status_name(out->status),
+	printf("verdict   %s (exit %d)\n", exit_status_name(out->status),
 	    out->status);
 }
 

@@ -129,12 +129,12 @@ cmd_init(int argc, char **argv)
 	}
 	if (rc) {
 		/* An APK that will not do is bad input, whatever the code. */
-		status = a.apk ? EXIT_BAD_INPUT : cmd_exit_for(rc);
+		status = a.apk ? EXIT_BAD_INPUT : exit_status_for_error(rc);
 		diag_error_current();
 		goto out;
 	}
 	if ((rc = init_write(&app, config, &written))) {
-		status = cmd_exit_for(rc);
+		status = exit_status_for_error(rc);
 		diag_error_current();
 		goto out;
 	}

@@ -105,7 +105,7 @@ cmd_mail(int argc, char **argv)
 	make_printable(&subject);
 	if (rc < 0) {
 		diag_error("%s", jg_error_msg());
-		status = cmd_exit_for(rc);
+		status = exit_status_for_error(rc);
 		if (status == EXIT_INFRA)
 			diag_info("the report stays in '%s'", a.dir);
 	} else if (a.dry_run) {

@@ -91,7 +91,7 @@ cmd_report(int argc, char **argv)
 	} else {
 		struct strlist ci = STRLIST_INIT;
 
-		diag_verbose("verdict: %s", view_verdict_name(res.verdict));
+		diag_verbose("verdict: %s", exit_outcome_name(res.verdict));
 		if (report_ci(&res, a.out_dir, &ci))
 			diag_warn("%s", jg_error_msg());
 		printf("%s\n", res.html);

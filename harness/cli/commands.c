@@ -404,23 +404,3 @@ cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	strbuf_release(&sb);
 	return EXIT_BAD_INPUT;
 }
-
-int
-cmd_exit_for(int rc)
-{
-	return rc == JG_EINVAL || rc == JG_EMISMATCH ? EXIT_BAD_INPUT :
-	    EXIT_INFRA;
-}
-
-int
-cmd_exit_merge(int a, int b)
-{
-	static const int rank[] = {
-		[EXIT_PASS] = 0, [EXIT_INCONCLUSIVE] = 1, [EXIT_INFRA] = 2,
-		[EXIT_REGRESSION] = 3, [EXIT_BAD_INPUT] = 4,
-	};
-	int ra = a >= 0 && a <= EXIT_INCONCLUSIVE ? rank[a] : 4;
-	int rb = b >= 0 && b <= EXIT_INCONCLUSIVE ? rank[b] : 4;
-
-	return ra >= rb ? a : b;
-}

@@ -95,6 +95,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "exitstatus.h"
 #include "metrics.h"
 #include "stats.h"
 #include "strlist.h"
@@ -412,6 +413,12 @@ void comparison_free(struct comparison *c);
  * missing metrics do not fail a run).
  */
 enum cmp_verdict comparison_verdict(const struct comparison *c);
+
+/*
+ * What a verdict means for the exit status (exitstatus.h): a regression
+ * and an inconclusive one are themselves, every other verdict a pass.
+ */
+enum exit_outcome cmp_verdict_outcome(enum cmp_verdict v);
 
 /*
  * The valid iterations the current run brought, over every scenario: 0

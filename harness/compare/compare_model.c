@@ -37,6 +37,13 @@ cmp_verdict_name(enum cmp_verdict v)
 	return (unsigned)v < CMP_NR_VERDICTS ? verdict_names[v] : "?";
 }
 
+enum exit_outcome
+cmp_verdict_outcome(enum cmp_verdict v)
+{
+	return v == CMP_REGRESSION ? OUTCOME_REGRESSION :
+	    v == CMP_INCONCLUSIVE ? OUTCOME_INCONCLUSIVE : OUTCOME_PASS;
+}
+
 int
 cmp_verdict_parse(enum cmp_verdict *out, const char *name)
 {

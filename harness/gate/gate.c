@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "baseline_store.h"
-#include "cmd.h"
+#include "exitstatus.h"
 #include "config.h"
 #include "error.h"
 #include "gate.h"
@@ -58,7 +58,7 @@ gate_fail(struct gate_ctx *g, int status, const char *stage,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	g->out->status = cmd_exit_merge(g->out->status, status);
+	g->out->status = exit_status_merge(g->out->status, status);
 	/* A device failing batch after batch is one problem, said once. */
 	if (strlist_find(&g->out->errors, sb.buf) < 0) {
 		strlist_add(&g->out->errors, sb.buf);
@@ -193,13 +193,13 @@ run_account(struct gate_ctx *g, const struct run_report *r)
 			if (at < 0)
 				continue;
 			g->work[k].alive[at] = false;
-			key->run_status = cmd_exit_merge(key->run_status,
+			key->run_status = exit_status_merge(key->run_status,
 			    d->status);
 		}
 	}
 	if (r->status && !r->errors.nr && !r->nr_devices)
 		gate_fail(g, r->status, "run", "nothing ran");
-	g->out->status = cmd_exit_merge(g->out->status, r->status);
+	g->out->status = exit_status_merge(g->out->status, r->status);
 }
 
 static void
@@ -295,8 +295,8 @@ ref_check(struct gate_ctx *g)
 	baseline_entries_free(e, nr);
 	if (!rc)
 		return 0;
-	gate_fail(g, rc == JG_EINVAL || rc == JG_ENOTFOUND ? EXIT_BAD_INPUT :
-	    EXIT_INFRA, "baseline", "%s", jg_error_msg());
+	gate_fail(g, exit_status_for_lookup(rc), "baseline", "%s",
+	    jg_error_msg());
 	return -1;
 }
 
@@ -325,8 +325,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	/* A wrong repository name must not cost a night of measuring. */
 	rc = baseline_open_configured(&g.bs, g.cfg, o->repo);
 	if (rc) {
-		gate_fail(&g, rc == JG_EINVAL || rc == JG_ENOTFOUND ?
-		    EXIT_BAD_INPUT : EXIT_INFRA, "baseline", "%s",
+		gate_fail(&g, exit_status_for_lookup(rc), "baseline", "%s",
 		    jg_error_msg());
 		goto out;
 	}

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "exitstatus.h"
 #include "compare.h"
 #include "config.h"
 #include "error.h"
@@ -184,7 +184,7 @@ gate_record(struct gate_ctx *g)
 		if (gate_store_record(k->commit, &attempts, g->bs, branch,
 		    k->current, k->commit_verdict)) {
 			k->commit[0] = '\0';
-			k->status = cmd_exit_merge(k->status, EXIT_INFRA);
+			k->status = exit_status_merge(k->status, EXIT_INFRA);
 			gate_fail(g, EXIT_INFRA, "baseline", "%s: %s", k->key,
 			    jg_error_msg());
 			continue;

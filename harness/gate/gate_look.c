@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "exitstatus.h"
 #include "compare.h"
 #include "config.h"
 #include "error.h"
@@ -105,7 +105,7 @@ gate_key_read(struct gate_ctx *g, size_t i)
 	if (!rc && w->nr_devs > 1)
 		rc = key_pool(k, w);
 	if (rc) {
-		k->status = cmd_exit_merge(k->status, EXIT_INFRA);
+		k->status = exit_status_merge(k->status, EXIT_INFRA);
 		gate_fail(g, EXIT_INFRA, "compare", "%s: %s", k->key,
 		    jg_error_msg());
 		devs_free(w);
@@ -152,8 +152,7 @@ key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 	    k->key, g->cfg->baseline.history * (g->o->shard_count > 1 ?
 	    g->o->shard_count : 1));
 	if (rc)
-		return rc == JG_EINVAL || rc == JG_ENOTFOUND ? EXIT_BAD_INPUT :
-		    EXIT_INFRA;
+		return exit_status_for_lookup(rc);
 	if (g->o->shard_count > 1)
 		for (size_t i = 0; i < w->base.nr; i++)
 			gate_trim_scenarios(w->base.runs[i], cur);
@@ -318,7 +317,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	int status, rc;
 
 	if ((status = key_sample(g, k, w))) {
-		k->status = cmd_exit_merge(k->status, status);
+		k->status = exit_status_merge(k->status, status);
 		gate_fail(g, status, "compare", "%s: %s", k->key,
 		    jg_error_msg());
 		w->stopped = true;
@@ -332,7 +331,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 		base[b].name = w->base.names[b];
 	}
 	if ((status = key_check(g, k, &cur, base, w->base.nr))) {
-		k->status = cmd_exit_merge(k->status, status);
+		k->status = exit_status_merge(k->status, status);
 		w->stopped = true;
 		goto out;
 	}
@@ -355,8 +354,8 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 		rc = compare_run(&cmp, &cur, base, w->base.nr, &co);
 	}
 	if (rc) {
-		status = cmd_exit_for(jg_error_code());
-		k->status = cmd_exit_merge(k->status, status);
+		status = exit_status_for_error(jg_error_code());
+		k->status = exit_status_merge(k->status, status);
 		gate_fail(g, status, "compare", "%s: %s", k->key,
 		    jg_error_msg());
 		w->stopped = true;
@@ -377,7 +376,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	if (!k->comparison)
 		k->comparison = xasprintf("%s/comparison.json", dirname(dir));
 	if (comparison_write(cmp, k->comparison)) {
-		k->status = cmd_exit_merge(k->status, EXIT_INFRA);
+		k->status = exit_status_merge(k->status, EXIT_INFRA);
 		gate_fail(g, EXIT_INFRA, "compare", "%s", jg_error_msg());
 		free(k->comparison);
 		k->comparison = NULL;
@@ -442,16 +441,16 @@ gate_settle(struct gate_ctx *g)
 			const struct results *r = g->work[i].devs[0];
 
 			/* Nothing measured is never a pass: say why. */
-			k->status = cmd_exit_merge(k->status, EXIT_INFRA);
+			k->status = exit_status_merge(k->status, EXIT_INFRA);
 			strlist_addf(&k->notes, "no valid iteration was "
 			    "measured%s%s", r && r->run.errors.nr ? ": " : "",
 			    r && r->run.errors.nr ? r->run.errors.items[0] :
 			    "");
-		} else if (k->verdict == CMP_REGRESSION)
-			k->status = cmd_exit_merge(k->status, EXIT_REGRESSION);
-		else if (k->verdict == CMP_INCONCLUSIVE) {
-			k->status = cmd_exit_merge(k->status,
-			    EXIT_INCONCLUSIVE);
+		} else {
+			k->status = exit_status_merge(k->status,
+			    exit_status_of(cmp_verdict_outcome(k->verdict)));
+		}
+		if (!k->no_data && k->verdict == CMP_INCONCLUSIVE) {
 			if (k->run_status || g->out->interrupted)
 				strlist_addf(&k->notes, "inconclusive after "
 				    "%d iteration%s: the run %s before "
@@ -465,7 +464,7 @@ gate_settle(struct gate_ctx *g)
 				    k->iterations, k->iterations == 1 ? "" :
 				    "s", g->cfg->max_iterations);
 		}
-		g->out->status = cmd_exit_merge(g->out->status, k->status);
+		g->out->status = exit_status_merge(g->out->status, k->status);
 	}
 }
 

@@ -27,6 +27,7 @@
 #include "config.h"
 #include "devprops.h"
 #include "error.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "gfxinfo.h"
 #include "results.h"
@@ -209,8 +210,7 @@ static void
 run_error(struct run_report *out, int status, const char *msg)
 {
 	strlist_add(&out->errors, msg);
-	if (out->status != 2)
-		out->status = status;
+	out->status = exit_status_merge(out->status, status);
 }
 
 /* Parse the configured scenarios and keep those the filter names. */
@@ -230,9 +230,9 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 
 		if (scenario_load(&scn, cfg->scenarios.items[i], &problems)) {
 			for (size_t j = 0; j < problems.nr; j++)
-				run_error(out, 2, problems.items[j]);
+				run_error(out, EXIT_BAD_INPUT, problems.items[j]);
 			if (!problems.nr)
-				run_error(out, 2, jg_error_msg());
+				run_error(out, EXIT_BAD_INPUT, jg_error_msg());
 			strlist_release(&problems);
 			bad = 1;
 			continue;
@@ -254,13 +254,13 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 			continue;
 		strbuf_addf(&sb, "no scenario named '%s' in the configuration",
 		    want->items[i]);
-		run_error(out, 2, sb.buf);
+		run_error(out, EXIT_BAD_INPUT, sb.buf);
 		strbuf_release(&sb);
 		bad = 1;
 	}
 	free(used);
 	if (!bad && !c->nr_scns) {
-		run_error(out, 2, "no scenarios to run");
+		run_error(out, EXIT_BAD_INPUT, "no scenarios to run");
 		bad = 1;
 	}
 	return bad ? -1 : 0;
@@ -287,7 +287,7 @@ select_devices(struct run_ctx *c, struct strlist *serials,
 	int rc;
 
 	if ((rc = adb_server_devices(c->srv, &list, 0))) {
-		run_error(out, 3, jg_error_msg());
+		run_error(out, EXIT_INFRA, jg_error_msg());
 		return rc;
 	}
 	for (size_t i = 0; i < list.nr; i++)
@@ -310,13 +310,13 @@ select_devices(struct run_ctx *c, struct strlist *serials,
 		else if (strlist_find(serials, info->serial) < 0)
 			strlist_add(serials, info->serial);
 		if (sb.len)
-			run_error(out, 3, sb.buf);
+			run_error(out, EXIT_INFRA, sb.buf);
 	}
 	if (!serials->nr && !out->errors.nr) {
 		strbuf_setlen(&sb, 0);
 		strbuf_addf(&sb, "no devices attached to the adb server at %s",
 		    adb_server_address(c->srv));
-		run_error(out, 3, sb.buf);
+		run_error(out, EXIT_INFRA, sb.buf);
 	}
 	if (serials->nr)
 		qsort(serials->items, serials->nr, sizeof(*serials->items),
@@ -441,7 +441,7 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 		if (device_props_query(&d->props, d->dev)) {
 			strlist_addf(&rep->errors, "device '%s': cannot read "
 			    "its properties: %s", rep->serial, jg_error_msg());
-			rep->status = 3;
+			rep->status = EXIT_INFRA;
 			adb_device_free(d->dev);
 			device_props_release(&d->props);
 			continue;
@@ -520,13 +520,13 @@ run_workers(struct run_ctx *c, struct run_dev *devs, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (make_dirs(&devs[i])) {
 			strlist_add(&devs[i].report->errors, jg_error_msg());
-			devs[i].report->status = 3;
+			devs[i].report->status = EXIT_INFRA;
 			continue;
 		}
 		if (pthread_create(&th[i], NULL, run_device_main, &devs[i])) {
 			strlist_add(&devs[i].report->errors, "cannot start a "
 			    "worker thread");
-			devs[i].report->status = 3;
+			devs[i].report->status = EXIT_INFRA;
 			continue;
 		}
 		started[i] = true;
@@ -556,7 +556,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	c.iterations = o->iterations > 0 ? o->iterations : o->cfg->iterations;
 	c.warmups = o->warmups >= 0 ? o->warmups : o->cfg->warmups;
 	c.out_dir = o->out_dir ? o->out_dir : o->cfg->out_dir;
-	out->status = 0;
+	out->status = EXIT_PASS;
 	if (load_scenarios(&c, out))
 		goto out;
 	if (c.cfg->apk.nr) {
@@ -567,12 +567,12 @@ run_execute(const struct run_opts *o, struct run_report *out)
 
 		free(bundles);
 		if (rc) {
-			run_error(out, 2, jg_error_msg());
+			run_error(out, EXIT_BAD_INPUT, jg_error_msg());
 			goto out;
 		}
 	}
 	if (adb_server_new(&c.srv, o->cfg->devices.command_timeout_ms)) {
-		run_error(out, 2, jg_error_msg());
+		run_error(out, EXIT_BAD_INPUT, jg_error_msg());
 		goto out;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -581,7 +581,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 
 		for (size_t i = 0; i < l->nr; i++)
 			if (adb_server_connect(c.srv, l->items[i]))
-				run_error(out, 3, jg_error_msg());
+				run_error(out, EXIT_INFRA, jg_error_msg());
 	}
 	if (select_devices(&c, &serials, out) || !serials.nr)
 		goto out;
@@ -597,8 +597,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	for (size_t i = 0; i < out->nr_devices; i++) {
 		int s = out->devices[i].status;
 
-		if (s == 2 || (s == 3 && out->status != 2))
-			out->status = s;
+		out->status = exit_status_merge(out->status, s);
 	}
 out:
 	for (size_t i = 0; i < n; i++)
@@ -613,7 +612,7 @@ out:
 	free(c.host);
 	strlist_release(&serials);
 	adb_server_free(c.srv);
-	if (interrupted && out->status != 2)
-		out->status = 3;
+	if (interrupted)
+		out->status = exit_status_merge(out->status, EXIT_INFRA);
 	return out->status;
 }

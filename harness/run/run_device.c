@@ -28,6 +28,7 @@
 #include "adb.h"
 #include "config.h"
 #include "error.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "results.h"
 #include "run_int.h"
@@ -42,20 +43,6 @@
 
 /* Buffers every iteration reads: the app's log, ActivityManager, crashes. */
 #define BASE_BUFFERS "main,system,crash"
-
-/* DESIGN §10 precedence for what a device can end with: 2 > 3 > 0. */
-static int
-merge(int a, int b)
-{
-	return a == 2 || b == 2 ? 2 : a == 3 || b == 3 ? 3 : a ? a : b;
-}
-
-/* The status of an error before anything ran: a bad file is bad input. */
-static int
-rc_status(int code)
-{
-	return code == JG_EINVAL || code == JG_EMISMATCH ? 2 : 3;
-}
 
 /* One line in run.errors and the report, and the device's status. */
 static void
@@ -75,7 +62,7 @@ device_error(struct run_dev *d, int status, const char *fmt, ...)
 		strlist_add(&d->res->run.errors, sb.buf);
 	strlist_add(&d->report->errors, sb.buf);
 	run_progress_note(d->ctx->progress, d->index, "%s", sb.buf);
-	d->status = merge(d->status, status);
+	d->status = exit_status_merge(d->status, status);
 	strbuf_release(&sb);
 }
 
@@ -375,7 +362,7 @@ device_run(struct run_dev *d)
 	int rc;
 
 	if (results_open(d, &was_complete)) {
-		device_error(d, rc_status(jg_error_code()), "%s",
+		device_error(d, exit_status_for_error(jg_error_code()), "%s",
 		    jg_error_msg());
 		return;
 	}

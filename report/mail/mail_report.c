@@ -23,6 +23,7 @@
  * password from a file it names.  Everything is checked before the first
  * connection, so a bad setting costs no SMTP round trip.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "compare.h"
 #include "config.h"
 #include "error.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "mail.h"
 #include "strbuf.h"
@@ -207,17 +209,17 @@ compose_subject(struct strbuf *out, const char *prefix,
 			add_distinct(&devices, c->entries[k].device);
 	}
 	/*
-	 * DESIGN §10's order: a regression first, then a device that
-	 * failed (which the comparisons of the others cannot show), then
-	 * inconclusive.
+	 * DESIGN §10's order (exitstatus.h): a regression first, then a
+	 * device that failed (which the comparisons of the others cannot
+	 * show), then inconclusive; the word is the status's name.
 	 */
-	word = worst == CMP_REGRESSION ? "REGRESSION" :
-	    status == 3 ? "INFRASTRUCTURE FAILURE" :
-	    worst == CMP_INCONCLUSIVE || status == 4 ? "INCONCLUSIVE" :
-	    "PASS";
+	word = exit_status_name(exit_status_of(exit_outcome_worst(
+	    cmp_verdict_outcome(worst), exit_outcome_of(status))));
 	if (prefix && *prefix)
 		strbuf_addf(out, "%s ", prefix);
-	strbuf_addf(out, "%s:", word);
+	for (const char *w = word; *w; w++)
+		strbuf_addch(out, (char)toupper((unsigned char)*w));
+	strbuf_addch(out, ':');
 	if (packages.nr) {
 		strbuf_addch(out, ' ');
 		add_list(out, &packages);

@@ -1170,25 +1170,6 @@ detectable_shift_follows_noise_and_size(void **state)
 	results_free(r);
 }
 
-/* ---- exit status -------------------------------------------------------- */
-
-/* DESIGN §10: 2 first, then 1 > 3 > 4 > 0, whichever order they come in. */
-static void
-exit_code_precedence(void **state)
-{
-	static const int order[] = { EXIT_PASS, EXIT_INCONCLUSIVE, EXIT_INFRA,
-		EXIT_REGRESSION, EXIT_BAD_INPUT };
-
-	(void)state;
-	for (size_t i = 0; i < 5; i++)
-		for (size_t j = 0; j < 5; j++) {
-			int want = order[i > j ? i : j];
-
-			assert_int_equal(cmd_exit_merge(order[i], order[j]),
-			    want);
-		}
-}
-
 /* The run's verdict: regression > inconclusive > everything else. */
 static void
 run_verdict_precedence(void **state)
@@ -1570,7 +1551,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(earlier_regressions_stand),
 	cmocka_unit_test(look_options_are_checked),
 	cmocka_unit_test(detectable_shift_follows_noise_and_size),
-	cmocka_unit_test(exit_code_precedence),
 	cmocka_unit_test(run_verdict_precedence),
 	cmocka_unit_test(blocks_compared_by_signature),
 	cmocka_unit_test(incomparable_runs_are_refused),

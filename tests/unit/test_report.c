@@ -477,7 +477,7 @@ writes_every_format(void **state)
 	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
 	add_entry(c, "feed", "list", "fps", CMP_PASS);
 	assert_int_equal(write_report(&res, dir, c, NULL), 0);
-	assert_int_equal(res.verdict, VIEW_REGRESSION);
+	assert_int_equal(res.verdict, OUTCOME_REGRESSION);
 	assert_int_equal(res.exit_code, 1);
 	assert_non_null(strstr(res.html, "/out/report.html"));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
