@@ -26,7 +26,7 @@ B        := build
 SANFLAGS :=
 endif
 
-PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib
+PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib libcrypto
 
 # The layers of harness/, lowest first (tools/check-layers.py holds the
 # rule: a layer includes only the layers below it), and report/.  Every

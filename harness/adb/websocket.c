@@ -39,7 +39,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "error.h"
+#include "hash.h"
 #include "strbuf.h"
 #include "websocket.h"
 #include "xalloc.h"
@@ -68,136 +70,18 @@ struct websocket {
 	int close_seen;
 };
 
-/* ---- SHA-1 (FIPS 180-4) and base64, for Sec-WebSocket-Accept -------- */
-
-struct sha1 {
-	uint32_t h[5];
-	unsigned char block[64];
-	size_t used;
-	uint64_t bytes;
-};
-
-static uint32_t
-rol32(uint32_t x, int n)
-{
-	return (x << n) | (x >> (32 - n));
-}
-
-static void
-sha1_block(struct sha1 *s, const unsigned char *p)
-{
-	uint32_t w[80], a, b, c, d, e, f, k, t;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (; i < 80; i++)
-		w[i] = rol32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3], e = s->h[4];
-	for (i = 0; i < 80; i++) {
-		if (i < 20)
-			f = (b & c) | (~b & d), k = 0x5a827999;
-		else if (i < 40)
-			f = b ^ c ^ d, k = 0x6ed9eba1;
-		else if (i < 60)
-			f = (b & c) | (b & d) | (c & d), k = 0x8f1bbcdc;
-		else
-			f = b ^ c ^ d, k = 0xca62c1d6;
-		t = rol32(a, 5) + f + e + k + w[i];
-		e = d, d = c, c = rol32(b, 30), b = a, a = t;
-	}
-	s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d, s->h[4] += e;
-}
-
-static void
-sha1_init(struct sha1 *s)
-{
-	static const uint32_t h0[5] = {
-		0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0
-	};
-
-	memcpy(s->h, h0, sizeof(h0));
-	s->used = 0;
-	s->bytes = 0;
-}
-
-static void
-sha1_add(struct sha1 *s, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	s->bytes += len;
-	while (len) {
-		size_t n = 64 - s->used < len ? 64 - s->used : len;
-
-		memcpy(s->block + s->used, p, n);
-		s->used += n;
-		p += n;
-		len -= n;
-		if (s->used == 64) {
-			sha1_block(s, s->block);
-			s->used = 0;
-		}
-	}
-}
-
-static void
-sha1_final(struct sha1 *s, unsigned char out[20])
-{
-	uint64_t bits = s->bytes * 8;
-	unsigned char pad = 0x80, len[8];
-	int i;
-
-	sha1_add(s, &pad, 1);
-	pad = 0;
-	while (s->used != 56)
-		sha1_add(s, &pad, 1);
-	for (i = 0; i < 8; i++)
-		len[i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha1_add(s, len, 8);
-	for (i = 0; i < 20; i++)
-		out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-static void
-base64(char *out, const unsigned char *in, size_t len)
-{
-	static const char digits[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | in[i + 1] << 8 | in[i + 2];
-
-		*out++ = digits[v >> 18];
-		*out++ = digits[(v >> 12) & 63];
-		*out++ = digits[(v >> 6) & 63];
-		*out++ = digits[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)in[i] << 16 |
-		    (i + 1 < len ? in[i + 1] << 8 : 0);
-
-		*out++ = digits[v >> 18];
-		*out++ = digits[(v >> 12) & 63];
-		*out++ = i + 1 < len ? digits[(v >> 6) & 63] : '=';
-		*out++ = '=';
-	}
-	*out = '\0';
-}
-
 void
 websocket_accept_key(char out[29], const char *key)
 {
-	struct sha1 s;
-	unsigned char digest[20];
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char digest[HASH_SHA1_SIZE];
 
-	sha1_init(&s);
-	sha1_add(&s, key, strlen(key));
-	sha1_add(&s, WS_GUID, strlen(WS_GUID));
-	sha1_final(&s, digest);
-	base64(out, digest, sizeof(digest));
+	strbuf_addf(&sb, "%s%s", key, WS_GUID);
+	hash_sha1(digest, sb.buf, sb.len);
+	strbuf_reset(&sb);
+	base64_add(&sb, digest, sizeof(digest));
+	snprintf(out, 29, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /*
@@ -475,7 +359,9 @@ handshake(struct websocket *ws, const char *host, int port,
 	int rc;
 
 	random_bytes(nonce, sizeof(nonce));
-	base64(key, nonce, sizeof(nonce));
+	base64_add(&req, nonce, sizeof(nonce));
+	snprintf(key, sizeof(key), "%s", req.buf);
+	strbuf_reset(&req);
 	websocket_accept_key(accept, key);
 	strbuf_addf(&req, "GET %s HTTP/1.1\r\nHost: %s:%d\r\n"
 	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -25,7 +25,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "proc.h"
-#include "run_sha256.h"
+#include "hash.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "zipread.h"
@@ -104,7 +104,7 @@ build_bundle(const char *aab, const char *dir, struct strlist *files)
 	int rc;
 
 	proc_result_init(&res);
-	if ((rc = run_sha256_file(aab, sha)))
+	if ((rc = hash_sha256_file(aab, sha)))
 		goto out;
 	sub = xasprintf("%s/%s", dir, sha);
 	apk = xasprintf("%s/universal.apk", sub);

@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "baseline_store.h"
 #include "error.h"
 #include "fileio.h"
@@ -153,26 +154,6 @@ sleep_ms(long ms)
 
 /* ---- network: ssh host keys ---- */
 
-static void
-base64(struct strbuf *out, const unsigned char *p, size_t len)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
-
-	for (size_t i = 0; i < len; i += 3) {
-		unsigned v = (unsigned)p[i] << 16;
-
-		if (i + 1 < len)
-			v |= (unsigned)p[i + 1] << 8;
-		if (i + 2 < len)
-			v |= p[i + 2];
-		strbuf_addch(out, tab[v >> 18 & 63]);
-		strbuf_addch(out, tab[v >> 12 & 63]);
-		strbuf_addch(out, i + 1 < len ? tab[v >> 6 & 63] : '=');
-		strbuf_addch(out, i + 2 < len ? tab[v & 63] : '=');
-	}
-}
-
 /* The port of an ssh:// URL, 22 for the scp-like form or when absent. */
 static int
 ssh_port(const char *url)
@@ -260,7 +241,7 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 	else
 		snprintf(cs->host, sizeof(cs->host), "[%s]:%d", host, port);
 	if (hk->type & GIT_CERT_SSH_RAW)
-		base64(&key, (const unsigned char *)hk->hostkey,
+		base64_add(&key, hk->hostkey,
 		    hk->hostkey_len);
 	if (key.len && bs->known_hosts) {
 		ok = known_host(cs, bs->known_hosts, key.buf);

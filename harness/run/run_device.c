@@ -32,7 +32,7 @@
 #include "fileio.h"
 #include "results.h"
 #include "run_int.h"
-#include "run_sha256.h"
+#include "hash.h"
 #include "scenario.h"
 #include "shquote.h"
 #include "source.h"
@@ -215,17 +215,17 @@ sources_finish(struct run_dev *d)
 static void
 scenario_sha(const struct scenario *scn, char hex[65])
 {
-	struct run_sha256 c;
+	struct hash_sha256 c;
 	struct strbuf sb = STRBUF_INIT;
 
-	run_sha256_init(&c);
+	hash_sha256_init(&c);
 	for (size_t i = 0; i < scenario_step_count(scn); i++) {
 		strbuf_setlen(&sb, 0);
 		scenario_format_step(scenario_step(scn, i), &sb);
 		strbuf_addch(&sb, '\n');
-		run_sha256_add(&c, sb.buf, sb.len);
+		hash_sha256_add(&c, sb.buf, sb.len);
 	}
-	run_sha256_hex(&c, hex);
+	hash_sha256_hex(&c, hex);
 	strbuf_release(&sb);
 }
 

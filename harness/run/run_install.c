@@ -46,7 +46,7 @@
 #include "proc.h"
 #include "results.h"
 #include "run_int.h"
-#include "run_sha256.h"
+#include "hash.h"
 #include "shquote.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -142,19 +142,19 @@ out:
 static int
 sha256_files(const struct strlist *files, char hex[65])
 {
-	struct run_sha256 c;
+	struct hash_sha256 c;
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
 
 	if (files->nr == 1)
-		return run_sha256_file(files->items[0], hex);
-	run_sha256_init(&c);
+		return hash_sha256_file(files->items[0], hex);
+	hash_sha256_init(&c);
 	for (size_t i = 0; i < files->nr && !rc; i++) {
 		strbuf_setlen(&sb, 0);
 		if (!(rc = file_read(&sb, files->items[i])))
-			run_sha256_add(&c, sb.buf, sb.len);
+			hash_sha256_add(&c, sb.buf, sb.len);
 	}
-	run_sha256_hex(&c, hex);
+	hash_sha256_hex(&c, hex);
 	strbuf_release(&sb);
 	return rc;
 }

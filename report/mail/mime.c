@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "error.h"
 #include "fileio.h"
 #include "mail.h"
@@ -43,9 +44,6 @@
 #define PLAIN_WORD_MAX 70	/* longer words go encoded, so they fold */
 #define ADDR_MAX 254
 #define NAME_MAX_BYTES 200	/* display and file names */
-
-static const char b64[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* `s` made fit for quoting in an error message: printable, at most 80. */
 static const char *
@@ -157,23 +155,6 @@ static void
 hdr_end(struct hdr *h)
 {
 	strbuf_addstr(h->out, "\r\n");
-}
-
-static void
-base64_add(struct strbuf *out, const unsigned char *p, size_t len)
-{
-	for (size_t i = 0; i < len; i += 3) {
-		unsigned v = p[i] << 16;
-
-		if (i + 1 < len)
-			v |= p[i + 1] << 8;
-		if (i + 2 < len)
-			v |= p[i + 2];
-		strbuf_addch(out, b64[v >> 18 & 63]);
-		strbuf_addch(out, b64[v >> 12 & 63]);
-		strbuf_addch(out, i + 1 < len ? b64[v >> 6 & 63] : '=');
-		strbuf_addch(out, i + 2 < len ? b64[v & 63] : '=');
-	}
 }
 
 /* Clean text as encoded words of at most EW_CHUNK bytes, whole characters. */
@@ -481,7 +462,7 @@ b64_lines_add(struct strbuf *out, const char *s, size_t len)
 	for (size_t i = 0; i < len; i += per_line) {
 		if (i)
 			strbuf_addstr(out, "\r\n");
-		base64_add(out, (const unsigned char *)s + i,
+		base64_add(out, s + i,
 		    len - i < per_line ? len - i : per_line);
 	}
 }

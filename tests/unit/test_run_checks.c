@@ -13,7 +13,6 @@
 #include "logcat.h"
 #include "results.h"
 #include "run_int.h"
-#include "run_sha256.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -206,52 +205,6 @@ progress_lines(void **state)
 	strbuf_release(&sb);
 }
 
-/* SHA-256 against FIPS 180-4's examples, fed whole and in pieces. */
-static void
-sha256_known_answers(void **state)
-{
-	static const char two_blocks[] =
-	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-	struct run_sha256 c;
-	char hex[65];
-
-	run_sha256_init(&c);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
-	    "27ae41e4649b934ca495991b7852b855");
-	run_sha256_init(&c);
-	run_sha256_add(&c, "abc", 3);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad");
-	run_sha256_init(&c);
-	for (size_t i = 0; i < strlen(two_blocks); i++)
-		run_sha256_add(&c, two_blocks + i, 1);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039"
-	    "a33ce45964ff2167f6ecedd419db06c1");
-}
-
-/* A file hashes like its bytes; a missing one is an error naming it. */
-static void
-sha256_of_files(void **state)
-{
-	char path[512], hex[65];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/abc.apk", unit_tmpdir());
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs("abc", fp);
-	fclose(fp);
-	assert_int_equal(run_sha256_file(path, hex), 0);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad");
-	snprintf(path, sizeof(path), "%s/missing.apk", unit_tmpdir());
-	assert_int_equal(run_sha256_file(path, hex), JG_EIO);
-	assert_non_null(strstr(jg_error_msg(), "missing.apk"));
-}
-
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hygiene_numbers_parse),
 	cmocka_unit_test(screen_and_lock_state_parse),
@@ -259,7 +212,5 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(crash_and_anr_lines),
 	cmocka_unit_test(badging_version_code),
 	cmocka_unit_test(progress_lines),
-	cmocka_unit_test(sha256_known_answers),
-	cmocka_unit_test(sha256_of_files),
 };
 JG_UNIT_GROUP(run_checks, tests, NULL, NULL)
