@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "baseline_sample.h"
+#include "baseline.h"
 #include "baseline_store.h"
 #include "cmd.h"
 #include "config.h"
@@ -241,26 +241,19 @@ int
 cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
     const char *repo)
 {
-	struct baseline_store_opts o;
 	const char *path;
-	int rc;
+	int rc = baseline_open(out, &cfg->baseline, repo);
 
-	baseline_opts_from_config(&o, cfg, repo);
-	if (!o.repo || !*o.repo) {
-		diag_error("no baseline repository: pass --repo URL or set "
-		    "baseline.repo in the configuration");
-		return EXIT_BAD_INPUT;
-	}
-	rc = baseline_store_open(out, &o);
-	if (rc) {
-		diag_error_current();
-		path = local_path(o.repo);
-		if (rc == JG_ENOTFOUND && path && !file_exists(path))
-			diag_plain("hint: to start a new baseline repository "
-			    "there, run 'git init --bare %s'", path);
-		return exit_status_for_lookup(rc);
-	}
-	return 0;
+	if (!rc)
+		return 0;
+	diag_error_current();
+	if (!repo)
+		repo = cfg->baseline.repo;
+	path = repo && *repo ? local_path(repo) : NULL;
+	if (rc == JG_ENOTFOUND && path && !file_exists(path))
+		diag_plain("hint: to start a new baseline repository there, "
+		    "run 'git init --bare %s'", path);
+	return exit_status_for_lookup(rc);
 }
 
 /* Read and check the run to record; keeps its bytes in `data`. */
@@ -314,19 +307,12 @@ do_record(struct baseline_store *bs, const struct results *r,
     const struct baseline_args *a)
 {
 	char id[BASELINE_OID_HEXSZ + 1];
-	struct baseline_commit_info info = { 0 };
 	struct strbuf path = STRBUF_INIT;
 	int accept = !strcmp(a->verb, "accept"), rc, attempts;
 
-	/* A run whose app reported no version is still a run to keep. */
-	info.app_version = r->app.version_name ? r->app.version_name :
-	    "unknown";
-	info.run_id = r->run.id;
-	info.verdict = accept ? "accepted" : a->verdict ? a->verdict :
-	    "unchecked";
-	info.reason = accept ? a->reason : NULL;
-	rc = baseline_store_record(id, bs, branch, r->app.package,
-	    r->device.key, data->buf, data->len, &info);
+	rc = baseline_record_run(id, bs, branch, r, data->buf, data->len,
+	    accept ? "accepted" : a->verdict ? a->verdict : "unchecked",
+	    accept ? a->reason : NULL);
 	if (rc) {
 		diag_error_current();
 		return exit_status_for_lookup(rc);

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline_sample.h"
+#include "baseline.h"
 #include "baseline_store.h"
 #include "cmd.h"
 #include "compare.h"
@@ -324,7 +324,7 @@ cmd_compare(int argc, char **argv)
 	if (status)
 		goto out;
 
-	compare_opts_init(&opts, cfg);
+	compare_opts_init(&opts, &cfg->compare);
 	opts.allow_mismatch = a.allow_mismatch;
 	if (a.night_pairs) {
 		if ((size_t)a.night_pairs < cur->nr_scenarios) {

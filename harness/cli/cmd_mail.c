@@ -101,7 +101,7 @@ cmd_mail(int argc, char **argv)
 	o.nr_to = a.to.nr;
 	o.dry_run = a.dry_run;
 	o.subject = &subject;
-	rc = mail_send_report(cfg, a.dir, &o);
+	rc = mail_send_report(&cfg->mail, a.dir, &o);
 	make_printable(&subject);
 	if (rc < 0) {
 		diag_error("%s", jg_error_msg());

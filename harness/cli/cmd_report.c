@@ -21,6 +21,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "baseline.h"
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
@@ -67,6 +68,7 @@ cmd_report(int argc, char **argv)
 	struct report_args a = { "report", NULL };
 	struct report_result res;
 	struct report_opts o;
+	struct baseline_trends trends;
 	struct config *cfg = NULL;
 	int status, rc;
 
@@ -79,10 +81,16 @@ cmd_report(int argc, char **argv)
 		.comparisons = (const char *const *)argv + optind,
 		.nr_comparisons = (size_t)(argc - optind),
 		.out_dir = a.out_dir,
-		.repo = a.repo,
-		.cfg = cfg,
+		.title = cfg->report.title,
+		.templates = cfg->report.templates,
 	};
+	/* Trend lines from the baseline repository, when there is one. */
+	baseline_trends_init(&trends, &cfg->baseline, a.repo, NULL);
+	if (trends.opts.repo && *trends.opts.repo)
+		o.history = (struct report_history){ baseline_trends_load,
+		    &trends, (size_t)cfg->report.history, cfg->baseline.ref };
 	rc = report_write(&res, &o);
+	baseline_trends_release(&trends);
 	for (size_t i = 0; i < res.notes.nr; i++)
 		diag_warn("%s", res.notes.items[i]);
 	if (rc) {

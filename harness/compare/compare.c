@@ -83,7 +83,7 @@ static const double default_prior[METRIC_NR_KINDS] = {
 };
 
 void
-compare_opts_init(struct compare_opts *o, const struct config *cfg)
+compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 {
 	memset(o, 0, sizeof(*o));
 	o->alpha = cfg ? cfg->alpha : 0.01;

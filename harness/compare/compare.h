@@ -100,7 +100,7 @@
 #include "stats.h"
 #include "strlist.h"
 
-struct config;
+struct config_compare;
 struct results;
 struct rs_scenario;
 
@@ -331,7 +331,8 @@ struct compare_opts {
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
 	bool trend;		/* run the trend line when the window allows */
-	const struct config *cfg;	/* thresholds; NULL: metric defaults */
+	/* thresholds and scene_thresholds; NULL: the metrics' defaults */
+	const struct config_compare *cfg;
 	bool allow_mismatch;
 	/*
 	 * An earlier look at the same run, or NULL.  Its regressions stand:
@@ -355,7 +356,8 @@ struct compare_input {
  * when `cfg` is NULL; noise 1; share 1; the trend line on; one look that
  * is not the last (look 1 of 1, late spending, last false).
  */
-void compare_opts_init(struct compare_opts *o, const struct config *cfg);
+void compare_opts_init(struct compare_opts *o,
+    const struct config_compare *cfg);
 
 /*
  * The alpha that look `look` of `looks` tests at under `how` (see enum

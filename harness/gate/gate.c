@@ -270,7 +270,7 @@ gate_run_more(struct gate_ctx *g, const char *scenario, int n,
 	ro.warmups = 0;
 	ro.append = true;
 	/* A new session, not more of tonight's: see compare.h step 3. */
-	ro.cooldown_ms = g->cfg->session.cooldown_s * 1000;
+	ro.cooldown_ms = g->cfg->compare.session.cooldown_s * 1000;
 	gate_note(g, "run: %d more iteration%s of '%s' on %s%s", n,
 	    n == 1 ? "" : "s", scenario, serials->items[0],
 	    serials->nr > 1 ? " and others" : "");
@@ -323,7 +323,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	g.looks = gate_looks(g.cfg->iterations, g.cfg->max_iterations);
 
 	/* A wrong repository name must not cost a night of measuring. */
-	rc = baseline_open_configured(&g.bs, g.cfg, o->repo);
+	rc = baseline_open(&g.bs, &g.cfg->baseline, o->repo);
 	if (rc) {
 		gate_fail(&g, exit_status_for_lookup(rc), "baseline", "%s",
 		    jg_error_msg());

@@ -13,8 +13,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "exitstatus.h"
+#include "baseline.h"
 #include "compare.h"
+#include "exitstatus.h"
 #include "config.h"
 #include "error.h"
 #include "gate.h"
@@ -28,11 +29,12 @@
 
 static int
 report_write_all(struct strlist *notes, const struct config *cfg,
-    const char *repo, struct gate_outcome *out, const char *dir)
+    struct baseline_store *bs, struct gate_outcome *out, const char *dir)
 {
 	const char **files = xcalloc(out->nr_keys + 1, sizeof(*files));
 	struct report_result res = { 0 };
 	struct report_opts o = { 0 };
+	struct baseline_trends trends;
 	int rc;
 
 	for (size_t i = 0; i < out->nr_keys; i++)
@@ -40,10 +42,15 @@ report_write_all(struct strlist *notes, const struct config *cfg,
 			files[o.nr_comparisons++] = out->keys[i].comparison;
 	o.comparisons = files;
 	o.out_dir = dir;
-	o.repo = repo;
-	o.cfg = cfg;
+	o.title = cfg->report.title;
+	o.templates = cfg->report.templates;
+	/* Trend lines from the store the gate holds open. */
+	baseline_trends_init(&trends, &cfg->baseline, NULL, bs);
+	o.history = (struct report_history){ baseline_trends_load, &trends,
+	    (size_t)cfg->report.history, cfg->baseline.ref };
 	strlist_init(&res.notes);
 	rc = report_write(&res, &o);
+	baseline_trends_release(&trends);
 	for (size_t i = 0; i < res.notes.nr; i++)
 		strlist_add(notes, res.notes.items[i]);
 	/* As `jankgate report` does: GitHub's step summary and commands. */
@@ -62,7 +69,7 @@ mail_report_dir(struct strbuf *subject, const struct config *cfg,
 
 	o.subject = subject;
 	o.status = status;
-	return mail_send_report(cfg, dir, &o);
+	return mail_send_report(&cfg->mail, dir, &o);
 }
 
 void
@@ -79,7 +86,7 @@ gate_report(struct gate_ctx *g)
 		free(dir);
 		return;
 	}
-	if (report_write_all(&notes, g->cfg, g->o->repo, g->out, dir)) {
+	if (report_write_all(&notes, g->cfg, g->bs, g->out, dir)) {
 		gate_fail(g, EXIT_INFRA, "report", "%s", jg_error_msg());
 		free(dir);
 		strlist_release(&notes);
@@ -181,7 +188,7 @@ gate_record(struct gate_ctx *g)
 		}
 		k->commit_verdict = xstrdup(gate_commit_verdict(
 		    g->work[i].cmp));
-		if (gate_store_record(k->commit, &attempts, g->bs, branch,
+		if (baseline_record_file(k->commit, &attempts, g->bs, branch,
 		    k->current, k->commit_verdict)) {
 			k->commit[0] = '\0';
 			k->status = exit_status_merge(k->status, EXIT_INFRA);

@@ -4,7 +4,6 @@
  *   gate.c          the context, the stages in order, the runs
  *   gate_look.c     per device key: read, pool, compare, look again
  *   gate_deliver.c  the report, the mail, the baseline update
- *   gate_store.c    the baseline store: open, sample, record
  *   gate_policy.c, gate_pool.c   the pure parts (gate.h)
  */
 #ifndef JG_GATE_INT_H
@@ -13,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "baseline_sample.h"
+#include "baseline.h"
 #include "baseline_store.h"
 
 struct comparison;
@@ -91,17 +90,5 @@ void gate_work_release(struct gate_work *w);
 void gate_report(struct gate_ctx *g);
 void gate_mail(struct gate_ctx *g);
 void gate_record(struct gate_ctx *g);
-
-/* gate_store.c */
-
-/*
- * Commit the results file at `path` as its key's baseline on `branch`
- * with `verdict`; the commit id goes to `out` and the number of attempts
- * (more than 1: a refused push was retried) to *attempts.  Returns 0 or
- * the error of reading the file or of baseline_store_record().
- */
-int gate_store_record(char out[BASELINE_OID_HEXSZ + 1], int *attempts,
-    struct baseline_store *bs, const char *branch, const char *path,
-    const char *verdict);
 
 #endif

@@ -335,7 +335,7 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 		w->stopped = true;
 		goto out;
 	}
-	compare_opts_init(&co, g->cfg);
+	compare_opts_init(&co, &g->cfg->compare);
 	co.share = gate_share(cur.results->nr_scenarios, g->out->nr_keys,
 	    g->cfg->scenarios.nr);
 	co.look = look;

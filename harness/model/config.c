@@ -354,11 +354,11 @@ add_threshold(struct ctx *c, const char *path, const char *scene,
 		free(ipath);
 	}
 	/* A config names a handful of overrides: grow one at a time. */
-	cfg->thresholds = xreallocarray(cfg->thresholds,
-	    cfg->nr_thresholds + 1, sizeof(*cfg->thresholds));
+	cfg->compare.thresholds = xreallocarray(cfg->compare.thresholds,
+	    cfg->compare.nr_thresholds + 1, sizeof(*cfg->compare.thresholds));
 	t.scene = scene ? xstrdup(scene) : NULL;
 	t.metric = xstrdup(metric);
-	cfg->thresholds[cfg->nr_thresholds++] = t;
+	cfg->compare.thresholds[cfg->compare.nr_thresholds++] = t;
 }
 
 static void
@@ -626,9 +626,9 @@ cross_check(struct ctx *c, const int *seen, int need_required)
 	if (cfg->max_iterations < cfg->iterations)
 		problem(c, "max_iterations", "expected a number >= iterations "
 		    "(%d), got %d", cfg->iterations, cfg->max_iterations);
-	if (cfg->min_iterations > cfg->iterations)
+	if (cfg->compare.min_iterations > cfg->iterations)
 		problem(c, "min_iterations", "expected a number <= iterations "
-		    "(%d), got %d", cfg->iterations, cfg->min_iterations);
+		    "(%d), got %d", cfg->iterations, cfg->compare.min_iterations);
 	if (cfg->mail.to.nr && !cfg->mail.server)
 		problem(c, "mail.server", "missing (mail.to is set, so mail "
 		    "needs a server such as \"smtp://mail.example.com:587\")");
@@ -803,18 +803,18 @@ config_free(struct config *cfg)
 			break;
 		}
 	}
-	for (size_t i = 0; i < cfg->nr_thresholds; i++) {
-		free(cfg->thresholds[i].scene);
-		free(cfg->thresholds[i].metric);
+	for (size_t i = 0; i < cfg->compare.nr_thresholds; i++) {
+		free(cfg->compare.thresholds[i].scene);
+		free(cfg->compare.thresholds[i].metric);
 	}
-	free(cfg->thresholds);
+	free(cfg->compare.thresholds);
 	free(cfg->path);
 	free(cfg->dir);
 	free(cfg);
 }
 
 void
-config_threshold_for(const struct config *cfg, const char *scene,
+config_threshold_for(const struct config_compare *cfg, const char *scene,
     const struct metric_def *m, double *relative, double *absolute)
 {
 	double rel = NAN, abs_ = NAN, grel = NAN, gabs = NAN;

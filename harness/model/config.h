@@ -40,6 +40,89 @@ struct config_threshold {
 	double absolute;	/* in the metric's unit; NAN when not given */
 };
 
+/* devices.*: which phones, and what a phone must be like to be measured. */
+struct config_devices {
+	struct strlist serials;	/* empty: every attached device */
+	struct strlist connect;	/* HOST:PORT to `adb connect` first */
+	int min_battery_pct;
+	int max_thermal_status;
+	int require_screen_on;
+	int require_animations_off;
+	int refresh_hz;		/* 0: any */
+	int command_timeout_ms;
+	int iteration_timeout_s;
+	enum config_install install;
+};
+
+/* baseline.*: the git store of baseline runs (baseline/). */
+struct config_baseline {
+	char *repo;		/* local path or URL; NULL: no baseline store */
+	char *ref;
+	int history;		/* K runs in the baseline sample */
+	enum config_update update;
+	char *cache_dir;
+	char *ssh_key;		/* path to a private key file */
+	char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts */
+	char *token_env;	/* variable holding an https token */
+	char *token_user;	/* user name sent with the token */
+	int push_retries;
+	char *author_name;
+	char *author_email;
+};
+
+/* session.*: the priors of the session model (compare.h step 3). */
+struct config_session {
+	double frame_time;	/* relative sd */
+	double launch;		/* relative sd */
+	double jank;		/* share of the within sd */
+	double blocks;		/* share of the within sd */
+	double prior_runs;	/* their weight, in runs */
+	int cooldown_s;		/* before a gate batch */
+};
+
+/*
+ * What compare decides with: alpha, correction, min_iterations, the
+ * thresholds and scene_thresholds overrides, session.*.  compare takes
+ * this part, not the whole configuration.
+ */
+struct config_compare {
+	struct config_threshold *thresholds;
+	size_t nr_thresholds;
+	double alpha;
+	enum config_correction correction;
+	int min_iterations;	/* fewer valid iterations: inconclusive */
+	struct config_session session;
+};
+
+/* report.*: what `report` writes. */
+struct config_report {
+	char *title;
+	char *templates;	/* directory of overriding templates */
+	int history;		/* runs shown in trend sparklines */
+};
+
+/* mail.*: the morning mail (report/mail/). */
+struct config_mail {
+	struct strlist to;
+	char *from;
+	char *server;		/* smtp://host:port or smtps:// */
+	enum config_tls tls;
+	char *user_env;
+	char *password_env;
+	char *password_file;
+	enum config_mail_when when;
+	char *subject_prefix;
+	int retries;
+	int timeout_s;
+};
+
+/* source_options.*: what the data sources share. */
+struct config_source_opts {
+	int grace_ms;		/* late events still belong to a scene */
+	char *method_mapping;	/* Matrix methodMapping.txt */
+	int traceman_port;
+};
+
 struct config {
 	char *path;		/* the file as named by the user */
 	char *dir;		/* its directory, for relative paths */
@@ -54,77 +137,14 @@ struct config {
 	int iterations;
 	int warmups;
 	int max_iterations;
-	int min_iterations;	/* fewer valid iterations: inconclusive */
 	char *out_dir;		/* absolute path */
 
-	struct {
-		struct strlist serials;	/* empty: every attached device */
-		struct strlist connect;	/* HOST:PORT to `adb connect` first */
-		int min_battery_pct;
-		int max_thermal_status;
-		int require_screen_on;
-		int require_animations_off;
-		int refresh_hz;		/* 0: any */
-		int command_timeout_ms;
-		int iteration_timeout_s;
-		enum config_install install;
-	} devices;
-
-	struct {
-		char *repo;		/* local path or URL; NULL: no baseline store */
-		char *ref;
-		int history;		/* K runs in the baseline sample */
-		enum config_update update;
-		char *cache_dir;
-		char *ssh_key;		/* path to a private key file */
-		char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts */
-		char *token_env;	/* variable holding an https token */
-		char *token_user;	/* user name sent with the token */
-		int push_retries;
-		char *author_name;
-		char *author_email;
-	} baseline;
-
-	struct config_threshold *thresholds;
-	size_t nr_thresholds;
-	double alpha;
-	enum config_correction correction;
-
-	struct {
-		/* Priors of the session model (compare.h step 3). */
-		double frame_time;	/* relative sd */
-		double launch;		/* relative sd */
-		double jank;		/* share of the within sd */
-		double blocks;		/* share of the within sd */
-		double prior_runs;	/* their weight, in runs */
-		int cooldown_s;		/* before a gate batch */
-	} session;
-
-	struct {
-		char *title;
-		char *templates;	/* directory of overriding templates */
-		int history;		/* runs shown in trend sparklines */
-	} report;
-
-	struct {
-		struct strlist to;
-		char *from;
-		char *server;		/* smtp://host:port or smtps:// */
-		enum config_tls tls;
-		char *user_env;
-		char *password_env;
-		char *password_file;
-		enum config_mail_when when;
-		char *subject_prefix;
-		int retries;
-		int timeout_s;
-	} mail;
-
-	struct {
-		int grace_ms;		/* late events still belong to a scene */
-		char *method_mapping;	/* Matrix methodMapping.txt */
-		int traceman_port;
-	} source_opts;
+	struct config_devices devices;
+	struct config_baseline baseline;
+	struct config_compare compare;
+	struct config_report report;
+	struct config_mail mail;
+	struct config_source_opts source_opts;
 };
 
 /*
@@ -157,8 +177,9 @@ void config_free(struct config *cfg);
  * The practical threshold for `metric` in `scene` (NULL: scenario level):
  * a scene override, else a global override, else the metric's default.
  */
-void config_threshold_for(const struct config *cfg, const char *scene,
-    const struct metric_def *metric, double *relative, double *absolute);
+void config_threshold_for(const struct config_compare *cfg,
+    const char *scene, const struct metric_def *metric, double *relative,
+    double *absolute);
 
 /* The config path to use: `flag` if set, else $JANKGATE_CONFIG, else "jankgate.json". */
 const char *config_default_path(const char *flag);

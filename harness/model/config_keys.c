@@ -59,7 +59,7 @@ const struct key config_keys[] = {
 	  "unmeasured warm-up iterations before them" },
 	{ "max_iterations", K_INT, O(max_iterations), 1, 1000, NULL, "15", 0,
 	  "`gate` runs more iterations up to this when inconclusive" },
-	{ "min_iterations", K_INT, O(min_iterations), 2, 1000, NULL, "3", 0,
+	{ "min_iterations", K_INT, O(compare.min_iterations), 2, 1000, NULL, "3", 0,
 	  "fewer valid iterations than this make a metric inconclusive" },
 	{ "out_dir", K_PATH, O(out_dir), NONE, "\"jankgate-out\"", 0,
 	  "where `run` and `gate` write results and reports" },
@@ -125,28 +125,28 @@ const struct key config_keys[] = {
 	  "per metric {\"relative\": fraction, \"absolute\": units} overrides" },
 	{ "scene_thresholds", K_SCENE_THRESHOLDS, 0, NONE, NULL, 0,
 	  "per scene name, the same map as thresholds" },
-	{ "alpha", K_NUMBER, O(alpha), 0.0001, 0.5, NULL, "0.01", 0,
+	{ "alpha", K_NUMBER, O(compare.alpha), 0.0001, 0.5, NULL, "0.01", 0,
 	  "false-alarm rate for a whole night (every device key and shard), "
 	  "after correction" },
-	{ "correction", K_ENUM, O(correction), 0, 0, correction_names,
+	{ "correction", K_ENUM, O(compare.correction), 0, 0, correction_names,
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },
-	{ "session.frame_time", K_NUMBER, O(session.frame_time), 0, 1, NULL,
+	{ "session.frame_time", K_NUMBER, O(compare.session.frame_time), 0, 1, NULL,
 	  "0.02", 0, "prior: relative standard deviation of frame times "
 	  "from one session to the next" },
-	{ "session.launch", K_NUMBER, O(session.launch), 0, 1, NULL, "0.03", 0,
+	{ "session.launch", K_NUMBER, O(compare.session.launch), 0, 1, NULL, "0.03", 0,
 	  "prior: the same for launch times" },
-	{ "session.jank", K_NUMBER, O(session.jank), 0, 10, NULL, "0.5", 0,
+	{ "session.jank", K_NUMBER, O(compare.session.jank), 0, 10, NULL, "0.5", 0,
 	  "prior: session-to-session spread of fps, jank shares and dropped "
 	  "or frozen frames, as a share of their spread within a session" },
-	{ "session.blocks", K_NUMBER, O(session.blocks), 0, 10, NULL, "0.5", 0,
+	{ "session.blocks", K_NUMBER, O(compare.session.blocks), 0, 10, NULL, "0.5", 0,
 	  "prior: the same for blocks and block_ms" },
-	{ "session.prior_runs", K_NUMBER, O(session.prior_runs), 0, 100, NULL,
+	{ "session.prior_runs", K_NUMBER, O(compare.session.prior_runs), 0, 100, NULL,
 	  "1", 0, "weight of the priors, in baseline runs, against the spread "
 	  "the baseline's sessions show" },
-	{ "session.cooldown_s", K_INT, O(session.cooldown_s), 0, 3600, NULL,
+	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0, 3600, NULL,
 	  "20", 0, "gate: before each extra batch the app is force-stopped "
 	  "and the phone left idle this long, so the batch is a new session" },
 

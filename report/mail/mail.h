@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <time.h>
 
-struct config;
+struct config_mail;
 struct strbuf;
 
 enum mail_tls {
@@ -146,8 +146,8 @@ struct mail_report_opts {
 	const char *dry_run;	/* write the message to this .eml instead */
 	struct strbuf *subject;	/* when not NULL, receives the subject */
 	int status;		/* the caller's exit status so far (gate):
-				 * 3 or 4 name the night when no comparison
-				 * regressed; 0 = from the comparisons only */
+				 * its outcome (exitstatus.h) counts with the
+				 * comparisons'; 0 = from the comparisons only */
 };
 
 /*
@@ -156,7 +156,7 @@ struct mail_report_opts {
  * comparison*.json attached; the subject is mail.subject_prefix, the worst
  * verdict, the package and app version and the number of devices, read
  * from the comparisons.  Sender, recipients (o->to overrides), server,
- * TLS, retries and timeout come from `cfg`; the user and password from
+ * TLS, retries and timeout come from `cfg` (mail.*); the user and password from
  * the variables named by mail.user_env and mail.password_env, or from
  * mail.password_file; trusted CAs from $SSL_CERT_FILE when set.
  * With o->dry_run, writes the .eml and connects to nothing.
@@ -164,7 +164,7 @@ struct mail_report_opts {
  * comparison, no recipient, no server, unusable credentials), nothing sent;
  * JG_EAUTH, JG_ETIMEOUT or JG_EIO when SMTP failed (as mail_send).
  */
-int mail_send_report(const struct config *cfg, const char *dir,
+int mail_send_report(const struct config_mail *cfg, const char *dir,
     const struct mail_report_opts *o);
 
 #endif

@@ -250,17 +250,17 @@ env_value(const char *name)
  * unauthenticated send.
  */
 static int
-credentials(const struct config *cfg, const char **user,
+credentials(const struct config_mail *cfg, const char **user,
     struct strbuf *password)
 {
-	const char *pw = env_value(cfg->mail.password_env);
+	const char *pw = env_value(cfg->password_env);
 	int rc;
 
-	*user = env_value(cfg->mail.user_env);
+	*user = env_value(cfg->user_env);
 	if (pw) {
 		strbuf_addstr(password, pw);
-	} else if (cfg->mail.password_file) {
-		rc = file_read(password, cfg->mail.password_file);
+	} else if (cfg->password_file) {
+		rc = file_read(password, cfg->password_file);
 		if (rc < 0) {
 			/* A setting that points nowhere: bad input. */
 			jg_error_prefix("mail.password_file");
@@ -271,11 +271,11 @@ credentials(const struct config *cfg, const char **user,
 	if (*user && !password->len)
 		return jg_error_set(JG_EINVAL, "a mail user is set in $%s but "
 		    "no password: set $%s or mail.password_file",
-		    cfg->mail.user_env, cfg->mail.password_env ?
-		    cfg->mail.password_env : "JANKGATE_SMTP_PASSWORD");
+		    cfg->user_env, cfg->password_env ?
+		    cfg->password_env : "JANKGATE_SMTP_PASSWORD");
 	if (!*user && password->len)
 		return jg_error_set(JG_EINVAL, "a mail password is set but no "
-		    "user: set $%s", cfg->mail.user_env ? cfg->mail.user_env :
+		    "user: set $%s", cfg->user_env ? cfg->user_env :
 		    "JANKGATE_SMTP_USER");
 	return 0;
 }
@@ -315,7 +315,7 @@ message_of(struct mail_message *m, struct mail_attachment *att,
 }
 
 int
-mail_send_report(const struct config *cfg, const char *dir,
+mail_send_report(const struct config_mail *cfg, const char *dir,
     const struct mail_report_opts *o)
 {
 	static const struct mail_report_opts none;
@@ -331,14 +331,14 @@ mail_send_report(const struct config *cfg, const char *dir,
 	rc = report_dir_read(&r, dir);
 	if (rc < 0)
 		goto out;
-	compose_subject(&subject, cfg->mail.subject_prefix, r.cmps,
+	compose_subject(&subject, cfg->subject_prefix, r.cmps,
 	    r.cmp_names.nr, o->status);
 	if (o->subject)
 		strbuf_addstr(o->subject, subject.buf);
 	att = xcalloc(r.cmp_names.nr + 1, sizeof(*att));
-	message_of(&m, att, &r, cfg->mail.from, subject.buf);
-	m.to = o->nr_to ? o->to : (const char *const *)cfg->mail.to.items;
-	m.nr_to = o->nr_to ? o->nr_to : cfg->mail.to.nr;
+	message_of(&m, att, &r, cfg->from, subject.buf);
+	m.to = o->nr_to ? o->to : (const char *const *)cfg->to.items;
+	m.nr_to = o->nr_to ? o->nr_to : cfg->to.nr;
 	if (!m.nr_to) {
 		rc = jg_error_set(JG_EINVAL, "no recipients: set mail.to or "
 		    "pass --to");
@@ -348,15 +348,15 @@ mail_send_report(const struct config *cfg, const char *dir,
 		rc = mail_write_eml(&m, o->dry_run);
 		goto out;
 	}
-	if (!cfg->mail.server || !*cfg->mail.server) {
+	if (!cfg->server || !*cfg->server) {
 		rc = jg_error_set(JG_EINVAL, "no mail server: set mail.server "
 		    "(smtp://HOST:PORT or smtps://HOST:PORT)");
 		goto out;
 	}
-	t.url = cfg->mail.server;
-	t.tls = tls_of(cfg->mail.tls);
-	t.retries = cfg->mail.retries;
-	t.timeout_s = cfg->mail.timeout_s;
+	t.url = cfg->server;
+	t.tls = tls_of(cfg->tls);
+	t.retries = cfg->retries;
+	t.timeout_s = cfg->timeout_s;
 	t.ca_file = env_value("SSL_CERT_FILE");
 	rc = credentials(cfg, &t.user, &password);
 	if (rc < 0)

@@ -826,7 +826,7 @@ thresholds_and_overrides(void **state)
 	/* Global: 30 % wins over 1 ms: T = 3 ms, a 2 ms shift passes. */
 	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
 	    "{ \"relative\": 0.3 } }");
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
 	assert_true(e->rel_threshold == 0.3 && e->abs_threshold == 1);
@@ -839,7 +839,7 @@ thresholds_and_overrides(void **state)
 	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
 	    "{ \"relative\": 0.3 } }, \"scene_thresholds\": { \"list\": "
 	    "{ \"frame_p90_ms\": { \"relative\": 0.01, \"absolute\": 0.5 } } }");
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
 	assert_true(e->rel_threshold == 0.01 && e->abs_threshold == 0.5);
@@ -865,7 +865,7 @@ options_come_from_config(void **state)
 	struct results *r = run_new(KEY);
 
 	(void)state;
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	assert_true(o.alpha == 0.01);
 	assert_int_equal(o.correction, STATS_ADJUST_BH);
 	assert_int_equal(o.min_iterations, 4);

@@ -44,12 +44,12 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
 	assert_string_equal(cfg->baseline.ref, "main");
 	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
-	assert_true(fabs(cfg->alpha - 0.01) < 1e-12);
-	assert_true(fabs(cfg->session.frame_time - 0.02) < 1e-12);
-	assert_true(fabs(cfg->session.launch - 0.03) < 1e-12);
-	assert_true(fabs(cfg->session.jank - 0.5) < 1e-12);
-	assert_true(cfg->session.prior_runs == 1);
-	assert_int_equal(cfg->session.cooldown_s, 20);
+	assert_true(fabs(cfg->compare.alpha - 0.01) < 1e-12);
+	assert_true(fabs(cfg->compare.session.frame_time - 0.02) < 1e-12);
+	assert_true(fabs(cfg->compare.session.launch - 0.03) < 1e-12);
+	assert_true(fabs(cfg->compare.session.jank - 0.5) < 1e-12);
+	assert_true(cfg->compare.session.prior_runs == 1);
+	assert_int_equal(cfg->compare.session.cooldown_s, 20);
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
 	assert_int_equal(cfg->devices.command_timeout_ms, 30000);
@@ -225,14 +225,14 @@ threshold_precedence(void **state)
 	double rel, abs_;
 
 	assert_non_null(m);
-	config_threshold_for(cfg, "checkout", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "checkout", m, &rel, &abs_);
 	assert_true(fabs(rel - 0.2) < 1e-12);
 	assert_true(fabs(abs_ - m->abs_threshold) < 1e-12);
-	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "feed", m, &rel, &abs_);
 	assert_true(fabs(rel - 0.2) < 1e-12);
 	assert_true(fabs(abs_ - 4) < 1e-12);
 	m = metric_find("fps");
-	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "feed", m, &rel, &abs_);
 	assert_true(fabs(rel - m->rel_threshold) < 1e-12);
 	config_free(cfg);
 }
