@@ -142,7 +142,7 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 	json = results_iteration_to_json(it);
 	add_indented(w->sb, json, w->depth);
 	free(json);
-	if (launches.nr || !strcmp(o->src->name, "startup"))
+	if (launches.nr || (o->src->fills & SOURCE_LAUNCHES))
 		add_launches(w, &launches);
 	source_launches_release(&launches);
 	jsonw_open(w, "warnings", '[');

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "error.h"
 #include "fileio.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "banned.h"
@@ -345,7 +346,7 @@ cmd_load_config(struct config **out)
 	struct strlist problems = STRLIST_INIT;
 	const char *path = config_default_path(jg_opts.config_path);
 	const char *env = getenv("JANKGATE_CONFIG");
-	int rc = config_load(out, path, &problems);
+	int rc = config_load(out, path, &source_plugins, &problems);
 
 	if (rc == JG_ENOTFOUND && !jg_opts.config_path && !(env && *env)) {
 		/* No file was named: say how to get one, nothing else. */
@@ -375,7 +376,7 @@ cmd_load_config_optional(struct config **out)
 	if (jg_opts.config_path || (env && *env) ||
 	    file_exists("jankgate.json"))
 		return cmd_load_config(out);
-	rc = config_defaults(out, &problems);
+	rc = config_defaults(out, &source_plugins, &problems);
 	for (size_t i = 0; i < problems.nr; i++)
 		diag_plain("%s", problems.items[i]);
 	strlist_release(&problems);

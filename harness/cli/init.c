@@ -37,6 +37,7 @@
 #include "init.h"
 #include "jsonw.h"
 #include "run_int.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -241,10 +242,11 @@ config_text(struct strbuf *sb, const struct init_app *app, const char *scn)
 	jsonw_open(&w, "scenarios", '[');
 	jsonw_str(&w, NULL, scn);
 	jsonw_close(&w, ']');
+	/* The framework's sources: they need no change to the app. */
 	jsonw_open(&w, "sources", '[');
-	jsonw_str(&w, NULL, "gfxinfo");
-	jsonw_str(&w, NULL, "startup");
-	jsonw_str(&w, NULL, "choreographer");
+	for (size_t i = 0; sources[i]; i++)
+		if (sources[i]->by_default)
+			jsonw_str(&w, NULL, sources[i]->name);
 	jsonw_close(&w, ']');
 	jsonw_num(&w, "iterations", 5);
 	jsonw_num(&w, "warmups", 1);

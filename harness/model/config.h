@@ -15,6 +15,7 @@
 #ifndef JG_CONFIG_H
 #define JG_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strlist.h"
@@ -116,11 +117,44 @@ struct config_mail {
 	int timeout_s;
 };
 
-/* source_options.*: what the data sources share. */
+/* source_options.*: what every data source uses. */
 struct config_source_opts {
 	int grace_ms;		/* late events still belong to a scene */
-	char *method_mapping;	/* Matrix methodMapping.txt */
-	int traceman_port;
+};
+
+/*
+ * The data sources are plug-ins: each declares its name and its own
+ * options (keys under source_options), and the configuration is handed
+ * their table (sources.c), so that config.c knows no source by name.
+ */
+enum config_opt_type { CONFIG_OPT_INT, CONFIG_OPT_PATH };
+
+/* An option a data source declares: the key source_options.NAME. */
+struct config_opt {
+	const char *name;
+	enum config_opt_type type;
+	double min, max;		/* CONFIG_OPT_INT's range */
+	const char *def;		/* a JSON literal, or NULL: unset */
+	const char *doc;		/* one line, for README and jankgate(1) */
+};
+
+/* A data source as the configuration knows it. */
+struct config_plugin {
+	const char *name;		/* a value `sources` may hold */
+	const struct config_opt *opts;	/* ending with a NULL name, or NULL */
+	bool by_default;		/* in `sources` when the file names none */
+};
+
+/* get() fills *out with plug-in n and returns 1; 0 past the last one. */
+struct config_plugins {
+	int (*get)(size_t n, struct config_plugin *out);
+};
+
+/* The value of one declared option. */
+struct config_opt_value {
+	const struct config_opt *opt;
+	int num;			/* CONFIG_OPT_INT */
+	char *path;			/* CONFIG_OPT_PATH: absolute, or NULL */
 };
 
 struct config {
@@ -145,10 +179,17 @@ struct config {
 	struct config_report report;
 	struct config_mail mail;
 	struct config_source_opts source_opts;
+
+	/* The plug-ins' options, one value each, in table order. */
+	const struct config_plugins *plugins;	/* borrowed */
+	struct config_opt_value *opts;
+	size_t nr_opts;
 };
 
 /*
  * Read, validate and resolve `path`, then apply the JANKGATE_* environment.
+ * `plugins` are the data sources `sources` may name, with their options
+ * (the caller's table, kept borrowed in the result; NULL: none).
  * Returns 0 and a config in *out, or JG_ENOTFOUND / JG_EIO when the file
  * cannot be read, or JG_EINVAL when it is invalid; every problem found is
  * appended to `problems` (one line each, "FILE: KEY.PATH: what was
@@ -156,11 +197,12 @@ struct config {
  * be NULL.
  */
 int config_load(struct config **out, const char *path,
-    struct strlist *problems);
+    const struct config_plugins *plugins, struct strlist *problems);
 
 /* The same over a buffer; `name` is used in messages and for relative paths. */
 int config_parse(struct config **out, const char *buf, size_t len,
-    const char *name, struct strlist *problems);
+    const char *name, const struct config_plugins *plugins,
+    struct strlist *problems);
 
 /*
  * A configuration with no file: every default, then the JANKGATE_*
@@ -168,7 +210,16 @@ int config_parse(struct config **out, const char *buf, size_t len,
  * compare); required keys are not required here.  Returns 0 or JG_EINVAL
  * (a bad variable), with problems as for config_load().
  */
-int config_defaults(struct config **out, struct strlist *problems);
+int config_defaults(struct config **out, const struct config_plugins *plugins,
+    struct strlist *problems);
+
+/*
+ * The value of the option `name` a data source declared (the key
+ * source_options.NAME): its number, or its path (NULL when unset).  0 or
+ * NULL for a NULL `cfg` or a name no plug-in declared.
+ */
+int config_opt_int(const struct config *cfg, const char *name);
+const char *config_opt_path(const struct config *cfg, const char *name);
 
 /* Free a config; NULL is a no-op. */
 void config_free(struct config *cfg);
@@ -193,15 +244,21 @@ const char *config_default_path(const char *flag);
 size_t config_env_unknown(const struct config *cfg, char *const *envp,
     struct strlist *warnings);
 
-/* Names and descriptions of every key, for README and `jankgate help config`. */
+/*
+ * Names and descriptions of every key, the plug-ins' options included,
+ * for README and the man page: an array in *out that the caller frees
+ * with config_key_docs_free().  Returns the count.
+ */
 struct config_key_doc {
-	const char *path;
+	char *path;
 	const char *type;
-	const char *def;
-	const char *env;
+	char *def;		/* a JSON literal, or "" */
+	char *env;		/* its variable, or "" for a map or object */
 	const char *doc;
 };
-size_t config_key_docs(const struct config_key_doc **out);
+size_t config_key_docs(struct config_key_doc **out,
+    const struct config_plugins *plugins);
+void config_key_docs_free(struct config_key_doc *docs, size_t nr);
 
 /*
  * The configuration's words for a baseline.update or mail.when policy

@@ -27,20 +27,23 @@ static const char *const extra_names[] = {
 	"JANKGATE_GIT_TOKEN", "JANKGATE_DEMO_DIR", NULL
 };
 
+/* The table's keys, and with `cfg` the options of its plug-ins. */
 static void
 known_names(const struct config *cfg, struct strlist *out)
 {
-	for (size_t i = 0; i < config_nkeys; i++) {
-		enum ktype t = config_keys[i].type;
+	struct config_schema sch;
+
+	config_schema_init(&sch, cfg ? cfg->plugins : NULL, NULL);
+	for (size_t i = 0; i < sch.nr; i++) {
 		char *name;
 
-		if (t == K_OBJECT || t == K_THRESHOLDS ||
-		    t == K_SCENE_THRESHOLDS || t == K_SECRET)
+		if (!config_key_scalar(sch.keys[i].type))
 			continue;
-		name = config_env_name(config_keys[i].path);
+		name = config_env_name(sch.keys[i].path);
 		strlist_add(out, name);
 		free(name);
 	}
+	config_schema_release(&sch);
 	for (size_t i = 0; extra_names[i]; i++)
 		strlist_add(out, extra_names[i]);
 	if (!cfg)

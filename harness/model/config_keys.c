@@ -5,25 +5,23 @@
  * documentation (`config_key_docs()`, README, the man page): a key's type,
  * range, default (a JSON literal applied through the same setter as the
  * file, so the documented default is the real one), whether it is
- * required, and one line saying what it is for.
+ * required, and one line saying what it is for.  The data sources are not
+ * in it: the schema of a configuration (config_schema_init) adds their
+ * names, as the values `sources` takes, and the options each declares, as
+ * keys under source_options, from the plug-in table the caller hands in.
  */
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "config_int.h"
 #include "strbuf.h"
+#include "xalloc.h"
 #include "banned.h"
 
-#define O(f) offsetof(struct config, f)
-#define NONE 0, 0, NULL
-
-static const char *const source_names[] = {
-	"gfxinfo", "startup", "choreographer", "matrix", "blockcanary",
-	"perf", "fpsanalyzer", "traceman", NULL
-};
 static const char *const update_names[] = {
 	"never", "on-pass", "always", NULL
 };
@@ -39,7 +37,7 @@ static const char *const install_names[] = {
 #define O(f) offsetof(struct config, f)
 #define NONE 0, 0, NULL
 
-const struct key config_keys[] = {
+static const struct key config_keys[] = {
 	{ "app", K_STRING, O(app), NONE, NULL, 1,
 	  "package name of the app under test" },
 	{ "apk", K_PATHS, O(apk), NONE, NULL, 0,
@@ -48,8 +46,8 @@ const struct key config_keys[] = {
 	  "installed" },
 	{ "activity", K_STRING, O(activity), NONE, NULL, 0,
 	  "activity `launch` starts; unset: the app's launcher activity" },
-	{ "sources", K_LIST, O(sources), 0, 0, source_names,
-	  "[\"gfxinfo\",\"startup\",\"choreographer\"]", 0,
+	/* Values and default from the plug-ins (config_schema_init). */
+	{ "sources", K_SOURCES, O(sources), NONE, NULL, 0,
 	  "data sources to collect (see SOURCES)" },
 	{ "scenarios", K_PATHLIST, O(scenarios), NONE, NULL, 1,
 	  "scenario files (*.scn) to run, in order" },
@@ -59,7 +57,8 @@ const struct key config_keys[] = {
 	  "unmeasured warm-up iterations before them" },
 	{ "max_iterations", K_INT, O(max_iterations), 1, 1000, NULL, "15", 0,
 	  "`gate` runs more iterations up to this when inconclusive" },
-	{ "min_iterations", K_INT, O(compare.min_iterations), 2, 1000, NULL, "3", 0,
+	{ "min_iterations", K_INT, O(compare.min_iterations), 2, 1000, NULL,
+	  "3", 0,
 	  "fewer valid iterations than this make a metric inconclusive" },
 	{ "out_dir", K_PATH, O(out_dir), NONE, "\"jankgate-out\"", 0,
 	  "where `run` and `gate` write results and reports" },
@@ -133,21 +132,24 @@ const struct key config_keys[] = {
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },
-	{ "session.frame_time", K_NUMBER, O(compare.session.frame_time), 0, 1, NULL,
-	  "0.02", 0, "prior: relative standard deviation of frame times "
+	{ "session.frame_time", K_NUMBER, O(compare.session.frame_time), 0,
+	  1, NULL, "0.02", 0, "prior: relative standard deviation of frame times "
 	  "from one session to the next" },
-	{ "session.launch", K_NUMBER, O(compare.session.launch), 0, 1, NULL, "0.03", 0,
+	{ "session.launch", K_NUMBER, O(compare.session.launch), 0, 1, NULL,
+	  "0.03", 0,
 	  "prior: the same for launch times" },
-	{ "session.jank", K_NUMBER, O(compare.session.jank), 0, 10, NULL, "0.5", 0,
+	{ "session.jank", K_NUMBER, O(compare.session.jank), 0, 10, NULL,
+	  "0.5", 0,
 	  "prior: session-to-session spread of fps, jank shares and dropped "
 	  "or frozen frames, as a share of their spread within a session" },
-	{ "session.blocks", K_NUMBER, O(compare.session.blocks), 0, 10, NULL, "0.5", 0,
+	{ "session.blocks", K_NUMBER, O(compare.session.blocks), 0, 10, NULL,
+	  "0.5", 0,
 	  "prior: the same for blocks and block_ms" },
-	{ "session.prior_runs", K_NUMBER, O(compare.session.prior_runs), 0, 100, NULL,
-	  "1", 0, "weight of the priors, in baseline runs, against the spread "
+	{ "session.prior_runs", K_NUMBER, O(compare.session.prior_runs), 0,
+	  100, NULL, "1", 0, "weight of the priors, in baseline runs, against the spread "
 	  "the baseline's sessions show" },
-	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0, 3600, NULL,
-	  "20", 0, "gate: before each extra batch the app is force-stopped "
+	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0,
+	  3600, NULL, "20", 0, "gate: before each extra batch the app is force-stopped "
 	  "and the phone left idle this long, so the batch is a new session" },
 
 	{ "report", K_OBJECT, 0, NONE, NULL, 0, "reports" },
@@ -188,16 +190,165 @@ const struct key config_keys[] = {
 	{ "source_options.grace_ms", K_INT, O(source_opts.grace_ms), 0, 60000,
 	  NULL, "1000", 0,
 	  "events up to this late still belong to the scene that just ended" },
-	{ "source_options.method_mapping", K_PATH,
-	  O(source_opts.method_mapping), NONE, NULL, 0,
-	  "Matrix methodMapping.txt to decode stack ids" },
-	{ "source_options.traceman_port", K_INT, O(source_opts.traceman_port),
-	  1, 65535, NULL, "5392", 0, "MethodTraceMan's WebSocket port" },
+	/* ... then each plug-in's own (config_schema_init). */
 };
 
 #define NKEYS (sizeof(config_keys) / sizeof(config_keys[0]))
 
-const size_t config_nkeys = NKEYS;
+/* ---- the schema: the table and the plug-ins -------------------------- */
+
+static char *
+own(struct config_schema *s, char *p)
+{
+	s->owned = xreallocarray(s->owned, s->nr_owned + 1,
+	    sizeof(*s->owned));
+	s->owned[s->nr_owned++] = p;
+	return p;
+}
+
+/* `sources`: the plug-ins' names, and the by_default ones as default. */
+static void
+sources_key(struct config_schema *s, struct key *k,
+    const struct config_plugins *plugins)
+{
+	struct config_plugin p;
+	struct strbuf def = STRBUF_INIT;
+	size_t n = 0;
+
+	for (n = 0; plugins && plugins->get(n, &p); n++)
+		;
+	s->names = xcalloc(n + 1, sizeof(*s->names));
+	strbuf_addch(&def, '[');
+	for (size_t i = 0; i < n; i++) {
+		plugins->get(i, &p);
+		s->names[i] = p.name;
+		if (p.by_default)
+			strbuf_addf(&def, "%s\"%s\"", def.len > 1 ? "," : "",
+			    p.name);
+	}
+	strbuf_addch(&def, ']');
+	k->values = s->names;
+	k->def = own(s, strbuf_detach(&def, NULL));
+}
+
+/* The key of option `o`. */
+static struct key
+option_key(struct config_schema *s, const struct config_opt *o)
+{
+	struct key k;
+
+	memset(&k, 0, sizeof(k));
+	k.path = own(s, xasprintf("source_options.%s", o->name));
+	k.type = o->type == CONFIG_OPT_INT ? K_INT : K_PATH;
+	k.off = o->type == CONFIG_OPT_INT ?
+	    offsetof(struct config_opt_value, num) :
+	    offsetof(struct config_opt_value, path);
+	k.min = o->min;
+	k.max = o->max;
+	k.def = o->def;
+	k.doc = o->doc;
+	return k;
+}
+
+void
+config_schema_init(struct config_schema *s,
+    const struct config_plugins *plugins, struct config *cfg)
+{
+	struct config_plugin p;
+	size_t nr_opts = 0, alloc = NKEYS;
+
+	memset(s, 0, sizeof(*s));
+	s->keys = xcalloc(alloc, sizeof(*s->keys));
+	s->opt = xcalloc(alloc, sizeof(*s->opt));
+	memcpy(s->keys, config_keys, sizeof(config_keys));
+	s->nr = NKEYS;
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->keys[i].type == K_SOURCES)
+			sources_key(s, &s->keys[i], plugins);
+	for (size_t n = 0; plugins && plugins->get(n, &p); n++)
+		for (const struct config_opt *o = p.opts; o && o->name; o++) {
+			if (s->nr + 1 > alloc) {
+				alloc = 2 * alloc;
+				s->keys = xreallocarray(s->keys, alloc,
+				    sizeof(*s->keys));
+				s->opt = xreallocarray(s->opt, alloc,
+				    sizeof(*s->opt));
+			}
+			s->opt[s->nr] = nr_opts + 1;
+			s->keys[s->nr++] = option_key(s, o);
+			if (cfg) {
+				cfg->opts = xreallocarray(cfg->opts,
+				    nr_opts + 1, sizeof(*cfg->opts));
+				memset(&cfg->opts[nr_opts], 0,
+				    sizeof(*cfg->opts));
+				cfg->opts[nr_opts].opt = o;
+				cfg->nr_opts = nr_opts + 1;
+			}
+			nr_opts++;
+		}
+}
+
+void
+config_schema_release(struct config_schema *s)
+{
+	for (size_t i = 0; i < s->nr_owned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	free(s->names);
+	free(s->keys);
+	free(s->opt);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct key *
+config_schema_find(const struct config_schema *s, const char *path)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->keys[i].path, path))
+			return &s->keys[i];
+	return NULL;
+}
+
+int
+config_key_scalar(enum ktype t)
+{
+	return t != K_OBJECT && t != K_THRESHOLDS &&
+	    t != K_SCENE_THRESHOLDS && t != K_SECRET;
+}
+
+size_t
+config_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			cur[j] = d;
+		}
+		memcpy(prev, cur, sizeof(cur));
+	}
+	return prev[lb];
+}
+
+int
+config_enum_index(const char *const *values, const char *s)
+{
+	for (int i = 0; values[i]; i++)
+		if (!strcmp(values[i], s))
+			return i;
+	return -1;
+}
 
 char *
 config_env_name(const char *path)
@@ -217,36 +368,42 @@ static const char *const type_names[] = {
 	[K_PATHLIST] = "list of paths", [K_PATHS] = "path or list of paths",
 	[K_THRESHOLDS] = "object",
 	[K_SCENE_THRESHOLDS] = "object", [K_SECRET] = "(refused)",
+	[K_SOURCES] = "list",
 };
 
 size_t
-config_key_docs(const struct config_key_doc **out)
+config_key_docs(struct config_key_doc **out,
+    const struct config_plugins *plugins)
 {
-	static struct config_key_doc docs[NKEYS];
-	static char envs[NKEYS][64];
+	struct config_schema sch;
 	size_t n = 0;
 
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct key *k = &config_keys[i];
-		int scalar = k->type != K_OBJECT && k->type != K_THRESHOLDS &&
-		    k->type != K_SCENE_THRESHOLDS && k->type != K_SECRET;
+	config_schema_init(&sch, plugins, NULL);
+	*out = xcalloc(sch.nr + 1, sizeof(**out));
+	for (size_t i = 0; i < sch.nr; i++) {
+		const struct key *k = &sch.keys[i];
 
 		if (k->type == K_SECRET)
 			continue;
-		if (scalar) {
-			char *e = config_env_name(k->path);
-
-			snprintf(envs[n], sizeof(envs[n]), "%s", e);
-			free(e);
-		} else {
-			envs[n][0] = '\0';
-		}
-		docs[n] = (struct config_key_doc){ k->path, type_names[k->type],
-		    k->def ? k->def : "", envs[n], k->doc };
-		n++;
+		/* The strings of the plug-ins' keys are the schema's. */
+		(*out)[n++] = (struct config_key_doc){ xstrdup(k->path),
+		    type_names[k->type], xstrdup(k->def ? k->def : ""),
+		    config_key_scalar(k->type) ? config_env_name(k->path) :
+		    xstrdup(""), k->doc };
 	}
-	*out = docs;
+	config_schema_release(&sch);
 	return n;
+}
+
+void
+config_key_docs_free(struct config_key_doc *docs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(docs[i].path);
+		free(docs[i].def);
+		free(docs[i].env);
+	}
+	free(docs);
 }
 
 const char *

@@ -61,6 +61,7 @@ frames_release(struct rs_frames *f)
 	free(f->causes);
 	free(f->histogram);
 	free(f->rows);
+	free(f->source);
 }
 
 static void
@@ -584,6 +585,17 @@ rs_frames_cause(const struct rs_frames *f, const char *name)
 	for (size_t i = 0; i < f->nr_causes; i++)
 		if (!strcmp(f->causes[i].name, name))
 			return f->causes[i].count;
+	return 0;
+}
+
+int
+rs_frames_claim(struct rs_frames *f, const char *source)
+{
+	if (f->source)
+		return strcmp(f->source, source) ? -1 : 0;
+	if (f->present)
+		return -1;	/* filled by a reader that did not say */
+	f->source = xstrdup(source);
 	return 0;
 }
 

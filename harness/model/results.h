@@ -157,6 +157,7 @@ struct rs_frame_row {
 
 struct rs_frames {
 	bool present;		/* a frame source reported for this scene */
+	char *source;		/* which one (rs_frames_claim()); NULL: unknown */
 	double count;
 	double janky;
 	double slow;		/* over 16 ms */
@@ -381,6 +382,14 @@ struct rs_fps_slice *rs_fps_add_slice(struct rs_fps *fps, const char *source);
  * unique; a zero count stores nothing.  Marks the frames record present.
  */
 void rs_frames_add_bucket(struct rs_frames *f, uint32_t ms, uint64_t count);
+
+/*
+ * Take frames `f` for `source`, which fills them: 0 when no source had
+ * them or `source` already does, -1 when another source filled them
+ * (its name is f->source), so two frame sources never mix their numbers
+ * in one scene.
+ */
+int rs_frames_claim(struct rs_frames *f, const char *source);
 
 /* Add `count` to the cause `name`, creating it (zero counts are kept). */
 void rs_frames_add_cause(struct rs_frames *f, const char *name,

@@ -25,8 +25,9 @@
  *                                  first_activity_create_ms,
  *                                  startup_duration_ms, warm } },
  *         "scenes": [ { name, start_mono_ms, end_mono_ms, app_scenes: [str],
- *           "frames": { count, janky, slow, frozen, dropped, p50_ms, p90_ms,
- *                       p95_ms, p99_ms, "histogram": { "<ms>": n, ... },
+ *           "frames": { source, count, janky, slow, frozen, dropped,
+ *                       p50_ms, p90_ms, p95_ms, p99_ms,
+ *                       "histogram": { "<ms>": n, ... },
  *                       "causes": { "<name>": n, ... },
  *                       "rows": [ { intended_vsync_ns, frame_completed_ns,
  *                                   duration_ms, flags } ] },
@@ -198,6 +199,7 @@ static const struct field scene_fields[] = {
 };
 
 static const struct field frames_fields[] = {
+	F(struct rs_frames, source, FK_STR),
 	F(struct rs_frames, count, FK_NUM),
 	F(struct rs_frames, janky, FK_NUM),
 	F(struct rs_frames, slow, FK_NUM),

@@ -29,7 +29,6 @@
 #include "error.h"
 #include "exitstatus.h"
 #include "fileio.h"
-#include "gfxinfo.h"
 #include "results.h"
 #include "run_int.h"
 #include "scenario.h"
@@ -38,6 +37,7 @@
 #include "uidump.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "gfxinfo_dump.h"
 
 #define MAX_SHARDS 1000
 

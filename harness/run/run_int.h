@@ -29,6 +29,7 @@ struct logcat_line;
 struct results;
 struct rs_hygiene;
 struct rs_iteration;
+struct rs_scene;
 struct scenario;
 struct scenario_step;
 struct source;
@@ -123,6 +124,40 @@ void run_results_path(struct strbuf *out, const char *out_dir,
  */
 int run_iteration(struct run_dev *d, const struct scenario *scn,
     struct rs_iteration *it);
+
+/* ---- the sources' hooks (run_hooks.c) --------------------------------- */
+
+/* The points of an iteration where sources are called (source.h). */
+enum run_hook {
+	RUN_HOOK_ITERATION_BEGIN,
+	RUN_HOOK_LAUNCH,		/* text: am start -W's output */
+	RUN_HOOK_SCENE_BEGIN,		/* scene */
+	RUN_HOOK_SCENE_END,		/* scene, text: the gfxinfo dump */
+	RUN_HOOK_ITERATION_END,
+	RUN_HOOK_LOGCAT,		/* lines, pids */
+	RUN_HOOK_COLLECT,
+};
+
+/* What a hook is handed besides its context; NULL: nothing. */
+struct run_hook_args {
+	const char *text;
+	size_t len;
+	struct rs_scene *scene;
+	const struct logcat_line *lines;
+	size_t nr_lines;
+	const int *pids;		/* the app's, as the iteration saw */
+	size_t nr_pids;
+};
+
+/*
+ * Call hook `h` of srcs[0..nr), in that order, each with its context
+ * ctx[i] pointed at iteration `it` (and, for the logcat hook, the app's
+ * pids, cleared again after).  Returns 0, or the first hook's error with
+ * "source 'NAME'" in front of its message (nothing after it runs).
+ */
+int run_hooks(const struct source *const *srcs, struct source_ctx *ctx,
+    size_t nr, struct rs_iteration *it, enum run_hook h,
+    const struct run_hook_args *a);
 
 /* ---- steps as device commands (run_steps.c) --------------------------- */
 

@@ -2,6 +2,7 @@
  * run_iter.c: one iteration of one scenario on one device (DESIGN §4.3-4).
  *
  *	logcat -b BUFFERS -c; stream `logcat -v monotonic -b BUFFERS`
+ *	iteration_begin hooks
  *	for each step of the scenario (repeats expanded):
  *	    launch   [am force-stop PKG when cold] am start -W -n PKG/ACT,
  *	             then every source's launch hook with am's output;
@@ -12,7 +13,8 @@
  *	    end      dumpsys gfxinfo PKG framestats -> window end (Uptime)
  *	             scene_end hooks with the dump
  *	    others   input, UI lookups, activity checks (run_ui.c)
- *	drain and stop the stream; logcat hooks with every line; collect hooks
+ *	drain and stop the stream; iteration_end hooks; logcat hooks with
+ *	every line; collect hooks
  *
  * Between scene and end nothing reaches the device but the scenario's own
  * `input` commands: the crash watch reads the stream already running, and
@@ -45,7 +47,6 @@
 #include "adb.h"
 #include "config.h"
 #include "error.h"
-#include "gfxinfo.h"
 #include "logcat.h"
 #include "results.h"
 #include "run_int.h"
@@ -56,6 +57,7 @@
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "gfxinfo_dump.h"
 
 #define DRAIN_MS	2000	/* late log lines may take this long */
 #define SCENE_IDLE_MS	500
@@ -97,71 +99,27 @@ device_gone(struct run_dev *d, int rc)
 	return gone;
 }
 
-/* Every configured source's `hook` phase, in config order. */
+/* Every configured source's hook `h`, in config order (run_hooks.c). */
 static int
-hooks_launch(struct iter *x, const char *out, size_t len)
+hooks(struct iter *x, enum run_hook h, const struct run_hook_args *a)
 {
-	for (size_t i = 0; i < x->d->nr_srcs; i++) {
-		int rc;
-
-		if (!x->d->srcs[i]->launch)
-			continue;
-		x->d->sctx[i].it = x->it;
-		rc = x->d->srcs[i]->launch(&x->d->sctx[i], out, len);
-		if (rc)
-			return jg_error_prefix("source '%s'",
-			    x->d->srcs[i]->name);
-	}
-	return 0;
+	return run_hooks(x->d->srcs, x->d->sctx, x->d->nr_srcs, x->it, h, a);
 }
 
-static int
-hooks_scene(struct iter *x, bool end, const char *dump, size_t len)
-{
-	for (size_t i = 0; i < x->d->nr_srcs; i++) {
-		const struct source *s = x->d->srcs[i];
-		struct rs_scene *sc = &x->it->scenes[x->scene];
-		int rc = 0;
-
-		x->d->sctx[i].it = x->it;
-		if (!end && s->scene_begin)
-			rc = s->scene_begin(&x->d->sctx[i], sc);
-		else if (end && s->scene_end)
-			rc = s->scene_end(&x->d->sctx[i], sc, dump, len);
-		if (rc)
-			return jg_error_prefix("source '%s'", s->name);
-	}
-	return 0;
-}
-
+/* After the stream stopped: the logcat hooks with every line, then collect. */
 static int
 hooks_after(struct iter *x)
 {
-	const struct logcat_line *lines;
-	size_t nr;
+	struct run_hook_args a = { 0 };
+	int rc;
 
-	lines = run_logcat_lines(x->lc, &nr);
-	for (size_t i = 0; i < x->d->nr_srcs; i++) {
-		const struct source *s = x->d->srcs[i];
-		int rc;
-
-		x->d->sctx[i].it = x->it;
-		x->d->sctx[i].app_pids = x->pids;
-		x->d->sctx[i].nr_app_pids = x->nr_pids;
-		rc = s->logcat ? s->logcat(&x->d->sctx[i], lines, nr) : 0;
-		x->d->sctx[i].app_pids = NULL;
-		x->d->sctx[i].nr_app_pids = 0;
-		if (rc)
-			return jg_error_prefix("source '%s'", s->name);
-	}
-	for (size_t i = 0; i < x->d->nr_srcs; i++) {
-		const struct source *s = x->d->srcs[i];
-		int rc;
-
-		if (s->collect && (rc = s->collect(&x->d->sctx[i])))
-			return jg_error_prefix("source '%s'", s->name);
-	}
-	return 0;
+	a.lines = run_logcat_lines(x->lc, &a.nr_lines);
+	a.pids = x->pids;
+	a.nr_pids = x->nr_pids;
+	rc = hooks(x, RUN_HOOK_LOGCAT, &a);
+	if (!rc)
+		rc = hooks(x, RUN_HOOK_COLLECT, NULL);
+	return rc;
 }
 
 /* Run `cmd`; a non-zero exit fails the step with its first error line. */
@@ -305,7 +263,8 @@ step_launch(struct iter *x, const struct scenario_step *st)
 	if (rc)
 		goto out;
 	startup_reset(&x->it->startup, kinds[st->mode]);
-	rc = hooks_launch(x, out.buf, out.len);
+	rc = hooks(x, RUN_HOOK_LAUNCH, &(struct run_hook_args){ .text = out.buf,
+	    .len = out.len });
 	if (!rc)
 		rc = learn_pids(x);
 out:
@@ -357,7 +316,8 @@ step_scene(struct iter *x, const struct scenario_step *st)
 	if (!rc) {
 		sc = &x->it->scenes[x->scene];
 		sc->start_mono_ms = t;
-		rc = hooks_scene(x, false, NULL, 0);
+		rc = hooks(x, RUN_HOOK_SCENE_BEGIN, &(struct run_hook_args){
+		    .scene = sc });
 	}
 	strbuf_release(&out);
 	return rc;
@@ -371,8 +331,11 @@ step_scene_end(struct iter *x)
 	int rc = gfxinfo(x, "framestats", &out, &t);
 
 	if (!rc) {
-		x->it->scenes[x->scene].end_mono_ms = t;
-		rc = hooks_scene(x, true, out.buf, out.len);
+		struct rs_scene *sc = &x->it->scenes[x->scene];
+
+		sc->end_mono_ms = t;
+		rc = hooks(x, RUN_HOOK_SCENE_END, &(struct run_hook_args){
+		    .scene = sc, .text = out.buf, .len = out.len });
 	}
 	x->scene = -1;
 	strbuf_release(&out);
@@ -567,7 +530,9 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 		return 0;
 	}
 	it->ok = true;
-	rc = run_steps(&x);
+	rc = hooks(&x, RUN_HOOK_ITERATION_BEGIN, NULL);
+	if (!rc)
+		rc = run_steps(&x);
 	if (rc && device_gone(d, rc))
 		goto out;
 	if (rc) {
@@ -581,6 +546,13 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 	}
 	if (it->ok && run_logcat_failed(x.lc, NULL))
 		record_failure(&x, NULL);
+	/* Whatever the steps did: stop what the sources started. */
+	rc = hooks(&x, RUN_HOOK_ITERATION_END, NULL);
+	if (rc && device_gone(d, rc))
+		goto out;
+	if (rc && it->ok)
+		record_failure(&x, jg_error_msg());
+	rc = 0;
 	if (run_interrupted()) {
 		rc = jg_error_set(JG_EINTR, "interrupted");
 		goto out;

@@ -485,6 +485,7 @@ blockcanary_parse(struct source_ctx *ctx, const char *buf, size_t len,
 const struct source source_blockcanary = {
 	.name = "blockcanary",
 	.summary = "main-thread blocks from BlockCanary's looper log files",
+	.fills = SOURCE_BLOCKS,
 	.prepare = blockcanary_prepare,
 	.collect = blockcanary_collect,
 	.finish = blockcanary_finish,

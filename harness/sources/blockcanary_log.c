@@ -56,13 +56,13 @@
 
 #include "blockcanary.h"
 #include "error.h"
-#include "gfxinfo.h"
 #include "results.h"
 #include "shquote.h"
 #include "signature.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "gfxinfo_dump.h"
 
 enum bc_key {
 	K_TIME, K_THREAD_TIME, K_START, K_END, K_BUSY, K_CPU_RATE, K_STACK,

@@ -214,6 +214,8 @@ const struct source source_choreographer = {
 	.name = "choreographer",
 	.summary = "main-thread stalls from Choreographer's "
 	    "'Skipped N frames!' log lines",
+	.fills = SOURCE_BLOCKS,
+	.by_default = true,
 	.logcat_buffers = "system",
 	.logcat = choreographer_logcat,
 	.parse = choreographer_parse,

@@ -251,6 +251,7 @@ const struct source source_fpsanalyzer = {
 	.name = "fpsanalyzer",
 	.summary = "frame dispatch times per activity from the Xposed "
 	    "FPSAnalyzer hook, as FPS slices",
+	.fills = SOURCE_FPS | SOURCE_APP_SCENES,
 	.prepare = capture_count_prepare,
 	.logcat = fpsa_logcat,
 	.finish = fpsa_finish,

@@ -370,6 +370,7 @@ const struct source source_perf = {
 	.name = "perf",
 	.summary = "xanderwang/performance: UI BLOCK, IPC and THREAD issues, "
 	    "'APP FPS is:' lines",
+	.fills = SOURCE_BLOCKS | SOURCE_FPS,
 	.prepare = capture_count_prepare,
 	.logcat = perf_logcat,
 	.finish = perf_finish,

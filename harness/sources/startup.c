@@ -608,6 +608,8 @@ const struct source source_startup = {
 	.name = "startup",
 	.summary = "launch timing from am start -W and the Displayed / "
 	    "Fully drawn log lines",
+	.fills = SOURCE_STARTUP | SOURCE_LAUNCHES,
+	.by_default = true,
 	.logcat_buffers = "system",
 	.launch = startup_launch,
 	.logcat = startup_logcat,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "results.h"
-#include "gfxinfo.h"
+#include "gfxinfo_dump.h"
 #include "source.h"
 
 static void

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "error.h"
 #include "results.h"
+#include "source.h"
 #include "strlist.h"
 
 #define KEY "google-pixel-7-api34-90hz"
@@ -793,6 +794,7 @@ config_with(const char *extra)
 	snprintf(json, sizeof(json), "{ \"app\": \"com.example.feed\", "
 	    "\"scenarios\": [\"feed.scn\"]%s }", extra);
 	assert_int_equal(config_parse(&cfg, json, strlen(json), "t.json",
+	    &source_plugins,
 	    NULL), 0);
 	return cfg;
 }

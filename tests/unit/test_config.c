@@ -9,6 +9,7 @@
 #include "config.h"
 #include "error.h"
 #include "metrics.h"
+#include "source.h"
 #include "strlist.h"
 
 #define MINIMAL "\"app\": \"com.example.shop\", \"scenarios\": [\"s.scn\"]"
@@ -19,6 +20,7 @@ parse_ok(const char *json)
 	struct strlist problems = STRLIST_INIT;
 	struct config *cfg = NULL;
 	int rc = config_parse(&cfg, json, strlen(json), "/etc/jg/jankgate.json",
+	    &source_plugins,
 	    &problems);
 
 	if (rc)
@@ -156,6 +158,7 @@ bad_configs_name_key_and_expectation(void **state)
 		int rc;
 
 		rc = config_parse(&cfg, bc->json, strlen(bc->json), "f.json",
+		    &source_plugins,
 		    &problems);
 		assert_int_equal(rc, JG_EINVAL);
 		assert_null(cfg);
@@ -205,6 +208,7 @@ environment_overrides_file(void **state)
 
 	setenv("JANKGATE_ITERATIONS", "many", 1);
 	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "f.json",
+	    &source_plugins,
 	    &problems), JG_EINVAL);
 	assert_int_equal(problems.nr, 1);
 	assert_string_equal(problems.items[0], "environment JANKGATE_ITERATIONS: "
@@ -245,7 +249,7 @@ missing_file_is_not_found(void **state)
 	struct config *cfg;
 
 	assert_int_equal(config_load(&cfg, "/nonexistent/jankgate.json",
-	    &problems), JG_ENOTFOUND);
+	    &source_plugins, &problems), JG_ENOTFOUND);
 	assert_int_equal(problems.nr, 1);
 	assert_non_null(strstr(problems.items[0],
 	    "cannot open '/nonexistent/jankgate.json'"));
@@ -256,8 +260,8 @@ missing_file_is_not_found(void **state)
 static void
 every_key_is_documented(void **state)
 {
-	const struct config_key_doc *docs;
-	size_t n = config_key_docs(&docs);
+	struct config_key_doc *docs;
+	size_t n = config_key_docs(&docs, &source_plugins);
 	char path[4096];
 	FILE *fp;
 	static char readme[1 << 20], man[1 << 18];
@@ -286,6 +290,7 @@ every_key_is_documented(void **state)
 		if (!strstr(man, leaf ? leaf + 1 : docs[i].path))
 			fail_msg("jankgate.1 does not mention %s", docs[i].path);
 	}
+	config_key_docs_free(docs, n);
 }
 
 /*
@@ -372,6 +377,7 @@ apk_list_and_install_policy(void **state)
 	assert_int_equal(cfg->apk.nr, 0);
 	config_free(cfg);
 	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "j.json",
+	    &source_plugins,
 	    &problems), JG_EINVAL);
 	assert_int_equal(problems.nr, 2);
 	assert_string_equal(problems.items[0], "j.json: apk: expected a path "

@@ -15,6 +15,7 @@
 #include "gate.h"
 #include "gate_int.h"
 #include "results.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -309,7 +310,7 @@ store_config(const char *name)
 	so.create = 1;
 	assert_int_equal(baseline_store_open(&bs, &so), 0);
 	baseline_store_free(bs);
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	free(cfg->baseline.repo);
 	cfg->baseline.repo = path;
 	return cfg;

@@ -32,6 +32,7 @@
 #include "fileio.h"
 #include "mail.h"
 #include "proc.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -1192,7 +1193,7 @@ report_config(void)
 
 	unsetenv("JANKGATE_SMTP_USER");
 	unsetenv("JANKGATE_SMTP_PASSWORD");
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	return cfg;
 }
 

@@ -13,6 +13,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "run_int.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -70,7 +71,7 @@ hygiene_limits(void **state)
 	struct results *r = results_new();
 	struct strlist why = STRLIST_INIT;
 
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	cfg->devices.min_battery_pct = 20;
 	cfg->devices.max_thermal_status = 1;
 	cfg->devices.require_screen_on = 1;

@@ -34,7 +34,7 @@ fx_init(struct fx *fx, const char *package, double hz, int grace_ms)
 	struct strlist problems = STRLIST_INIT;
 
 	memset(fx, 0, sizeof(*fx));
-	assert_int_equal(config_defaults(&fx->cfg, &problems), 0);
+	assert_int_equal(config_defaults(&fx->cfg, &source_plugins, &problems), 0);
 	strlist_release(&problems);
 	fx->cfg->source_opts.grace_ms = grace_ms;
 	fx->r = results_new();

@@ -96,4 +96,20 @@ bool gfx_dump_has_frames(const struct gfx_dump *d);
 /* The count of cause `name` in `s`; 0 when absent. */
 uint64_t gfx_summary_cause(const struct gfx_summary *s, const char *name);
 
+/*
+ * The `Uptime: <ms> Realtime: <ms>` line of a `dumpsys gfxinfo` dump of
+ * `len` bytes: *mono_ms gets the uptime (CLOCK_MONOTONIC milliseconds).
+ * Returns 0, or JG_ENOTFOUND when the dump has no such line (a "No process
+ * found for: PKG" answer, for example).
+ */
+int gfxinfo_uptime(const char *buf, size_t len, double *mono_ms);
+
+/*
+ * The pids of the dump's sections of process `package` or "package:...",
+ * appended to pids[*nr] (at most `max` in all, each once): the runner
+ * learns the app's processes from the dumps it takes at scene edges.
+ */
+void gfxinfo_app_pids(const char *buf, size_t len, const char *package,
+    int *pids, size_t *nr, size_t max);
+
 #endif
