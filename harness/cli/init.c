@@ -2,7 +2,7 @@
  * init.c: what `jankgate init` learns and writes (init.h).
  *
  * The app in front of a phone comes from the same parser `run` uses for
- * `wait activity` (run_parse_resumed, run_ui.c), over
+ * `wait activity` (dumpsys_resumed, run_ui.c), over
  *
  *	topResumedActivity=ActivityRecord{5a1b2c3 u0 com.x.shop/.Home t12}
  *
@@ -41,6 +41,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "dumpsys.h"
 
 void
 init_app_release(struct init_app *a)
@@ -168,7 +169,7 @@ init_app_from_device(struct init_app *out, const char *serial, int timeout_ms)
 	adb_device_set_timeout(dev, timeout_ms);
 	if ((rc = adb_shell(dev, "dumpsys activity activities", &r)))
 		goto out;
-	if (run_parse_resumed(r.out.buf, &component)) {
+	if (dumpsys_resumed(r.out.buf, &component)) {
 		rc = jg_error_set(JG_EINVAL, "no activity is in front on '%s': "
 		    "open the app, or give --apk FILE or --package PKG",
 		    picked);

@@ -10,10 +10,6 @@
  * of one key get distinct result directories in a deterministic order.
  * Then the workers (run_device.c) run in parallel and this thread waits
  * for them and merges their statuses.
- *
- * Interrupts: run_interrupt() only sets a flag, which the workers look at
- * between steps and while they wait; nothing here is unsafe in a signal
- * handler.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,80 +33,8 @@
 #include "uidump.h"
 #include "xalloc.h"
 #include "banned.h"
-#include "gfxinfo_dump.h"
 
 #define MAX_SHARDS 1000
-
-static volatile sig_atomic_t interrupted;
-
-void
-run_interrupt(void)
-{
-	interrupted = 1;
-}
-
-int
-run_interrupted(void)
-{
-	return interrupted != 0;
-}
-
-double
-run_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-int
-run_sleep_ms(double ms)
-{
-	double until = run_now_ms() + ms;
-
-	for (;;) {
-		double left = until - run_now_ms();
-		struct timespec ts;
-
-		if (interrupted)
-			return jg_error_set(JG_EINTR, "interrupted");
-		if (left <= 0)
-			return 0;
-		if (left > 50)
-			left = 50;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e6);
-		nanosleep(&ts, NULL);
-	}
-}
-
-void
-run_format_now(char *buf, size_t size)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int
-run_shell(struct run_dev *d, const char *cmd, struct adb_shell_result *res)
-{
-	return adb_shell(d->dev, cmd, res);
-}
-
-void
-run_dev_clock(struct run_dev *d, const char *dump, size_t len, double host_ms)
-{
-	double mono;
-
-	if (gfxinfo_uptime(dump, len, &mono))
-		return;
-	d->clock_offset = mono - host_ms;
-	d->have_offset = true;
-}
 
 void
 run_results_path(struct strbuf *out, const char *out_dir, const char *key,
@@ -549,7 +473,7 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	size_t n = 0;
 	char stamp[32];
 
-	interrupted = 0;
+	run_interrupt_reset();
 	memset(&c, 0, sizeof(c));
 	c.opts = o;
 	c.cfg = o->cfg;
@@ -612,7 +536,7 @@ out:
 	free(c.host);
 	strlist_release(&serials);
 	adb_server_free(c.srv);
-	if (interrupted)
+	if (run_interrupted())
 		out->status = exit_status_merge(out->status, EXIT_INFRA);
 	return out->status;
 }

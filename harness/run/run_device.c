@@ -331,7 +331,7 @@ force_stop(struct run_dev *d)
 	strbuf_addstr(&cmd, "am force-stop ");
 	sh_quote(&cmd, d->package);
 	adb_shell_result_init(&r);
-	if (run_shell(d, cmd.buf, &r))
+	if (adb_shell(d->dev, cmd.buf, &r))
 		jg_error_clear();
 	adb_shell_result_release(&r);
 	strbuf_release(&cmd);

@@ -9,21 +9,9 @@
  * as null and refuses nothing: the limit cannot be checked, and refusing
  * every API 28 phone for lacking a thermal service would help nobody.
  *
- *	dumpsys battery          "  level: 85", "  temperature: 285" (0.1 °C)
- *	dumpsys thermalservice   "Thermal Status: 0"                  (API 29+)
- *	settings get global X    "1.0", or "null" when never set (= 1.0)
- *	                         for animator_duration_scale,
- *	                         transition_animation_scale,
- *	                         window_animation_scale
- *	dumpsys power            "Display Power: state=ON" or
- *	                         "mWakefulness=Awake|Asleep|Dozing"
- *	dumpsys display          "mGlobalDisplayState=ON" (when power says
- *	                         nothing, e.g. a device without the service)
- *	dumpsys window           locked: "mDreamingLockscreen=true",
- *	                         "mShowingLockscreen=true",
- *	                         "isKeyguardShowing=true", or the focus on the
- *	                         status bar, notification shade or keyguard;
- *	                         unlocked: an mCurrentFocus elsewhere
+ * What it asks: dumpsys battery, thermalservice (API 29+), power,
+ * display and window, and the three animation scales from `settings get
+ * global` (android/dumpsys.c draws each output it reads).
  *
  * `dumpsys gfxinfo` (no package: every process, and its Uptime line) sets
  * the device clock's offset from the host's before the first iteration.
@@ -43,126 +31,7 @@
 #include "strbuf.h"
 #include "strlist.h"
 #include "banned.h"
-
-/* The number after `key` at the start of a (trimmed) line, or NAN. */
-static double
-line_number(const char *text, const char *key)
-{
-	size_t kl = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		const char *q = p + strspn(p, " \t");
-		char *end;
-		double v;
-
-		if (!strncmp(q, key, kl)) {
-			v = strtod(q + kl, &end);
-			if (end != q + kl)
-				return v;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return NAN;
-}
-
-double
-run_parse_battery_level(const char *text)
-{
-	double v = line_number(text, "level:");
-
-	return v >= 0 && v <= 100 ? v : NAN;
-}
-
-double
-run_parse_thermal_status(const char *text)
-{
-	double v = line_number(text, "Thermal Status:");
-
-	return v >= 0 && v <= 6 ? v : NAN;
-}
-
-double
-run_parse_scale(const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *end;
-	double v = NAN;
-
-	strbuf_addstr(&sb, text);
-	strbuf_rtrim(&sb);
-	if (!strcmp(sb.buf, "null")) {
-		v = 1.0;
-	} else if (sb.len) {
-		v = strtod(sb.buf, &end);
-		if (*end || v < 0 || v > 100)
-			v = NAN;
-	}
-	strbuf_release(&sb);
-	return v;
-}
-
-/* 1 when `text` holds `key` directly followed by `value` ("=ON"). */
-static int
-has(const char *text, const char *key, const char *value)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; (p = strstr(p, key)); p += kl)
-		if (!strncmp(p + kl, value, strlen(value)))
-			return 1;
-	return 0;
-}
-
-int
-run_parse_screen_on(const char *power, const char *display)
-{
-	if (power && (has(power, "Display Power: state=", "ON") ||
-	    has(power, "mWakefulness=", "Awake") ||
-	    has(power, "mScreenOn=", "true")))
-		return 1;
-	if (power && (has(power, "Display Power: state=", "OFF") ||
-	    has(power, "Display Power: state=", "DOZE") ||
-	    has(power, "mWakefulness=", "Asleep") ||
-	    has(power, "mWakefulness=", "Dozing") ||
-	    has(power, "mScreenOn=", "false")))
-		return 0;
-	if (display && has(display, "mGlobalDisplayState=", "ON"))
-		return 1;
-	if (display && (has(display, "mGlobalDisplayState=", "OFF") ||
-	    has(display, "mGlobalDisplayState=", "DOZE")))
-		return 0;
-	return RS_UNKNOWN;
-}
-
-int
-run_parse_unlocked(const char *window)
-{
-	static const char *const focus_locked[] = {
-		"StatusBar}", "NotificationShade}", "Keyguard}",
-	};
-	const char *focus;
-
-	if (has(window, "mDreamingLockscreen=", "true") ||
-	    has(window, "mShowingLockscreen=", "true") ||
-	    has(window, "isKeyguardShowing=", "true") ||
-	    has(window, "mKeyguardShowing=", "true"))
-		return 0;
-	focus = strstr(window, "mCurrentFocus=");
-	if (!focus)
-		return RS_UNKNOWN;
-	for (size_t i = 0; i < sizeof(focus_locked) / sizeof(*focus_locked);
-	    i++) {
-		const char *hit = strstr(focus, focus_locked[i]);
-		const char *eol = strchr(focus, '\n');
-
-		if (hit && (!eol || hit < eol))
-			return 0;
-	}
-	return 1;
-}
+#include "dumpsys.h"
 
 int
 run_hygiene_check(const struct config *cfg, const struct rs_hygiene *h,
@@ -207,7 +76,7 @@ query(struct run_dev *d, const char *cmd, struct strbuf *out)
 	int rc;
 
 	adb_shell_result_init(&r);
-	rc = run_shell(d, cmd, &r);
+	rc = adb_shell(d->dev, cmd, &r);
 	strbuf_setlen(out, 0);
 	if (!rc && r.exit_code == 0)
 		strbuf_add(out, r.out.buf, r.out.len);
@@ -232,29 +101,29 @@ run_hygiene_read(struct run_dev *d)
 
 	if ((rc = query(d, "dumpsys battery", &out)))
 		goto out;
-	h->battery_pct = run_parse_battery_level(out.buf);
-	temp = line_number(out.buf, "temperature:");
+	h->battery_pct = dumpsys_battery_level(out.buf);
+	temp = dumpsys_battery_temp_c(out.buf);
 	if (!isnan(temp))
-		rs_hygiene_set_number(h, "battery_temp_c", temp / 10);
+		rs_hygiene_set_number(h, "battery_temp_c", temp);
 	if (d->props.sdk == 0 || d->props.sdk >= 29) {
 		if ((rc = query(d, "dumpsys thermalservice", &out)))
 			goto out;
-		h->thermal_status = run_parse_thermal_status(out.buf);
+		h->thermal_status = dumpsys_thermal_status(out.buf);
 	}
 	for (size_t i = 0; i < 3; i++) {
 		strbuf_setlen(&cmd, 0);
 		strbuf_addf(&cmd, "settings get global %s", scales[i]);
 		if ((rc = query(d, cmd.buf, &out)))
 			goto out;
-		*slots[i] = run_parse_scale(out.buf);
+		*slots[i] = dumpsys_animation_scale(out.buf);
 	}
 	if ((rc = query(d, "dumpsys power", &power)) ||
 	    (rc = query(d, "dumpsys display", &out)))
 		goto out;
-	h->screen_on = run_parse_screen_on(power.buf, out.buf);
+	h->screen_on = dumpsys_screen_on(power.buf, out.buf);
 	if ((rc = query(d, "dumpsys window", &out)))
 		goto out;
-	h->unlocked = run_parse_unlocked(out.buf);
+	h->unlocked = dumpsys_unlocked(out.buf);
 	if (d->props.width > 0) {
 		rs_hygiene_set_number(h, "screen_width", d->props.width);
 		rs_hygiene_set_number(h, "screen_height", d->props.height);

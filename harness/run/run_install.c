@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aapt.h"
 #include "adb.h"
 #include "apkset.h"
 #include "config.h"
@@ -51,60 +52,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
-
-#define BADGING_TIMEOUT_MS 60000
-
-int
-run_parse_badging(const char *text, double *version_code)
-{
-	const char *p = strstr(text, "versionCode='");
-	char *end;
-	double v;
-
-	*version_code = NAN;
-	if (!p || (p != text && strncmp(text, "package:", 8)))
-		return jg_error_set(JG_ENOTFOUND, "no versionCode in the "
-		    "badging");
-	p += strlen("versionCode='");
-	v = strtod(p, &end);
-	if (end == p || *end != '\'' || v < 0)
-		return jg_error_set(JG_EINVAL, "bad versionCode in the "
-		    "badging");
-	*version_code = v;
-	return 0;
-}
-
-int
-run_apk_version_code(const char *apk, double *version_code, char **tool)
-{
-	static const char *const tools[] = { "aapt2", "aapt" };
-
-	*version_code = NAN;
-	*tool = NULL;
-	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools); i++) {
-		const char *argv[] = { tools[i], "dump", "badging", apk, NULL };
-		struct proc_opts po = { .timeout_ms = BADGING_TIMEOUT_MS };
-		struct proc_result res;
-		int rc;
-
-		if (!proc_in_path(tools[i]))
-			continue;
-		proc_result_init(&res);
-		rc = proc_run(&res, argv, &po);
-		if (!rc && res.exit_code != 0)
-			rc = jg_error_set(JG_EINVAL, "'%s dump badging %s' "
-			    "exited with status %d", tools[i], apk,
-			    res.exit_code);
-		if (!rc)
-			rc = run_parse_badging(res.out.buf, version_code);
-		proc_result_release(&res);
-		if (rc)
-			return jg_error_prefix("'%s'", apk);
-		*tool = xstrdup(tools[i]);
-		return 0;
-	}
-	return jg_error_set(JG_ENOTFOUND, "neither aapt2 nor aapt is on PATH");
-}
+#include "dumpsys.h"
 
 /* `dumpsys package PKG` into the results and d->launcher. */
 static int
@@ -119,12 +67,12 @@ read_package(struct run_dev *d)
 	strbuf_addstr(&cmd, "dumpsys package ");
 	sh_quote(&cmd, d->package);
 	adb_shell_result_init(&r);
-	rc = run_shell(d, cmd.buf, &r);
+	rc = adb_shell(d->dev, cmd.buf, &r);
 	strbuf_release(&cmd);
 	if (rc)
 		goto out;
 	free(d->launcher);
-	run_parse_package(r.out.buf, d->package, &d->launcher, &code, &name);
+	dumpsys_package(r.out.buf, d->package, &d->launcher, &code, &name);
 	if (isnan(code)) {
 		rc = jg_error_set(JG_ENOTFOUND, "package '%s' is not installed "
 		    "on the device", d->package);
@@ -179,7 +127,7 @@ run_apk_probe(struct run_apk **out, const struct strlist *paths,
 		a->how = set.bundle ? xstrdup("from the manifest of the APK "
 		    "bundletool built") : xstrdup("from its "
 		    "AndroidManifest.xml");
-	} else if (!run_apk_version_code(a->files.items[0], &a->version_code,
+	} else if (!aapt_version_code(a->files.items[0], &a->version_code,
 	    &tool)) {
 		a->how = xasprintf("read by %s", tool);
 	} else {

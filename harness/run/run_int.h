@@ -82,6 +82,11 @@ struct run_dev {
 /* The worker's thread function (run_device.c); `arg` is a run_dev. */
 void *run_device_main(void *arg);
 
+/* ---- clocks (run_clock.c) -------------------------------------------- */
+
+/* Forget an earlier run_interrupt(): a new run starts. */
+void run_interrupt_reset(void);
+
 /* The wall clock now as "2024-05-01T02:00:00Z" into buf (>= 21 bytes). */
 void run_format_now(char *buf, size_t size);
 
@@ -98,13 +103,6 @@ int run_sleep_ms(double ms);
 void run_dev_clock(struct run_dev *d, const char *dump, size_t len,
     double host_ms);
 
-/*
- * Run `cmd` on the device; a non-zero exit is not an error here.  Errors
- * are the adb module's, with "'cmd'" already in the message.
- */
-struct adb_shell_result;
-int run_shell(struct run_dev *d, const char *cmd,
-    struct adb_shell_result *res);
 
 /*
  * Where a device's results go: OUT/KEY/results.json, or, for the second
@@ -187,32 +185,9 @@ int run_step_is_input(const struct scenario_step *st);
 
 /* ---- views and activities (run_ui.c) --------------------------------- */
 
-/*
- * The resumed activity in `dumpsys activity activities` output, as
- * "pkg/full.Class" in *out (caller frees).  Reads topResumedActivity=
- * (31+), ResumedActivity: (29+), mResumedActivity: and mFocusedActivity:
- * (older), the first found.  JG_ENOTFOUND when none.
- */
-int run_parse_resumed(const char *text, char **out);
 
-/*
- * 1 when `component` ("pkg/full.Class") is the activity the scenario
- * named `want` (".Main", "com.x.Main", "pkg/.Main", "pkg/com.x.Main") of
- * app `package`.  Without a package in `want` only the class is compared.
- */
-int run_activity_matches(const char *want, const char *package,
-    const char *component);
 
-/*
- * From `dumpsys package PKG`: the MAIN/LAUNCHER activity's component
- * ("pkg/.Act") in *launcher (NULL when none; caller frees) and the
- * versionCode / versionName (NAN / NULL when absent).
- */
-void run_parse_package(const char *text, const char *package,
-    char **launcher, double *version_code, char **version_name);
 
-/* "Total frames rendered: N" of a gfxinfo dump, or -1. */
-long run_gfx_total_frames(const char *text);
 
 /* Outside scenes: tap a view found by text, id or desc (SCN_TAP_*). */
 int run_ui_tap(struct run_dev *d, const struct scenario_step *st);
@@ -274,14 +249,6 @@ int run_logcat_classify(const struct logcat_line *l, const char *package);
 
 /* ---- install and version check (run_install.c) ------------------------ */
 
-/* The versionCode in `aapt dump badging` output; JG_ENOTFOUND, JG_EINVAL. */
-int run_parse_badging(const char *text, double *version_code);
-
-/*
- * The APK's versionCode through aapt2 or aapt on PATH; *tool gets the
- * tool's name (caller frees).  JG_ENOTFOUND when neither is there.
- */
-int run_apk_version_code(const char *apk, double *version_code, char **tool);
 
 /* What the configured APK is: learned once a run, before any device. */
 struct run_apk {
@@ -312,12 +279,6 @@ int run_install(struct run_dev *d);
 
 /* ---- preflight (run_hygiene.c) ---------------------------------------- */
 
-/* The parsers, over captured output; NAN / RS_UNKNOWN when absent. */
-double run_parse_battery_level(const char *dumpsys_battery);
-double run_parse_thermal_status(const char *dumpsys_thermalservice);
-double run_parse_scale(const char *settings_get);
-int run_parse_screen_on(const char *dumpsys_power, const char *dumpsys_display);
-int run_parse_unlocked(const char *dumpsys_window);
 
 /*
  * Check `h` (and the refresh rate) against the config's devices.* limits;

@@ -130,7 +130,7 @@ shell_ok(struct iter *x, const char *cmd, struct strbuf *out)
 	int rc;
 
 	adb_shell_result_init(&r);
-	rc = run_shell(x->d, cmd, &r);
+	rc = adb_shell(x->d->dev, cmd, &r);
 	if (!rc && r.exit_code != 0) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -188,7 +188,7 @@ learn_pids(struct iter *x)
 	strbuf_addstr(&cmd, "pidof ");
 	sh_quote(&cmd, x->d->package);
 	adb_shell_result_init(&r);
-	rc = run_shell(x->d, cmd.buf, &r);
+	rc = adb_shell(x->d->dev, cmd.buf, &r);
 	for (const char *p = r.out.buf; !rc && p && *p; ) {
 		char *end;
 		long pid = strtol(p, &end, 10);

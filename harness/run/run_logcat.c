@@ -191,7 +191,7 @@ run_logcat_start(struct run_logcat **out, struct run_dev *d,
 	*out = NULL;
 	strbuf_addf(&cmd, "logcat -b %s -c", buffers);
 	adb_shell_result_init(&r);
-	rc = run_shell(d, cmd.buf, &r);
+	rc = adb_shell(d->dev, cmd.buf, &r);
 	adb_shell_result_release(&r);
 	if (rc) {
 		strbuf_release(&cmd);

@@ -5,26 +5,10 @@
  * (uidump.c parses it; when a device prints no hierarchy to the tty the
  * dump goes through /sdcard/window_dump.xml instead).  `wait activity` and
  * `expect activity` read the resumed activity from `dumpsys activity
- * activities`, whose wording changed over the releases:
- *
- *	API 24-28   "    mResumedActivity: ActivityRecord{5a1b2c3 u0
- *	             com.x/.Main t12}" and "  mFocusedActivity: ..."
- *	API 29-30   the same plus "  ResumedActivity: ActivityRecord{...}"
- *	API 31+     "      topResumedActivity=ActivityRecord{...}" and
- *	            "  ResumedActivity: ActivityRecord{...}"
- *
- * `wait idle` outside a scene polls `dumpsys gfxinfo PKG` (no reset) until
- * "Total frames rendered" stops moving for IDLE_QUIET_MS; an app with no
- * process renders nothing and is idle.  The launcher activity and the
- * installed versionCode come from `dumpsys package PKG`:
- *
- *	    android.intent.action.MAIN:
- *	      3aac18c com.example.shop/.HomeActivity filter 5c1735c
- *	        Action: "android.intent.action.MAIN"
- *	        Category: "android.intent.category.LAUNCHER"
- *	    ...
- *	    versionCode=100 minSdk=24 targetSdk=34
- *	    versionName=1.0.0
+ * activities`.  `wait idle` outside a scene polls `dumpsys gfxinfo PKG`
+ * (no reset) until "Total frames rendered" stops moving for
+ * IDLE_QUIET_MS; an app with no process renders nothing and is idle.
+ * android/dumpsys.c reads what those print, in every API level's wording.
  *
  * None of this may run inside a scene; the scenario parser refuses those
  * steps there and run_iter.c never calls in here between reset and
@@ -43,189 +27,11 @@
 #include "uidump.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "dumpsys.h"
 
 #define POLL_MS		200	/* between activity / gfxinfo polls */
 #define IDLE_QUIET_MS	300	/* frame count unchanged this long: idle */
 #define DUMP_FILE	"/sdcard/window_dump.xml"
-
-/* ---- parsers ---------------------------------------------------------- */
-
-/* The component in "ActivityRecord{5a1b2c3 u0 pkg/.Act t12}" at `p`. */
-static char *
-record_component(const char *p)
-{
-	const char *open = strstr(p, "ActivityRecord{"), *w, *end;
-	const char *eol = strchr(p, '\n');
-
-	if (!open || (eol && open > eol))
-		return NULL;
-	/* Words: hash, user, component, task. */
-	w = open + strlen("ActivityRecord{");
-	for (int i = 0; i < 2; i++) {
-		w += strcspn(w, " }\n");
-		if (*w != ' ')
-			return NULL;
-		w++;
-	}
-	end = w + strcspn(w, " }\n");
-	if (end == w || !memchr(w, '/', (size_t)(end - w)))
-		return NULL;
-	return xstrndup(w, (size_t)(end - w));
-}
-
-/* "pkg/.Act" -> "pkg/pkg.Act"; others are copied. */
-static char *
-expand_component(const char *c)
-{
-	const char *slash = strchr(c, '/');
-
-	if (slash && slash[1] == '.')
-		return xasprintf("%.*s/%.*s%s", (int)(slash - c), c,
-		    (int)(slash - c), c, slash + 1);
-	return xstrdup(c);
-}
-
-int
-run_parse_resumed(const char *text, char **out)
-{
-	static const char *const keys[] = {
-		"topResumedActivity=", "ResumedActivity: ",
-		"mResumedActivity: ", "mFocusedActivity: ",
-	};
-
-	*out = NULL;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *p = text;
-
-		while ((p = strstr(p, keys[k]))) {
-			char *c;
-
-			/* "ResumedActivity: " also ends "mResumedActivity: ". */
-			if (k == 1 && p > text && p[-1] == 'm') {
-				p++;
-				continue;
-			}
-			c = record_component(p);
-			if (c) {
-				*out = expand_component(c);
-				free(c);
-				return 0;
-			}
-			p++;
-		}
-	}
-	return jg_error_set(JG_ENOTFOUND, "no resumed activity in 'dumpsys "
-	    "activity activities'");
-}
-
-int
-run_activity_matches(const char *want, const char *package,
-    const char *component)
-{
-	const char *slash = strchr(component, '/');
-	const char *cls = slash ? slash + 1 : component;
-	const char *wslash = strchr(want, '/');
-	char *full;
-	int ok;
-
-	if (wslash) {
-		full = expand_component(want);
-		ok = !strcmp(full, component);
-		free(full);
-		return ok;
-	}
-	if (want[0] == '.') {
-		size_t n = strlen(package);
-
-		return !strncmp(cls, package, n) && !strcmp(cls + n, want);
-	}
-	return !strcmp(cls, want);
-}
-
-/* The value after "key=" on a line of `text`, up to a space or newline. */
-static const char *
-find_value(const char *text, const char *key, size_t *len)
-{
-	const char *p = text;
-	size_t kl = strlen(key);
-
-	while ((p = strstr(p, key))) {
-		if (p == text || isspace((unsigned char)p[-1])) {
-			p += kl;
-			*len = strcspn(p, " \t\r\n");
-			return p;
-		}
-		p += kl;
-	}
-	return NULL;
-}
-
-void
-run_parse_package(const char *text, const char *package, char **launcher,
-    double *version_code, char **version_name)
-{
-	size_t pl = strlen(package), len;
-	const char *p = text, *v;
-
-	*launcher = NULL;
-	*version_code = NAN;
-	*version_name = NULL;
-	/* A "PKG/CLS filter" line followed by the LAUNCHER category. */
-	while (!*launcher && (p = strstr(p, package))) {
-		const char *line = p, *eol, *next;
-
-		p += pl;
-		if (*p != '/' || (line > text && !isspace((unsigned char)
-		    line[-1])))
-			continue;
-		eol = strchr(p, '\n');
-		len = strcspn(line, " \t\r\n");
-		if (!eol || !strstr(line, " filter ") ||
-		    strstr(line, " filter ") > eol)
-			continue;
-		/* The filter's own lines are indented deeper than `line`. */
-		for (next = eol + 1; *next; ) {
-			const char *nl = strchr(next, '\n');
-			size_t ll = nl ? (size_t)(nl - next) : strlen(next);
-
-			if (memmem(next, ll, "ActivityResolver", 16) ||
-			    memmem(next, ll, " filter ", 8))
-				break;
-			if (memmem(next, ll, "\"android.intent.category."
-			    "LAUNCHER\"", 34)) {
-				*launcher = xstrndup(line, len);
-				break;
-			}
-			if (!nl)
-				break;
-			next = nl + 1;
-		}
-	}
-	v = find_value(text, "versionCode=", &len);
-	if (v && len) {
-		char *end;
-		double d = strtod(v, &end);
-
-		if (end == v + len && d >= 0)
-			*version_code = d;
-	}
-	v = find_value(text, "versionName=", &len);
-	if (v)
-		*version_name = xstrndup(v, len);
-}
-
-long
-run_gfx_total_frames(const char *text)
-{
-	const char *p = strstr(text, "Total frames rendered:");
-	char *end;
-	long n;
-
-	if (!p)
-		return -1;
-	n = strtol(p + strlen("Total frames rendered:"), &end, 10);
-	return n >= 0 ? n : -1;
-}
 
 /* ---- on the device ---------------------------------------------------- */
 
@@ -236,11 +42,11 @@ dump_ui(struct run_dev *d, struct uidump **out)
 	int rc;
 
 	adb_shell_result_init(&r);
-	rc = run_shell(d, "uiautomator dump /dev/tty", &r);
+	rc = adb_shell(d->dev, "uiautomator dump /dev/tty", &r);
 	if (!rc && (rc = uidump_parse(out, r.out.buf, r.out.len))) {
 		adb_shell_result_release(&r);
 		adb_shell_result_init(&r);
-		rc = run_shell(d, "uiautomator dump " DUMP_FILE " >/dev/null "
+		rc = adb_shell(d->dev, "uiautomator dump " DUMP_FILE " >/dev/null "
 		    "&& cat " DUMP_FILE, &r);
 		if (!rc)
 			rc = uidump_parse(out, r.out.buf, r.out.len);
@@ -300,7 +106,7 @@ run_ui_tap(struct run_dev *d, const struct scenario_step *st)
 	uidump_free(ui);
 	run_tap_command(&cmd, x, y);
 	adb_shell_result_init(&r);
-	rc = run_shell(d, cmd.buf, &r);
+	rc = adb_shell(d->dev, cmd.buf, &r);
 	adb_shell_result_release(&r);
 	strbuf_release(&cmd);
 	return rc;
@@ -343,8 +149,8 @@ resumed(struct run_dev *d, char **out)
 
 	*out = NULL;
 	adb_shell_result_init(&r);
-	rc = run_shell(d, "dumpsys activity activities", &r);
-	if (!rc && run_parse_resumed(r.out.buf, out))
+	rc = adb_shell(d->dev, "dumpsys activity activities", &r);
+	if (!rc && dumpsys_resumed(r.out.buf, out))
 		jg_error_clear();
 	adb_shell_result_release(&r);
 	return rc;
@@ -362,7 +168,7 @@ run_ui_wait_activity(struct run_dev *d, const struct scenario_step *st,
 
 		if (rc)
 			return rc;
-		if (front && run_activity_matches(st->text, d->package,
+		if (front && dumpsys_activity_matches(st->text, d->package,
 		    front)) {
 			free(front);
 			return 0;
@@ -399,8 +205,8 @@ run_ui_wait_idle(struct run_dev *d, const struct scenario_step *st)
 		long n;
 
 		adb_shell_result_init(&r);
-		rc = run_shell(d, cmd.buf, &r);
-		n = rc ? -1 : run_gfx_total_frames(r.out.buf);
+		rc = adb_shell(d->dev, cmd.buf, &r);
+		n = rc ? -1 : dumpsys_gfx_total_frames(r.out.buf);
 		adb_shell_result_release(&r);
 		if (rc)
 			break;

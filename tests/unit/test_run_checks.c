@@ -1,7 +1,7 @@
 /*
- * test_run_checks.c: what the executor reads to decide whether to go on:
- * the preflight parsers and limits, the crash and ANR lines of logcat,
- * the aapt badging line, the progress line, and the SHA-256 fingerprints.
+ * test_run_checks.c: what the executor decides whether to go on by: the
+ * preflight limits, the crash and ANR lines of logcat, and the progress
+ * line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,52 +16,6 @@
 #include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
-
-/* Battery, thermal status and animation scales, as the device prints them. */
-static void
-hygiene_numbers_parse(void **state)
-{
-	assert_true(run_parse_battery_level("Current Battery Service state:\n"
-	    "  AC powered: false\n  status: 2\n  level: 85\n  scale: 100\n")
-	    == 85);
-	assert_true(isnan(run_parse_battery_level("  level: 140\n")));
-	assert_true(isnan(run_parse_battery_level("")));
-	assert_true(run_parse_thermal_status("IsStatusOverride: false\n"
-	    "Thermal Status: 3\nCached temperatures:\n") == 3);
-	assert_true(isnan(run_parse_thermal_status("Can't find service: "
-	    "thermalservice\n")));
-	assert_true(run_parse_scale("0.5\n") == 0.5);
-	assert_true(run_parse_scale("0\n") == 0);
-	assert_true(run_parse_scale("null\n") == 1.0);	/* never set */
-	assert_true(isnan(run_parse_scale("")));
-	assert_true(isnan(run_parse_scale("fast\n")));
-}
-
-/* Screen and lock state come from power, display and window dumps. */
-static void
-screen_and_lock_state_parse(void **state)
-{
-	assert_int_equal(run_parse_screen_on("  mWakefulness=Awake\n", NULL), 1);
-	assert_int_equal(run_parse_screen_on("Display Power: state=OFF\n",
-	    "mGlobalDisplayState=ON\n"), 0);
-	assert_int_equal(run_parse_screen_on("  mWakefulness=Dozing\n", NULL),
-	    0);
-	/* No power service: the display manager decides. */
-	assert_int_equal(run_parse_screen_on("", "  mGlobalDisplayState=ON\n"),
-	    1);
-	assert_int_equal(run_parse_screen_on("", "  mGlobalDisplayState=OFF\n"),
-	    0);
-	assert_int_equal(run_parse_screen_on("", ""), RS_UNKNOWN);
-
-	assert_int_equal(run_parse_unlocked("  mCurrentFocus=Window{7d1e2f3 u0 "
-	    "com.example.shop/com.example.shop.HomeActivity}\n"), 1);
-	assert_int_equal(run_parse_unlocked("  mCurrentFocus=Window{1 u0 "
-	    "NotificationShade}\n"), 0);
-	assert_int_equal(run_parse_unlocked("    mDreamingLockscreen=true "
-	    "mDreamingSleepToken=null\n  mCurrentFocus=Window{1 u0 x/x.A}\n"),
-	    0);
-	assert_int_equal(run_parse_unlocked("nothing here\n"), RS_UNKNOWN);
-}
 
 /* A broken limit refuses with a reason; unknown values refuse nothing. */
 static void
@@ -145,23 +99,6 @@ crash_and_anr_lines(void **state)
 	    "Displayed com.example.shop/.HomeActivity: +888ms", pkg), 0);
 }
 
-/* `aapt dump badging` gives the APK's versionCode. */
-static void
-badging_version_code(void **state)
-{
-	double v;
-
-	assert_int_equal(run_parse_badging("package: name='com.example.shop' "
-	    "versionCode='100' versionName='1.0.0' platformBuildVersionName=''"
-	    "\nsdkVersion:'24'\n", &v), 0);
-	assert_true(v == 100);
-	assert_int_equal(run_parse_badging("package: name='x' versionCode='' "
-	    "\n", &v), JG_EINVAL);
-	assert_true(isnan(v));
-	assert_int_equal(run_parse_badging("ERROR: dump failed\n", &v),
-	    JG_ENOTFOUND);
-}
-
 /* Durations and the live line, with an ETA from the pace so far. */
 static void
 progress_lines(void **state)
@@ -207,11 +144,8 @@ progress_lines(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(hygiene_numbers_parse),
-	cmocka_unit_test(screen_and_lock_state_parse),
 	cmocka_unit_test(hygiene_limits),
 	cmocka_unit_test(crash_and_anr_lines),
-	cmocka_unit_test(badging_version_code),
 	cmocka_unit_test(progress_lines),
 };
 JG_UNIT_GROUP(run_checks, tests, NULL, NULL)
