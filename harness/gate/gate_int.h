@@ -1,7 +1,9 @@
 /*
  * gate_int.h: what the files of `jankgate gate` share.
  *
- *   gate.c          the context, the stages in order, the runs
+ *   gate.c          the context, the stages in order
+ *   gate_outcome.c  the keys, notes and failures of the outcome
+ *   gate_run.c      the first run and the extra batches
  *   gate_look.c     per device key: read, pool, compare, look again
  *   gate_deliver.c  the report, the mail, the baseline update
  *   gate_policy.c, gate_pool.c   the pure parts (gate.h)
@@ -46,7 +48,10 @@ struct gate_ctx {
 	int looks;		/* planned: gate_looks() */
 };
 
-/* gate.c */
+/* gate_outcome.c */
+
+/* The key named `key` of the outcome, added when new. */
+struct gate_key *gate_key_find_or_add(struct gate_ctx *g, const char *key);
 
 /* Tell people one line through o->note, if set. */
 void gate_note(struct gate_ctx *g, const char *fmt, ...)
@@ -58,6 +63,14 @@ void gate_note(struct gate_ctx *g, const char *fmt, ...)
  */
 void gate_fail(struct gate_ctx *g, int status, const char *stage,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* gate_run.c */
+
+/*
+ * The first run, on every selected device, and the keys and work it
+ * gives.  Returns 0, or -1 when no device measured anything (accounted).
+ */
+int gate_first_run(struct gate_ctx *g);
 
 /*
  * Run `n` more iterations of `scenario` on `serials` in parallel,
