@@ -23,19 +23,13 @@
 #include "xalloc.h"
 #include "banned.h"
 
-const struct rs_scenario *
-vd_find_scenario(const struct results *r, const char *name)
-{
-	return r && name ? results_find_scenario(r, name) : NULL;
-}
-
 static void
 add_pair(cJSON *arr, const char *name, const char *value)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	vj_str(o, "name", name);
-	vj_str(o, "value", value);
+	view_json_str(o, "name", name);
+	view_json_str(o, "value", value);
 	cJSON_AddItemToArray(arr, o);
 }
 
@@ -46,7 +40,7 @@ add_number_pair(cJSON *arr, const char *name, double v, const char *unit)
 
 	if (isnan(v))
 		return;
-	vf_value(&sb, v, unit);
+	view_text_value(&sb, v, unit);
 	add_pair(arr, name, sb.buf);
 	strbuf_release(&sb);
 }
@@ -179,11 +173,11 @@ add_warning(cJSON *arr, const char *source, const char *scope,
 		    same_field(it, "text", text))
 			return;
 	o = cJSON_CreateObject();
-	vj_str(o, "source", source);
-	vj_str(o, "scope", scope);
-	vj_str(o, "text", text);
+	view_json_str(o, "source", source);
+	view_json_str(o, "scope", scope);
+	view_json_str(o, "text", text);
 	rs_warning_format(&sb, &w);
-	vj_str(o, "line", sb.buf);
+	view_json_str(o, "line", sb.buf);
 	cJSON_AddItemToArray(arr, o);
 	strbuf_release(&sb);
 }
@@ -238,7 +232,8 @@ device_seconds(const struct view_input *const *in, size_t nr)
 
 		for (size_t j = 0; r && j < in[i]->cmp->nr_scenarios; j++) {
 			const char *name = in[i]->cmp->scenarios[j].name;
-			const struct rs_scenario *s = vd_find_scenario(r, name);
+			const struct rs_scenario *s =
+			    results_find_scenario(r, name);
 
 			if (!s || strlist_find(&seen, name) >= 0)
 				continue;
@@ -266,25 +261,25 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 
 	for (size_t i = 0; i < nr && !r; i++)
 		r = in[i]->current;
-	vj_str(o, "key", c->device);
-	vj_str(o, "serial", r ? r->device.serial : NULL);
-	vj_str(o, "model", r ? r->device.model : NULL);
-	vj_str(o, "manufacturer", r ? r->device.manufacturer : NULL);
+	view_json_str(o, "key", c->device);
+	view_json_str(o, "serial", r ? r->device.serial : NULL);
+	view_json_str(o, "model", r ? r->device.model : NULL);
+	view_json_str(o, "manufacturer", r ? r->device.manufacturer : NULL);
 	if (r && r->device.model)
 		strbuf_addf(&sb, "%s (%s)", r->device.model,
 		    c->device ? c->device : "no device key");
 	else
 		strbuf_addstr(&sb, c->device ? c->device : "unknown device");
-	vj_str(o, "label", sb.buf);
+	view_json_str(o, "label", sb.buf);
 	strbuf_setlen(&sb, 0);
 	if (r && isfinite(r->device.refresh_hz)) {
-		vf_value(&sb, r->device.refresh_hz, "Hz");
-		vj_str(o, "refresh", sb.buf);
+		view_text_value(&sb, r->device.refresh_hz, "Hz");
+		view_json_str(o, "refresh", sb.buf);
 	}
-	vj_str(o, "release", r ? r->device.release : NULL);
-	vj_str(o, "app_version", c->current.app_version);
-	vj_str(o, "run_id", c->current.run_id);
-	vj_str(o, "started", c->current.started);
+	view_json_str(o, "release", r ? r->device.release : NULL);
+	view_json_str(o, "app_version", c->current.app_version);
+	view_json_str(o, "run_id", c->current.run_id);
+	view_json_str(o, "started", c->current.started);
 	for (size_t i = 0; i < nr; i++) {
 		const struct comparison *ci = in[i]->cmp;
 
@@ -299,12 +294,12 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 				strlist_add(&versions,
 				    ci->baselines[j].app_version);
 	}
-	vj_list(o, "comparisons", files);
+	view_json_list(o, "comparisons", files);
 	cJSON_AddNumberToObject(o, "baseline_runs", runs);
 	strbuf_setlen(&sb, 0);
 	for (size_t i = 0; i < versions.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
-	vj_str(o, "baseline_versions", sb.len ? sb.buf : NULL);
+	view_json_str(o, "baseline_versions", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(o, "hygiene", r ? hygiene_of(&r->hygiene) :
 	    cJSON_CreateArray());
 	strlist_release(&versions);
@@ -313,7 +308,7 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 
 /* Scenarios of every comparison of the device, worst first. */
 static cJSON *
-scenarios_of(struct vbuild *b, const struct view_input *const *in,
+scenarios_of(struct view_builder *b, const struct view_input *const *in,
     size_t nr, const char *device)
 {
 	cJSON *arr = cJSON_CreateArray(), **items = NULL;
@@ -321,7 +316,7 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 	int *rank = NULL;
 
 	for (size_t i = 0; i < nr; i++) {
-		struct vdev d = { b, in[i], device, NULL, 0 };
+		struct view_dev d = { b, in[i], device, NULL, 0 };
 
 		history_series(&d.series, &d.nr_series, in[i]->history,
 		    in[i]->nr_history);
@@ -330,7 +325,7 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 
 			XALLOC_GROW(items, n + 1, alloc);
 			rank = xreallocarray(rank, alloc, sizeof(*rank));
-			items[n] = vs_scenario(&d, &in[i]->cmp->scenarios[j],
+			items[n] = view_scenario(&d, &in[i]->cmp->scenarios[j],
 			    &w);
 			rank[n++] = (int)w;
 		}
@@ -346,8 +341,8 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 }
 
 cJSON *
-vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
-    enum exit_outcome *verdict)
+view_device(struct view_builder *b, const struct view_input *const *in,
+    size_t nr, enum exit_outcome *verdict)
 {
 	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
@@ -356,7 +351,7 @@ vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
 	const char *device = in[0]->cmp->device;
 
 	memcpy(before, b->counts, sizeof(before));
-	vj_anchor(b, o);
+	view_json_anchor(b, o);
 	put_identity(o, in, nr);
 	for (size_t i = 0; i < nr; i++) {
 		comparison_notes(notes, in[i]);
@@ -364,17 +359,17 @@ vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
 		    errors));
 		v = exit_outcome_worst(v, from_comparison(in[i]->cmp));
 	}
-	vj_list(o, "scenarios", scenarios_of(b, in, nr,
+	view_json_list(o, "scenarios", scenarios_of(b, in, nr,
 	    device ? device : "unknown device"));
 	for (int i = 0; i < CMP_NR_VERDICTS; i++)
 		counts[i] = b->counts[i] - before[i];
-	cJSON_AddItemToObject(o, "counts", vj_counts(counts));
-	vj_list(o, "notes", notes);
-	vj_list(o, "warnings", warnings);
+	cJSON_AddItemToObject(o, "counts", view_json_counts(counts));
+	view_json_list(o, "notes", notes);
+	view_json_list(o, "warnings", warnings);
 	cJSON_AddNumberToObject(o, "error_count",
 	    (double)cJSON_GetArraySize(errors));
-	vj_list(o, "errors", errors);
-	cJSON_AddItemToObject(o, "verdict", vj_view_verdict(v));
+	view_json_list(o, "errors", errors);
+	cJSON_AddItemToObject(o, "verdict", view_json_outcome(v));
 	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
 	*verdict = v;
 	return o;

@@ -204,7 +204,7 @@ results_add_scenario(struct results *r, const char *name)
 struct rs_scenario *
 results_find_scenario(const struct results *r, const char *name)
 {
-	for (size_t i = 0; i < r->nr_scenarios; i++)
+	for (size_t i = 0; r && name && i < r->nr_scenarios; i++)
 		if (r->scenarios[i].name && !strcmp(r->scenarios[i].name, name))
 			return &r->scenarios[i];
 	return NULL;

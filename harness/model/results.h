@@ -287,7 +287,7 @@ void rs_str_set(char **field, const char *value);
 /* Append a scenario named `name` (copied; may be NULL until set). */
 struct rs_scenario *results_add_scenario(struct results *r, const char *name);
 
-/* The first scenario named `name`, or NULL.  Borrowed. */
+/* The first scenario named `name`, or NULL (also for a NULL r or name). */
 struct rs_scenario *results_find_scenario(const struct results *r,
     const char *name);
 
