@@ -48,6 +48,45 @@
 #include "strbuf.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate baseline record RESULTS.json [--verdict VERDICT] "
+	"[--ref BRANCH] [--force] [--repo URL]",
+	"jankgate baseline accept RESULTS.json --reason TEXT [--ref BRANCH] "
+	"[--force] [--repo URL]",
+	"jankgate baseline log [--device KEY] [--package PKG] [--ref REF] "
+	"[-n N] [--json] [--repo URL]",
+	"jankgate baseline show REF [--device KEY] [--package PKG] "
+	"[--repo URL]",
+	NULL
+};
+
+static const char options[] =
+	"  record               commit RESULTS.json as its device's baseline\n"
+	"                       (always: the update policy is gate's)\n"
+	"  accept               the same, blessed by hand after an intended\n"
+	"                       change\n"
+	"  log                  the stored runs on a ref, newest first\n"
+	"  show                 the results file stored at REF (a branch,\n"
+	"                       tag or commit), or the paths when several\n"
+	"  --verdict VERDICT    pass, regression, improvement,\n"
+	"                       inconclusive, new or unchecked (default)\n"
+	"  --reason TEXT        why the change is intended (required)\n"
+	"  --ref BRANCH|REF     default: baseline.ref (main)\n"
+	"  --force              record a run that did not complete\n"
+	"  --device KEY         one device key only\n"
+	"  --package PKG        one app only\n"
+	"  -n N                 at most N entries\n"
+	"  --json               print a JSON array\n"
+	"  --repo URL           the repository: a path, file://, ssh:// or\n"
+	"                       https:// URL (default: baseline.repo)\n"
+	"  -c FILE              baseline.* from this configuration\n"
+	"                       (default: $JANKGATE_CONFIG, then\n"
+	"                       ./jankgate.json if present, else built-in)\n"
+	"Exit status: 0 done (also \"no baseline yet\"), 2 bad input, an\n"
+	"unknown repository or ref, or foreign files, 3 repository\n"
+	"unreachable, authentication failed or push retries exhausted.\n";
+
 /* Options, as bits, so that each verb can say which it takes. */
 enum {
 	OPT_REPO = 1 << 0,
@@ -62,6 +101,7 @@ enum {
 };
 
 struct baseline_args {
+	const struct verb *v;	/* the verb's row */
 	const char *verb;
 	const char *operand;	/* RESULTS.json or REF */
 	const char *repo;
@@ -156,7 +196,7 @@ static int
 parse_args(struct baseline_args *a, const struct verb **vp, int argc,
     char **argv)
 {
-	const struct command *self = command_find("baseline");
+	const struct command *self = &cmd_baseline;
 	const struct verb *v;
 	int opt;
 
@@ -226,34 +266,6 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 		    "TEXT saying why the change is intended");
 	*vp = v;
 	return 0;
-}
-
-/* The path of a local repository or file:// URL; NULL for the others. */
-static const char *
-local_path(const char *repo)
-{
-	if (!strncmp(repo, "file://", 7))
-		return repo + 7;
-	return strchr(repo, ':') ? NULL : repo;	/* URL or host:path */
-}
-
-int
-cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
-    const char *repo)
-{
-	const char *path;
-	int rc = baseline_open(out, &cfg->baseline, repo);
-
-	if (!rc)
-		return 0;
-	diag_error_current();
-	if (!repo)
-		repo = cfg->baseline.repo;
-	path = repo && *repo ? local_path(repo) : NULL;
-	if (rc == JG_ENOTFOUND && path && !file_exists(path))
-		diag_plain("hint: to start a new baseline repository there, "
-		    "run 'git init --bare %s'", path);
-	return exit_status_for_lookup(rc);
 }
 
 /* Read and check the run to record; keeps its bytes in `data`. */
@@ -478,41 +490,54 @@ do_show(struct baseline_store *bs, const struct baseline_args *a)
 	return EXIT_PASS;
 }
 
-int
-cmd_baseline(int argc, char **argv)
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
-	struct baseline_args a = { 0 };
-	const struct verb *v = NULL;
+	struct baseline_args *a = args;
+	int status = parse_args(a, &a->v, argc, argv);
+
+	if (!status && a->verdict)
+		status = verdict_check(a->verdict);
+	return status;
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	const struct baseline_args *a = args;
+	const struct verb *v = a->v;
 	struct baseline_store *bs = NULL;
 	struct results *r = NULL;
-	struct config *cfg = NULL;
 	struct strbuf data = STRBUF_INIT;
-	const char *ref;
+	const char *ref = a->ref ? a->ref : cfg->baseline.ref;
 	int status;
 
-	status = parse_args(&a, &v, argc, argv);
-	if (!status && a.verdict)
-		status = verdict_check(a.verdict);
-	if (!status)
-		status = cmd_load_config_optional(&cfg);
-	if (status)
-		goto out;
-	ref = a.ref ? a.ref : cfg->baseline.ref;
 	/* Bad input comes out before anything touches the repository. */
-	if (v->writes && (status = read_run(&r, &data, &a)))
+	if (v->writes && (status = read_run(&r, &data, a)))
 		goto out;
-	if ((status = cmd_baseline_open(&bs, cfg, a.repo)))
+	if ((status = cmd_baseline_open(&bs, cfg, a->repo)))
 		goto out;
 	if (v->writes)
-		status = do_record(bs, r, &data, ref, &a);
+		status = do_record(bs, r, &data, ref, a);
 	else if (!strcmp(v->name, "log"))
-		status = do_log(bs, ref, &a);
+		status = do_log(bs, ref, a);
 	else
-		status = do_show(bs, &a);
+		status = do_show(bs, a);
 out:
 	baseline_store_free(bs);
 	results_free(r);
-	config_free(cfg);
 	strbuf_release(&data);
 	return status;
 }
+
+const struct command cmd_baseline = {
+	.name = "baseline",
+	.summary = "record, accept, list and show baselines in the git "
+	    "repository",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct baseline_args),
+	.parse = parse,
+	.run = run,
+};

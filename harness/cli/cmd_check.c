@@ -25,8 +25,22 @@
 #include "strlist.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate check [-c FILE]",
+	"jankgate check RESULTS.json...",
+	NULL
+};
+
+static const char options[] =
+	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
+	"            ./jankgate.json)\n"
+	"Prints one line per problem, or \"configuration OK\".\n"
+	"With RESULTS.json files, checks those instead: schema version\n"
+	"and types; prints \"FILE: OK\" for each good one.\n";
+
 static int
-check_results(int nr, char **files)
+check_results(int nr, char *const *files)
 {
 	int status = EXIT_PASS;
 
@@ -67,21 +81,36 @@ check_scenarios(const struct config *cfg)
 	return status;
 }
 
-int
-cmd_check(int argc, char **argv)
+struct check_args {
+	char **files;		/* RESULTS.json operands, or none */
+	int nr_files;
+};
+
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
-	const struct command *self = command_find("check");
-	struct config *cfg = NULL;
-	int opt, rc;
+	struct check_args *a = args;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "+" CMD_COMMON_SHORTOPTS)) != -1)
 		if (!cmd_common_option(opt, optarg))
-			return cmd_usage_error(self, NULL);
-	if (optind < argc)
-		return check_results(argc - optind, argv + optind);
-	rc = cmd_load_config(&cfg);
-	if (rc)
-		return rc;
+			return cmd_usage_error(&cmd_check, NULL);
+	a->files = argv + optind;
+	a->nr_files = argc - optind;
+	/* Results files are checked alone: no configuration is read. */
+	if (a->nr_files)
+		*needs &= ~(unsigned)CMD_CONFIG;
+	return 0;
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	const struct check_args *a = args;
+	int rc;
+
+	if (a->nr_files)
+		return check_results(a->nr_files, a->files);
 	rc = check_scenarios(cfg);
 	if (cfg->apk.nr) {
 		struct apkset set;
@@ -95,6 +124,16 @@ cmd_check(int argc, char **argv)
 	}
 	if (!rc)
 		printf("configuration OK\n");
-	config_free(cfg);
 	return rc;
 }
+
+const struct command cmd_check = {
+	.name = "check",
+	.summary = "validate the configuration without touching any device",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG,
+	.args_size = sizeof(struct check_args),
+	.parse = parse,
+	.run = run,
+};

@@ -48,6 +48,42 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
+	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
+	"jankgate compare CURRENT.json --against REF [--repo URL] "
+	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
+	NULL
+};
+
+static const char options[] =
+	"  --baseline FILE     a baseline results file (repeatable; the\n"
+	"                      iterations of all of them are pooled; none:\n"
+	"                      a first run, every metric is new)\n"
+	"  --against REF       the baseline is the last baseline.history\n"
+	"                      runs of this package and device key on REF\n"
+	"                      (a branch or a tag) of the baseline\n"
+	"                      repository, from the newest acceptance on\n"
+	"  --repo URL          the baseline repository (default:\n"
+	"                      baseline.repo)\n"
+	"  -o, --output FILE   where to write the comparison (default:\n"
+	"                      comparison.json)\n"
+	"  --allow-mismatch    compare runs of another device key, refresh\n"
+	"                      rate, package or source set anyway\n"
+	"  --night-pairs N     this comparison is one of a night that\n"
+	"                      compares N (device key, scenario) pairs in\n"
+	"                      all: it takes alpha in proportion to its\n"
+	"                      own scenarios (gate does this itself)\n"
+	"  -c FILE             thresholds, alpha, correction, min_iterations\n"
+	"                      and the session priors from this\n"
+	"                      configuration (default: $JANKGATE_CONFIG,\n"
+	"                      then ./jankgate.json if present, else\n"
+	"                      built-in)\n"
+	"Exit status: 0 pass (a first run too), 1 regression, 2 bad input\n"
+	"or not comparable, 3 comparison.json not written or no valid\n"
+	"iteration in CURRENT.json, 4 inconclusive.\n";
+
 struct compare_args {
 	const char *current;
 	struct strlist baselines;
@@ -59,8 +95,9 @@ struct compare_args {
 };
 
 static int
-parse_args(struct compare_args *a, int argc, char **argv)
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
+	struct compare_args *a = args;
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
@@ -70,7 +107,7 @@ parse_args(struct compare_args *a, int argc, char **argv)
 		{ "night-pairs", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("compare");
+	const struct command *self = &cmd_compare;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "b:o:",
@@ -109,6 +146,8 @@ parse_args(struct compare_args *a, int argc, char **argv)
 	if (a->repo && !a->against)
 		return cmd_usage_error(self, "--repo goes with --against");
 	a->current = argv[optind];
+	if (!a->output)
+		a->output = "comparison.json";
 	return 0;
 }
 
@@ -286,58 +325,51 @@ read_against(struct results ***base, struct compare_input **in_base,
 	return 0;
 }
 
-int
-cmd_compare(int argc, char **argv)
+static int
+run(void *args, const struct config *cfg)
 {
-	struct compare_args a = { NULL, STRLIST_INIT, "comparison.json", NULL,
-	    NULL, 0, 0 };
+	struct compare_args *a = args;
 	struct results *cur = NULL, **base = NULL;
 	struct compare_input in_cur, *in_base = NULL;
 	struct comparison *cmp = NULL;
-	struct config *cfg = NULL;
 	struct compare_opts opts;
 	int status;
 
-	status = parse_args(&a, argc, argv);
-	if (!status)
-		status = cmd_load_config_optional(&cfg);
+	base = xcalloc(a->baselines.nr + 1, sizeof(*base));
+	in_base = xcalloc(a->baselines.nr + 1, sizeof(*in_base));
+	status = read_inputs(&cur, base, a);
 	if (status)
 		goto out;
-	base = xcalloc(a.baselines.nr + 1, sizeof(*base));
-	in_base = xcalloc(a.baselines.nr + 1, sizeof(*in_base));
-	status = read_inputs(&cur, base, &a);
-	if (status)
-		goto out;
-	if (a.against) {
-		status = read_against(&base, &in_base, &a, cur, cfg);
+	if (a->against) {
+		status = read_against(&base, &in_base, a, cur, cfg);
 		if (status)
 			goto out;
 	}
 	in_cur.results = cur;
-	in_cur.name = a.current;
-	for (size_t i = 0; i < a.baselines.nr; i++) {
+	in_cur.name = a->current;
+	for (size_t i = 0; i < a->baselines.nr; i++) {
 		in_base[i].results = base[i];
-		in_base[i].name = a.baselines.items[i];
+		in_base[i].name = a->baselines.items[i];
 	}
-	status = check_comparable(&in_cur, in_base, a.baselines.nr,
-	    a.allow_mismatch);
+	status = check_comparable(&in_cur, in_base, a->baselines.nr,
+	    a->allow_mismatch);
 	if (status)
 		goto out;
 
 	compare_opts_init(&opts, &cfg->compare);
-	opts.allow_mismatch = a.allow_mismatch;
-	if (a.night_pairs) {
-		if ((size_t)a.night_pairs < cur->nr_scenarios) {
+	opts.allow_mismatch = a->allow_mismatch;
+	if (a->night_pairs) {
+		if ((size_t)a->night_pairs < cur->nr_scenarios) {
 			diag_error("--night-pairs %ld is fewer than the %zu "
-			    "scenarios of '%s'", a.night_pairs,
-			    cur->nr_scenarios, a.current);
+			    "scenarios of '%s'", a->night_pairs,
+			    cur->nr_scenarios, a->current);
 			status = EXIT_BAD_INPUT;
 			goto out;
 		}
 		opts.share = (double)cur->nr_scenarios /
-		    (double)a.night_pairs;
+		    (double)a->night_pairs;
 	}
-	if (compare_run(&cmp, &in_cur, in_base, a.baselines.nr, &opts)) {
+	if (compare_run(&cmp, &in_cur, in_base, a->baselines.nr, &opts)) {
 		diag_error_current();
 		status = exit_status_for_error(jg_error_code());
 		goto out;
@@ -348,26 +380,44 @@ cmd_compare(int argc, char **argv)
 	    comparison_verdict(cmp)));
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
 		/* Nothing measured is never a pass (DESIGN §10). */
-		diag_error("'%s' holds no valid iteration%s%s", a.current,
+		diag_error("'%s' holds no valid iteration%s%s", a->current,
 		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
 		    cur->run.errors.items[0] : "");
 		status = exit_status_merge(status, EXIT_INFRA);
 	}
-	if (comparison_write(cmp, a.output)) {
+	if (comparison_write(cmp, a->output)) {
 		diag_error_current();
 		status = exit_status_merge(status, EXIT_INFRA);
 	} else {
-		diag_verbose("wrote %s", a.output);
+		diag_verbose("wrote %s", a->output);
 	}
 	print_table(cmp);
 out:
 	comparison_free(cmp);
 	results_free(cur);
-	for (size_t i = 0; base && i < a.baselines.nr; i++)
+	for (size_t i = 0; base && i < a->baselines.nr; i++)
 		results_free(base[i]);
 	free(base);
 	free(in_base);
-	config_free(cfg);
-	strlist_release(&a.baselines);
 	return status;
 }
+
+static void
+release(void *args)
+{
+	struct compare_args *a = args;
+
+	strlist_release(&a->baselines);
+}
+
+const struct command cmd_compare = {
+	.name = "compare",
+	.summary = "compare one device's results with its baseline runs",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct compare_args),
+	.parse = parse,
+	.run = run,
+	.release = release,
+};

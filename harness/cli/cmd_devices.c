@@ -32,6 +32,21 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate devices [--json] [--connect HOST:PORT]...",
+	NULL
+};
+
+static const char options[] =
+	"  --json              print a JSON array instead of a table\n"
+	"  --connect HOST:PORT `adb connect` a network device first\n"
+	"                      (repeatable; emulators, device farms)\n"
+	"The adb server is found at $ADB_SERVER_SOCKET (tcp:HOST:PORT),\n"
+	"else 127.0.0.1:$ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; a\n"
+	"local server is started with `adb start-server` when adb is on\n"
+	"PATH.\n";
+
 /* The server sends "" for fields an unauthorized device never told it. */
 static const char *
 or_null(const char *s)
@@ -115,37 +130,48 @@ print_json(const struct row *rows, size_t nr)
 	strbuf_release(&sb);
 }
 
-int
-cmd_devices(int argc, char **argv)
+struct devices_args {
+	struct strlist connect;	/* --connect */
+	int json;
+};
+
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "connect", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("devices");
-	struct strlist connect = STRLIST_INIT;
-	struct adb_device_list list = ADB_DEVICE_LIST_INIT;
-	struct adb_server *srv = NULL;
-	struct row *rows = NULL;
-	int json = 0, opt, rc, status = EXIT_PASS;
+	struct devices_args *a = args;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS,
 	    longopts, NULL)) != -1) {
 		if (cmd_common_option(opt, optarg))
 			continue;
 		if (opt == 'j')
-			json = 1;
+			a->json = 1;
 		else if (opt == 'C')
-			strlist_add(&connect, optarg);
+			strlist_add(&a->connect, optarg);
 		else
-			return cmd_usage_error(self, NULL);
+			return cmd_usage_error(&cmd_devices, NULL);
 	}
-	if (optind < argc) {
-		strlist_release(&connect);
-		return cmd_usage_error(self, "unexpected argument '%s'",
+	if (optind < argc)
+		return cmd_usage_error(&cmd_devices, "unexpected argument '%s'",
 		    argv[optind]);
-	}
+	return 0;
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	const struct devices_args *a = args;
+	const struct strlist *connect = &a->connect;
+	struct adb_device_list list = ADB_DEVICE_LIST_INIT;
+	struct adb_server *srv = NULL;
+	struct row *rows = NULL;
+	int json = a->json, rc, status = EXIT_PASS;
 
 	rc = adb_server_new(&srv, 0);
 	if (rc) {
@@ -153,13 +179,13 @@ cmd_devices(int argc, char **argv)
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
-	for (size_t i = 0; i < connect.nr; i++) {
-		if (adb_server_connect(srv, connect.items[i])) {
+	for (size_t i = 0; i < connect->nr; i++) {
+		if (adb_server_connect(srv, connect->items[i])) {
 			diag_error_current();
 			status = EXIT_INFRA;
 			goto out;
 		}
-		diag_verbose("connected to %s", connect.items[i]);
+		diag_verbose("connected to %s", connect->items[i]);
 	}
 	if (adb_server_devices(srv, &list, 1)) {
 		diag_error_current();
@@ -213,6 +239,26 @@ out:
 	free(rows);
 	adb_device_list_release(&list);
 	adb_server_free(srv);
-	strlist_release(&connect);
 	return status;
 }
+
+static void
+release(void *args)
+{
+	struct devices_args *a = args;
+
+	strlist_release(&a->connect);
+}
+
+const struct command cmd_devices = {
+	.name = "devices",
+	.summary = "list the devices the adb server can reach, with their "
+	    "device key",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_DEVICES,
+	.args_size = sizeof(struct devices_args),
+	.parse = parse,
+	.run = run,
+	.release = release,
+};

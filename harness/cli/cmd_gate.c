@@ -9,17 +9,16 @@
  * every problem, where the report is, what became of the mail, and the
  * verdict with its exit status.  The warnings of the runs (a source that
  * yielded nothing, a version that could not be verified) are printed once
- * each on stderr before the table, however many batches said them.
- * The --mail and --update words are the
- * configuration's (mail.when, baseline.update).  Each stage's progress
- * and failures go to stderr as they happen.  SIGINT and SIGTERM stop the measuring (run_interrupt()); what
- * was measured is still compared and reported, and nothing is mailed or
- * recorded.
+ * each on stderr before the table, however many batches said them.  The
+ * --mail and --update words are the configuration's (mail.when,
+ * baseline.update).  Each stage's progress and failures go to stderr as
+ * they happen.  SIGINT and SIGTERM stop the measuring (its stop hook is
+ * run_interrupt()); what was measured is still compared and reported,
+ * and nothing is mailed or recorded.
  *
  * Exit status: DESIGN §10, as gate.h says.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +30,38 @@
 #include "run.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate gate [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--against REF] [--repo URL] [--shard I/N] [-o DIR] "
+	"[--mail always|regression|never] [--update never|on-pass|always] "
+	"[--no-mail]",
+	NULL
+};
+
+static const char options[] =
+	"  -s SERIAL           a device to use (repeatable; default:\n"
+	"                      devices.serials, else every attached one)\n"
+	"  --connect HOST:PORT `adb connect` a network device first\n"
+	"  --against REF       compare with this branch or tag of the\n"
+	"                      baseline repository (default: baseline.ref)\n"
+	"  --repo URL          the baseline repository (default:\n"
+	"                      baseline.repo)\n"
+	"  --shard I/N         measure only shard I of N of the (device,\n"
+	"                      scenario) pairs; merge with jankgate report\n"
+	"  -o DIR              results, comparisons and report (default:\n"
+	"                      out_dir)\n"
+	"  --mail WHEN         always, regression or never (default:\n"
+	"                      mail.when); --no-mail is --mail never\n"
+	"  --update WHEN       record the run as the new baseline: never,\n"
+	"                      on-pass or always (default: baseline.update)\n"
+	"Inconclusive comparisons get more iterations, up to\n"
+	"max_iterations.  Exit status: 0 pass, 1 regression, 2 bad input or\n"
+	"a baseline not comparable, 3 infrastructure failure (a device\n"
+	"lost, git or SMTP), 4 inconclusive after max_iterations.\n";
+
 struct gate_args {
+	struct gate_opts o;
 	const char *mail;
 	const char *update;
 	const char *shard;
@@ -51,7 +81,7 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		{ "update", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("gate");
+	const struct command *self = &cmd_gate;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "s:o:",
@@ -100,7 +130,7 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 static int
 apply_args(struct gate_opts *o, const struct gate_args *a)
 {
-	const struct command *self = command_find("gate");
+	const struct command *self = &cmd_gate;
 
 	if (a->mail && config_mail_when_parse(&o->mail_when, a->mail))
 		return cmd_usage_error(self, "--mail takes always, regression "
@@ -119,13 +149,6 @@ print_note(void *data, const char *line)
 {
 	(void)data;
 	diag_info("%s", line);
-}
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	run_interrupt();
 }
 
 static void
@@ -172,41 +195,34 @@ print_outcome(const struct gate_outcome *out)
 	    out->status);
 }
 
-int
-cmd_gate(int argc, char **argv)
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
-	struct gate_args a = { NULL, NULL, NULL };
+	struct gate_args *a = args;
+
+	gate_opts_init(&a->o, NULL);
+	return parse_args(&a->o, a, argc, argv);
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	struct gate_args *a = args;
+	struct gate_opts *o = &a->o;
 	struct gate_outcome out;
-	struct gate_opts o;
-	struct config *cfg = NULL;
-	struct sigaction sa, old_int, old_term;
 	int status;
 
-	gate_opts_init(&o, NULL);
-	gate_outcome_init(&out);
-	status = parse_args(&o, &a, argc, argv);
-	if (!status)
-		status = cmd_load_config(&cfg);
-	if (status)
-		goto out;
-	o.cfg = cfg;
-	o.mail_when = cfg->mail.when;
-	o.update = cfg->baseline.update;
-	if ((status = apply_args(&o, &a)))
-		goto out;
-	o.progress_fp = stderr;
-	o.progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
+	o->cfg = cfg;
+	o->mail_when = cfg->mail.when;
+	o->update = cfg->baseline.update;
+	if ((status = apply_args(o, a)))
+		return status;
+	o->progress_fp = stderr;
+	o->progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
 	    RUN_PROGRESS_AUTO;
-	o.note = print_note;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	status = gate_execute(&o, &out);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	o->note = print_note;
+	gate_outcome_init(&out);
+	status = gate_execute(o, &out);
 	/* Each warning once, after the progress, where it is not missed. */
 	for (size_t i = 0; i < out.warnings.nr; i++)
 		diag_warn("%s", out.warnings.items[i]);
@@ -214,9 +230,27 @@ cmd_gate(int argc, char **argv)
 	print_outcome(&out);
 	for (size_t i = 0; i < out.ci.nr; i++)
 		printf("%s\n", out.ci.items[i]);
-out:
 	gate_outcome_release(&out);
-	gate_opts_release(&o);
-	config_free(cfg);
 	return status;
 }
+
+static void
+release(void *args)
+{
+	struct gate_args *a = args;
+
+	gate_opts_release(&a->o);
+}
+
+const struct command cmd_gate = {
+	.name = "gate",
+	.summary = "the nightly one-shot: run, compare, report, mail, record",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG | CMD_DEVICES,
+	.args_size = sizeof(struct gate_args),
+	.parse = parse,
+	.run = run,
+	.release = release,
+	.stop = run_interrupt,
+};

@@ -26,6 +26,26 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate init [--apk FILE | --package PKG] [-s SERIAL]",
+	NULL
+};
+
+static const char options[] =
+	"  --apk FILE          the app: package and launcher activity from\n"
+	"                      this APK, which the configuration installs\n"
+	"  --package PKG       the app, by package name (already installed)\n"
+	"  -s SERIAL           with neither: the app open on this device\n"
+	"                      (default: the one attached device)\n"
+	"  -c FILE             where the configuration goes (default:\n"
+	"                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
+	"                      scenario goes to scenarios/ beside it\n"
+	"Writes a cold launch and one scene of flings; never overwrites a\n"
+	"file.  Prints the files written.\n"
+	"Exit status: 0 written, 2 bad usage, not an APK, a file exists or\n"
+	"a system app in front, 3 no device or adb server.\n";
+
 #define DEVICE_TIMEOUT_MS 30000
 
 struct init_args {
@@ -55,14 +75,15 @@ valid_package(const char *s)
 }
 
 static int
-parse_args(struct init_args *a, int argc, char **argv)
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
+	struct init_args *a = args;
 	static const struct option longopts[] = {
 		{ "apk", required_argument, NULL, 'A' },
 		{ "package", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("init");
+	const struct command *self = &cmd_init;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS "s:",
@@ -95,41 +116,43 @@ parse_args(struct init_args *a, int argc, char **argv)
 	if (a->serial && (a->apk || a->package))
 		return cmd_usage_error(self, "-s picks the device whose open "
 		    "app to use; it goes without --apk and --package");
+	/* Only the app open on a phone needs one. */
+	if (a->apk || a->package)
+		*needs &= ~(unsigned)CMD_DEVICES;
 	return 0;
 }
 
-int
-cmd_init(int argc, char **argv)
+/* -c FILE names where the configuration goes: none is read. */
+static int
+run(void *args, const struct config *cfg)
 {
-	struct init_args a = { NULL, NULL, NULL };
+	const struct init_args *a = args;
 	struct init_app app;
 	struct strlist written = STRLIST_INIT;
 	const char *config;
 	int status, rc;
 
 	memset(&app, 0, sizeof(app));
-	if ((status = parse_args(&a, argc, argv)))
-		return status;
 	config = config_default_path(jg_opts.config_path);
-	if (a.package) {
-		app.package = xstrdup(a.package);
+	if (a->package) {
+		app.package = xstrdup(a->package);
 		app.from = xstrdup("--package");
 		rc = 0;
-	} else if (a.apk) {
-		rc = init_app_from_apk(&app, a.apk);
+	} else if (a->apk) {
+		rc = init_app_from_apk(&app, a->apk);
 		/* Named from the configuration's directory, as it reads it. */
-		if (!rc && strchr(config, '/') && a.apk[0] != '/') {
-			char *abs = realpath(a.apk, NULL);
+		if (!rc && strchr(config, '/') && a->apk[0] != '/') {
+			char *abs = realpath(a->apk, NULL);
 
 			free(app.apk);
-			app.apk = abs ? abs : xstrdup(a.apk);
+			app.apk = abs ? abs : xstrdup(a->apk);
 		}
 	} else {
-		rc = init_app_from_device(&app, a.serial, DEVICE_TIMEOUT_MS);
+		rc = init_app_from_device(&app, a->serial, DEVICE_TIMEOUT_MS);
 	}
 	if (rc) {
 		/* An APK that will not do is bad input, whatever the code. */
-		status = a.apk ? EXIT_BAD_INPUT : exit_status_for_error(rc);
+		status = a->apk ? EXIT_BAD_INPUT : exit_status_for_error(rc);
 		diag_error_current();
 		goto out;
 	}
@@ -151,3 +174,14 @@ out:
 	strlist_release(&written);
 	return status;
 }
+
+const struct command cmd_init = {
+	.name = "init",
+	.summary = "write a first jankgate.json and scenario for an app",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_DEVICES,
+	.args_size = sizeof(struct init_args),
+	.parse = parse,
+	.run = run,
+};

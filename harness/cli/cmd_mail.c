@@ -25,6 +25,25 @@
 #include "strlist.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate mail DIR [--to ADDR]... [--dry-run FILE.eml]",
+	NULL
+};
+
+static const char options[] =
+	"  --to ADDR           a recipient, replacing mail.to (repeatable)\n"
+	"  --dry-run FILE.eml  write the message to FILE.eml, send nothing\n"
+	"  -c FILE             mail.* from this configuration (default:\n"
+	"                      $JANKGATE_CONFIG, then ./jankgate.json if\n"
+	"                      present, else built-in and JANKGATE_MAIL_*)\n"
+	"The text and HTML of the report as alternatives, report.html and\n"
+	"comparison*.json attached.  User and password come from the\n"
+	"variables named by mail.user_env and mail.password_env, or\n"
+	"mail.password_file; $SSL_CERT_FILE adds trusted certificates.\n"
+	"Exit status: 0 sent, 2 bad input (no report in DIR, no recipient\n"
+	"or server), 3 SMTP failure (the report stays in DIR).\n";
+
 struct mail_args {
 	const char *dir;
 	struct strlist to;
@@ -32,14 +51,15 @@ struct mail_args {
 };
 
 static int
-parse_args(struct mail_args *a, int argc, char **argv)
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
+	struct mail_args *a = args;
 	static const struct option longopts[] = {
 		{ "to", required_argument, NULL, 't' },
 		{ "dry-run", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("mail");
+	const struct command *self = &cmd_mail;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS, longopts,
@@ -83,42 +103,53 @@ make_printable(struct strbuf *sb)
 	}
 }
 
-int
-cmd_mail(int argc, char **argv)
+static int
+run(void *args, const struct config *cfg)
 {
-	struct mail_args a = { NULL, STRLIST_INIT, NULL };
+	const struct mail_args *a = args;
 	struct strbuf subject = STRBUF_INIT;
 	struct mail_report_opts o = { 0 };
-	struct config *cfg = NULL;
-	int status, rc;
+	int status = EXIT_PASS, rc;
 
-	status = parse_args(&a, argc, argv);
-	if (!status)
-		status = cmd_load_config_optional(&cfg);
-	if (status)
-		goto out;
-	o.to = (const char *const *)a.to.items;
-	o.nr_to = a.to.nr;
-	o.dry_run = a.dry_run;
+	o.to = (const char *const *)a->to.items;
+	o.nr_to = a->to.nr;
+	o.dry_run = a->dry_run;
 	o.subject = &subject;
-	rc = mail_send_report(&cfg->mail, a.dir, &o);
+	rc = mail_send_report(&cfg->mail, a->dir, &o);
 	make_printable(&subject);
 	if (rc < 0) {
 		diag_error("%s", jg_error_msg());
 		status = exit_status_for_error(rc);
 		if (status == EXIT_INFRA)
-			diag_info("the report stays in '%s'", a.dir);
-	} else if (a.dry_run) {
-		printf("wrote %s: %s\n", a.dry_run, subject.buf);
+			diag_info("the report stays in '%s'", a->dir);
+	} else if (a->dry_run) {
+		printf("wrote %s: %s\n", a->dry_run, subject.buf);
 	} else {
-		size_t n = a.to.nr ? a.to.nr : cfg->mail.to.nr;
+		size_t n = a->to.nr ? a->to.nr : cfg->mail.to.nr;
 
 		printf("sent to %zu recipient%s: %s\n", n, n == 1 ? "" : "s",
 		    subject.buf);
 	}
-out:
-	config_free(cfg);
-	strlist_release(&a.to);
 	strbuf_release(&subject);
 	return status;
 }
+
+static void
+release(void *args)
+{
+	struct mail_args *a = args;
+
+	strlist_release(&a->to);
+}
+
+const struct command cmd_mail = {
+	.name = "mail",
+	.summary = "mail the report in DIR (written by `jankgate report`)",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct mail_args),
+	.parse = parse,
+	.run = run,
+	.release = release,
+};

@@ -44,10 +44,46 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate parse SOURCE FILE... [--app PKG] [--pid N]... "
+	"[--refresh-hz HZ]",
+	"jankgate parse --list",
+	NULL
+};
+
+static const char options[] =
+	"  --list              the sources and what each one reads\n"
+	"  --app PKG           the app's package: picks its process in a\n"
+	"                      gfxinfo dump of every process, its lines\n"
+	"                      and launches in a log (default: app of the\n"
+	"                      configuration, or $JANKGATE_APP)\n"
+	"  --pid N             a process id of the app (repeatable), for a\n"
+	"                      log that does not say which is the app's\n"
+	"                      (no 'Start proc' line, no Studio package\n"
+	"                      column); another app's lines never count\n"
+	"  --refresh-hz HZ     the display's refresh rate (default 60):\n"
+	"                      janky and dropped frames depend on it\n"
+	"  -c FILE             app (the package) from this configuration\n"
+	"                      (default: $JANKGATE_CONFIG, then\n"
+	"                      ./jankgate.json if present)\n"
+	"FILE may be UTF-8, with or without a BOM, or UTF-16; logs in any\n"
+	"logcat -v layout or as Android Studio copies them.\n"
+	"Prints a JSON array, one object per FILE: file, source, the\n"
+	"iteration as results.json holds it, every launch (startup), and\n"
+	"warnings.\n"
+	"Exit status: 0 parsed (a failed launch shows as \"ok\": false,\n"
+	"input in no known layout as a warning), 2 unknown source or\n"
+	"unreadable file.\n";
+
 #define DEFAULT_REFRESH_HZ 60
 #define MAX_PID 999999999
 
 struct parse_opts {
+	char **files;		/* the FILE operands */
+	int nr_files;
+	int list;		/* --list */
+	int help;		/* --help */
 	const struct source *src;
 	const struct config *cfg;
 	const char *app;	/* --app, else NULL */
@@ -192,8 +228,8 @@ read_number(const char *arg, double min, double max, double *out)
 	return 0;
 }
 
-int
-cmd_parse(int argc, char **argv)
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
@@ -203,78 +239,101 @@ cmd_parse(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static char *help_args[] = { "help", "parse", NULL };
-	const struct command *self = command_find("parse");
-	struct parse_opts o = { .refresh_hz = DEFAULT_REFRESH_HZ };
-	struct config *cfg = NULL;
-	int opt, list = 0, status;
+	const struct command *self = &cmd_parse;
+	struct parse_opts *o = args;
+	int opt;
 	double pid;
 
+	o->refresh_hz = DEFAULT_REFRESH_HZ;
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS, longopts,
 	    NULL)) != -1) {
 		switch (opt) {
 		case 'l':
-			list = 1;
+			o->list = 1;
 			break;
 		case 'h':
-			/* What `jankgate help parse` prints. */
-			free(o.pids);
-			return cmd_help(2, help_args);
+			o->help = 1;
+			*needs = 0;
+			return 0;
 		case 'r':
-			if (read_number(optarg, 1, 1000, &o.refresh_hz)) {
-				free(o.pids);
+			if (read_number(optarg, 1, 1000, &o->refresh_hz))
 				return cmd_usage_error(self, "bad refresh rate "
 				    "'%s'", optarg);
-			}
 			break;
 		case 'a':
 			if (!*optarg || strchr(optarg, '/') ||
 			    strchr(optarg, ' '))
 				return cmd_usage_error(self, "bad package "
 				    "name '%s'", optarg);
-			o.app = optarg;
+			o->app = optarg;
 			break;
 		case 'p':
 			if (read_number(optarg, 1, MAX_PID, &pid) ||
-			    pid != floor(pid)) {
-				free(o.pids);
+			    pid != floor(pid))
 				return cmd_usage_error(self, "bad process id "
 				    "'%s'", optarg);
-			}
-			XALLOC_GROW(o.pids, o.nr_pids + 1, o.alloc_pids);
-			o.pids[o.nr_pids++] = (int)pid;
+			XALLOC_GROW(o->pids, o->nr_pids + 1, o->alloc_pids);
+			o->pids[o->nr_pids++] = (int)pid;
 			break;
 		default:
-			if (!cmd_common_option(opt, optarg)) {
-				free(o.pids);
+			if (!cmd_common_option(opt, optarg))
 				return cmd_usage_error(self, NULL);
-			}
 		}
 	}
-	if (list) {
-		free(o.pids);
+	if (o->list) {
 		if (optind < argc)
 			return cmd_usage_error(self, "--list takes no operand");
-		list_sources();
-		return EXIT_PASS;
+		*needs = 0;
+		return 0;
 	}
-	if (argc - optind < 2) {
-		free(o.pids);
+	if (argc - optind < 2)
 		return cmd_usage_error(self, "need a SOURCE and a FILE");
-	}
-	o.src = source_find(argv[optind]);
-	if (!o.src) {
-		free(o.pids);
+	o->src = source_find(argv[optind]);
+	if (!o->src) {
 		diag_error("unknown source '%s' (jankgate parse --list shows "
 		    "them)", argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
-	status = cmd_load_config_optional(&cfg);
-	if (!status) {
-		o.cfg = cfg;
-		status = parse_files(&o, argc - optind - 1, argv + optind + 1);
-	}
-	config_free(cfg);
-	free(o.pids);
-	return status;
+	o->files = argv + optind + 1;
+	o->nr_files = argc - optind - 1;
+	return 0;
 }
+
+static int
+run(void *args, const struct config *cfg)
+{
+	struct parse_opts *o = args;
+
+	if (o->help) {
+		/* What `jankgate help parse` prints. */
+		cmd_print_command_help(&cmd_parse);
+		return EXIT_PASS;
+	}
+	if (o->list) {
+		list_sources();
+		return EXIT_PASS;
+	}
+	o->cfg = cfg;
+	return parse_files(o, o->nr_files, o->files);
+}
+
+static void
+release(void *args)
+{
+	struct parse_opts *o = args;
+
+	free(o->pids);
+}
+
+const struct command cmd_parse = {
+	.name = "parse",
+	.summary = "run one source's parser over saved device output, print "
+	    "JSON",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct parse_opts),
+	.parse = parse,
+	.run = run,
+	.release = release,
+};

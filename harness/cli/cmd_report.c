@@ -30,20 +30,45 @@
 #include "strlist.h"
 #include "banned.h"
 
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate report COMPARISON.json... [-o DIR] [--repo URL]",
+	NULL
+};
+
+static const char options[] =
+	"  -o, --output DIR    where to write (default: report)\n"
+	"  --repo URL          the baseline repository, for trend lines\n"
+	"                      (default: baseline.repo; none: no trends)\n"
+	"  -c FILE             report.title, report.templates,\n"
+	"                      report.history and baseline.* from this\n"
+	"                      configuration (default: $JANKGATE_CONFIG,\n"
+	"                      then ./jankgate.json if present)\n"
+	"Several comparisons (shards, devices) make one report.  Writes\n"
+	"report.html, email.html, email.txt, summary.md, junit.xml,\n"
+	"metrics.txt, view.json and the comparisons into DIR; prints\n"
+	"report.html's path.  With $GITHUB_STEP_SUMMARY set, summary.md is\n"
+	"appended to it; with GITHUB_ACTIONS=true, ::error and ::warning\n"
+	"workflow commands follow the path.\n"
+	"Exit status: 0 written, 2 bad input (a missing or invalid\n"
+	"comparison, results file or template), 3 DIR not writable.\n";
+
 struct report_args {
-	const char *out_dir;
+	const char *out_dir;	/* -o; default "report" */
 	const char *repo;
+	const char *const *comparisons;
+	size_t nr_comparisons;
 };
 
 static int
-parse_args(struct report_args *a, int argc, char **argv)
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
+	struct report_args *a = args;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "repo", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("report");
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "o:",
@@ -55,37 +80,35 @@ parse_args(struct report_args *a, int argc, char **argv)
 		else if (opt == 'R')
 			a->repo = optarg;
 		else
-			return cmd_usage_error(self, NULL);
+			return cmd_usage_error(&cmd_report, NULL);
 	}
 	if (optind >= argc)
-		return cmd_usage_error(self, "no comparison file given");
+		return cmd_usage_error(&cmd_report, "no comparison file given");
+	if (!a->out_dir)
+		a->out_dir = "report";
+	a->comparisons = (const char *const *)argv + optind;
+	a->nr_comparisons = (size_t)(argc - optind);
 	return 0;
 }
 
-int
-cmd_report(int argc, char **argv)
+static int
+run(void *args, const struct config *cfg)
 {
-	struct report_args a = { "report", NULL };
+	const struct report_args *a = args;
 	struct report_result res;
 	struct report_opts o;
 	struct baseline_trends trends;
-	struct config *cfg = NULL;
-	int status, rc;
+	int status = EXIT_PASS, rc;
 
-	status = parse_args(&a, argc, argv);
-	if (!status)
-		status = cmd_load_config_optional(&cfg);
-	if (status)
-		goto out;
 	o = (struct report_opts){
-		.comparisons = (const char *const *)argv + optind,
-		.nr_comparisons = (size_t)(argc - optind),
-		.out_dir = a.out_dir,
+		.comparisons = a->comparisons,
+		.nr_comparisons = a->nr_comparisons,
+		.out_dir = a->out_dir,
 		.title = cfg->report.title,
 		.templates = cfg->report.templates,
 	};
 	/* Trend lines from the baseline repository, when there is one. */
-	baseline_trends_init(&trends, &cfg->baseline, a.repo, NULL);
+	baseline_trends_init(&trends, &cfg->baseline, a->repo, NULL);
 	if (trends.opts.repo && *trends.opts.repo)
 		o.history = (struct report_history){ baseline_trends_load,
 		    &trends, (size_t)cfg->report.history, cfg->baseline.ref };
@@ -100,7 +123,7 @@ cmd_report(int argc, char **argv)
 		struct strlist ci = STRLIST_INIT;
 
 		diag_verbose("verdict: %s", exit_outcome_name(res.verdict));
-		if (report_ci(&res, a.out_dir, &ci))
+		if (report_ci(&res, a->out_dir, &ci))
 			diag_warn("%s", jg_error_msg());
 		printf("%s\n", res.html);
 		for (size_t i = 0; i < ci.nr; i++)
@@ -108,7 +131,17 @@ cmd_report(int argc, char **argv)
 		strlist_release(&ci);
 	}
 	report_result_release(&res);
-out:
-	config_free(cfg);
 	return status;
 }
+
+const struct command cmd_report = {
+	.name = "report",
+	.summary = "write the HTML, mail, Markdown and JUnit reports of "
+	    "comparisons",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct report_args),
+	.parse = parse,
+	.run = run,
+};

@@ -1,9 +1,10 @@
 /*
  * cmd_run.c: `jankgate run`, the argv layer over run_execute() (run.h).
  *
- * Parses the options into a struct run_opts, installs the SIGINT/SIGTERM
- * handlers that ask the run to stop (what was measured is written with
- * complete: false and the status is 3), runs, and prints what went wrong
+ * Parses the options into a struct run_opts and runs; its stop hook is
+ * run_interrupt(), so SIGINT and SIGTERM ask the run to stop (what was
+ * measured is written with complete: false and the status is 3).  It
+ * prints what went wrong
  * and, on stdout, the results files written, one per line, so a script
  * can pick them up.  Progress goes to stderr: live lines on a terminal,
  * timestamped lines elsewhere, none with -q.
@@ -12,7 +13,6 @@
  * 3 no device, a device refused or lost, or interrupted).
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +25,42 @@
 #include "strlist.h"
 #include "banned.h"
 
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	run_interrupt();
-}
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate run [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--scenario NAME]... [-n N] [--warmups N] [-o DIR] [--append] "
+	"[--shard I/N]",
+	NULL
+};
+
+static const char options[] =
+	"  -s SERIAL           use this device (repeatable; default:\n"
+	"                      devices.serials, else every attached device)\n"
+	"  --connect HOST:PORT `adb connect` a network device first\n"
+	"                      (repeatable, after devices.connect)\n"
+	"  --scenario NAME     run only this scenario (repeatable; the file\n"
+	"                      name without .scn)\n"
+	"  -n N                measured iterations per scenario (default:\n"
+	"                      iterations)\n"
+	"  --warmups N         warm-up iterations before them (default:\n"
+	"                      warmups)\n"
+	"  -o, --output DIR    where results go (default: out_dir); each\n"
+	"                      device writes DIR/<device-key>/results.json\n"
+	"  --append            add the iterations to the results already in\n"
+	"                      DIR instead of starting new files\n"
+	"  --shard I/N         run the I-th of N shares of the (device,\n"
+	"                      scenario) pairs: pair k = device * scenarios\n"
+	"                      + scenario, in serial and config order, goes\n"
+	"                      to shard k mod N + 1\n"
+	"Prints the results files written, one per line.  Progress goes to\n"
+	"stderr (a live line per device on a terminal); SIGINT or SIGTERM\n"
+	"stops input, writes what was measured with complete: false and\n"
+	"force-stops the app.\n"
+	"Exit status: 0 done (failed iterations are in the results), 2 bad\n"
+	"usage, configuration or scenario (also coordinates off a device's\n"
+	"screen), 3 no device, a device refused by its hygiene limits,\n"
+	"install or versionCode check failed, device lost, every measured\n"
+	"iteration of a scenario failed, or interrupted.\n";
 
 /* A count option: 1..1000 (iterations) or 0..1000 (warm-ups). */
 static int
@@ -45,6 +75,11 @@ parse_count(const char *s, int min, int *out)
 	return 0;
 }
 
+struct run_args {
+	struct run_opts o;
+	const char *out_dir;
+};
+
 static int
 parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 {
@@ -57,7 +92,7 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 		{ "shard", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *self = command_find("run");
+	const struct command *self = &cmd_run;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+" CMD_COMMON_SHORTOPTS
@@ -133,42 +168,55 @@ print_report(const struct run_report *rep)
 	fflush(stdout);
 }
 
-int
-cmd_run(int argc, char **argv)
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
 {
-	struct run_opts o;
+	struct run_args *a = args;
+
+	run_opts_init(&a->o);
+	return parse_args(&a->o, argc, argv, &a->out_dir);
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	struct run_args *a = args;
 	struct run_report rep;
-	struct config *cfg = NULL;
-	struct sigaction sa, old_int, old_term;
-	const char *out_dir = NULL;
 	int status;
 
-	run_opts_init(&o);
 	run_report_init(&rep);
-	status = parse_args(&o, argc, argv, &out_dir);
-	if (status || (status = cmd_load_config(&cfg)))
-		goto out;
-	o.cfg = cfg;
-	o.out_dir = out_dir;
-	o.progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
+	a->o.cfg = cfg;
+	a->o.out_dir = a->out_dir;
+	a->o.progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
 	    RUN_PROGRESS_AUTO;
-	o.progress_fp = stderr;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	status = run_execute(&o, &rep);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	a->o.progress_fp = stderr;
+	status = run_execute(&a->o, &rep);
 	if (run_interrupted())
 		diag_error("interrupted: results so far are written with "
 		    "complete: false");
 	print_report(&rep);
-out:
 	run_report_release(&rep);
-	run_opts_release(&o);
-	config_free(cfg);
 	return status;
 }
+
+static void
+release(void *args)
+{
+	struct run_args *a = args;
+
+	run_opts_release(&a->o);
+}
+
+const struct command cmd_run = {
+	.name = "run",
+	.summary = "drive the app through the scenarios on every device, "
+	    "measure it",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG | CMD_DEVICES,
+	.args_size = sizeof(struct run_args),
+	.parse = parse,
+	.run = run,
+	.release = release,
+	.stop = run_interrupt,
+};

@@ -102,5 +102,5 @@ main(int argc, char **argv)
 	argv += optind;
 	optind = 0;
 	opterr = 1;
-	return finish(c->fn(argc, argv));
+	return finish(command_dispatch(c, argc, argv));
 }
