@@ -5,7 +5,7 @@
  * itself, the app, the device and its preflight hygiene, source warnings,
  * and per scenario the iterations with their launch timing and scenes.
  * Sources and the runner fill it, compare and report read it, and
- * results_json.c moves it to and from disk.
+ * results_write.c and results_read.c move it to and from disk.
  *
  * The structs are public, unlike most of jankgate's: this is a data model
  * that many modules read field by field, and accessors for ~100 fields
@@ -407,7 +407,7 @@ uint64_t rs_frames_histogram_at_least(const struct rs_frames *f,
     uint32_t min_ms);
 
 /*
- * results_json.c: the file format.  Reading checks the "schema" (any
+ * results_write.c, results_read.c: the file format.  Reading checks the "schema" (any
  * jankgate.results/1.x) and the type of every known key; errors are
  * JG_EINVAL with "<name>: <key path>: expected <what>", or JG_ENOTFOUND /
  * JG_EIO from reading the file.  On error *out is NULL.
