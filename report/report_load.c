@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "error.h"
 #include "fileio.h"
 #include "report.h"

@@ -23,7 +23,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "view.h"
 
 struct metric_series;

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "config.h"
 #include "error.h"
 #include "exitstatus.h"

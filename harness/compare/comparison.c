@@ -1,16 +1,17 @@
 /*
- * compare_model.c: the comparison model of compare.h, and its names.
+ * comparison.c: the comparison model of comparison.h, and its names.
  *
  * Allocation and release of a struct comparison and its arrays, the names
  * of verdicts and block statuses as comparison.json spells them, and the
  * run's verdict over its entries.  compare.c fills the model and
- * compare_json.c reads and writes it; this file is what both share.
+ * comparison_read.c and comparison_write.c move it to and from disk;
+ * this file is what they share.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "error.h"
 #include "xalloc.h"
 #include "banned.h"
