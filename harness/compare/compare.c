@@ -1,7 +1,6 @@
 /*
- * compare.c: samples, entries and the run's passes over them (the method
- * is in compare.h; the session model is compare_session.c's, the verdict
- * of one entry compare_verdict.c's).
+ * compare.c: compare_run(), from the inputs to a comparison (the method is
+ * in compare.h; compare_int.h lists the files that do each part).
  *
  * compare_run() walks the union of the scenarios of both sides, current
  * order first; in each, the scenario's own metrics (launch timing), then
@@ -63,15 +62,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* The trend line's share of a look's alpha, and the window it needs. */
-#define CMP_TREND_SHARE 0.1
-#define CMP_TREND_MIN_RUNS 6
-/* The t a kind's slope over the window needs to be taken off tonight. */
-#define CMP_TREND_T 3
-
-#define SWAP(a, b) do { struct kind_series tmp_ = (a); (a) = (b); \
-	(b) = tmp_; } while (0)
-
 /* ---- options ------------------------------------------------------------ */
 
 /* The priors when there is no configuration: config_keys.c's defaults. */
@@ -110,732 +100,6 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 }
 
 /* ---- samples ------------------------------------------------------------ */
-
-/* Both NULL, or both the same string. */
-static bool
-same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static bool
-iteration_valid(const struct rs_iteration *it)
-{
-	return !it->warmup && it->ok;
-}
-
-static size_t
-valid_iterations(const struct rs_scenario *sc)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; sc && i < sc->nr_iterations; i++)
-		n += iteration_valid(&sc->iterations[i]);
-	return n;
-}
-
-/*
- * Append the values of `m` in scene `scene` (NULL: the launch) of `sc`,
- * each with its run (the baseline input's index, -1 for the current run)
- * and session.
- */
-static void
-gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
-    const struct metric_def *m, int run)
-{
-	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
-		const struct rs_iteration *it = &sc->iterations[i];
-		const struct rs_scene *sn;
-		double x;
-		int rc;
-
-		if (!iteration_valid(it))
-			continue;
-		if (scene) {
-			sn = rs_iteration_find_scene(it, scene);
-			if (!sn)
-				continue;
-			rc = metric_scene_value(m, sn, &x);
-		} else {
-			rc = metric_iteration_value(m, it, &x);
-		}
-		if (rc) {
-			/* Not measured in this iteration: no value. */
-			jg_error_clear();
-			continue;
-		}
-		if (!isfinite(x)) {
-			s->dropped++;
-			continue;
-		}
-		cmp_sample_add(s, x, run, it->session);
-	}
-}
-
-/*
- * The per-iteration spread behind the noise term of T, the smaller of two
- * estimates that are both the IQR for normal data and each over-read in
- * one case:
- *   - the IQR of the pooled baseline, which also counts what moves whole
- *     runs (a fix or a regression inside the baseline window);
- *   - how much two iterations of the same session differ: sqrt 2 times
- *     the median of |x - y| over every pair of one session's values
- *     (within 3 % of the IQR for lognormal frame times), which jumps by
- *     whole steps on values that sit on a few integers (p90 in whole ms,
- *     block counts: its median is 0 or 1).
- * NAN when there is neither.
- */
-static double
-spread_of(const struct cmp_sample *b, const struct stats_summary *base)
-{
-	double *d = NULL, med, iqr = base->n > 1 ? base->iqr : NAN;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; i < b->n; i++)
-		for (size_t j = i + 1; j < b->n; j++) {
-			if (b->run[j] != b->run[i] || b->sess[j] != b->sess[i])
-				continue;
-			XALLOC_GROW(d, n + 1, alloc);
-			d[n++] = fabs(b->v[i] - b->v[j]);
-		}
-	if (n && !stats_quantile(&med, d, n, 0.5))
-		iqr = fmin(iqr, M_SQRT2 * med);
-	free(d);
-	return iqr;
-}
-
-/* ---- one entry ---------------------------------------------------------- */
-
-/* What a scenario contributes to every entry in it. */
-struct scope {
-	const char *scenario;
-	const struct rs_scenario *cur;
-	const struct rs_scenario *const *base;	/* one per baseline */
-	size_t nr_base;
-	size_t cur_valid, base_valid;
-};
-
-/*
- * How a kind of metric moved over the window, run by run: the worse-way
- * deviation of each run's mean from the window's, averaged over the
- * kind's metrics (relative for times, in within-session standard
- * deviations for the rest), per position in the window, oldest first.
- */
-struct kind_series {
-	double *sum, *n;
-};
-
-struct run_ctx {
-	struct cmp_kind_acc frame_drift;	/* from scenes' mean frames */
-	struct kind_series series[METRIC_NR_KINDS];
-	struct kind_series frame_pct;	/* the percentiles' (no histogram) */
-	int *pos;		/* baseline input -> position in the window */
-	struct comparison *c;
-	const struct compare_opts *o;
-	struct cmp_pending *pend;
-	size_t nr_pend, alloc_pend;
-	bool *anchor;		/* per baseline input: the trend's anchor */
-	int *order;		/* baseline inputs, oldest first */
-	size_t nr_base;
-};
-
-static void
-set_reasonf(struct cmp_entry *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-set_reasonf(struct cmp_entry *e, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(e->reason);
-	e->reason = strbuf_detach(&sb, NULL);
-}
-
-static bool
-all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
-{
-	double x = a->v[0];
-
-	for (size_t i = 0; i < a->n; i++)
-		if (a->v[i] != x)
-			return false;
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i] != x)
-			return false;
-	return true;
-}
-
-/*
- * Build the entry for metric `m` in `scene` (NULL: scenario metric) and
- * apply the gates of compare.h step 2; an entry that passes them is queued
- * with its samples for the statistics.  No entry when neither side has a
- * value.
- */
-static void
-compare_metric(struct run_ctx *x, const struct scope *sc, const char *scene,
-    const struct metric_def *m)
-{
-	struct comparison *c = x->c;
-	struct cmp_sample b = { 0 }, cu = { 0 };
-	size_t min = (size_t)x->o->min_iterations;
-	struct cmp_pending *p;
-	struct cmp_entry *e;
-
-	for (size_t i = 0; i < sc->nr_base; i++)
-		gather(&b, sc->base[i], scene, m, (int)i);
-	gather(&cu, sc->cur, scene, m, -1);
-	if (b.dropped + cu.dropped)
-		strlist_addf(&c->warnings, "%s%s%s: %s: %zu values that are "
-		    "not finite numbers were left out", sc->scenario,
-		    scene ? "/" : "", scene ? scene : "", m->name,
-		    b.dropped + cu.dropped);
-	if (!b.n && !cu.n)
-		goto out;
-
-	e = comparison_add_entry(c);
-	e->device = c->device ? xstrdup(c->device) : NULL;
-	e->scenario = xstrdup(sc->scenario);
-	e->scene = scene ? xstrdup(scene) : NULL;
-	e->metric = xstrdup(m->name);
-	e->unit = xstrdup(m->unit);
-	e->higher_is_better = m->dir == METRIC_HIGHER_IS_BETTER;
-	stats_summarize(&e->base, b.v, b.n);
-	stats_summarize(&e->cur, cu.v, cu.n);
-	if (x->o->cfg)
-		config_threshold_for(x->o->cfg, scene, m, &e->rel_threshold,
-		    &e->abs_threshold);
-	else {
-		e->rel_threshold = m->rel_threshold;
-		e->abs_threshold = m->abs_threshold;
-	}
-	e->noise_threshold = x->o->noise;
-	e->spread = spread_of(&b, &e->base);
-	if (b.n)
-		e->threshold = fmax(fmax(e->abs_threshold,
-		    e->rel_threshold * fabs(e->base.median)),
-		    isnan(e->spread) ? 0 : e->noise_threshold * e->spread);
-
-	if (!b.n) {
-		e->verdict = CMP_NEW;
-		set_reasonf(e, "no baseline values yet");
-	} else if (!sc->cur) {
-		e->verdict = CMP_MISSING;
-		set_reasonf(e, "scenario '%s' is not in the current run",
-		    sc->scenario);
-	} else if (sc->cur_valid < min) {
-		e->verdict = CMP_INCONCLUSIVE;
-		set_reasonf(e, "%zu valid current iterations of '%s', fewer "
-		    "than min_iterations (%zu)", sc->cur_valid, sc->scenario,
-		    min);
-	} else if (!cu.n) {
-		e->verdict = CMP_MISSING;
-		set_reasonf(e, "no value in the current run");
-	} else if (cu.n < min || b.n < min) {
-		e->verdict = CMP_INCONCLUSIVE;
-		set_reasonf(e, "%zu current and %zu baseline values, fewer "
-		    "than min_iterations (%zu) on one side", cu.n, b.n, min);
-	} else {
-		XALLOC_GROW(x->pend, x->nr_pend + 1, x->alloc_pend);
-		p = &x->pend[x->nr_pend++];
-		memset(p, 0, sizeof(*p));
-		p->entry = c->nr_entries - 1;
-		p->metric = m;
-		p->b = b;
-		p->cu = cu;
-		p->degenerate = all_equal(&b, &cu);
-		return;
-	}
-out:
-	cmp_sample_release(&b);
-	cmp_sample_release(&cu);
-}
-
-/*
- * Add the run-by-run deviations of `b` (one metric's baseline) to `ks`:
- * on the log scale for times, else divided by the within-run standard
- * deviation (*sd gets it; 0 when there is none), signed so that worse is
- * positive.
- */
-static void
-series_add(struct run_ctx *x, struct kind_series *ks, const struct cmp_sample *b,
-    bool log_scale, bool higher_is_better, double *sd)
-{
-	size_t nb = x->nr_base;
-	double *sum = xcalloc(nb + 1, sizeof(*sum));
-	double *n = xcalloc(nb + 1, sizeof(*n));
-	double grand = 0, runs = 0, ss = 0, df = 0, div = 1;
-	double sign = higher_is_better ? -1 : 1;
-
-	*sd = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		double y = log_scale ? log(b->v[i]) : b->v[i];
-
-		if (b->run[i] < 0 || (log_scale && !(b->v[i] > 0)))
-			goto out;
-		sum[b->run[i]] += y;
-		n[b->run[i]]++;
-	}
-	for (size_t r = 0; r < nb; r++)
-		if (n[r]) {
-			grand += sum[r] / n[r];
-			runs++;
-		}
-	if (runs < 2)
-		goto out;
-	grand /= runs;
-	for (size_t i = 0; i < b->n; i++) {
-		double y = log_scale ? log(b->v[i]) : b->v[i];
-		double d = y - sum[b->run[i]] / n[b->run[i]];
-
-		ss += d * d;
-	}
-	for (size_t r = 0; r < nb; r++)
-		df += n[r] ? n[r] - 1 : 0;
-	*sd = df > 0 ? sqrt(ss / df) : 0;
-	if (!log_scale) {
-		if (!(*sd > 0))
-			goto out;
-		div = *sd;
-	}
-	for (size_t r = 0; r < nb; r++)
-		if (n[r]) {
-			ks->sum[x->pos[r]] += sign * (sum[r] / n[r] - grand) /
-			    div;
-			ks->n[x->pos[r]]++;
-		}
-out:
-	free(sum);
-	free(n);
-}
-
-/*
- * The mean frame time of a scene, from its histogram: every frame counts,
- * so unlike the whole-ms percentiles it follows a phone running 2 %
- * slower instead of sticking at a bucket.  Not a compared metric; the
- * session model reads the drift of frame times from it.
- */
-static int
-mean_frame_ms(double *out, const struct rs_scene *sn)
-{
-	double sum = 0, n = 0;
-
-	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
-		sum += (double)sn->frames.histogram[i].ms *
-		    (double)sn->frames.histogram[i].count;
-		n += (double)sn->frames.histogram[i].count;
-	}
-	if (!(n > 0 && sum > 0))
-		return -1;
-	*out = sum / n;
-	return 0;
-}
-
-/* Add the baseline's sessions of `scene`'s mean frame time to the drift. */
-static void
-frame_drift_add(struct run_ctx *x, const struct scope *sc, const char *scene)
-{
-	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
-		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
-		METRIC_KIND_FRAME_TIME, 0, 0 };
-	struct cmp_pending p;
-
-	memset(&p, 0, sizeof(p));
-	p.metric = &mean_frame;
-	for (size_t r = 0; r < sc->nr_base; r++)
-		for (size_t i = 0; sc->base[r] && i <
-		    sc->base[r]->nr_iterations; i++) {
-			const struct rs_iteration *it =
-			    &sc->base[r]->iterations[i];
-			const struct rs_scene *sn;
-			double v;
-
-			if (!iteration_valid(it))
-				continue;
-			sn = rs_iteration_find_scene(it, scene);
-			if (sn && !mean_frame_ms(&v, sn))
-				cmp_sample_add(&p.b, v, (int)r, it->session);
-		}
-	if (p.b.n) {
-		double sd;
-
-		cmp_kind_add(&x->frame_drift, &p);
-		series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b, true,
-		    false, &sd);
-	}
-	cmp_sample_release(&p.b);
-}
-
-/* ---- the run's passes --------------------------------------------------- */
-
-/*
- * A kind's trend over the window: the least-squares slope of its run
- * deviations against their position.  It counts (sk->trend_on) when the
- * window holds CMP_TREND_MIN_RUNS runs or more and the slope is worse-way
- * and CMP_TREND_T standard errors from 0: then the phone (or the whole
- * app) has been getting slower night after night, and tonight's values
- * are taken back by what that slope predicts before they are compared,
- * so a slow device trend is not called tonight's regression.  One
- * metric's creep hardly moves a kind's average, so it is still found.
- */
-static void
-fit_trend(struct run_ctx *x, struct cmp_session_kind *sk,
-    const struct kind_series *ks)
-{
-	double st = 0, sd = 0, m = 0, sxx = 0, sxy = 0, ss = 0, b, a;
-
-	sk->trend = sk->trend_t = NAN;
-	sk->trend_on = false;
-	for (size_t t = 0; t < x->nr_base; t++)
-		if (ks->n[t]) {
-			st += (double)t;
-			sd += ks->sum[t] / ks->n[t];
-			m++;
-		}
-	if (m < CMP_TREND_MIN_RUNS)
-		return;
-	st /= m;
-	sd /= m;
-	for (size_t t = 0; t < x->nr_base; t++)
-		if (ks->n[t]) {
-			double dt = (double)t - st;
-
-			sxx += dt * dt;
-			sxy += dt * (ks->sum[t] / ks->n[t] - sd);
-		}
-	b = sxy / sxx;
-	a = sd - b * st;
-	for (size_t t = 0; t < x->nr_base; t++)
-		if (ks->n[t]) {
-			double r = ks->sum[t] / ks->n[t] - a - b * (double)t;
-
-			ss += r * r;
-		}
-	sk->trend = b;
-	sk->trend_t = ss > 0 ? b / sqrt(ss / (m - 2) / sxx) : 0;
-	sk->trend_on = b > 0 && sk->trend_t >= CMP_TREND_T;
-	sk->trend_mean_pos = st;
-}
-
-/*
- * Pass 1: how much a session moves each kind of metric, from the
- * baseline sessions of every entry, with the configured priors.
- */
-static void
-estimate_kinds(struct run_ctx *x)
-{
-	struct cmp_kind_acc acc[METRIC_NR_KINDS];
-	struct comparison *c = x->c;
-
-	memset(acc, 0, sizeof(acc));
-	for (size_t i = 0; i < x->nr_pend; i++) {
-		struct cmp_pending *p = &x->pend[i];
-		enum metric_kind k = p->metric->kind;
-
-		if (p->degenerate)
-			continue;
-		cmp_kind_add(&acc[k], p);
-		series_add(x, k == METRIC_KIND_FRAME_TIME ? &x->frame_pct :
-		    &x->series[k], &p->b, metric_kind_is_log(k),
-		    p->metric->dir == METRIC_HIGHER_IS_BETTER, &p->sd_base);
-	}
-	/* Frame times drift as the scenes' mean frames do (above). */
-	if (x->frame_drift.entries)
-		acc[METRIC_KIND_FRAME_TIME] = x->frame_drift;
-	else
-		SWAP(x->series[METRIC_KIND_FRAME_TIME], x->frame_pct);
-	for (int k = 0; k < METRIC_NR_KINDS; k++)
-		fit_trend(x, &c->kinds[k], &x->series[k]);
-	for (int k = 0; k < METRIC_NR_KINDS; k++)
-		cmp_kind_finish(&c->kinds[k], &acc[k], (enum metric_kind)k,
-		    x->o->session_prior[k], x->o->prior_runs);
-}
-
-/*
- * What the kind's trend predicts tonight stands above the window (or, for
- * the trend test, above its anchor runs), on the test's scale: 0 when the
- * kind has no trend to take off.  The entry's `drift` says it in unit.
- */
-static double
-drift_offset(struct run_ctx *x, const struct cmp_pending *p,
-    const struct cmp_session_kind *sk, struct cmp_entry *e, bool anchor)
-{
-	bool log_kind = metric_kind_is_log(p->metric->kind);
-	double from = anchor ? ((double)(x->nr_base / 2) - 1) / 2 :
-	    sk->trend_mean_pos, d, off;
-
-	if (!sk->trend_on || !(e->base.median > 0 || !log_kind))
-		return 0;
-	d = sk->trend * ((double)x->nr_base - from);
-	if (log_kind) {
-		off = d;
-		if (!anchor)
-			e->drift = e->base.median * expm1(d);
-		return off;
-	}
-	off = (e->higher_is_better ? -1 : 1) * d * p->sd_base;
-	if (!anchor)
-		e->drift = d * p->sd_base;
-	return off;
-}
-
-/* Pass 2: each entry's test, and its trend test. */
-static void
-test_all(struct run_ctx *x)
-{
-	struct comparison *c = x->c;
-	size_t min = (size_t)x->o->min_iterations, family = 0;
-	struct cmp_test_opts to, tt;
-
-	for (size_t i = 0; i < x->nr_pend; i++)
-		family += !x->pend[i].degenerate;
-	to.ci_level = tt.ci_level = c->ci_level;
-	to.prior_runs = tt.prior_runs = x->o->prior_runs;
-	/*
-	 * Which test decides is a matter of the sample sizes, never of the
-	 * look: the rank test wherever it could reach the comparison's
-	 * whole alpha (the t test is for the first nights' small baselines).
-	 */
-	to.level = c->alpha * c->share / (double)(family ? family : 1);
-	tt.level = to.level;
-
-	for (size_t i = 0; i < x->nr_pend; i++) {
-		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
-		const struct cmp_session_kind *sk = &c->kinds[p->metric->kind];
-		struct cmp_model m;
-		size_t anchored = 0;
-		double off;
-
-		p->p_worse_raw = p->p_better_raw = p->p_worse = 1;
-		p->p_better = p->trend_p_raw = p->trend_p = 1;
-		if (p->degenerate) {
-			e->shift = e->shift_lo = e->shift_hi = 0;
-			e->shift_level = 1;
-			continue;
-		}
-		off = drift_offset(x, p, sk, e, false);
-		cmp_model_test(&m, p, sk, e->base.median, NULL, off, &to);
-		e->log_scale = m.log_scale;
-		e->rank_test = m.rank;
-		e->deff = m.deff;
-		e->sessions_base = (double)m.sessions_base;
-		e->sessions_cur = (double)m.sessions_cur;
-		if (m.untestable) {
-			p->untestable = true;
-			continue;
-		}
-		p->se = m.se;
-		p->df = m.df;
-		p->p_worse_raw = e->higher_is_better ? m.p_less : m.p_greater;
-		p->p_better_raw = e->higher_is_better ? m.p_greater :
-		    m.p_less;
-		e->shift = m.shift;
-		e->shift_lo = m.lo;
-		e->shift_hi = m.hi;
-		e->shift_level = c->ci_level;
-		e->sd_within = m.sd_within;
-		e->sd_session = m.sd_session;
-		e->df = m.df;
-		e->tested = true;
-
-		if (!x->anchor)
-			continue;
-		for (size_t k = 0; k < p->b.n; k++)
-			anchored += p->b.run[k] >= 0 &&
-			    x->anchor[p->b.run[k]];
-		if (anchored < min)
-			continue;
-		cmp_model_test(&m, p, sk, e->base.median, x->anchor,
-		    drift_offset(x, p, sk, e, true), &tt);
-		if (m.untestable)
-			continue;
-		p->trend = true;
-		p->trend_p_raw = e->higher_is_better ? m.p_less : m.p_greater;
-		e->trend.tested = true;
-		e->trend.shift = m.shift;
-		e->trend.lo = m.lo;
-		e->trend.hi = m.hi;
-		e->trend.p_value = p->trend_p_raw;
-	}
-}
-
-/* Adjust `get`'s p-values of the pending entries `want` selects. */
-static int
-adjust(struct run_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
-    int), bool (*want)(const struct cmp_pending *))
-{
-	double *p = xcalloc(x->nr_pend + 1, sizeof(*p));
-	size_t n = 0;
-	int rc;
-
-	for (size_t i = 0; i < x->nr_pend; i++)
-		if (want(&x->pend[i]))
-			p[n++] = *get(&x->pend[i], 0);
-	rc = stats_p_adjust(p, p, n, x->c->correction);
-	if (tests)
-		*tests = n;
-	n = 0;
-	for (size_t i = 0; !rc && i < x->nr_pend; i++)
-		if (want(&x->pend[i]))
-			*get(&x->pend[i], 1) = p[n++];
-	free(p);
-	return rc;
-}
-
-static bool
-in_family(const struct cmp_pending *p)
-{
-	return !p->degenerate && !p->untestable;
-}
-
-static bool
-in_trend_family(const struct cmp_pending *p)
-{
-	return in_family(p) && p->trend;
-}
-
-static double *
-p_worse(struct cmp_pending *p, int adjusted)
-{
-	return adjusted ? &p->p_worse : &p->p_worse_raw;
-}
-
-static double *
-p_better(struct cmp_pending *p, int adjusted)
-{
-	return adjusted ? &p->p_better : &p->p_better_raw;
-}
-
-static double *
-p_trend(struct cmp_pending *p, int adjusted)
-{
-	return adjusted ? &p->trend_p : &p->trend_p_raw;
-}
-
-/* The run `order[k]` as the reason names it. */
-static const struct cmp_run *
-ordered_run(const struct run_ctx *x, int k)
-{
-	return k >= 0 && (size_t)k < x->nr_base ?
-	    &x->c->baselines[x->order[k]] : NULL;
-}
-
-/*
- * A regression only the trend line found: tonight is worse than the
- * oldest runs of the window by T or more, significantly, though not than
- * the window as a whole.  The reason says since when, and where the
- * series stepped.
- */
-static void
-decide_trend(struct run_ctx *x, struct cmp_pending *p, struct cmp_entry *e)
-{
-	double s = e->higher_is_better ? -1 : 1;
-	const struct cmp_run *r = ordered_run(x, 0);
-	struct strbuf sb = STRBUF_INIT;
-
-	e->trend.p_adjusted = p->trend_p;
-	if (e->verdict == CMP_REGRESSION ||
-	    !(p->trend_p <= x->c->alpha_trend) ||
-	    !(s * e->trend.shift >= e->threshold))
-		return;
-	e->trend.crept = true;
-	e->verdict = CMP_REGRESSION;
-	strbuf_addf(&sb, "crept: worse by %.3g %s than the oldest %zu runs "
-	    "of the window", fabs(e->trend.shift), e->unit,
-	    x->c->anchor_runs);
-	if (r && r->started)
-		strbuf_addf(&sb, " (since %s)", r->started);
-	strbuf_addf(&sb, " (threshold %.3g %s), p = %.2g after %s; "
-	    "tonight against the whole window: %s", e->threshold, e->unit,
-	    p->trend_p, stats_adjust_name(x->c->correction),
-	    e->reason ? e->reason : "");
-	free(e->reason);
-	e->reason = strbuf_detach(&sb, NULL);
-}
-
-/* Name the run where a regressed metric's series stepped. */
-static void
-find_step(struct run_ctx *x, struct cmp_pending *p, struct cmp_entry *e)
-{
-	const struct cmp_run *r;
-	char *reason;
-	int k;
-
-	if (e->verdict != CMP_REGRESSION || !x->order || x->nr_base < 2)
-		return;
-	k = cmp_step_find(&e->trend.stepped_by, p, x->order, x->nr_base,
-	    e->higher_is_better);
-	r = ordered_run(x, k);
-	if (!r)
-		return;
-	free(e->trend.stepped_run);
-	free(e->trend.stepped_started);
-	e->trend.stepped_run = xstrdup(r->run_id ? r->run_id :
-	    r->file ? r->file : "?");
-	e->trend.stepped_started = r->started ? xstrdup(r->started) : NULL;
-	/* A step before tonight: the regression came in on an earlier run. */
-	reason = xasprintf("%s; its series stepped by %.3g %s at run %s%s%s%s",
-	    e->reason ? e->reason : "regression", e->trend.stepped_by, e->unit,
-	    e->trend.stepped_run, r->started ? " (" : "",
-	    r->started ? r->started : "", r->started ? ")" : "");
-	free(e->reason);
-	e->reason = reason;
-}
-
-/*
- * Pass 3: adjust the one-sided p-values of every tested entry, each
- * direction and the trend line as a family of their own, then decide
- * every pending entry.
- */
-static int
-decide_all(struct run_ctx *x)
-{
-	struct comparison *c = x->c;
-	struct cmp_rules r = { c->alpha_look - c->alpha_trend,
-		c->alpha * c->share, c->correction, x->o->last,
-		x->o->looks > 1 };
-	double alpha_one;
-	int rc;
-
-	rc = adjust(x, &c->tests, p_worse, in_family);
-	if (!rc)
-		rc = adjust(x, NULL, p_better, in_family);
-	if (!rc)
-		rc = adjust(x, &c->trend_tests, p_trend, in_trend_family);
-	if (rc)
-		return rc;
-	alpha_one = r.alpha / (double)(c->tests ? c->tests : 1);
-	for (size_t i = 0; i < x->nr_pend; i++) {
-		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
-
-		if (p->untestable) {
-			e->verdict = CMP_INCONCLUSIVE;
-			set_reasonf(e, "every session holds a single value: "
-			    "no spread within a session to test against");
-			continue;
-		}
-		cmp_decide(e, p, &r);
-		if (e->tested) {
-			struct cmp_model m = { 0 };
-
-			m.se = p->se;
-			m.df = p->df;
-			m.log_scale = e->log_scale;
-			e->detectable = cmp_model_detectable(&m,
-			    e->base.median, e->higher_is_better, alpha_one);
-		}
-		if (p->trend)
-			decide_trend(x, p, e);
-		find_step(x, p, e);
-	}
-	return 0;
-}
 
 /*
  * Step 6: a regression an earlier look found stands, with the numbers of
@@ -880,20 +144,20 @@ add_scene_names(struct strlist *names, const struct rs_scenario *sc)
 }
 
 static void
-compare_scenario(struct run_ctx *x, struct scope *sc)
+compare_scenario(struct cmp_ctx *x, struct cmp_scope *sc)
 {
 	struct comparison *c = x->c;
 	struct strlist scenes = STRLIST_INIT;
 	struct cmp_scenario *s = comparison_add_scenario(c);
 	size_t runs = 0, measured = 0;
 
-	sc->cur_valid = valid_iterations(sc->cur);
+	sc->cur_valid = cmp_valid_iterations(sc->cur);
 	sc->base_valid = 0;
 	for (size_t i = 0; i < sc->nr_base; i++) {
-		sc->base_valid += valid_iterations(sc->base[i]);
+		sc->base_valid += cmp_valid_iterations(sc->base[i]);
 		runs += sc->base[i] != NULL;
 		if (sc->cur && sc->base[i] &&
-		    !same_str(sc->cur->sha256, sc->base[i]->sha256))
+		    !cmp_same_str(sc->cur->sha256, sc->base[i]->sha256))
 			s->changed = true;
 	}
 	for (size_t i = 0; sc->cur && i < sc->cur->nr_iterations; i++)
@@ -922,13 +186,13 @@ compare_scenario(struct run_ctx *x, struct scope *sc)
 		add_scene_names(&scenes, sc->base[i]);
 	for (size_t k = 0; k < metric_count(); k++)
 		if (metric_at(k)->scope == METRIC_SCENARIO)
-			compare_metric(x, sc, NULL, metric_at(k));
+			cmp_compare_metric(x, sc, NULL, metric_at(k));
 	for (size_t j = 0; j < scenes.nr; j++) {
 		for (size_t k = 0; k < metric_count(); k++)
 			if (metric_at(k)->scope == METRIC_SCENE)
-				compare_metric(x, sc, scenes.items[j],
+				cmp_compare_metric(x, sc, scenes.items[j],
 				    metric_at(k));
-		frame_drift_add(x, sc, scenes.items[j]);
+		cmp_frame_drift_add(x, sc, scenes.items[j]);
 	}
 	compare_blocks(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
 	    x->o);
@@ -1024,7 +288,7 @@ cmp_dated(const void *a, const void *b)
  * With CMP_TREND_MIN_RUNS or more, the oldest half is the trend's anchor.
  */
 static void
-order_runs(struct run_ctx *x, const struct compare_input *base, size_t nr)
+order_runs(struct cmp_ctx *x, const struct compare_input *base, size_t nr)
 {
 	struct dated *d = xcalloc(nr + 1, sizeof(*d));
 	bool dated = true;
@@ -1064,7 +328,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 {
 	struct strlist reasons = STRLIST_INIT, names = STRLIST_INIT;
 	const struct rs_scenario **bsc = NULL;
-	struct run_ctx x;
+	struct cmp_ctx x;
 	struct comparison *c;
 	int rc;
 
@@ -1109,7 +373,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	scenario_names(&names, cur, base, nr_base);
 	bsc = xcalloc(nr_base + 1, sizeof(*bsc));
 	for (size_t i = 0; i < names.nr; i++) {
-		struct scope sc = { names.items[i], NULL, bsc, nr_base, 0, 0 };
+		struct cmp_scope sc = { names.items[i], NULL, bsc, nr_base, 0, 0 };
 
 		sc.cur = results_find_scenario(cur->results, names.items[i]);
 		for (size_t j = 0; j < nr_base; j++)
@@ -1117,9 +381,9 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 			    names.items[i]);
 		compare_scenario(&x, &sc);
 	}
-	estimate_kinds(&x);
-	test_all(&x);
-	rc = decide_all(&x);
+	cmp_estimate_kinds(&x);
+	cmp_test_all(&x);
+	rc = cmp_decide_all(&x);
 	if (!rc)
 		keep_regressions(c, o->prior);
 	for (size_t i = 0; i < x.nr_pend; i++) {

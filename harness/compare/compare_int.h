@@ -1,12 +1,21 @@
 /*
  * compare_int.h: what the files of compare share, private to them.
  *
- *   compare.c          samples, entries, scenarios, the run's passes
- *   compare_session.c  the session model: spread per kind, the t test,
+ *   compare.c          compare_run(): options, scenarios, the window
+ *   compare_pass.c     the run's passes: session spreads, the tests, the
+ *                      correction and the decisions
+ *   compare_trend.c    the trend line: a kind's drift, a creeping metric,
+ *                      the run where a series stepped
+ *   compare_entry.c    one entry: its samples and the gates before the
+ *                      statistics
+ *   compare_test.c     the test of one entry under the session model
+ *   compare_session.c  the session model: sessions, spread per kind,
  *                      the trend line's step finder
  *   compare_verdict.c  the verdict of one entry, a look's alpha
  *
- * compare.c gathers every entry's values with the session each came from,
+ * Each calls only the ones after it in this list.
+ *
+ * compare_entry.c gathers every entry's values with the session each came from,
  * lets compare_session.c estimate how much a session moves each kind of
  * metric from the baseline's sessions, tests every entry under that model,
  * and decides entries in a last pass, once the correction has seen every
@@ -149,5 +158,151 @@ double cmp_model_detectable(const struct cmp_model *m, double center,
  */
 int cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
     size_t nr, bool higher_is_better);
+
+
+/* ---- compare_session.c: sessions, shared with compare_test.c ---------- */
+
+/* One session of one side: its run, its values' count, mean and squares. */
+struct cmp_sess {
+	int run, sess;
+	size_t n;
+	double mean, ss;
+};
+
+struct cmp_sessions {
+	struct cmp_sess *s;
+	size_t nr, alloc;
+	size_t values;
+	double ss;		/* sum of squares within sessions */
+};
+
+/* Times go on the log scale when every value of both sides allows it. */
+bool cmp_use_log(const struct cmp_pending *p);
+
+/* x on the test's scale. */
+double cmp_on_scale(double x, bool log_scale);
+
+/*
+ * Group sample `s` by session into *out (its array reused), only the
+ * runs with anchor[run] set when `anchor` is not NULL.
+ */
+void cmp_group(struct cmp_sessions *out, const struct cmp_sample *s,
+    bool log_scale, const bool *anchor);
+
+/* What rounding alone makes values differ by, as a variance. */
+double cmp_rounding_floor(const struct metric_def *m, double center,
+    bool log_scale);
+
+/*
+ * The within-session spread as ranks feel it, a variance (NAN when no
+ * session has two values); compare_session.c says how.
+ */
+double cmp_rank_within(const struct cmp_sample *const *side,
+    const struct cmp_sessions *const *g, bool log_scale,
+    const bool *anchor);
+
+/* ---- compare.c, compare_entry.c, compare_pass.c, compare_trend.c ------- */
+
+/* The trend line's share of a look's alpha, and the window it needs. */
+#define CMP_TREND_SHARE 0.1
+#define CMP_TREND_MIN_RUNS 6
+/* The t a kind's slope over the window needs to be taken off tonight. */
+#define CMP_TREND_T 3
+
+#define SWAP(a, b) do { struct cmp_kind_series tmp_ = (a); (a) = (b); \
+	(b) = tmp_; } while (0)
+
+/* What a scenario contributes to every entry in it. */
+struct cmp_scope {
+	const char *scenario;
+	const struct rs_scenario *cur;
+	const struct rs_scenario *const *base;	/* one per baseline */
+	size_t nr_base;
+	size_t cur_valid, base_valid;
+};
+
+/*
+ * How a kind of metric moved over the window, run by run: the worse-way
+ * deviation of each run's mean from the window's, averaged over the
+ * kind's metrics (relative for times, in within-session standard
+ * deviations for the rest), per position in the window, oldest first.
+ */
+struct cmp_kind_series {
+	double *sum, *n;
+};
+
+struct cmp_ctx {
+	struct cmp_kind_acc frame_drift;	/* from scenes' mean frames */
+	struct cmp_kind_series series[METRIC_NR_KINDS];
+	struct cmp_kind_series frame_pct;	/* the percentiles' (no
+					   histogram) */
+	int *pos;		/* baseline input -> position in the window */
+	struct comparison *c;
+	const struct compare_opts *o;
+	struct cmp_pending *pend;
+	size_t nr_pend, alloc_pend;
+	bool *anchor;		/* per baseline input: the trend's anchor */
+	int *order;		/* baseline inputs, oldest first */
+	size_t nr_base;
+};
+
+
+/* compare_entry.c: the samples of one entry, and the entry. */
+
+/* Both NULL, or both the same string. */
+bool cmp_same_str(const char *a, const char *b);
+
+/* The valid iterations of `sc` (not warm-ups, not failed). */
+size_t cmp_valid_iterations(const struct rs_scenario *sc);
+
+/* Set e->reason (printf-style), replacing what it held. */
+void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Make the entry of metric `m` in `scene` (NULL: the scenario's own) of
+ * scope `sc`: its samples, summaries and the gates before any statistics;
+ * an entry that reaches the statistics is kept pending in x->pend.
+ */
+void cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene, const struct metric_def *m);
+
+/*
+ * Add the worse-way deviations of baseline sample `b`'s run means from
+ * the window's to the series `ks` (on a log scale for times; else in
+ * units of *sd, the within-session sd).
+ */
+void cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
+    const struct cmp_sample *b, bool log_scale, bool higher_is_better,
+    double *sd);
+
+/* The scenes' mean frames of `scene` into x->frame_drift. */
+void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene);
+
+/* compare_pass.c: the run's passes over the pending entries. */
+
+/* The spread a session adds, per kind of metric, from every baseline. */
+void cmp_estimate_kinds(struct cmp_ctx *x);
+
+/* Test every pending entry under the session model and the trend line. */
+void cmp_test_all(struct cmp_ctx *x);
+
+/* Adjust the run's p-values and decide every pending entry. */
+int cmp_decide_all(struct cmp_ctx *x);
+
+/* compare_trend.c: the trend line. */
+
+/* A kind's trend over the window into sk (see compare_trend.c). */
+void cmp_fit_trend(struct cmp_ctx *x, struct cmp_session_kind *sk,
+    const struct cmp_kind_series *ks);
+
+/* Decide entry `e` by its trend test: a creep is a regression. */
+void cmp_decide_trend(struct cmp_ctx *x, struct cmp_pending *p,
+    struct cmp_entry *e);
+
+/* Name the run where the series of a regression stepped. */
+void cmp_find_step(struct cmp_ctx *x, struct cmp_pending *p,
+    struct cmp_entry *e);
 
 #endif
