@@ -4,7 +4,7 @@
  * Layout (which names may become path components), the commit message and
  * its trailers (written and read back), the light check that a blob is a
  * jankgate results file, and the scrubbing of URLs out of messages.  They
- * are kept apart from baseline_git.c so that they can be read, and tested,
+ * are kept apart from baseline_git_*.c so that they can be read, and tested,
  * without libgit2 in the way.
  *
  * A commit message, as baseline_message_format() writes it and

@@ -38,7 +38,7 @@
  * this module sets contains a token or the userinfo part of a URL.  An ssh
  * host must be in known_hosts, as the ssh client would insist.
  *
- * The operations live in baseline_git.c, the only file that speaks libgit2;
+ * The operations live in baseline_git_*.c, the only files that speak libgit2;
  * baseline_store.c holds the rules that need no repository (layout, commit
  * messages, the content check, URL scrubbing).
  */
@@ -186,7 +186,7 @@ int baseline_store_attempts(const struct baseline_store *bs);
 void baseline_entries_free(struct baseline_entry *e, size_t nr);
 
 /*
- * The rules below need no repository; baseline_git.c and the commands share
+ * The rules below need no repository; baseline_git_*.c and the commands share
  * them.
  */
 
