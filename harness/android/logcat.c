@@ -48,14 +48,8 @@
 
 #include "error.h"
 #include "logcat.h"
+#include "logcat_int.h"
 #include "banned.h"
-
-/* Seconds since boot: 12 digits is 31,000 years, and keeps doubles exact. */
-#define MAX_SECONDS_DIGITS 12
-/* 10^9 s since 1970 is 2001: an epoch time; fewer seconds are an uptime. */
-#define EPOCH_MIN_S 1e9
-/* A pid or tid has at most 9 digits. */
-#define MAX_ID_DIGITS 9
 
 static const char *const layout_names[LOGCAT_NR_LAYOUTS] = {
 	[LOGCAT_BARE] = "bare",
@@ -70,175 +64,6 @@ static const char *const layout_names[LOGCAT_NR_LAYOUTS] = {
 	[LOGCAT_STUDIO_COLUMNS] = "Android Studio (columns)",
 	[LOGCAT_MARKER] = "Android Studio process marker",
 };
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-is_prio(char c)
-{
-	return c && strchr("VDIWEFA", c);
-}
-
-static size_t
-skip_spaces(const char *s, size_t i, size_t n)
-{
-	while (i < n && s[i] == ' ')
-		i++;
-	return i;
-}
-
-/* Exactly `digits` digits at s[i] (0: 1..MAX_ID_DIGITS), advancing *i. */
-static bool
-read_num(const char *s, size_t n, size_t *i, size_t digits, long *out)
-{
-	size_t start = *i, max = digits ? digits : MAX_ID_DIGITS;
-	long v = 0;
-
-	while (*i < n && is_digit(s[*i]) && *i - start < max)
-		v = v * 10 + (s[(*i)++] - '0');
-	if (*i == start || (digits && *i - start != digits) ||
-	    (*i < n && is_digit(s[*i])))
-		return false;
-	*out = v;
-	return true;
-}
-
-/* ".mmm", ".uuuuuu" or ".nnnnnnnnn" at s[*i], as milliseconds. */
-static bool
-read_fraction(const char *s, size_t n, size_t *i, double *ms)
-{
-	double part = 0, scale = 1;
-	size_t digits = 0;
-
-	if (*i >= n || s[*i] != '.')
-		return false;
-	for ((*i)++; *i < n && is_digit(s[*i]); (*i)++) {
-		if (++digits > 9)
-			return false;
-		part = part * 10 + (s[*i] - '0');
-		scale *= 10;
-	}
-	if (digits != 3 && digits != 6 && digits != 9)
-		return false;
-	*ms = part * 1000 / scale;
-	return true;
-}
-
-/* "SSSS.mmm": monotonic or epoch seconds. */
-static size_t
-read_seconds(struct logcat_line *o, const char *s, size_t n, size_t i)
-{
-	double secs = 0, frac;
-	size_t digits = 0;
-
-	i = skip_spaces(s, i, n);
-	while (i < n && is_digit(s[i])) {
-		if (++digits > MAX_SECONDS_DIGITS)
-			return 0;
-		secs = secs * 10 + (s[i++] - '0');
-	}
-	if (!digits || !read_fraction(s, n, &i, &frac))
-		return 0;
-	o->time_ms = secs * 1000 + frac;
-	if (secs < EPOCH_MIN_S)
-		o->mono_ms = o->time_ms;
-	return i;
-}
-
-/* "HH:MM:SS.mmm" at s[i]; its ms since midnight. */
-static size_t
-read_clock(const char *s, size_t n, size_t i, double *ms)
-{
-	long h, m, sec;
-	double frac;
-
-	if (!read_num(s, n, &i, 2, &h) || i >= n || s[i++] != ':' ||
-	    !read_num(s, n, &i, 2, &m) || i >= n || s[i++] != ':' ||
-	    !read_num(s, n, &i, 2, &sec) || h > 23 || m > 59 || sec > 60 ||
-	    !read_fraction(s, n, &i, &frac))
-		return 0;
-	*ms = ((double)h * 3600 + (double)m * 60 + (double)sec) * 1000 + frac;
-	return i;
-}
-
-/*
- * "[YYYY-]MM-DD HH:MM:SS.mmm[ +ZZZZ]" or a bare "HH:MM:SS.mmm" (Studio):
- * local time, as ms counted from year 0 in 31-day months (it orders lines
- * and measures gaps within a month, which is all it is used for).
- */
-static size_t
-read_local(struct logcat_line *o, const char *s, size_t n, size_t i)
-{
-	long year = 0, mon, day;
-	size_t at = i, after;
-	double ms;
-
-	if ((after = read_clock(s, n, i, &ms))) {
-		o->time_ms = ms;
-		return after;
-	}
-	if (read_num(s, n, &at, 4, &year) && at < n && s[at] == '-')
-		i = at + 1;
-	else
-		year = 0;
-	if (!read_num(s, n, &i, 2, &mon) || i >= n || s[i++] != '-' ||
-	    !read_num(s, n, &i, 2, &day) || i >= n || s[i++] != ' ' ||
-	    mon < 1 || mon > 12 || day < 1 || day > 31 ||
-	    !(i = read_clock(s, n, i, &ms)))
-		return 0;
-	o->time_ms = ((double)(year * 12 + mon) * 31 + (double)day) *
-	    86400000.0 + ms;
-	/* -v zone: " +0100" */
-	if (i + 6 <= n && s[i] == ' ' && (s[i + 1] == '+' || s[i + 1] == '-')) {
-		size_t z = i + 2;
-		long zone;
-
-		if (read_num(s, n, &z, 4, &zone))
-			i = z;
-	}
-	return i;
-}
-
-static size_t
-read_time(struct logcat_line *o, const char *s, size_t n, size_t i)
-{
-	size_t at = skip_spaces(s, i, n), after;
-
-	/* A date starts "MM-" or "YYYY-"; seconds run to a '.'. */
-	if ((after = read_local(o, s, n, at)))
-		return after;
-	return read_seconds(o, s, n, i);
-}
-
-/* The next run of non-blanks from s[*i]; its length, 0 at the end. */
-static size_t
-next_word(const char *s, size_t *i, size_t n, const char **word)
-{
-	size_t start;
-
-	*i = skip_spaces(s, *i, n);
-	start = *i;
-	while (*i < n && s[*i] != ' ')
-		(*i)++;
-	*word = s + start;
-	return *i - start;
-}
-
-/* A decimal id of 1..9 digits filling w[0..len); -1 when not one. */
-static int
-id_of(const char *w, size_t len)
-{
-	size_t i = 0;
-	long v;
-
-	if (!read_num(w, len, &i, 0, &v) || i != len)
-		return -1;
-	return (int)v;
-}
 
 /* Trim trailing blanks off a tag. */
 static void
@@ -268,17 +93,17 @@ body_threadtime(struct logcat_line *o, const char *s, size_t n, size_t i)
 		return false;
 	/* The priority letter ends the columns: 2 or 3 before it. */
 	while (nr < 4) {
-		len[nr] = next_word(s, &i, n, &w[nr]);
+		len[nr] = lc_next_word(s, &i, n, &w[nr]);
 		if (!len[nr])
 			return false;
-		if (len[nr] == 1 && is_prio(w[nr][0]))
+		if (len[nr] == 1 && lc_is_prio(w[nr][0]))
 			break;
 		nr++;
 	}
 	if (nr != 2 && nr != 3)
 		return false;
-	o->pid = id_of(w[nr - 2], len[nr - 2]);
-	o->tid = id_of(w[nr - 1], len[nr - 1]);
+	o->pid = lc_id_of(w[nr - 2], len[nr - 2]);
+	o->tid = lc_id_of(w[nr - 1], len[nr - 1]);
 	if (o->pid < 0 || o->tid < 0)
 		return false;
 	o->prio = w[nr][0];
@@ -318,57 +143,19 @@ tag_colon(struct logcat_line *o, const char *s, size_t n, size_t i)
 	return false;
 }
 
-/*
- * "(" [UID ":"] ID [":" ID [":" ID]] ")" at s[*i]: up to three fields,
- * the first of which may be a user name; *nr gets their number and *i
- * moves past ')'.
- */
-static bool
-id_parens(const char *s, size_t n, size_t *i, long *v, size_t *nr)
-{
-	size_t k = *i;
-
-	if (k >= n || s[k++] != '(')
-		return false;
-	for (*nr = 0; *nr < 3; (*nr)++) {
-		size_t start;
-
-		k = skip_spaces(s, k, n);
-		start = k;
-		if (!read_num(s, n, &k, 0, &v[*nr])) {
-			/* A user name of up to five characters, first only. */
-			while (k < n && s[k] != ':' && s[k] != ')' &&
-			    s[k] != ' ' && k - start <= 5)
-				k++;
-			if (*nr || k == start || k - start > 5 || k >= n ||
-			    s[k] != ':')
-				return false;
-			v[*nr] = -1;
-		}
-		if (k < n && s[k] == ')') {
-			(*nr)++;
-			*i = k + 1;
-			return true;
-		}
-		if (k >= n || s[k++] != ':')
-			return false;
-	}
-	return false;
-}
-
 /* "P/TAG(" [UID ":"] "PID): msg" from s[i] (brief, time). */
 static bool
 slash_paren(struct logcat_line *o, const char *s, size_t n, size_t i)
 {
 	size_t tag = i + 2;
 
-	if (i + 2 >= n || !is_prio(s[i]) || s[i + 1] != '/')
+	if (i + 2 >= n || !lc_is_prio(s[i]) || s[i + 1] != '/')
 		return false;
 	for (size_t p = tag; p < n; p++) {
 		long v[3];
 		size_t k = p, nr;
 
-		if (s[p] != '(' || !id_parens(s, n, &k, v, &nr) || nr > 2 ||
+		if (s[p] != '(' || !lc_id_parens(s, n, &k, v, &nr) || nr > 2 ||
 		    v[nr - 1] < 0 || k >= n || s[k] != ':' ||
 		    (k + 1 < n && s[k + 1] != ' '))
 			continue;
@@ -389,8 +176,8 @@ paren_first(struct logcat_line *o, const char *s, size_t n, size_t i)
 	const char *open = NULL;
 	long v[3];
 
-	if (i + 1 >= n || !is_prio(s[i]) || !id_parens(s, n, &k, v, &nr) ||
-	    (k < n && s[k] != ' '))
+	if (i + 1 >= n || !lc_is_prio(s[i]) ||
+	    !lc_id_parens(s, n, &k, v, &nr) || (k < n && s[k] != ' '))
 		return false;
 	/* process ends in "  (TAG)"; the last such group is the tag. */
 	if (n > k + 4 && s[n - 1] == ')')
@@ -420,61 +207,25 @@ paren_first(struct logcat_line *o, const char *s, size_t n, size_t i)
 	return true;
 }
 
-/* "PID-TID" at s[*i], advancing *i. */
-static bool
-pid_dash_tid(struct logcat_line *o, const char *s, size_t n, size_t *i)
-{
-	size_t k = *i;
-	long pid, tid;
-
-	if (!read_num(s, n, &k, 0, &pid) || k >= n || s[k++] != '-' ||
-	    !read_num(s, n, &k, 0, &tid))
-		return false;
-	o->pid = (int)pid;
-	o->tid = (int)tid;
-	*i = k;
-	return true;
-}
-
-/* A word that can be a package or process name, or Studio's "?". */
-static bool
-is_package(const char *w, size_t n)
-{
-	if (n == 1 && w[0] == '?')
-		return true;
-	if ((n > 4 && !memcmp(w, "pid-", 4)) ||
-	    (n == 14 && !memcmp(w, "system_process", 14)))
-		return true;
-	if (!n || !((w[0] >= 'a' && w[0] <= 'z') || (w[0] >= 'A' &&
-	    w[0] <= 'Z')) || !memchr(w, '.', n))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(is_digit(w[i]) || (w[i] >= 'a' && w[i] <= 'z') ||
-		    (w[i] >= 'A' && w[i] <= 'Z') || (w[i] && strchr("._:-",
-		    w[i]))))
-			return false;
-	return true;
-}
-
 /* Studio up to 2021 from s[i]: "[PID-TID/][PKG ]P/TAG: msg". */
 static bool
 body_studio(struct logcat_line *o, const char *s, size_t n, size_t i,
     bool timed)
 {
-	bool pid = pid_dash_tid(o, s, n, &i), slash = false;
+	bool pid = lc_pid_dash_tid(o, s, n, &i), slash = false;
 	size_t start;
 
 	if (pid && i < n && s[i] == '/')
 		slash = true, i++;
 	else if (pid && (i >= n || s[i] != ' '))
 		return false;
-	i = slash ? i : skip_spaces(s, i, n);
+	i = slash ? i : lc_skip_spaces(s, i, n);
 	start = i;
 	/* The package column, unless "P/" comes first. */
-	if (slash || i + 1 >= n || !is_prio(s[i]) || s[i + 1] != '/') {
+	if (slash || i + 1 >= n || !lc_is_prio(s[i]) || s[i + 1] != '/') {
 		while (i < n && s[i] != ' ')
 			i++;
-		if (!is_package(s + start, i - start))
+		if (!lc_is_package(s + start, i - start))
 			return false;
 		if (i - start != 1 || s[start] != '?') {
 			o->pkg = s + start;
@@ -483,8 +234,8 @@ body_studio(struct logcat_line *o, const char *s, size_t n, size_t i,
 	} else if (!pid && !timed) {
 		return false;
 	}
-	i = skip_spaces(s, i, n);
-	if (i + 2 >= n || !is_prio(s[i]) || s[i + 1] != '/' ||
+	i = lc_skip_spaces(s, i, n);
+	if (i + 2 >= n || !lc_is_prio(s[i]) || s[i + 1] != '/' ||
 	    !tag_colon(o, s, n, i + 2))
 		return false;
 	o->prio = s[i];
@@ -499,17 +250,17 @@ body_columns(struct logcat_line *o, const char *s, size_t n, size_t i,
 {
 	size_t k, cols, end, w;
 
-	i = skip_spaces(s, i, n);
-	if (pid_dash_tid(o, s, n, &i)) {
+	i = lc_skip_spaces(s, i, n);
+	if (lc_pid_dash_tid(o, s, n, &i)) {
 		if (i < n && s[i] != ' ')
 			return false;
 	} else if (!timed) {
 		return false;
 	}
-	i = skip_spaces(s, i, n);
+	i = lc_skip_spaces(s, i, n);
 	/* The level: one letter between a blank and two blanks (or the end). */
 	for (k = i; k < n; k++)
-		if (is_prio(s[k]) && (k == i || s[k - 1] == ' ') &&
+		if (lc_is_prio(s[k]) && (k == i || s[k - 1] == ' ') &&
 		    (k + 1 == n || (k + 2 < n && s[k + 1] == ' ' &&
 		    s[k + 2] == ' ')))
 			break;
@@ -524,7 +275,7 @@ body_columns(struct logcat_line *o, const char *s, size_t n, size_t i,
 	/* The package column is the last word, when it looks like one. */
 	for (w = end; w > cols && s[w - 1] != ' '; w--)
 		;
-	if (w > cols && is_package(s + w, end - w)) {
+	if (w > cols && lc_is_package(s + w, end - w)) {
 		if (end - w != 1 || s[w] != '?') {
 			o->pkg = s + w;
 			o->pkg_len = end - w;
@@ -549,16 +300,16 @@ long_header(struct logcat_line *o, const char *s, size_t n)
 
 	if (n < 4 || memcmp(s, "[ ", 2) || s[n - 1] != ']' || s[n - 2] != ' ')
 		return false;
-	i = read_time(o, s, n, 2);
+	i = lc_read_time(o, s, n, 2);
 	if (!i || i >= n || s[i] != ' ')
 		return false;
-	/* [UID:] PID:TID, blank-padded, like the inside of id_parens(). */
+	/* [UID:] PID:TID, blank-padded, like the inside of lc_id_parens(). */
 	while (nr < 3) {
 		size_t start;
 
-		i = skip_spaces(s, i, n);
+		i = lc_skip_spaces(s, i, n);
 		start = i;
-		if (!read_num(s, n, &i, 0, &v[nr])) {
+		if (!lc_read_num(s, n, &i, 0, &v[nr])) {
 			while (i < n && s[i] != ':' && s[i] != ' ' &&
 			    i - start <= 5)
 				i++;
@@ -574,9 +325,9 @@ long_header(struct logcat_line *o, const char *s, size_t n)
 	}
 	if (nr < 2 || v[nr - 1] < 0 || v[nr - 2] < 0 || i >= n || s[i] != ' ')
 		return false;
-	i = skip_spaces(s, i, n);
+	i = lc_skip_spaces(s, i, n);
 	close = n - 2;
-	if (i + 2 > close || !is_prio(s[i]) || s[i + 1] != '/')
+	if (i + 2 > close || !lc_is_prio(s[i]) || s[i + 1] != '/')
 		return false;
 	o->pid = (int)v[nr - 2];
 	o->tid = (int)v[nr - 1];
@@ -594,7 +345,7 @@ strip_color(const char **s, size_t *n)
 	if (*n >= 3 && (*s)[0] == '\x1b' && (*s)[1] == '[') {
 		size_t i = 2;
 
-		while (i < *n && (is_digit((*s)[i]) || (*s)[i] == ';'))
+		while (i < *n && (lc_is_digit((*s)[i]) || (*s)[i] == ';'))
 			i++;
 		if (i < *n && (*s)[i] == 'm') {
 			*s += i + 1;
@@ -627,7 +378,7 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 	if (long_header(&o, line, len))
 		goto ok;
 	line_init(&o, line);
-	if ((i = read_time(&o, line, len, 0))) {
+	if ((i = lc_read_time(&o, line, len, 0))) {
 		struct logcat_line t = o;
 
 		if (body_threadtime(&o, line, len, i))
@@ -640,7 +391,7 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 		}
 		o = t;
 		if (i < len && line[i] == ' ' &&
-		    body_studio(&o, line, len, skip_spaces(line, i, len),
+		    body_studio(&o, line, len, lc_skip_spaces(line, i, len),
 		    true))
 			goto ok;
 		o = t;
@@ -662,7 +413,7 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 	if (body_columns(&o, line, len, 0, false))
 		goto ok;
 	line_init(&o, line);
-	if (len > 2 && is_prio(line[0]) && line[1] == '/' &&
+	if (len > 2 && lc_is_prio(line[0]) && line[1] == '/' &&
 	    tag_colon(&o, line, len, 2)) {
 		o.prio = line[0];
 		o.layout = LOGCAT_TAG;
