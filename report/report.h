@@ -1,6 +1,6 @@
 /*
  * report.h: `jankgate report`, every report format written into one
- * directory (DESIGN §9).
+ * directory.
  *
  * report_write() reads one or more comparison.json files, the current
  * results each names (frame histograms, hygiene, warnings) and the

@@ -3,7 +3,7 @@
  *
  * view_build() merges the comparisons by device (device key and serial:
  * the shards of one phone's suite become one device, two phones of one
- * class stay two), decides the report's verdict by DESIGN §10's precedence
+ * class stay two), decides the report's verdict by exitstatus.h's precedence
  * (regression > infrastructure > inconclusive > pass), and gathers the
  * report-wide lists a reader wants first: every regression, then what
  * else needs attention, then the blocks that are new or worse.  Those lists

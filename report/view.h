@@ -1,7 +1,7 @@
 /*
  * view.h: the view model, the one tree every report format is rendered from.
  *
- * DESIGN §9: report.html, email.html, email.txt, summary.md and junit.xml
+ * report.h: report.html, email.html, email.txt, summary.md and junit.xml
  * are Mustache templates over one model, built here from one or more
  * comparisons (shards and devices merge into one report), the current
  * results they name (frame histograms, failed iterations, hygiene, source
@@ -65,7 +65,7 @@ struct view *view_build(const struct view_input *in, size_t nr,
 void view_free(struct view *v);
 
 /*
- * The report's verdict: DESIGN §10's precedence between the outcomes a
+ * The report's verdict: exitstatus.h's precedence between the outcomes a
  * report can see (exitstatus.h): a regression anywhere outranks a device
  * whose run broke, which outranks an inconclusive comparison.
  */

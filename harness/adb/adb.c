@@ -2,7 +2,7 @@
  * adb.c: the adb server's host services and the device handle.
  *
  * Host services are one request and one "protocol string" answer on a
- * fresh connection (ADB.md 1.3).  The device lists they return look like
+ * fresh connection (docs/adb.md §1.3).  The device lists they return look like
  * this (`host:devices-l` pads the serial to 22 columns; the state may hold
  * spaces, "no permissions (...)"; `host:devices` and track-devices use a
  * tab and stop after the state):

@@ -1,7 +1,7 @@
 /*
  * adb.h: reaching Android devices through the adb server.
  *
- * jankgate speaks the adb server's own protocol over TCP (ADB.md section 1)
+ * jankgate speaks the adb server's own protocol over TCP (docs/adb.md §1)
  * instead of running `adb` per command: it is faster, gives exit codes and
  * stderr separately, and lets every read carry a timeout.  Nothing here is
  * global.  A `struct adb_server` holds the address and the default timeout;

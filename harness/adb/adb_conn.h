@@ -9,7 +9,7 @@
  * with poll() and a timeout, and writes use MSG_NOSIGNAL, so a vanished
  * server gives an error instead of a hang or a SIGPIPE.
  *
- * Framing (ADB.md 1.1):
+ * Framing (docs/adb.md §1.1):
  *
  *	client -> server   "000c" "host:version"      hex4 length + service name
  *	server -> client   "OKAY"                     accepted, or

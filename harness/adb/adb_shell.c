@@ -2,7 +2,7 @@
  * adb_shell.c: running commands on a device (shell v2, legacy shell, exec,
  * and line streams for logcat).
  *
- * Shell protocol v2 (`shell,v2,raw:CMD`, ADB.md 3.3) frames every chunk:
+ * Shell protocol v2 (`shell,v2,raw:CMD`, docs/adb.md §3.3) frames every chunk:
  *
  *	id:u8  length:u32le  data[length]
  *	id 1 stdout, 2 stderr, 3 exit (data = 1 byte, the status),
@@ -11,7 +11,7 @@
  * Packets do not follow TCP reads: one read may hold several, or part of
  * one.  The device ends with an exit packet; a stream that ends without
  * one means the device (or its transport) went away, which is an error and
- * never exit status 0 (ADB.md pitfall 11).
+ * never exit status 0 (docs/adb.md §5.11).
  *
  * Legacy `shell:CMD` (devices without shell_v2) is a raw stream of stdout
  * and stderr mixed, with no exit status.  To get one anyway the command

@@ -1,5 +1,5 @@
 /*
- * adb_sync.c: the `sync:` file protocol (ADB.md 3.4, AOSP SYNC.TXT).
+ * adb_sync.c: the `sync:` file protocol (docs/adb.md §3.4, AOSP SYNC.TXT).
  *
  * Requests and most replies are an 8-byte header, id[4] + u32le, then
  * data; all integers little-endian:

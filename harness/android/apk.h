@@ -2,7 +2,7 @@
  * apk.h: what an APK says about itself, read without the Android SDK.
  *
  * `run` checks that the build it installed is the build the device runs
- * (DESIGN §4.2).  The APK's package name and versionCode live in its
+ * (run_install.c).  The APK's package name and versionCode live in its
  * AndroidManifest.xml, which the build tools store in the zip as compiled
  * "binary XML".  apk.c reads that entry through zipread.c (zip64
  * included, inflated, CRC checked), takes the attributes of the first

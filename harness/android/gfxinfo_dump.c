@@ -1,6 +1,6 @@
 /*
  * gfxinfo_dump.c: read a `dumpsys gfxinfo PKG framestats` dump into the
- * record of gfxinfo_dump.h (FORMATS §3.1).
+ * record of gfxinfo_dump.h (docs/formats.md §3.1).
  *
  *   Applications Graphics Acceleration Info:
  *   Uptime: 3603109 Realtime: 3603109

@@ -2,8 +2,8 @@
  * logcat.c: one log line in any layout (logcat.h), told apart by its
  * prefix alone.
  *
- * logcat's layouts, from liblog's android_log_formatLogLine (FORMATS
- * §3.5); TIME is any time below, UID the `-v uid` column (a number, or a
+ * logcat's layouts, from liblog's android_log_formatLogLine
+ * (docs/formats.md §3.5); TIME is any time below, UID the `-v uid` column (a number, or a
  * user name of up to five characters, or six blanks when unknown):
  *
  *   threadtime  TIME " " [UID " "] "%5d %5d %c %-8s: " msg

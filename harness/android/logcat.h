@@ -24,7 +24,7 @@
  *	bare            "Displayed com.x/.Main: +710ms" (-v raw, or pasted)
  *
  * Only `-v monotonic` dates a line on the device clock that scene windows
- * use (DESIGN §4.5); other layouts give a time to order lines by, and
+ * use (run_iter.c); other layouts give a time to order lines by, and
  * sources still read every value from them, they just cannot place it in
  * a scene.  A multi-line message comes as several lines: logcat repeats
  * the prefix on each, Android Studio indents the lines after the first;

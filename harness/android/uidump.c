@@ -1,7 +1,7 @@
 /*
  * uidump.c: `uiautomator dump` XML into a flat list of views, with libxml2.
  *
- * The file that reads XML with libxml2 (report/junit.c writes it; DESIGN §2):
+ * The file that reads XML with libxml2 (report/junit.c writes it):
  * the document is parsed from memory with network access, DTD loading
  * and entity substitution off, so a hostile dump (an app controls every
  * string in it) can neither reach a file or the network nor blow up in

@@ -3,7 +3,7 @@
  *
  * `tap text|id|desc` and `wait text` find views in the dump UiAutomator
  * writes, outside measured scenes only.  This module is jankgate's one
- * adapter for libxml2 (DESIGN §2): it turns the XML into a flat list of
+ * adapter for libxml2: it turns the XML into a flat list of
  * views so nothing else sees an xmlNode.
  *
  *	<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>

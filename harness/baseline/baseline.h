@@ -11,8 +11,8 @@
  *   sample   the baseline of one device key is its window: the newest
  *            `history` versions of <package>/<key>/results.json on a ref,
  *            newest first, stopping at the newest acceptance (`baseline
- *            accept`): an accepted change starts a new window (DESIGN
- *            §7), so the runs it replaced are never pooled with it;
+ *            accept`): an accepted change starts a new window, so the
+ *            runs it replaced are never pooled with it;
  *   record   a run's results file, byte for byte, as its key's newest
  *            baseline, the commit naming run, version and verdict;
  *   history  the newest runs of a key for trend lines, through a store

@@ -1,5 +1,5 @@
 /*
- * baseline_store.h: the git repository that holds accepted runs (DESIGN §8).
+ * baseline_store.h: the git repository that holds accepted runs.
  *
  * One repository, on this machine or behind a URL, keeps the baseline of any
  * number of apps and device classes, one file each:

@@ -22,7 +22,7 @@
  * exists, and otherwise the defaults and the JANKGATE_* environment apply
  * (so JANKGATE_BASELINE_REPO works without a file).
  *
- * Exit status (DESIGN §10): 0 done, including "no baseline yet" for log
+ * Exit status (exitstatus.h): 0 done, including "no baseline yet" for log
  * and show; 2 for bad usage, a missing, invalid or incomplete results file,
  * no repository configured, a repository or ref that does not exist, or
  * foreign files where a baseline belongs; 3 when the repository cannot be

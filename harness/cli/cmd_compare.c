@@ -20,7 +20,7 @@
  * scenario) pairs are compared in all, and this one takes alpha in
  * proportion to its scenarios (what `gate` does for its keys and shards).
  *
- * Exit status (DESIGN §10): 2 for bad usage, an unreadable or invalid
+ * Exit status (exitstatus.h): 2 for bad usage, an unreadable or invalid
  * file, or runs that are not comparable; else 1 when any entry is a
  * regression, 3 when comparison.json could not be written or the current
  * run holds not one valid iteration, 4 when something is inconclusive, 0
@@ -379,7 +379,7 @@ run(void *args, const struct config *cfg)
 	status = exit_status_of(cmp_verdict_outcome(
 	    comparison_verdict(cmp)));
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
-		/* Nothing measured is never a pass (DESIGN §10). */
+		/* Nothing measured is never a pass (exitstatus.h). */
 		diag_error("'%s' holds no valid iteration%s%s", a->current,
 		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
 		    cur->run.errors.items[0] : "");

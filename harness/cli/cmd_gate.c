@@ -16,7 +16,7 @@
  * run_interrupt()); what was measured is still compared and reported,
  * and nothing is mailed or recorded.
  *
- * Exit status: DESIGN §10, as gate.h says.
+ * Exit status: exitstatus.h's rules, as gate.h says.
  */
 #include <getopt.h>
 #include <stdio.h>

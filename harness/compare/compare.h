@@ -1,5 +1,5 @@
 /*
- * compare.h: verdicts for one device's run against its baseline (DESIGN §7).
+ * compare.h: verdicts for one device's run against its baseline.
  *
  * compare_run() takes the current results of one device and the results of
  * the baseline runs for the same device key (files named on the command

@@ -2,7 +2,7 @@
  * compare_blocks.c: main-thread blocks compared by signature.
  *
  * A block's signature is a stable hash of its top application frames
- * (DESIGN §6), so the same cause has the same signature in every run.  For
+ * (signature.h), so the same cause has the same signature in every run.  For
  * each scenario, per scene and for the blocks outside every scene, each
  * signature gets one record: how often it occurred per valid iteration on
  * each side, and the median wall time of its occurrences.  Then:

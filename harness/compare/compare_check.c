@@ -1,5 +1,5 @@
 /*
- * compare_check.c: are two runs comparable at all (DESIGN §7)?
+ * compare_check.c: are two runs comparable at all?
  *
  * Frame times only mean something against the same class of device at the
  * same refresh rate, for the same app, measured by the same sources.  Runs

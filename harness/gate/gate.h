@@ -1,9 +1,8 @@
 /*
  * gate.h: `jankgate gate`, the nightly one-shot, as one function.
  *
- * gate_execute() strings the single commands' code together (DESIGN §1:
- * composition only) and keeps everything it measured on disk whatever
- * fails later:
+ * gate_execute() strings the single commands' code together (composition
+ * only) and keeps everything it measured on disk whatever fails later:
  *
  *   1. open the baseline store (bad names stop here, before any device
  *      is touched);
@@ -60,7 +59,7 @@
  * pools each scenario over the baseline runs that hold it, so with
  * baseline.history at least N every scenario keeps a baseline.
  *
- * The exit status (out->status) follows DESIGN §10 through
+ * The exit status (out->status) follows exitstatus.h through
  * cmd_exit_merge(): 2 when nothing could run or a key was not comparable;
  * otherwise 1 for any regression, 3 for any infrastructure failure (a
  * device refused or lost, the report, mail or baseline push failing), 4
@@ -137,7 +136,7 @@ struct gate_outcome {
 	char *mail_subject;	/* when mailed */
 	char *mail_note;	/* "sent to ...", or why not */
 	bool interrupted;
-	int status;		/* the exit status, DESIGN §10 */
+	int status;		/* the exit status (exitstatus.h) */
 	struct strlist errors;	/* "stage: message", one per failure */
 	struct strlist warnings;	/* "SERIAL: warning" of every run, each
 					   once however many batches said it */

@@ -1,7 +1,7 @@
 /*
  * gate_pool.c: the runs of several devices of one key, as one run.
  *
- * Devices that share a device key are one class for baselines (DESIGN §6),
+ * Devices that share a device key are one class for baselines (baseline.h),
  * so `gate` compares them once: their iterations, side by side, are the
  * current sample of that key, which also gives a farm of identical phones
  * more iterations per night at the cost of one.  The pooled run is written

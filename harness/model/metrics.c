@@ -90,7 +90,7 @@ enum metric_id {
  *   single extra one per iteration matters; 25 % keeps scenes that freeze
  *   often from alarming on one more.  blocks: the same reasoning.
  * - dropped_frames 10 % and 3 frames: 3 dropped vsyncs is where Matrix
- *   starts calling a frame "normal" rather than "best" (FORMATS §1.3).
+ *   starts calling a frame "normal" rather than "best" (docs/formats.md §1.3).
  * - block_ms 20 % and 100 ms: 100 ms is the most sensitive block threshold
  *   of any source (perf's UI BLOCK); block lengths follow scheduling, hence
  *   the wider relative band.

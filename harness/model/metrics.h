@@ -1,13 +1,13 @@
 /*
  * metrics.h: the comparable numbers, and how each comes out of the model.
  *
- * Every number jankgate compares has a stable name (DESIGN §6 "Metric
+ * Every number jankgate compares has a stable name (README's "Metric
  * names") used in config thresholds, comparison.json and reports.  The
  * table in metrics.c says for each one its unit, which way is worse, whether
  * it belongs to a scene or to the whole scenario (launch timing), and the
  * default practical thresholds; the derivation functions turn one scene or
  * one iteration of results.h into one value, because the iteration is the
- * unit of comparison (DESIGN §7).
+ * unit of comparison (compare.h).
  *
  * The two thresholds are meant to be applied together: a shift is large
  * enough to matter when it is at least `abs_threshold` in the metric's unit

@@ -1,5 +1,5 @@
 /*
- * results.h: the in-memory model of results.json (DESIGN §6).
+ * results.h: the in-memory model of results.json (README's Files).
  *
  * One `struct results` holds what one device measured in one run: the run
  * itself, the app, the device and its preflight hygiene, source warnings,
@@ -24,7 +24,7 @@
  *     a returned pointer stays valid until the next add to the same array.
  *   - Times called *_mono_ms are device CLOCK_MONOTONIC milliseconds, the
  *     clock that gfxinfo, logcat -v monotonic and PROFILEDATA share
- *     (DESIGN §4.5); *_ns are the same clock in nanoseconds.
+ *     (run_iter.c); *_ns are the same clock in nanoseconds.
  */
 #ifndef JG_RESULTS_H
 #define JG_RESULTS_H
@@ -100,7 +100,7 @@ struct rs_hygiene {
 	size_t nr_extras, alloc_extras;
 };
 
-/* "A configured source yielded nothing here" and the like (DESIGN §5). */
+/* "A configured source yielded nothing here" and the like (source.h). */
 struct rs_warning {
 	char *source;
 	char *scope;		/* "scenario/scene"; NULL: the whole run */
@@ -114,7 +114,7 @@ enum rs_launch {
 	RS_LAUNCH_HOT,
 };
 
-/* Matrix Trace_StartUp (FORMATS §1.5). */
+/* Matrix Trace_StartUp (docs/formats.md §1.5). */
 struct rs_matrix_startup {
 	bool present;
 	double application_create_ms;
@@ -175,7 +175,7 @@ struct rs_frames {
 	size_t nr_rows, alloc_rows;
 };
 
-/* Matrix DropStatus levels (FORMATS §1.3). */
+/* Matrix DropStatus levels (docs/formats.md §1.3). */
 struct rs_drops {
 	double best;
 	double normal;

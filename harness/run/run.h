@@ -1,7 +1,7 @@
 /*
  * run.h: `jankgate run`, driving the app on every device and measuring it.
  *
- * run_execute() is the whole of the measuring half of jankgate (DESIGN §4):
+ * run_execute() is the whole of the measuring half of jankgate:
  * it finds the devices, starts one worker thread per device, and each
  * worker checks the device's hygiene, installs the APK, runs every
  * scenario's warm-ups and iterations, and writes OUT/<device-key>/
@@ -10,7 +10,7 @@
  * `jankgate gate` calls it directly, also with `append` to add iterations
  * of one scenario on one device to the results it already has.
  *
- * Exit status (DESIGN §10), in run_report.status and as the return value:
+ * Exit status (exitstatus.h), in run_report.status and as the return value:
  *	0  every selected (device, scenario) pair ran all its iterations
  *	   (failed iterations, a crash for instance, are recorded in the
  *	   results and are not an exit status unless all of a scenario's

@@ -1,5 +1,5 @@
 /*
- * run_hygiene.c: the preflight of DESIGN §4.1, read, recorded and enforced.
+ * run_hygiene.c: the preflight before measuring: read, recorded and enforced.
  *
  * A phone that is hot, nearly flat, locked or animating at 5x does not
  * measure the app, so before the first iteration each device is asked,

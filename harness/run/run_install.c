@@ -1,6 +1,6 @@
 /*
  * run_install.c: putting the app on the device and checking it is the one
- * the configuration names (DESIGN §4.2).
+ * the configuration names.
  *
  * With `apk` set, it is installed once per device and run, by
  * devices.install: "replace" installs over what is there (-r: the app's

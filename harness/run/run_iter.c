@@ -1,5 +1,5 @@
 /*
- * run_iter.c: one iteration of one scenario on one device (DESIGN §4.3-4).
+ * run_iter.c: one iteration of one scenario on one device.
  *
  *	logcat -b BUFFERS -c; stream `logcat -v monotonic -b BUFFERS`
  *	iteration_begin hooks

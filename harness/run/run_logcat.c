@@ -1,7 +1,7 @@
 /*
  * run_logcat.c: one iteration's `logcat -v monotonic` stream.
  *
- * DESIGN §4.3: per iteration, clear the log, then stream it on a
+ * Per iteration, clear the log, then stream it on a
  * connection of its own for as long as the steps run.  A thread reads
  * the lines into a logcat_buf (logcat.h) so the sources get every line
  * the device logged, dated on its monotonic clock, and so the executor

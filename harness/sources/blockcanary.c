@@ -1,6 +1,6 @@
 /*
  * blockcanary.c: the `blockcanary` source, BlockCanary's block files
- * (FORMATS §2) pulled from the device after each iteration.
+ * (docs/formats.md §2) pulled from the device after each iteration.
  *
  * BlockCanary logs nothing; each block past its threshold becomes one
  * file, `looper-<yyyy-MM-dd_HH-mm-ss.SSS>.log` (`.txt` before 1.3), in

@@ -1,6 +1,6 @@
 /*
  * choreographer.c: the `choreographer` source, the framework's own note
- * that the app's main thread stalled (FORMATS §3.4).
+ * that the app's main thread stalled (docs/formats.md §3.4).
  *
  *	I Choreographer: Skipped 31 frames!  The application may be doing
  *	too much work on its main thread.

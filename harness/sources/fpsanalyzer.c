@@ -1,7 +1,7 @@
 /*
  * fpsanalyzer.c: the `fpsanalyzer` source, the Xposed hook that times
  * every Handler.dispatchMessage and logs Choreographer's frame messages
- * (FORMATS §6.1):
+ * (docs/formats.md §6.1):
  *
  *	3605.120  4242  4263 I FPSAnalyzer: FPSAnalyzer DISPATCH FRAME:12
  *	    INFO:Handler (android.view.Choreographer$FrameHandler) {b3e1f2}

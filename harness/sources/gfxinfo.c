@@ -1,6 +1,6 @@
 /*
  * gfxinfo.c: the `gfxinfo` source, a scene's frames from the framework's
- * own frame statistics (DESIGN §4.6, FORMATS §3.1).
+ * own frame statistics (docs/formats.md §3.1).
  *
  * The runner resets the statistics at scene start and hands this source
  * the `dumpsys gfxinfo PKG framestats` output at scene end; gfxinfo_dump.c

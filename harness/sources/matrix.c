@@ -1,6 +1,6 @@
 /*
  * matrix.c: the `matrix` source, Tencent Matrix TraceCanary issues read
- * from logcat (FORMATS §1; DESIGN §5).
+ * from logcat (docs/formats.md §1; source.h).
  *
  * Matrix has no file output for trace issues: a host sees them only when
  * the app's PluginListener logs them, under a tag of its choosing, one

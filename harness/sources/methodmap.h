@@ -1,5 +1,5 @@
 /*
- * methodmap.h: Matrix method ids back to method names (FORMATS §1.7).
+ * methodmap.h: Matrix method ids back to method names (docs/formats.md §1.7).
  *
  * Matrix's gradle plugin numbers every instrumented method and writes the
  * numbers to methodMapping.txt; on the device TraceCanary only knows the

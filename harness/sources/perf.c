@@ -1,6 +1,6 @@
 /*
  * perf.c: the `perf` source, xanderwang/performance's logcat reports
- * (FORMATS §4).
+ * (docs/formats.md §4).
  *
  * Issues.  One Log.w entry per issue under `<globalTag>_Issue` (any
  * global tag: PERF by default, the app may choose another), multi-line,

@@ -1,6 +1,6 @@
 /*
  * startup.c: the `startup` source, launch timing from the framework
- * (FORMATS §3.2, §3.3).
+ * (docs/formats.md §3.2, §3.3).
  *
  * `am start -W` (the launch hook), API 24..34:
  *

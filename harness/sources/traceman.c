@@ -1,6 +1,6 @@
 /*
  * traceman.c: the `traceman` source, MethodTraceMan's method costs
- * (FORMATS §6.2), collected per scene.
+ * (docs/formats.md §6.2), collected per scene.
  *
  * The app serves a WebSocket on device port 5392 (source_options.
  * traceman_port), path /refresh.  jankgate forwards a host port to it

@@ -209,7 +209,7 @@ compose_subject(struct strbuf *out, const char *prefix,
 			add_distinct(&devices, c->entries[k].device);
 	}
 	/*
-	 * DESIGN §10's order (exitstatus.h): a regression first, then a
+	 * exitstatus.h's order: a regression first, then a
 	 * device that failed (which the comparisons of the others cannot
 	 * show), then inconclusive; the word is the status's name.
 	 */

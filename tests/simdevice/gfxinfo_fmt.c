@@ -317,7 +317,7 @@ columns(int sdk, enum col *out)
 
 /*
  * The header name of a column.  On 31..34 the names of the data columns
- * FrameStartTime and FrameInterval are swapped (FORMATS.md: label swap).
+ * FrameStartTime and FrameInterval are swapped (docs/formats.md §3.1: the label swap).
  */
 static const char *
 column_label(int sdk, enum col c)

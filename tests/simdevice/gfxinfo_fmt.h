@@ -4,7 +4,7 @@
  * A gfx_state is what hwui keeps for one app process: the process-wide
  * frame statistics, one JankTracker per window (activity) with its own
  * statistics and the ring of its last 120 frames, all accumulated since
- * the last reset.  The output follows FORMATS.md section 3.1 for the API
+ * the last reset.  The output follows docs/formats.md §3.1 for the API
  * level the device claims (24..34):
  *
  *	Applications Graphics Acceleration Info:

@@ -9,7 +9,7 @@
 #include "error.h"
 #include "exitstatus.h"
 
-/* DESIGN §10: 2 first, then 1 > 3 > 4 > 0, whichever order they come in. */
+/* 2 first, then 1 > 3 > 4 > 0, whichever order they come in. */
 static void
 exit_code_precedence(void **state)
 {

@@ -3,7 +3,7 @@
  *
  * The outputs are parsed back (libxml2's HTML and XML parsers) rather than
  * grepped, so "no markup got in" means what a browser or a CI system would
- * see.  The mail-size test builds the suite DESIGN §9 names: 20 scenarios
+ * see.  The mail-size test builds a large suite: 20 scenarios
  * x 5 scenes x 3 devices, every metric a regression (the worst case for
  * the attention list), and checks email.html stays under 100 KB.
  */
@@ -504,7 +504,7 @@ writes_every_format(void **state)
 
 /*
  * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
- * metric of DESIGN §6 a regression, a new block per scene) stays under
+ * metric of the table a regression, a new block per scene) stays under
  * Gmail's 102 KB clipping limit, and holds no SVG, script, style element
  * or external reference.
  */

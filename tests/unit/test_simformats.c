@@ -7,7 +7,7 @@
  * included first: each of them ends with banned.h, whose macros would
  * otherwise break a system header included after it.
  *
- * Outputs are checked against FORMATS.md's sample lines where it has them
+ * Outputs are checked against the documented sample lines (docs/formats.md) where it has them
  * and otherwise re-parsed with sscanf and regexes written here, not with
  * jankgate's own parsers, so a shared misreading cannot hide.
  */
@@ -665,7 +665,7 @@ count_char(const char *s, char c)
 	return n;
 }
 
-/* Which lines and columns each API level prints (FORMATS.md 3.1). */
+/* Which lines and columns each API level prints (docs/formats.md §3.1). */
 static void
 gfx_layout_per_api(void **state)
 {
@@ -739,7 +739,7 @@ gfx_layout_per_api(void **state)
 	}
 }
 
-/* Headers are exactly FORMATS.md's: the 26-29 block and redfin's (31). */
+/* Headers are exactly the documented ones (docs/formats.md §3.1): the 26-29 block and redfin's (31). */
 static void
 gfx_profiledata_headers_match_formats(void **state)
 {
@@ -1029,7 +1029,7 @@ gfx_args(void **state)
 
 /* ---- am start ---- */
 
-/* The line sets of API 24, 28, 29, 30, 31 and 34, and FORMATS' fixture. */
+/* The line sets of API 24, 28, 29, 30, 31 and 34, and the documented fixture. */
 static void
 am_start_per_api(void **state)
 {
@@ -1089,7 +1089,7 @@ am_start_per_api(void **state)
 
 /* ---- logcat ---- */
 
-/* 2024-11-05 14:22:33 UTC, the time of FORMATS.md's samples. */
+/* 2024-11-05 14:22:33 UTC, the time of the documented samples. */
 #define WALL_SAMPLE	1730816553LL
 
 static struct logfmt_entry
@@ -1117,7 +1117,7 @@ format_one(struct strbuf *out, const char *words, const struct logfmt_entry *e)
 	logfmt_entry_format(out, &o, e);
 }
 
-/* TimeUtils.formatDuration, FORMATS.md's table. */
+/* TimeUtils.formatDuration (docs/formats.md §3.3). */
 static void
 log_duration_format(void **state)
 {
@@ -1140,7 +1140,7 @@ log_duration_format(void **state)
 	strbuf_release(&sb);
 }
 
-/* Displayed / Fully drawn lines are FORMATS.md's [built] lines. */
+/* Displayed / Fully drawn lines are the documented [built] lines (docs/formats.md §3.3). */
 static void
 log_displayed_lines(void **state)
 {
@@ -1199,7 +1199,7 @@ log_displayed_lines(void **state)
 	strbuf_release(&out);
 }
 
-/* The prefixes of threadtime and its modifiers, FORMATS.md 3.4 / 3.5. */
+/* The prefixes of threadtime and its modifiers, docs/formats.md §3.4 / 3.5. */
 static void
 log_layouts(void **state)
 {
@@ -1674,7 +1674,7 @@ matrix_evil_normal_per_version(void **state)
 	strbuf_release(&sb);
 }
 
-/* Key lists and orders of the other details (FORMATS.md 1.4). */
+/* Key lists and orders of the other details (docs/formats.md §1.4). */
 static void
 matrix_evil_other_details(void **state)
 {
@@ -1725,7 +1725,7 @@ matrix_evil_other_details(void **state)
 	}
 }
 
-/* Trace_StartUp is FORMATS.md's example; threadStack formats; escaping. */
+/* Trace_StartUp as documented (docs/formats.md §1.5); threadStack formats; escaping. */
 static void
 matrix_startup_and_stacks(void **state)
 {

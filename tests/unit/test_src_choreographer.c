@@ -1,6 +1,6 @@
 /*
  * test_src_choreographer.c: the choreographer source, "Skipped N frames!"
- * lines (FORMATS §3.4) as blocks of the app.
+ * lines (docs/formats.md §3.4) as blocks of the app.
  */
 #include <math.h>
 #include <string.h>

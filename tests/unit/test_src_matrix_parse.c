@@ -1,7 +1,7 @@
 /*
  * test_src_matrix_parse.c: the matrix source as the runner and `jankgate
- * parse` use it, over the FORMATS.md samples and over sessions of the
- * simulated phone checked against its ground truth
+ * parse` use it, over the documented samples (formats.txt) and over
+ * sessions of the simulated phone checked against its ground truth
  * (tests/unit/data/sources/matrix/README).
  */
 #include <math.h>
@@ -159,7 +159,7 @@ has_warning(const struct fx *f, const char *part)
 #define TEST_MAIN "sample.tencent.matrix.trace.TestTraceMainActivity"
 
 /*
- * `parse` over every FORMATS.md sample: one scene per app scene, FPS
+ * `parse` over every documented sample (formats.txt): one scene per app scene, FPS
  * slices with both level orders, every detail type a block of its kind,
  * Trace_StartUp in the iteration's startup.
  */

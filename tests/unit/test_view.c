@@ -124,7 +124,7 @@ str_at(const cJSON *o, const char *path)
 }
 
 /*
- * The report's verdict follows DESIGN §10 across devices: a regression on
+ * The report's verdict follows exitstatus.h across devices: a regression on
  * one device outranks a broken run on another, which outranks an
  * inconclusive one; devices are listed worst first.
  */
