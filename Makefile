@@ -51,8 +51,11 @@ UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNIT_OBJ  = $(UNIT_SRC:%.c=$(B)/obj/%.o)
 SIM_SRC   = $(wildcard tests/simdevice/*.c)
 SIM_OBJ   = $(SIM_SRC:%.c=$(B)/obj/%.o)
+SIMT_SRC  = $(wildcard tests/simdevice/tests/*.c)
+SIMT_OBJ  = $(SIMT_SRC:%.c=$(B)/obj/%.o)
 
-.PHONY: all build check unit e2e bench demo fuzz install uninstall clean deps deps-test
+.PHONY: all build check unit e2e check-sim check-layers bench demo fuzz \
+	install uninstall clean deps deps-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -63,7 +66,8 @@ deps:
 deps-test:
 	@sh tools/deps.sh test
 
-build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice)
+build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice \
+	$(B)/sim-tests)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,8 +81,15 @@ $(B)/jankgate: $(B)/obj/harness/cli/main.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
 # Unit test groups are found by their JG_UNIT_GROUP() line, so adding a test
-# file needs no edit here.
-$(B)/unit_groups.inc: $(UNIT_SRC)
+# file needs no edit here.  The list of test files is a prerequisite too,
+# so removing one also remakes the groups.
+$(B)/%-src.list: FORCE
+	@mkdir -p $(B)
+	@echo '$(if $(filter unit,$*),$(UNIT_SRC),$(SIMT_SRC))' | \
+	    cmp -s - $@ || echo '$(if $(filter unit,$*),$(UNIT_SRC),$(SIMT_SRC))' > $@
+FORCE:
+
+$(B)/unit_groups.inc: $(UNIT_SRC) $(B)/unit-src.list
 	@mkdir -p $(B)
 	@grep -ho '^JG_UNIT_GROUP([a-z0-9_]*' $(UNIT_SRC) | \
 	    sed 's/JG_UNIT_GROUP(\(.*\)/X(\1)/' > $@.tmp && mv $@.tmp $@
@@ -104,13 +115,41 @@ $(B)/obj/tests/simdevice/%.o: JGFLAGS += -Itests/simdevice
 $(B)/simdevice: $(SIM_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The simulated phone's own tests (tests/simdevice/tests/), a binary of
+# their own: the simulator's modules linked in, not jankgate's unit tests.
+# main.c is the unit tests' runner, built against this binary's groups.
+$(B)/sim/unit_groups.inc: $(SIMT_SRC) $(B)/sim-src.list
+	@mkdir -p $(B)/sim
+	@grep -ho '^JG_UNIT_GROUP([a-z0-9_]*' $(SIMT_SRC) | \
+	    sed 's/JG_UNIT_GROUP(\(.*\)/X(\1)/' > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/tests/simdevice/tests/%.o: JGFLAGS += -Itests/unit -Wno-shadow
+$(B)/obj/sim/main.o: tests/unit/main.c $(B)/sim/unit_groups.inc
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(JGFLAGS) -I$(B)/sim -Itests/unit $(PKG_CFLAGS) -c -o $@ $<
+# test_simshell.c stands in for the adb stream websock.c writes to, through
+# the linker's --wrap.
+SIMT_WRAP = -Wl,--wrap=simstream_read,--wrap=simstream_read_full \
+	    -Wl,--wrap=simstream_write
+$(B)/sim-tests: $(B)/obj/sim/main.o $(SIMT_OBJ) \
+	    $(filter-out %/simdevice/main.o,$(SIM_OBJ)) $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) $(SIMT_WRAP) -o $@ $^ $(LIBS) -lcmocka
+
 check: deps
 	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory unit e2e
+	@$(MAKE) --no-print-directory check-layers unit check-sim e2e
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
+
+check-sim: $(B)/sim-tests
+	$(B)/sim-tests
+
+# The layer rule of harness/ and report/ (tools/check-layers.py): no
+# include or call that goes up or sideways, no circle of files.
+check-layers: $(LIB_OBJ)
+	$(PYTHON) tools/check-layers.py --objects $(B)/obj
 
 e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
 	bash tests/simdevice/selftest.sh $(B)/simdevice

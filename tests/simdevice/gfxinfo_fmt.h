@@ -108,4 +108,13 @@ void gfx_dump_process(struct gfx_state *st, struct strbuf *out,
 /* Append "No process found for: <package>\n". */
 void gfx_dump_no_process(struct strbuf *out, const char *package);
 
+/*
+ * hwui's histogram: the bucket of a frame of `ms` whole milliseconds (-1
+ * for the slow ones past 133 ms), the label in ms of bucket `i`, and the
+ * index among the slow buckets (150 ms to 4950 ms by 50) of a slow frame.
+ */
+int gfx_bucket_index(long long ms);
+unsigned int gfx_bucket_label(int i);
+int gfx_slow_index(long long ms);
+
 #endif

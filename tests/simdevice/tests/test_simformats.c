@@ -1,11 +1,8 @@
 /*
  * test_simformats.c: the simulated phone's behaviour and output formats.
  *
- * The unit-test binary links only libjankgate.a, not tests/simdevice/, so
- * the simdevice modules under test are compiled into this file by
- * including their .c files below.  Every system header they use is
- * included first: each of them ends with banned.h, whose macros would
- * otherwise break a system header included after it.
+ * Part of the simulated phone's own test binary (make check-sim), which
+ * links the simulator's modules.
  *
  * Outputs are checked against the documented sample lines (docs/formats.md) where it has them
  * and otherwise re-parsed with sscanf and regexes written here, not with
@@ -26,25 +23,23 @@
 #include <cJSON.h>
 
 #include "unit.h"
+#include "amfmt.h"
+#include "appmodel.h"
+#include "appmodel_json.h"
+#include "apprun.h"
+#include "blockcanary_fmt.h"
+#include "framegen.h"
+#include "gfxinfo_fmt.h"
+#include "logfmt.h"
+#include "logfmt_matrix.h"
+#include "logfmt_msg.h"
+#include "sim_rng.h"
+#include "truth.h"
 #include "error.h"
 #include "fileio.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-#include "../simdevice/sim_rng.c"
-#include "../simdevice/appmodel_json.c"
-#include "../simdevice/appmodel_libs.c"
-#include "../simdevice/appmodel.c"
-#include "../simdevice/framegen.c"
-#include "../simdevice/gfxinfo_fmt.c"
-#include "../simdevice/amfmt.c"
-#include "../simdevice/logfmt.c"
-#include "../simdevice/logfmt_msg.c"
-#include "../simdevice/logfmt_matrix.c"
-#include "../simdevice/blockcanary_fmt.c"
-#include "../simdevice/truth.c"
-#include "../simdevice/apprun.c"
-#include "../simdevice/apprun_emit.c"
 
 #define SEC	1000000000LL
 
@@ -819,17 +814,17 @@ gfx_histogram_buckets(void **state)
 	gfx_dump_process(st, &sb, 0, 0);
 	assert_string_equal(line_after(sb.buf, "\nHISTOGRAM:"), want.buf);
 	/* A few frame times and the bucket hwui puts them in. */
-	assert_int_equal(bucket_label(bucket_index(3)), 5);
-	assert_int_equal(bucket_label(bucket_index(17)), 17);
-	assert_int_equal(bucket_label(bucket_index(33)), 32);
-	assert_int_equal(bucket_label(bucket_index(35)), 34);
-	assert_int_equal(bucket_label(bucket_index(51)), 48);
-	assert_int_equal(bucket_label(bucket_index(52)), 53);
-	assert_int_equal(bucket_label(bucket_index(135)), 133);
-	assert_int_equal(bucket_index(136), -1);
-	assert_int_equal(slow_index(140), 0);
-	assert_int_equal(slow_index(260), 2);
-	assert_int_equal(slow_index(99999), 96);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(3)), 5);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(17)), 17);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(33)), 32);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(35)), 34);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(51)), 48);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(52)), 53);
+	assert_int_equal(gfx_bucket_label(gfx_bucket_index(135)), 133);
+	assert_int_equal(gfx_bucket_index(136), -1);
+	assert_int_equal(gfx_slow_index(140), 0);
+	assert_int_equal(gfx_slow_index(260), 2);
+	assert_int_equal(gfx_slow_index(99999), 96);
 	strbuf_release(&sb);
 	strbuf_release(&want);
 	gfx_state_free(st);

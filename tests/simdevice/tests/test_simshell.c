@@ -2,11 +2,8 @@
  * test_simshell.c: the simulated device's shell parser, in-memory file
  * system, property map and WebSocket server.
  *
- * The unit-test binary links only libjankgate.a, not tests/simdevice/, so
- * the modules under test are compiled into this file by including their
- * .c files (as test_simformats.c does).  Their system headers come first:
- * each .c ends its includes with banned.h, whose macros would break a
- * system header included after it.
+ * Part of the simulated phone's own test binary (make check-sim), which
+ * links the simulator's modules.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,17 +16,19 @@
 #include <time.h>
 
 #include "unit.h"
+#include "shparse.h"
+#include "simfs.h"
+#include "simkv.h"
+#include "websock.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-#include "../simdevice/shparse.c"
-#include "../simdevice/simfs.c"
-#include "../simdevice/simkv.c"
-#include "../simdevice/websock.c"
 
 /*
  * A stand-in adb stream for websock.c: reads come from `in`, writes go to
- * `out`.  Only the calls websock.c makes are provided.
+ * `out`.  Only the calls websock.c makes are provided, as the linker's
+ * seam: the binary is linked with --wrap for each (Makefile), so
+ * websock.c's calls come here instead of to stream.c.
  */
 struct simstream {
 	const char *in;
@@ -38,7 +37,7 @@ struct simstream {
 };
 
 size_t
-simstream_read(struct simstream *st, void *buf, size_t len)
+__wrap_simstream_read(struct simstream *st, void *buf, size_t len)
 {
 	size_t n = st->in_len - st->in_pos;
 
@@ -50,13 +49,13 @@ simstream_read(struct simstream *st, void *buf, size_t len)
 }
 
 int
-simstream_read_full(struct simstream *st, void *buf, size_t len)
+__wrap_simstream_read_full(struct simstream *st, void *buf, size_t len)
 {
-	return simstream_read(st, buf, len) == len ? 0 : -1;
+	return __wrap_simstream_read(st, buf, len) == len ? 0 : -1;
 }
 
 int
-simstream_write(struct simstream *st, const void *buf, size_t len)
+__wrap_simstream_write(struct simstream *st, const void *buf, size_t len)
 {
 	strbuf_add(&st->out, buf, len);
 	return 0;
