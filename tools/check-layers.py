@@ -186,23 +186,25 @@ def check_includes(root, files, problems, counts):
                         " <-> ".join(comp))
 
 
-def symbols(obj):
-    out = subprocess.run(["nm", "-P", obj], capture_output=True,
+def symbols(objs):
+    """{object: (defined, undefined)} from one run of nm over all of them."""
+    out = subprocess.run(["nm", "-P", "-A"] + objs, capture_output=True,
                          text=True, check=True).stdout
-    defined, undefined = set(), set()
+    syms = {o: (set(), set()) for o in objs}
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) < 2:
+        head, _, rest = line.partition(": ")
+        parts = rest.split()
+        if head not in syms or len(parts) < 2:
             continue
         if parts[1] == "U":
-            undefined.add(parts[0])
+            syms[head][1].add(parts[0])
         elif parts[1] in "TDBRCVWG":
-            defined.add(parts[0])
-    return defined, undefined
+            syms[head][0].add(parts[0])
+    return syms
 
 
 def check_objects(root, files, objdir, problems, counts):
-    objs = {}
+    paths = {}
     for f, layer in files.items():
         if f.endswith(".c") and layer and not f.endswith("/main.c"):
             o = os.path.join(objdir, f[:-2] + ".o")
@@ -210,7 +212,9 @@ def check_objects(root, files, objdir, problems, counts):
                 problems.append("%s: no object file %s (build first)" %
                                 (f, o))
                 return
-            objs[f] = symbols(o)
+            paths[f] = o
+    syms = symbols(sorted(paths.values()))
+    objs = {f: syms[o] for f, o in paths.items()}
     owner = {}
     for f, (defined, _) in objs.items():
         for s in defined:
