@@ -89,9 +89,8 @@ shell(struct source_ctx *ctx, const char *const argv[],
 }
 
 /*
- * Split `ls` output into acceptable names, appended to `names`.  Without
- * a terminal ls prints one name a line, so no -1 (which the simulated
- * phone's ls refuses).
+ * Split `ls -1` output (one name a line) into acceptable names, appended
+ * to `names`.
  */
 static void
 add_names(struct strlist *names, const char *text)
@@ -118,7 +117,8 @@ static int
 list_files(struct source_ctx *ctx, struct bc_state *st,
     struct strlist *names)
 {
-	const char *argv[] = { "run-as", ctx->package, "ls", FILES_DIR, NULL };
+	const char *argv[] = { "run-as", ctx->package, "ls", "-1", FILES_DIR,
+		NULL };
 	struct adb_shell_result res;
 	int rc;
 
