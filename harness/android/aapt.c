@@ -59,7 +59,8 @@ aapt_version_code(const char *apk, double *version_code, char **tool)
 			    "exited with status %d", tools[i], apk,
 			    res.exit_code);
 		if (!rc)
-			rc = aapt_badging_version_code(res.out.buf, version_code);
+			rc = aapt_badging_version_code(res.out.buf,
+			    version_code);
 		proc_result_release(&res);
 		if (rc)
 			return jg_error_prefix("'%s'", apk);

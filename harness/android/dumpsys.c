@@ -107,7 +107,7 @@ dumpsys_resumed(const char *text, char **out)
 		while ((p = strstr(p, keys[k]))) {
 			char *c;
 
-			/* "ResumedActivity: " also ends "mResumedActivity: ". */
+			/* "mResumedActivity: " ends the same way. */
 			if (k == 1 && p > text && p[-1] == 'm') {
 				p++;
 				continue;

@@ -227,7 +227,8 @@ pick_section(struct gfx_dump *d, const char *buf, const char *end,
 		} else if (gfx_line_starts(&l, "No process found for: ") &&
 		    !d->no_process) {
 			d->no_process = xstrndup(l.s, l.n);
-		} else if (gfx_line_starts(&l, "Applications Graphics Acceleration")) {
+		} else if (gfx_line_starts(&l,
+		    "Applications Graphics Acceleration")) {
 			d->header = true;
 		}
 		if (!section_name(&l, &name, &n, &pid))
@@ -284,7 +285,8 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 		} else if (p.open) {
 			if (gfx_profile_usable(&p))
 				gfx_read_profile_row(d, &p, &l, w);
-		} else if (gfx_line_starts(&l, "Failure while dumping the app")) {
+		} else if (gfx_line_starts(&l,
+		    "Failure while dumping the app")) {
 			if (!d->failure)
 				d->failure = xstrndup(l.s, l.n);
 		} else if (l.n && (l.s[0] == '\t' || l.s[0] == ' ') &&

@@ -190,7 +190,8 @@ read_histogram(struct gfx_dump *d, struct gfx_summary *s,
 		}
 		if (gfx_read_uint(l->s, l->n, &i, UINT32_MAX, &ms) &&
 		    l->n - i > 3 && !memcmp(l->s + i, "ms=", 3) &&
-		    (i += 3, gfx_read_uint(l->s, l->n, &i, UINT32_MAX, &count)) &&
+		    (i += 3,
+	     gfx_read_uint(l->s, l->n, &i, UINT32_MAX, &count)) &&
 		    (i == l->n || l->s[i] == ' ')) {
 			XALLOC_GROW(s->buckets, s->nr_buckets + 1,
 			    s->alloc_buckets);
@@ -305,8 +306,8 @@ note_interval(struct gfx_dump *d, const int64_t *v, const bool *got)
 }
 
 void
-gfx_read_profile_row(struct gfx_dump *d, const struct gfx_profile *p, const struct text_line *l,
-    struct gfx_window *w)
+gfx_read_profile_row(struct gfx_dump *d, const struct gfx_profile *p,
+    const struct text_line *l, struct gfx_window *w)
 {
 	int64_t v[GFX_NR_COLS] = { 0 };
 	bool got[GFX_NR_COLS] = { false };
@@ -338,7 +339,8 @@ gfx_read_profile_row(struct gfx_dump *d, const struct gfx_profile *p, const stru
 	note_interval(d, v, got);
 	dur = v[GFX_COL_COMPLETED] - v[GFX_COL_INTENDED];
 	if (v[GFX_COL_INTENDED] <= 0 || v[GFX_COL_COMPLETED] <= 0 ||
-	    v[GFX_COL_COMPLETED] == INT64_MAX || dur <= 0 || dur >= ROW_MAX_NS) {
+	    v[GFX_COL_COMPLETED] == INT64_MAX || dur <= 0 ||
+	    dur >= ROW_MAX_NS) {
 		d->insane_rows++;
 		return;
 	}

@@ -2,9 +2,9 @@
  * logcat.c: one log line in any layout (logcat.h), told apart by its
  * prefix alone.
  *
- * logcat's layouts, from liblog's android_log_formatLogLine
- * (docs/formats.md §3.5); TIME is any time below, UID the `-v uid` column (a number, or a
- * user name of up to five characters, or six blanks when unknown):
+ * logcat's layouts, from liblog's android_log_formatLogLine (docs/formats.md
+ * §3.5); TIME is any time below, UID the `-v uid` column (a number, or a user
+ * name of up to five characters, or six blanks when unknown):
  *
  *   threadtime  TIME " " [UID " "] "%5d %5d %c %-8s: " msg
  *   time        TIME " %c/%-8s(" [UID ":"] "%5d): " msg

@@ -1,7 +1,7 @@
 /*
- * exitstatus.h: the exit status of every command, and how outcomes
- * combine (README's Exit status).  The one place that knows the numbers: commands,
- * the runner, gate, the view and the mail all go through it.
+ * exitstatus.h: the exit status of every command, and how outcomes combine
+ * (README's Exit status).  The one place that knows the numbers: commands, the
+ * runner, gate, the view and the mail all go through it.
  *
  *	0  pass            nothing worse was found
  *	1  regression      a comparison found a regression

@@ -61,7 +61,7 @@ struct cred_state {
 	int tries;		/* keys or tokens handed to libgit2 */
 	int no_token;		/* the server asked for a token we lack */
 	int host_unknown;	/* the ssh host key is not a known one */
-	int no_keygen;		/* ssh-keygen, which looks keys up, is missing */
+	int no_keygen;		/* ssh-keygen (looks keys up) is missing */
 	int cleartext;		/* a token was asked for over plain http */
 	char host[256];		/* the host as known_hosts names it */
 };

@@ -246,7 +246,8 @@ net_fail(const struct baseline_store *bs, int gerr,
 	int code = JG_EIO;
 
 	if (gerr == GIT_EAUTH || cs->tries > 1 || cs->no_token ||
-	    cs->host_unknown || cs->cleartext || strstr(m, "401") || strstr(m, "403") ||
+	    cs->host_unknown || cs->cleartext || strstr(m, "401") ||
+	    strstr(m, "403") ||
 	    strcasestr(m, "authenticat")) {
 		auth_advice(&advice, bs, cs);
 		code = fail(bs, JG_EAUTH, "authentication to '%s' failed: %s",

@@ -50,8 +50,8 @@ cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 		diag_error("%s", sb.buf);
 	}
 	for (const char *const *u = cmd->usage; *u; u++)
-		fprintf(stderr, "%s %s\n", u == cmd->usage ? "usage:" : "   or:",
-		    *u);
+		fprintf(stderr, "%s %s\n",
+		    u == cmd->usage ? "usage:" : "   or:", *u);
 	strbuf_release(&sb);
 	return EXIT_BAD_INPUT;
 }

@@ -44,7 +44,7 @@ struct command {
 	const char *name;
 	const char *summary;		/* one line for `jankgate --help` */
 	const char *const *usage;	/* NULL-terminated synopsis lines */
-	const char *options;		/* option help for `jankgate help CMD` */
+	const char *options;		/* option help: `jankgate help CMD` */
 	unsigned needs;			/* enum cmd_needs */
 	size_t args_size;		/* its argument struct, zeroed first */
 	/*

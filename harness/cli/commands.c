@@ -178,8 +178,8 @@ void
 cmd_print_help(FILE *fp)
 {
 	for (const char *const *u = jankgate_usage; *u; u++)
-		fprintf(fp, "%s %s\n", u == jankgate_usage ? "usage:" : "   or:",
-		    *u);
+		fprintf(fp, "%s %s\n",
+		    u == jankgate_usage ? "usage:" : "   or:", *u);
 	fputs("\nGlobal options:\n"
 	    "  -c FILE     configuration file (default: $JANKGATE_CONFIG,\n"
 	    "              then ./jankgate.json)\n"

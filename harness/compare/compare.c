@@ -373,7 +373,9 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	scenario_names(&names, cur, base, nr_base);
 	bsc = xcalloc(nr_base + 1, sizeof(*bsc));
 	for (size_t i = 0; i < names.nr; i++) {
-		struct cmp_scope sc = { names.items[i], NULL, bsc, nr_base, 0, 0 };
+		struct cmp_scope sc = {
+			names.items[i], NULL, bsc, nr_base, 0, 0
+		};
 
 		sc.cur = results_find_scenario(cur->results, names.items[i]);
 		for (size_t j = 0; j < nr_base; j++)

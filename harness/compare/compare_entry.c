@@ -202,9 +202,9 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		    sc->scenario);
 	} else if (sc->cur_valid < min) {
 		e->verdict = CMP_INCONCLUSIVE;
-		cmp_set_reasonf(e, "%zu valid current iterations of '%s', fewer "
-		    "than min_iterations (%zu)", sc->cur_valid, sc->scenario,
-		    min);
+		cmp_set_reasonf(e, "%zu valid current iterations of '%s', "
+		    "fewer than min_iterations (%zu)", sc->cur_valid,
+		    sc->scenario, min);
 	} else if (!cu.n) {
 		e->verdict = CMP_MISSING;
 		cmp_set_reasonf(e, "no value in the current run");
@@ -339,8 +339,8 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 		double sd;
 
 		cmp_kind_add(&x->frame_drift, &p);
-		cmp_series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b, true,
-		    false, &sd);
+		cmp_series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b,
+		    true, false, &sd);
 	}
 	cmp_sample_release(&p.b);
 }

@@ -245,8 +245,9 @@ cmp_decide_all(struct cmp_ctx *x)
 
 		if (p->untestable) {
 			e->verdict = CMP_INCONCLUSIVE;
-			cmp_set_reasonf(e, "every session holds a single value: "
-			    "no spread within a session to test against");
+			cmp_set_reasonf(e, "every session holds a single "
+			    "value: no spread within a session to test "
+			    "against");
 			continue;
 		}
 		cmp_decide(e, p, &r);

@@ -288,7 +288,8 @@ cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
 	out->estimate = sqrt(v);
 	nd = (double)acc->sessions - 1;
 	if (prior_runs > 0) {
-		out->used = sqrt((prior_runs * v0 + nd * v) / (prior_runs + nd));
+		out->used = sqrt((prior_runs * v0 + nd * v) /
+		    (prior_runs + nd));
 		out->df = (prior_runs + nd) * (prior_runs + nd) / nd;
 	} else {
 		out->used = sqrt(v);

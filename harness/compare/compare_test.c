@@ -298,8 +298,8 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 */
 	/*
 	 * The design effect for the rank test, with the within spread ranks
-	 * feel (cmp_rank_within()): a long-tailed metric's variance would make a
-	 * session's shift look small next to it, though its ranks move.
+	 * feel (cmp_rank_within()): a long-tailed metric's variance would make
+	 * a session's shift look small next to it, though its ranks move.
 	 */
 	{
 		const struct cmp_sample *sides[2] = { &p->b, &p->cu };

@@ -275,10 +275,10 @@ const char *cmp_block_status_name(enum cmp_block_status s);
 int cmp_block_status_parse(enum cmp_block_status *out, const char *name);
 
 /*
- * comparison_write.c, comparison_read.c: comparison.json.  The reader checks the schema (any
- * jankgate.comparison/1.x; another major version is refused by name) and
- * the type of every known key; errors are JG_EINVAL "<name>: <key path>:
- * expected <what>", or JG_ENOTFOUND / JG_EIO from reading the file.
+ * comparison_write.c, comparison_read.c: comparison.json.  The reader checks
+ * the schema (any jankgate.comparison/1.x; another major version is refused by
+ * name) and the type of every known key; errors are JG_EINVAL "<name>: <key
+ * path>: expected <what>", or JG_ENOTFOUND / JG_EIO from reading the file.
  */
 char *comparison_to_json(const struct comparison *c);
 int comparison_write(const struct comparison *c, const char *path);

@@ -1,5 +1,6 @@
 /*
- * stats.h: the statistics behind `jankgate compare` (compare.h draws the method).
+ * stats.h: the statistics behind `jankgate compare` (compare.h draws the
+ * method).
  *
  * For one (device, scenario, scene, metric) the gate holds two small samples
  * of per-iteration values: the baseline (iterations of the last K accepted

@@ -88,7 +88,8 @@ walk(struct config_ctx *c, const char *parent, const cJSON *obj, int *seen)
 				if (cJSON_IsObject(it))
 					walk(c, path, it, seen);
 				else
-					config_expected(c, path, "an object", it);
+					config_expected(c, path, "an object",
+					    it);
 			} else {
 				config_set_value(c, k, path, it);
 			}
@@ -111,16 +112,20 @@ cross_check(struct config_ctx *c, const int *seen, int need_required)
 			    sch->keys[i].doc);
 	if (seen[config_schema_find(sch, "scenarios") - sch->keys] &&
 	    !cfg->scenarios.nr)
-		config_problem(c, "scenarios", "expected at least one scenario file");
+		config_problem(c, "scenarios",
+		    "expected at least one scenario file");
 	if (cfg->max_iterations < cfg->iterations)
-		config_problem(c, "max_iterations", "expected a number >= iterations "
-		    "(%d), got %d", cfg->iterations, cfg->max_iterations);
+		config_problem(c, "max_iterations",
+		    "expected a number >= iterations (%d), got %d",
+		    cfg->iterations, cfg->max_iterations);
 	if (cfg->compare.min_iterations > cfg->iterations)
-		config_problem(c, "min_iterations", "expected a number <= iterations "
-		    "(%d), got %d", cfg->iterations, cfg->compare.min_iterations);
+		config_problem(c, "min_iterations",
+		    "expected a number <= iterations (%d), got %d",
+		    cfg->iterations, cfg->compare.min_iterations);
 	if (cfg->mail.to.nr && !cfg->mail.server)
-		config_problem(c, "mail.server", "missing (mail.to is set, so mail "
-		    "needs a server such as \"smtp://mail.example.com:587\")");
+		config_problem(c, "mail.server", "missing (mail.to is set, "
+		    "so mail needs a server such as "
+		    "\"smtp://mail.example.com:587\")");
 	if (cfg->mail.server && strncmp(cfg->mail.server, "smtp://", 7) &&
 	    strncmp(cfg->mail.server, "smtps://", 8))
 		config_problem(c, "mail.server", "expected a URL starting with "
@@ -132,7 +137,8 @@ cross_check(struct config_ctx *c, const int *seen, int need_required)
 			    "\"team@example.com\", got \"%s\"",
 			    cfg->mail.to.items[i]);
 	if (cfg->devices.install != INSTALL_REPLACE && !cfg->apk.nr)
-		config_problem(c, "devices.install", "\"%s\" needs an apk to install",
+		config_problem(c, "devices.install",
+		    "\"%s\" needs an apk to install",
 		    config_install_name(cfg->devices.install));
 	if (cfg->app && strpbrk(cfg->app, " \t'\"$;&|`\\/"))
 		config_problem(c, "app", "expected a package name like "

@@ -135,14 +135,14 @@ struct config_opt {
 	enum config_opt_type type;
 	double min, max;		/* CONFIG_OPT_INT's range */
 	const char *def;		/* a JSON literal, or NULL: unset */
-	const char *doc;		/* one line, for README and jankgate(1) */
+	const char *doc;		/* a line for README and jankgate(1) */
 };
 
 /* A data source as the configuration knows it. */
 struct config_plugin {
 	const char *name;		/* a value `sources` may hold */
 	const struct config_opt *opts;	/* ending with a NULL name, or NULL */
-	bool by_default;		/* in `sources` when the file names none */
+	bool by_default;		/* used when the file names no sources */
 };
 
 /* get() fills *out with plug-in n and returns 1; 0 past the last one. */
@@ -232,7 +232,10 @@ void config_threshold_for(const struct config_compare *cfg,
     const char *scene, const struct metric_def *metric, double *relative,
     double *absolute);
 
-/* The config path to use: `flag` if set, else $JANKGATE_CONFIG, else "jankgate.json". */
+/*
+ * The config path to use: `flag` if set, else $JANKGATE_CONFIG, else
+ * "jankgate.json".
+ */
 const char *config_default_path(const char *flag);
 
 /*

@@ -133,7 +133,8 @@ static const struct key config_keys[] = {
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },
 	{ "session.frame_time", K_NUMBER, O(compare.session.frame_time), 0,
-	  1, NULL, "0.02", 0, "prior: relative standard deviation of frame times "
+	  1, NULL, "0.02", 0,
+	  "prior: relative standard deviation of frame times "
 	  "from one session to the next" },
 	{ "session.launch", K_NUMBER, O(compare.session.launch), 0, 1, NULL,
 	  "0.03", 0,
@@ -146,10 +147,12 @@ static const struct key config_keys[] = {
 	  "0.5", 0,
 	  "prior: the same for blocks and block_ms" },
 	{ "session.prior_runs", K_NUMBER, O(compare.session.prior_runs), 0,
-	  100, NULL, "1", 0, "weight of the priors, in baseline runs, against the spread "
+	  100, NULL, "1", 0,
+	  "weight of the priors, in baseline runs, against the spread "
 	  "the baseline's sessions show" },
 	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0,
-	  3600, NULL, "20", 0, "gate: before each extra batch the app is force-stopped "
+	  3600, NULL, "20", 0,
+	  "gate: before each extra batch the app is force-stopped "
 	  "and the phone left idle this long, so the batch is a new session" },
 
 	{ "report", K_OBJECT, 0, NONE, NULL, 0, "reports" },

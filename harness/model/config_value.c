@@ -192,8 +192,8 @@ set_paths(struct config_ctx *c, const struct key *k, const char *path,
 
 	if (cJSON_IsArray(v)) {
 		if (!cJSON_GetArraySize(v)) {
-			config_expected(c, path, "a path or a non-empty list of paths",
-			    v);
+			config_expected(c, path,
+			    "a path or a non-empty list of paths", v);
 			return;
 		}
 		set_list(c, k, path, v, l);
@@ -250,8 +250,8 @@ add_threshold(struct config_ctx *c, const char *path, const char *scene,
 			else
 				t.absolute = it->valuedouble;
 		} else {
-			config_problem(c, ipath, "unknown key (expected 'relative' "
-			    "or 'absolute')");
+			config_problem(c, ipath,
+			    "unknown key (expected 'relative' or 'absolute')");
 		}
 		free(ipath);
 	}

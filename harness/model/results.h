@@ -157,7 +157,7 @@ struct rs_frame_row {
 
 struct rs_frames {
 	bool present;		/* a frame source reported for this scene */
-	char *source;		/* which one (rs_frames_claim()); NULL: unknown */
+	char *source;		/* which (rs_frames_claim()); NULL: unknown */
 	double count;
 	double janky;
 	double slow;		/* over 16 ms */
@@ -407,9 +407,9 @@ uint64_t rs_frames_histogram_at_least(const struct rs_frames *f,
     uint32_t min_ms);
 
 /*
- * results_write.c, results_read.c: the file format.  Reading checks the "schema" (any
- * jankgate.results/1.x) and the type of every known key; errors are
- * JG_EINVAL with "<name>: <key path>: expected <what>", or JG_ENOTFOUND /
+ * results_write.c, results_read.c: the file format.  Reading checks the
+ * "schema" (any jankgate.results/1.x) and the type of every known key; errors
+ * are JG_EINVAL with "<name>: <key path>: expected <what>", or JG_ENOTFOUND /
  * JG_EIO from reading the file.  On error *out is NULL.
  */
 int results_read(struct results **out, const char *path);

@@ -162,7 +162,9 @@ const struct field_table device_fields = { device_f, NFIELDS(device_f) };
 const struct field_table hygiene_fields = { hygiene_f, NFIELDS(hygiene_f) };
 const struct field_table warning_fields = { warning_f, NFIELDS(warning_f) };
 const struct field_table scenario_fields = { scenario_f, NFIELDS(scenario_f) };
-const struct field_table iteration_fields = { iteration_f, NFIELDS(iteration_f) };
+const struct field_table iteration_fields = {
+	iteration_f, NFIELDS(iteration_f)
+};
 const struct field_table startup_fields = { startup_f, NFIELDS(startup_f) };
 const struct field_table matrix_fields = { matrix_f, NFIELDS(matrix_f) };
 const struct field_table scene_fields = { scene_f, NFIELDS(scene_f) };

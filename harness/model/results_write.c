@@ -56,7 +56,8 @@ write_fields(struct jsonw *w, const void *base, const struct field *f, size_t n)
 			strbuf_addf(w->sb, "%" PRId64, *(const int64_t *)p);
 			break;
 		case FK_BOOL:
-			jsonw_lit(w, f->key, *(const bool *)p ? "true" : "false");
+			jsonw_lit(w, f->key,
+			    *(const bool *)p ? "true" : "false");
 			break;
 		case FK_TRI:
 			tri = *(const int *)p;

@@ -154,7 +154,8 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 
 		if (scenario_load(&scn, cfg->scenarios.items[i], &problems)) {
 			for (size_t j = 0; j < problems.nr; j++)
-				run_error(out, EXIT_BAD_INPUT, problems.items[j]);
+				run_error(out, EXIT_BAD_INPUT,
+				    problems.items[j]);
 			if (!problems.nr)
 				run_error(out, EXIT_BAD_INPUT, jg_error_msg());
 			strlist_release(&problems);

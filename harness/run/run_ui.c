@@ -46,8 +46,8 @@ dump_ui(struct run_dev *d, struct uidump **out)
 	if (!rc && (rc = uidump_parse(out, r.out.buf, r.out.len))) {
 		adb_shell_result_release(&r);
 		adb_shell_result_init(&r);
-		rc = adb_shell(d->dev, "uiautomator dump " DUMP_FILE " >/dev/null "
-		    "&& cat " DUMP_FILE, &r);
+		rc = adb_shell(d->dev, "uiautomator dump " DUMP_FILE
+		    " >/dev/null && cat " DUMP_FILE, &r);
 		if (!rc)
 			rc = uidump_parse(out, r.out.buf, r.out.len);
 		if (rc)

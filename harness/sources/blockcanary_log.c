@@ -1,8 +1,8 @@
 /*
  * blockcanary_log.c: one BlockCanary looper log, and its device times.
  *
- * The layout (docs/formats.md §2; every line ends in \r\n, shown as nothing here,
- * and an empty line is a bare \r\n):
+ * The layout (docs/formats.md §2; every line ends in \r\n, shown as nothing
+ * here, and an empty line is a bare \r\n):
  *
  *	                                        <- the file starts empty
  *	**********************

@@ -2,15 +2,15 @@
  * source.h: the contract between the runner and the data sources
  * (README's Sources).
  *
- * A source turns device output into the results model.  Each one is a
- * file in harness/sources/ that defines one `const struct source`, and one
- * line in the table of sources.c; adding a library is exactly that (with
- * its tests and README).  Nothing outside sources/ knows a source by
- * name: the runner (run/) calls the hooks below at fixed points of an
- * iteration (run_iter.c draws them) and a source fills the iteration it is handed;
- * the configuration validates `sources` and the options each source
- * declares from the table (struct config_plugins, source_plugins);
- * `jankgate parse` and `jankgate init` read the table too.
+ * A source turns device output into the results model.  Each one is a file in
+ * harness/sources/ that defines one `const struct source`, and one line in the
+ * table of sources.c; adding a library is exactly that (with its tests and
+ * README).  Nothing outside sources/ knows a source by name: the runner (run/)
+ * calls the hooks below at fixed points of an iteration (run_iter.c draws them)
+ * and a source fills the iteration it is handed; the configuration validates
+ * `sources` and the options each source declares from the table (struct
+ * config_plugins, source_plugins); `jankgate parse` and `jankgate init` read
+ * the table too.
  *
  *	prepare          once per device and run, before the first iteration
  *	                 (find a log directory, set up an adb forward)
@@ -109,13 +109,13 @@ enum source_part {
 	SOURCE_STARTUP = 1 << 3,	/* the launch's framework timings */
 	SOURCE_STARTUP_MATRIX = 1 << 4,	/* the launch's Matrix phases */
 	SOURCE_METHODS = 1 << 5,	/* a scene's method costs */
-	SOURCE_APP_SCENES = 1 << 6,	/* the activities that drew in a scene */
+	SOURCE_APP_SCENES = 1 << 6,	/* activities that drew in a scene */
 	SOURCE_LAUNCHES = 1 << 7,	/* every launch (`jankgate parse`) */
 };
 
 struct source {
 	const char *name;		/* as in the config `sources` list */
-	const char *summary;		/* one line for `jankgate parse --list` */
+	const char *summary;		/* a line for `jankgate parse --list` */
 	unsigned fills;			/* enum source_part bits */
 	/*
 	 * Collected when the configuration names no `sources`, and written

@@ -147,7 +147,7 @@ struct mail_report_opts {
 	struct strbuf *subject;	/* when not NULL, receives the subject */
 	int status;		/* the caller's exit status so far (gate):
 				 * its outcome (exitstatus.h) counts with the
-				 * comparisons'; 0 = from the comparisons only */
+				 * comparisons'; 0: from the comparisons */
 };
 
 /*

@@ -317,7 +317,8 @@ columns(int sdk, enum col *out)
 
 /*
  * The header name of a column.  On 31..34 the names of the data columns
- * FrameStartTime and FrameInterval are swapped (docs/formats.md §3.1: the label swap).
+ * FrameStartTime and FrameInterval are swapped (docs/formats.md §3.1: the label
+ * swap).
  */
 static const char *
 column_label(int sdk, enum col c)
@@ -517,7 +518,9 @@ gfx_parse_args(int sdk, int argc, const char *const *argv,
 		else if (!strcmp(a, "reset"))
 			*flags |= GFX_RESET;
 		else {
-			/* The first other word names the package; AMS eats it. */
+			/*
+			 * The first other word names the package; AMS eats it.
+			 */
 			if (a[0] != '-' && !*package)
 				*package = a;
 			continue;

@@ -29,7 +29,9 @@ load(const char *text)
 	return m;
 }
 
-/* The docs/formats.md §1.7 lines resolve to "class.method(desc)", CRLF or LF. */
+/*
+ * The docs/formats.md §1.7 lines resolve to "class.method(desc)", CRLF or LF.
+ */
 static void
 mapping_lines_resolve(void **state)
 {

@@ -159,8 +159,8 @@ has_warning(const struct fx *f, const char *part)
 #define TEST_MAIN "sample.tencent.matrix.trace.TestTraceMainActivity"
 
 /*
- * `parse` over every documented sample (formats.txt): one scene per app scene, FPS
- * slices with both level orders, every detail type a block of its kind,
+ * `parse` over every documented sample (formats.txt): one scene per app scene,
+ * FPS slices with both level orders, every detail type a block of its kind,
  * Trace_StartUp in the iteration's startup.
  */
 static void

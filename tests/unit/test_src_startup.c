@@ -1,7 +1,7 @@
 /*
  * test_src_startup.c: the startup source, `am start -W` of API 24..34
- * (docs/formats.md §3.2) and the Displayed / Fully drawn lines (§3.3), over text
- * and over captures of the simulated phone
+ * (docs/formats.md §3.2) and the Displayed / Fully drawn lines (§3.3), over
+ * text and over captures of the simulated phone
  * (tests/unit/data/sources/startup/).
  */
 #include <math.h>

@@ -4,9 +4,9 @@
  * Part of the simulated phone's own test binary (make check-sim), which
  * links the simulator's modules.
  *
- * Outputs are checked against the documented sample lines (docs/formats.md) where it has them
- * and otherwise re-parsed with sscanf and regexes written here, not with
- * jankgate's own parsers, so a shared misreading cannot hide.
+ * Outputs are checked against the documented sample lines (docs/formats.md)
+ * where it has them and otherwise re-parsed with sscanf and regexes written
+ * here, not with jankgate's own parsers, so a shared misreading cannot hide.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -713,7 +713,9 @@ gfx_layout_per_api(void **state)
 		hdr = line_after(sb.buf, "---PROFILEDATA---\n");
 		assert_int_equal(count_char(hdr, ','), apis[i].cols);
 		assert_true(hdr[strlen(hdr) - 1] == ',');
-		/* Every row has as many fields as the header and ends with ','. */
+		/*
+		 * Every row has as many fields as the header and ends with ','.
+		 */
 		rows = 0;
 		for (const char *p = strstr(sb.buf, hdr); p;) {
 			const char *nl = strchr(p, '\n');
@@ -734,7 +736,10 @@ gfx_layout_per_api(void **state)
 	}
 }
 
-/* Headers are exactly the documented ones (docs/formats.md §3.1): the 26-29 block and redfin's (31). */
+/*
+ * Headers are exactly the documented ones (docs/formats.md §3.1): the 26-29
+ * block and redfin's (31).
+ */
 static void
 gfx_profiledata_headers_match_formats(void **state)
 {
@@ -1024,7 +1029,9 @@ gfx_args(void **state)
 
 /* ---- am start ---- */
 
-/* The line sets of API 24, 28, 29, 30, 31 and 34, and the documented fixture. */
+/*
+ * The line sets of API 24, 28, 29, 30, 31 and 34, and the documented fixture.
+ */
 static void
 am_start_per_api(void **state)
 {
@@ -1135,7 +1142,10 @@ log_duration_format(void **state)
 	strbuf_release(&sb);
 }
 
-/* Displayed / Fully drawn lines are the documented [built] lines (docs/formats.md §3.3). */
+/*
+ * Displayed / Fully drawn lines are the documented [built] lines
+ * (docs/formats.md §3.3).
+ */
 static void
 log_displayed_lines(void **state)
 {
@@ -1720,7 +1730,10 @@ matrix_evil_other_details(void **state)
 	}
 }
 
-/* Trace_StartUp as documented (docs/formats.md §1.5); threadStack formats; escaping. */
+/*
+ * Trace_StartUp as documented (docs/formats.md §1.5); threadStack formats;
+ * escaping.
+ */
 static void
 matrix_startup_and_stacks(void **state)
 {
