@@ -66,31 +66,48 @@ read_synopsis(struct strlist *lines)
 	fclose(fp);
 }
 
+/* Every usage line of the command table, each once. */
+static void
+all_usage_lines(struct strlist *usage)
+{
+	for (const char *const *u = jankgate_usage; *u; u++)
+		if (strlist_find(usage, *u) < 0)
+			strlist_add(usage, *u);
+	for (const struct command *const *c = commands; *c; c++)
+		for (const char *const *u = (*c)->usage; *u; u++)
+			if (strlist_find(usage, *u) < 0)
+				strlist_add(usage, *u);
+}
+
+/* `doc` (named `where`) holds every usage line and nothing else. */
+static void
+assert_usage_is(const struct strlist *doc, const char *where)
+{
+	struct strlist usage = STRLIST_INIT;
+
+	assert_true(doc->nr > 0);
+	all_usage_lines(&usage);
+	for (size_t i = 0; i < usage.nr; i++)
+		if (strlist_find(doc, usage.items[i]) < 0)
+			fail_msg("usage line missing from %s: %s", where,
+			    usage.items[i]);
+	for (size_t i = 0; i < doc->nr; i++)
+		if (strlist_find(&usage, doc->items[i]) < 0)
+			fail_msg("%s line with no command: %s", where,
+			    doc->items[i]);
+	strlist_release(&usage);
+}
+
 /* Every usage line is in the man page SYNOPSIS, and nothing else is. */
 static void
 usage_equals_man_synopsis(void **state)
 {
-	struct strlist syn = STRLIST_INIT, usage = STRLIST_INIT;
+	struct strlist syn = STRLIST_INIT;
 
+	(void)state;
 	read_synopsis(&syn);
-	assert_true(syn.nr > 0);
-	for (const char *const *u = jankgate_usage; *u; u++)
-		if (strlist_find(&usage, *u) < 0)
-			strlist_add(&usage, *u);
-	for (const struct command *const *c = commands; *c; c++)
-		for (const char *const *u = (*c)->usage; *u; u++)
-			if (strlist_find(&usage, *u) < 0)
-				strlist_add(&usage, *u);
-	for (size_t i = 0; i < usage.nr; i++)
-		if (strlist_find(&syn, usage.items[i]) < 0)
-			fail_msg("usage line missing from jankgate.1: %s",
-			    usage.items[i]);
-	for (size_t i = 0; i < syn.nr; i++)
-		if (strlist_find(&usage, syn.items[i]) < 0)
-			fail_msg("jankgate.1 SYNOPSIS line with no command: %s",
-			    syn.items[i]);
+	assert_usage_is(&syn, "jankgate.1 SYNOPSIS");
 	strlist_release(&syn);
-	strlist_release(&usage);
 }
 
 /* The lines of README's "## Usage" code block that start "jankgate". */
@@ -127,27 +144,15 @@ read_readme_usage(struct strlist *lines)
 static void
 usage_equals_readme_usage(void **state)
 {
-	struct strlist readme = STRLIST_INIT, usage = STRLIST_INIT;
+	struct strlist readme = STRLIST_INIT;
 
 	(void)state;
 	read_readme_usage(&readme);
-	assert_true(readme.nr > 0);
-	for (const char *const *u = jankgate_usage; *u; u++)
-		strlist_add(&usage, *u);
-	for (const struct command *const *c = commands; *c; c++)
-		for (const char *const *u = (*c)->usage; *u; u++)
-			if (strlist_find(&usage, *u) < 0)
-				strlist_add(&usage, *u);
-	for (size_t i = 0; i < usage.nr; i++)
-		if (strlist_find(&readme, usage.items[i]) < 0)
-			fail_msg("usage line missing from README's Usage: %s",
-			    usage.items[i]);
 	for (size_t i = 0; i < readme.nr; i++)
-		if (strlist_find(&usage, readme.items[i]) < 0)
-			fail_msg("README's Usage line with no command: %s",
-			    readme.items[i]);
+		if (strlist_find(&readme, readme.items[i]) != (long)i)
+			fail_msg("README's Usage repeats: %s", readme.items[i]);
+	assert_usage_is(&readme, "README's Usage");
 	strlist_release(&readme);
-	strlist_release(&usage);
 }
 
 /*
