@@ -28,12 +28,10 @@
 #include <string.h>
 
 #include "comparison.h"
-#include "error.h"
 #include "fileio.h"
 #include "report.h"
 #include "report_int.h"
 #include "results.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "history.h"
-#include "metrics.h"
 #include "report.h"
 #include "results.h"
 #include "strbuf.h"

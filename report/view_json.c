@@ -11,7 +11,6 @@
 
 #include "strbuf.h"
 #include "view_int.h"
-#include "xalloc.h"
 #include "banned.h"
 
 void

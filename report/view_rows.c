@@ -17,7 +17,6 @@
 #include "metrics.h"
 #include "strbuf.h"
 #include "view_int.h"
-#include "xalloc.h"
 #include "banned.h"
 
 /* Store the text `fn` makes of (v, unit) as `key`, or null for NAN. */

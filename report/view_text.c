@@ -9,13 +9,11 @@
  * prints, and a decimal comma is turned back into a point.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "strbuf.h"
 #include "view_int.h"
-#include "xalloc.h"
 #include "banned.h"
 
 void

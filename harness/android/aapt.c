@@ -11,7 +11,6 @@
 #include "aapt.h"
 #include "error.h"
 #include "proc.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 

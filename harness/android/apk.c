@@ -31,7 +31,6 @@
 #include "error.h"
 #include "strbuf.h"
 #include "utf8.h"
-#include "xalloc.h"
 #include "zipread.h"
 #include "banned.h"
 

@@ -26,7 +26,6 @@
 #include "fileio.h"
 #include "proc.h"
 #include "hash.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "zipread.h"
 #include "banned.h"

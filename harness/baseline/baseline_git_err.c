@@ -17,14 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base64.h"
 #include "baseline_git_int.h"
 #include "baseline_store.h"
 #include "error.h"
-#include "fileio.h"
-#include "proc.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 int

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base64.h"
 #include "baseline_git_int.h"
 #include "baseline_store.h"
 #include "error.h"
-#include "fileio.h"
-#include "proc.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"

@@ -41,7 +41,6 @@
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
-#include "error.h"
 #include "fileio.h"
 #include "jsonw.h"
 #include "results.h"

@@ -28,7 +28,6 @@
  * run whatever its size).
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,6 @@
 #include "config.h"
 #include "diag.h"
 #include "error.h"
-#include "fileio.h"
 #include "results.h"
 #include "strbuf.h"
 #include "strlist.h"

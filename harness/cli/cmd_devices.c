@@ -24,7 +24,6 @@
 #include "cmd.h"
 #include "devprops.h"
 #include "diag.h"
-#include "error.h"
 #include "jsonw.h"
 #include "strbuf.h"
 #include "strlist.h"

@@ -20,7 +20,6 @@
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
-#include "error.h"
 #include "init.h"
 #include "strlist.h"
 #include "xalloc.h"

@@ -36,7 +36,6 @@
 #include "fileio.h"
 #include "init.h"
 #include "jsonw.h"
-#include "run_int.h"
 #include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"

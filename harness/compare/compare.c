@@ -47,7 +47,6 @@
  *     sample with a warning, never compared.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +57,6 @@
 #include "metrics.h"
 #include "results.h"
 #include "stats.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_int.h"
 #include "config.h"
 #include "error.h"

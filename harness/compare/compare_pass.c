@@ -6,17 +6,12 @@
  * the correction over the run's p-values; and the decision of each entry.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_int.h"
-#include "error.h"
 #include "metrics.h"
-#include "results.h"
 #include "stats.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 

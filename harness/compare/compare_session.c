@@ -41,9 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_int.h"
-#include "error.h"
 #include "metrics.h"
 #include "stats.h"
 #include "xalloc.h"

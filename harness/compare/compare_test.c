@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_int.h"
 #include "error.h"
 #include "metrics.h"

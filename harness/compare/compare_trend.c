@@ -5,15 +5,10 @@
  * run where a regressed metric's series stepped.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_int.h"
-#include "error.h"
-#include "metrics.h"
-#include "results.h"
 #include "stats.h"
 #include "strbuf.h"
 #include "xalloc.h"

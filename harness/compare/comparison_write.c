@@ -66,11 +66,9 @@
 #include <string.h>
 
 #include "comparison.h"
-#include "error.h"
 #include "fileio.h"
 #include "jsonw.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 #ifndef JG_VERSION

@@ -16,7 +16,6 @@
  * gate_deliver.c reports, mails and records; gate_outcome.c holds what
  * they all write into.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,9 +26,7 @@
 #include "gate.h"
 #include "gate_int.h"
 #include "run.h"
-#include "strbuf.h"
 #include "strlist.h"
-#include "xalloc.h"
 #include "banned.h"
 
 void

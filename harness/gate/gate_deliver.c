@@ -14,7 +14,6 @@
 #include <stdlib.h>
 
 #include "baseline.h"
-#include "compare.h"
 #include "exitstatus.h"
 #include "config.h"
 #include "error.h"

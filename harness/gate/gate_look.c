@@ -27,7 +27,6 @@
 #include "results.h"
 #include "run.h"
 #include "signature.h"
-#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"

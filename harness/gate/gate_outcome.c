@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "exitstatus.h"
 #include "gate.h"
 #include "gate_int.h"

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 
-#include "compare.h"
 #include "config.h"
 #include "gate.h"
 #include "strlist.h"

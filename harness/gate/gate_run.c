@@ -8,12 +8,10 @@
 #include <string.h>
 
 #include "config.h"
-#include "error.h"
 #include "exitstatus.h"
 #include "gate.h"
 #include "gate_int.h"
 #include "run.h"
-#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"

@@ -15,7 +15,6 @@
 
 #include "config.h"
 #include "config_int.h"
-#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"

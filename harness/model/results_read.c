@@ -22,7 +22,6 @@
 #include "results_json_int.h"
 #include "schema.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 struct jr {

@@ -23,13 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "fileio.h"
 #include "jsonw.h"
 #include "results.h"
 #include "results_json_int.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 static void

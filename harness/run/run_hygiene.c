@@ -25,7 +25,6 @@
 
 #include "adb.h"
 #include "config.h"
-#include "error.h"
 #include "results.h"
 #include "run_int.h"
 #include "strbuf.h"

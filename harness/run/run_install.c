@@ -44,7 +44,6 @@
 #include "config.h"
 #include "error.h"
 #include "fileio.h"
-#include "proc.h"
 #include "results.h"
 #include "run_int.h"
 #include "hash.h"

@@ -47,7 +47,6 @@
 #include "adb.h"
 #include "config.h"
 #include "error.h"
-#include "logcat.h"
 #include "results.h"
 #include "run_int.h"
 #include "scenario.h"

@@ -15,7 +15,6 @@
  * framestats.
  */
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +24,6 @@
 #include "scenario.h"
 #include "strbuf.h"
 #include "uidump.h"
-#include "xalloc.h"
 #include "banned.h"
 #include "dumpsys.h"
 

@@ -12,7 +12,6 @@
 #include "error.h"
 #include "scenario_int.h"
 #include "strlist.h"
-#include "xalloc.h"
 #include "banned.h"
 
 void

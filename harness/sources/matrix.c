@@ -31,7 +31,6 @@
 #include "methodmap.h"
 #include "results.h"
 #include "source.h"
-#include "source_warn.h"
 #include "xalloc.h"
 #include "banned.h"
 

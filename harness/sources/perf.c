@@ -64,7 +64,6 @@
 #include "signature.h"
 #include "source.h"
 #include "source_warn.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 

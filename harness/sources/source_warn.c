@@ -14,7 +14,6 @@
 #include "strbuf.h"
 #include "textline.h"
 #include "utf8.h"
-#include "xalloc.h"
 #include "banned.h"
 
 /* How much of an unreadable line a warning quotes. */

@@ -34,7 +34,6 @@
 #include "error.h"
 #include "mail.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 #define DEFAULT_TIMEOUT_S 60
