@@ -26,24 +26,38 @@ B        := build
 SANFLAGS :=
 endif
 
-PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib
+PKGS      = libcurl libcjson libgit2 libxml-2.0 zlib libcrypto
+
+# The layers of harness/, lowest first (tools/check-layers.py holds the
+# rule: a layer includes only the layers below it), and report/.  Every
+# folder is on the include path, so an #include names a header by its
+# file name alone; file names are unique across the folders.
+LAYERS    = base model adb scenario compare baseline android sources run \
+            gate cli
+# harness/ itself holds no file: a file there is outside every layer, which
+# the layer check reports (it is still built, so the tree links meanwhile).
+SRC_DIRS  = $(LAYERS:%=harness/%) harness report report/mail
+SRC_INC   = $(SRC_DIRS:%=-I%)
 CFLAGS   ?= -O2 -g
 JGFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-            -Wshadow -Wformat=2 -Iharness -Ireport \
+            -Wshadow -Wformat=2 $(SRC_INC) \
             -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"' \
             -MMD -MP $(SANFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 LIBS      = $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC   = $(filter-out harness/main.c,$(wildcard harness/*.c harness/sources/*.c report/*.c))
+LIB_SRC   = $(filter-out harness/cli/main.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNIT_OBJ  = $(UNIT_SRC:%.c=$(B)/obj/%.o)
 SIM_SRC   = $(wildcard tests/simdevice/*.c)
 SIM_OBJ   = $(SIM_SRC:%.c=$(B)/obj/%.o)
+SIMT_SRC  = $(wildcard tests/simdevice/tests/*.c)
+SIMT_OBJ  = $(SIMT_SRC:%.c=$(B)/obj/%.o)
 
-.PHONY: all build check unit e2e bench demo fuzz install uninstall clean deps deps-test
+.PHONY: all build check unit e2e check-sim check-layers bench demo fuzz \
+	install uninstall clean deps deps-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -54,7 +68,8 @@ deps:
 deps-test:
 	@sh tools/deps.sh test
 
-build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice)
+build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice \
+	$(B)/sim-tests)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -64,12 +79,19 @@ $(B)/libjankgate.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/jankgate: $(B)/obj/harness/main.o $(B)/libjankgate.a
+$(B)/jankgate: $(B)/obj/harness/cli/main.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
 # Unit test groups are found by their JG_UNIT_GROUP() line, so adding a test
-# file needs no edit here.
-$(B)/unit_groups.inc: $(UNIT_SRC)
+# file needs no edit here.  The list of test files is a prerequisite too,
+# so removing one also remakes the groups.
+$(B)/%-src.list: FORCE
+	@mkdir -p $(B)
+	@echo '$(if $(filter unit,$*),$(UNIT_SRC),$(SIMT_SRC))' | \
+	    cmp -s - $@ || echo '$(if $(filter unit,$*),$(UNIT_SRC),$(SIMT_SRC))' > $@
+FORCE:
+
+$(B)/unit_groups.inc: $(UNIT_SRC) $(B)/unit-src.list
 	@mkdir -p $(B)
 	@grep -ho '^JG_UNIT_GROUP([a-z0-9_]*' $(UNIT_SRC) | \
 	    sed 's/JG_UNIT_GROUP(\(.*\)/X(\1)/' > $@.tmp && mv $@.tmp $@
@@ -95,13 +117,41 @@ $(B)/obj/tests/simdevice/%.o: JGFLAGS += -Itests/simdevice
 $(B)/simdevice: $(SIM_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The simulated phone's own tests (tests/simdevice/tests/), a binary of
+# their own: the simulator's modules linked in, not jankgate's unit tests.
+# main.c is the unit tests' runner, built against this binary's groups.
+$(B)/sim/unit_groups.inc: $(SIMT_SRC) $(B)/sim-src.list
+	@mkdir -p $(B)/sim
+	@grep -ho '^JG_UNIT_GROUP([a-z0-9_]*' $(SIMT_SRC) | \
+	    sed 's/JG_UNIT_GROUP(\(.*\)/X(\1)/' > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/tests/simdevice/tests/%.o: JGFLAGS += -Itests/unit -Wno-shadow
+$(B)/obj/sim/main.o: tests/unit/main.c $(B)/sim/unit_groups.inc
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(JGFLAGS) -I$(B)/sim -Itests/unit $(PKG_CFLAGS) -c -o $@ $<
+# test_simshell.c stands in for the adb stream websock.c writes to, through
+# the linker's --wrap.
+SIMT_WRAP = -Wl,--wrap=simstream_read,--wrap=simstream_read_full \
+	    -Wl,--wrap=simstream_write
+$(B)/sim-tests: $(B)/obj/sim/main.o $(SIMT_OBJ) \
+	    $(filter-out %/simdevice/main.o,$(SIM_OBJ)) $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) $(SIMT_WRAP) -o $@ $^ $(LIBS) -lcmocka
+
 check: deps
 	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory unit e2e
+	@$(MAKE) --no-print-directory check-layers unit check-sim e2e
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
+
+check-sim: $(B)/sim-tests
+	$(B)/sim-tests
+
+# The layer rule of harness/ and report/ (tools/check-layers.py): no
+# include or call that goes up or sideways, no circle of files.
+check-layers: $(LIB_OBJ)
+	$(PYTHON) tools/check-layers.py --objects $(B)/obj
 
 e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
 	bash tests/simdevice/selftest.sh $(B)/simdevice
@@ -120,7 +170,7 @@ FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	     -std=c11 -D_GNU_SOURCE -Iharness -Ireport \
+	     -std=c11 -D_GNU_SOURCE $(SRC_INC) \
 	     -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"'
 
 fuzz: deps
@@ -153,7 +203,7 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/templates
 	install -m 755 $(B)/jankgate $(DESTDIR)$(BINDIR)/jankgate
-	install -m 644 harness/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
+	install -m 644 harness/cli/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
 	for f in templates/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/templates/; done; true
 
 uninstall:

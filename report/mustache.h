@@ -2,7 +2,7 @@
  * mustache.h: the template engine every report output goes through.
  *
  * report.html, email.html, email.txt and summary.md are Mustache templates
- * over one view model (DESIGN.md section 9).  The engine implements the
+ * over one view model (report.h).  The engine implements the
  * Mustache spec without lambdas: variables (HTML-escaped unless written
  * {{{x}}} or {{& x}}), dotted names, the implicit iterator {{.}}, sections,
  * inverted sections, partials with standalone indentation, comments and

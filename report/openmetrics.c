@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "report.h"
 #include "report_int.h"
 #include "strbuf.h"

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "error.h"
 #include "fileio.h"
 #include "mustache.h"
@@ -126,8 +125,7 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 			.notes = &in->notes,
 		};
 	}
-	if (o->cfg)
-		vo.title = o->cfg->report.title;
+	vo.title = o->title;
 	v = view_build(vi, ri->nr, &vo);
 	free(vi);
 	return v;
@@ -162,8 +160,6 @@ report_write(struct report_result *out, const struct report_opts *o)
 		strbuf_init(&text[i], 0);
 	if (!o->nr_comparisons)
 		return jg_error_set(JG_EINVAL, "no comparison file given");
-	if (!dir && o->cfg)
-		dir = o->cfg->report.templates;
 	rc = report_load(&ri, o, &out->notes);
 	if (rc)
 		goto out;
@@ -173,7 +169,7 @@ report_write(struct report_result *out, const struct report_opts *o)
 			    ri.in[i].notes.items[j]);
 	v = build(&ri, o);
 	out->verdict = view_verdict(v);
-	out->exit_code = view_exit_code(v);
+	out->exit_code = exit_status_of(out->verdict);
 	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
 		rc = render(v, &outputs[i], dir, &text[i]);
 	if (!rc)

@@ -1,12 +1,12 @@
 /*
  * report.h: `jankgate report`, every report format written into one
- * directory (DESIGN §9).
+ * directory.
  *
  * report_write() reads one or more comparison.json files, the current
- * results each names (frame histograms, hygiene, warnings), the baseline
- * results files they name when those are still on disk, and the baseline
- * history from the git store when one is configured (trend lines), builds
- * the view model (view.h) and renders each template into DIR:
+ * results each names (frame histograms, hygiene, warnings) and the
+ * baseline results files they name when those are still on disk, takes
+ * the baseline history the caller hands in (trend lines), builds the view
+ * model (view.h) and renders each template into DIR:
  *
  *	report.html   standalone: inline CSS and SVG, works offline
  *	email.html    tables and inline styles only, no SVG, no script
@@ -19,9 +19,9 @@
  *	comparison.json, or comparison-1.json ... when several: the inputs
  *
  * Templates are found per file (report_template_path()), so a user's
- * directory may override one template and inherit the rest.  Nothing here
- * touches a device or the network, except fetching a network baseline
- * repository that has no local cache yet.
+ * directory may override one template and inherit the rest.  Files in,
+ * files out: nothing here touches a device, the baseline repository or
+ * the network.
  */
 #ifndef JG_REPORT_H
 #define JG_REPORT_H
@@ -31,25 +31,40 @@
 #include "strlist.h"
 #include "view.h"
 
-struct config;
+struct results;
 struct strbuf;
+
+/*
+ * Where trend lines come from.  The report reads files only: the caller
+ * reads the baseline history (cli and gate hook in the baseline store,
+ * baseline_trends_load()).  load() puts the newest `max` runs of
+ * `package`/`key` on `ref`, newest first, into *out and *nr (the report
+ * frees the runs and the array), adds a line to `notes` for what it could
+ * not read, and returns 0 or -1.
+ */
+struct report_history {
+	int (*load)(void *data, struct results ***out, size_t *nr,
+	    const char *ref, const char *package, const char *key, size_t max,
+	    struct strlist *notes);
+	void *data;
+	size_t max;		/* report.history; 0: no trend lines */
+	const char *ref;	/* for comparisons that name none: baseline.ref
+				   (NULL: "main") */
+};
 
 struct report_opts {
 	const char *const *comparisons;	/* comparison.json paths, >= 1 */
 	size_t nr_comparisons;
 	const char *out_dir;		/* created when missing */
-	/* Baseline store for trend lines; NULL: cfg's baseline.repo; "":
-	 * none.  Without a store there are no sparklines. */
-	const char *repo;
-	/* Directory of overriding templates; NULL: cfg's report.templates. */
+	const char *title;		/* report.title; NULL: the default */
+	/* Directory of overriding templates (report.templates), or NULL. */
 	const char *templates;
-	/* report.title, report.history, baseline.*; NULL: built-in
-	 * defaults. */
-	const struct config *cfg;
+	/* The baseline history for trend lines; load NULL: none. */
+	struct report_history history;
 };
 
 struct report_result {
-	enum view_verdict verdict;
+	enum exit_outcome verdict;
 	int exit_code;			/* 0, 1, 3 or 4, by the verdict */
 	char *html;			/* the path of report.html */
 	/* What was left out and why (no trend lines, a missing results

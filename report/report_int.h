@@ -29,7 +29,7 @@ struct report_input {
 };
 
 /* The baseline history of one package and device key. */
-struct report_history {
+struct report_history_runs {
 	char *package, *key;
 	struct results **runs;		/* newest first */
 	size_t nr;
@@ -38,7 +38,7 @@ struct report_history {
 struct report_inputs {
 	struct report_input *in;
 	size_t nr;
-	struct report_history *hist;
+	struct report_history_runs *hist;
 	size_t nr_hist, alloc_hist;
 };
 

@@ -11,13 +11,13 @@
  *   baseline runs     each `baselines[].file` found the same way; those
  *                     that are not files (compare --against names them
  *                     "REF@COMMIT") are taken from the history by run id.
- *   history           with a baseline store (--repo, else baseline.repo):
- *                     the newest report.history runs of the package and
- *                     device key on the ref (the REF of "REF@COMMIT"
- *                     baselines, else baseline.ref), the current run left
- *                     out, read once per device for all its shards.  A
- *                     store that cannot be read costs the trend lines, not
- *                     the report.
+ *   history           through the caller's hook (report.h; the baseline
+ *                     store in cli and gate): the newest report.history
+ *                     runs of the package and device key on the ref (the
+ *                     REF of "REF@COMMIT" baselines, else baseline.ref),
+ *                     the current run left out, asked once per device for
+ *                     all its shards.  History that cannot be read costs
+ *                     the trend lines, not the report.
  *
  * An existing file that does not parse is an error: a report that quietly
  * drops a device's data would mislead.
@@ -27,21 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline_sample.h"
-#include "baseline_store.h"
-#include "compare.h"
-#include "config.h"
-#include "error.h"
+#include "comparison.h"
 #include "fileio.h"
 #include "report.h"
 #include "report_int.h"
 #include "results.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
-
-/* Runs of history when there is no configuration (report.history). */
-#define DEFAULT_HISTORY 20
 
 /* `file` as given when it exists, else next to `base`; NULL: neither. */
 static char *
@@ -127,42 +119,13 @@ against_ref(const struct comparison *c)
 	return NULL;
 }
 
-/*
- * Open the store for reading: a network repository from its cache when
- * there is one (a report touches no network it need not), else fetched.
- * NULL with a note when there is none or it cannot be opened.
- */
-static struct baseline_store *
-open_store(const struct report_opts *o, struct strlist *notes)
-{
-	const char *repo = o->repo;
-	struct baseline_store_opts so;
-	struct baseline_store *bs = NULL;
-
-	if (!repo && o->cfg)
-		repo = o->cfg->baseline.repo;
-	if (!repo || !*repo)
-		return NULL;
-	baseline_opts_from_config(&so, o->cfg, repo);
-	so.offline = 1;
-	if (!baseline_store_open(&bs, &so))
-		return bs;
-	so.offline = 0;
-	if (!baseline_store_open(&bs, &so))
-		return bs;
-	strlist_addf(notes, "no trend lines: %s", jg_error_msg());
-	return NULL;
-}
-
-/* The history of `package`/`key`, read once. */
-static struct report_history *
-history_of(struct report_inputs *ri, struct baseline_store *bs,
-    const char *ref, const char *package, const char *key, size_t max,
+/* The history of `package`/`key`, asked for once. */
+static struct report_history_runs *
+history_of(struct report_inputs *ri, const struct report_history *hook,
+    const char *ref, const char *package, const char *key,
     struct strlist *notes)
 {
-	struct baseline_entry *e = NULL;
-	struct report_history *h;
-	size_t nr = 0;
+	struct report_history_runs *h;
 
 	for (size_t i = 0; i < ri->nr_hist; i++)
 		if (!strcmp(ri->hist[i].package, package) &&
@@ -173,24 +136,8 @@ history_of(struct report_inputs *ri, struct baseline_store *bs,
 	memset(h, 0, sizeof(*h));
 	h->package = xstrdup(package);
 	h->key = xstrdup(key);
-	if (baseline_store_history(&e, &nr, bs, ref, package, key, max)) {
-		strlist_addf(notes, "no trend lines for %s: %s", key,
-		    jg_error_msg());
-		return h;
-	}
-	h->runs = xcalloc(nr + 1, sizeof(*h->runs));
-	for (size_t i = 0; i < nr; i++) {
-		char *name = xasprintf("%s@%.12s", ref, e[i].commit);
-		struct results *r;
-
-		if (results_parse(&r, e[i].data, e[i].len, name))
-			strlist_addf(notes, "trend lines skip %s: %s", name,
-			    jg_error_msg());
-		else
-			h->runs[h->nr++] = r;
-		free(name);
-	}
-	baseline_entries_free(e, nr);
+	hook->load(hook->data, &h->runs, &h->nr, ref, package, key, hook->max,
+	    notes);
 	return h;
 }
 
@@ -202,7 +149,7 @@ same(const char *a, const char *b)
 
 /* Borrow the history runs for `in`, and its baselines not on disk. */
 static void
-attach_history(struct report_input *in, const struct report_history *h)
+attach_history(struct report_input *in, const struct report_history_runs *h)
 {
 	const struct comparison *c = in->cmp;
 
@@ -225,11 +172,9 @@ static void
 load_history(struct report_inputs *ri, const struct report_opts *o,
     struct strlist *notes)
 {
-	size_t max = o->cfg ? (size_t)o->cfg->report.history :
-	    DEFAULT_HISTORY;
-	struct baseline_store *bs;
+	const struct report_history *hook = &o->history;
 
-	if (!max || !(bs = open_store(o, notes)))
+	if (!hook->max || !hook->load)
 		return;
 	for (size_t i = 0; i < ri->nr; i++) {
 		struct report_input *in = &ri->in[i];
@@ -240,13 +185,11 @@ load_history(struct report_inputs *ri, const struct report_opts *o,
 			continue;
 		ref = against_ref(c);
 		if (!ref)
-			ref = xstrdup(o->cfg && o->cfg->baseline.ref ?
-			    o->cfg->baseline.ref : "main");
-		attach_history(in, history_of(ri, bs, ref, c->package,
-		    c->device, max, notes));
+			ref = xstrdup(hook->ref ? hook->ref : "main");
+		attach_history(in, history_of(ri, hook, ref, c->package,
+		    c->device, notes));
 		free(ref);
 	}
-	baseline_store_free(bs);
 }
 
 int

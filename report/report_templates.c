@@ -22,7 +22,6 @@
 #include "fileio.h"
 #include "report.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 #ifndef JG_DATADIR

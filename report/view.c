@@ -3,7 +3,7 @@
  *
  * view_build() merges the comparisons by device (device key and serial:
  * the shards of one phone's suite become one device, two phones of one
- * class stay two), decides the report's verdict by DESIGN §10's precedence
+ * class stay two), decides the report's verdict by exitstatus.h's precedence
  * (regression > infrastructure > inconclusive > pass), and gathers the
  * report-wide lists a reader wants first: every regression, then what
  * else needs attention, then the blocks that are new or worse.  Those lists
@@ -89,84 +89,6 @@
 /* Changed blocks listed report-wide, at most. */
 #define MAX_CHANGED_BLOCKS 20
 
-const char *
-view_verdict_name(enum view_verdict v)
-{
-	switch (v) {
-	case VIEW_REGRESSION:
-		return "regression";
-	case VIEW_INFRA:
-		return "infrastructure";
-	case VIEW_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return "pass";
-	}
-}
-
-void
-vb_note_row(struct vbuild *b, const cJSON *row, enum cmp_verdict v)
-{
-	if (v == CMP_PASS || v == CMP_NEW)
-		return;
-	XALLOC_GROW(b->rows, b->nr_rows + 1, b->alloc_rows);
-	b->rows[b->nr_rows] = (struct vitem){ row, (int)v, b->nr_rows };
-	b->nr_rows++;
-}
-
-void
-vb_note_block(struct vbuild *b, const cJSON *blk, enum cmp_block_status s)
-{
-	if (s != CMP_BLOCK_NEW && s != CMP_BLOCK_WORSE)
-		return;
-	XALLOC_GROW(b->blocks, b->nr_blocks + 1, b->alloc_blocks);
-	b->blocks[b->nr_blocks] = (struct vitem){ blk, vr_block_rank(s),
-	    b->nr_blocks };
-	b->nr_blocks++;
-}
-
-static int
-by_severity(const void *pa, const void *pb)
-{
-	const struct vitem *a = pa, *b = pb;
-
-	if (a->severity != b->severity)
-		return a->severity > b->severity ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/*
- * Add `key` with references to those of items[0..nr) whose severity is in
- * [min_severity, max_severity], worst first, at most `max`, and
- * "<key>_more": the number left out, when any.
- */
-static void
-add_items(cJSON *root, const char *key, struct vitem *items, size_t nr,
-    size_t max, int min_severity, int max_severity)
-{
-	cJSON *arr = cJSON_CreateArray();
-	size_t shown = 0, left = 0;
-	char more[64];
-
-	if (nr)
-		qsort(items, nr, sizeof(*items), by_severity);
-	for (size_t i = 0; i < nr; i++) {
-		if (items[i].severity < min_severity ||
-		    items[i].severity > max_severity)
-			continue;
-		if (shown < max) {
-			vj_add_ref(arr, items[i].obj);
-			shown++;
-		} else {
-			left++;
-		}
-	}
-	vj_list(root, key, arr);
-	snprintf(more, sizeof(more), "%s_more", key);
-	if (left)
-		cJSON_AddNumberToObject(root, more, (double)left);
-}
-
 /* Device identity for merging: key and serial of the current run. */
 static char *
 device_id(const struct view_input *in)
@@ -197,13 +119,13 @@ put_summary(cJSON *root, const size_t counts[CMP_NR_VERDICTS],
 		    cmp_verdict_name(v));
 		first = 0;
 	}
-	vj_str(root, "summary", sb.buf);
+	view_json_str(root, "summary", sb.buf);
 	strbuf_release(&sb);
 }
 
 static void
 put_app(cJSON *root, const struct view_input *in, size_t nr,
-    const char *title, enum view_verdict v, size_t devices)
+    const char *title, enum exit_outcome v, size_t devices)
 {
 	struct strlist versions = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -220,12 +142,12 @@ put_app(cJSON *root, const struct view_input *in, size_t nr,
 	}
 	for (size_t i = 0; i < versions.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
-	vj_str(app, "package", package);
-	vj_str(app, "version", sb.len ? sb.buf : NULL);
+	view_json_str(app, "package", package);
+	view_json_str(app, "version", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(root, "app", app);
 	/* A ready-made mail subject; mail sanitizes it again. */
-	vj_strf(root, "subject", "%s: %s, %s%s%s on %zu device%s", title,
-	    v == VIEW_REGRESSION ? "REGRESSION" : view_verdict_name(v),
+	view_json_strf(root, "subject", "%s: %s, %s%s%s on %zu device%s", title,
+	    v == OUTCOME_REGRESSION ? "REGRESSION" : exit_outcome_name(v),
 	    package ? package : "app", sb.len ? " " : "", sb.buf, devices,
 	    devices == 1 ? "" : "s");
 	strlist_release(&versions);
@@ -255,10 +177,10 @@ session_sentence(struct strbuf *sb, const struct comparison *c)
 			continue;
 		strbuf_addf(sb, "%s%s ", sb->len ? "; " : "", what[k]);
 		if (rel) {
-			vf_num(sb, 100 * sk->used);
+			view_text_num(sb, 100 * sk->used);
 			strbuf_addstr(sb, " %");
 		} else {
-			vf_num(sb, sk->used);
+			view_text_num(sb, sk->used);
 			strbuf_addstr(sb, " of the within-session spread");
 		}
 		if (isnan(sk->estimate))
@@ -270,7 +192,7 @@ session_sentence(struct strbuf *sb, const struct comparison *c)
 			    "sessions with the prior)", sk->sessions);
 		if (sk->trend_on) {
 			strbuf_addstr(sb, ", drifting ");
-			vf_num(sb, rel ? 100 * sk->trend : sk->trend);
+			view_text_num(sb, rel ? 100 * sk->trend : sk->trend);
 			strbuf_addstr(sb, rel ? " % a run, taken off tonight" :
 			    " sd a run, taken off tonight");
 		}
@@ -285,20 +207,20 @@ put_method(cJSON *root, const struct comparison *c)
 	cJSON *m = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
 
-	vf_num(&sb, c->alpha);
-	vj_str(m, "alpha", sb.buf);
-	vj_str(m, "correction", stats_adjust_name(c->correction));
+	view_text_num(&sb, c->alpha);
+	view_json_str(m, "alpha", sb.buf);
+	view_json_str(m, "correction", stats_adjust_name(c->correction));
 	strbuf_setlen(&sb, 0);
-	vf_num(&sb, 100 * (1 - 2 * c->alpha));
+	view_text_num(&sb, 100 * (1 - 2 * c->alpha));
 	strbuf_addch(&sb, '%');
-	vj_str(m, "level", sb.buf);
+	view_json_str(m, "level", sb.buf);
 	strbuf_setlen(&sb, 0);
-	vf_num(&sb, 100 * c->share);
+	view_text_num(&sb, 100 * c->share);
 	strbuf_addch(&sb, '%');
-	vj_str(m, "share", sb.buf);
+	view_json_str(m, "share", sb.buf);
 	strbuf_setlen(&sb, 0);
 	session_sentence(&sb, c);
-	vj_str(m, "session", sb.len ? sb.buf : NULL);
+	view_json_str(m, "session", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(root, "method", m);
 	strbuf_release(&sb);
 }
@@ -318,31 +240,31 @@ gather_remarks(cJSON *root, const cJSON *devices)
 		    cJSON_GetObjectItemCaseSensitive(d, "notes")) {
 			cJSON *o = cJSON_CreateObject();
 
-			vj_str(o, "device", label);
-			vj_str(o, "text", cJSON_GetStringValue(it));
+			view_json_str(o, "device", label);
+			view_json_str(o, "text", cJSON_GetStringValue(it));
 			cJSON_AddItemToArray(notes, o);
 		}
 		cJSON_ArrayForEach(it,
 		    cJSON_GetObjectItemCaseSensitive(d, "warnings")) {
 			cJSON *o = cJSON_Duplicate(it, 1);
 
-			vj_str(o, "device", label);
+			view_json_str(o, "device", label);
 			cJSON_AddItemToArray(warnings, o);
 		}
 	}
-	vj_list(root, "notes", notes);
-	vj_list(root, "warnings", warnings);
+	view_json_list(root, "notes", notes);
+	view_json_list(root, "warnings", warnings);
 }
 
 /* Devices of `in`, merged by device_id(), in order of first appearance. */
 static cJSON *
-devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
-    enum view_verdict *verdict, size_t *nr_devices)
+devices_of(struct view_builder *b, const struct view_input *in, size_t nr,
+    enum exit_outcome *verdict, size_t *nr_devices)
 {
 	struct strlist ids = STRLIST_INIT;
 	const struct view_input **group = xcalloc(nr, sizeof(*group));
 	cJSON *arr = cJSON_CreateArray(), **items;
-	enum view_verdict *rank;
+	enum exit_outcome *rank;
 	char **id = xcalloc(nr, sizeof(*id));
 
 	for (size_t i = 0; i < nr; i++) {
@@ -352,18 +274,17 @@ devices_of(struct vbuild *b, const struct view_input *in, size_t nr,
 	}
 	items = xcalloc(ids.nr, sizeof(*items));
 	rank = xcalloc(ids.nr, sizeof(*rank));
-	*verdict = VIEW_PASS;
+	*verdict = OUTCOME_PASS;
 	for (size_t g = 0; g < ids.nr; g++) {
 		size_t n = 0;
 
 		for (size_t i = 0; i < nr; i++)
 			if (!strcmp(id[i], ids.items[g]))
 				group[n++] = &in[i];
-		items[g] = vd_device(b, group, n, &rank[g]);
-		if (rank[g] > *verdict)
-			*verdict = rank[g];
+		items[g] = view_device(b, group, n, &rank[g]);
+		*verdict = exit_outcome_worst(*verdict, rank[g]);
 	}
-	for (int r = VIEW_REGRESSION; r >= VIEW_PASS; r--)
+	for (int r = OUTCOME_REGRESSION; r >= OUTCOME_PASS; r--)
 		for (size_t g = 0; g < ids.nr; g++)
 			if ((int)rank[g] == r)
 				cJSON_AddItemToArray(arr, items[g]);
@@ -383,7 +304,7 @@ view_build(const struct view_input *in, size_t nr,
     const struct view_opts *opts)
 {
 	struct view_opts o = opts ? *opts : (struct view_opts){ .charts = 1 };
-	struct vbuild b = { .o = &o };
+	struct view_builder b = { .o = &o };
 	struct view *v = xcalloc(1, sizeof(*v));
 	cJSON *root = cJSON_CreateObject(), *devices, *blocks;
 	size_t nr_devices = 0;
@@ -395,16 +316,17 @@ view_build(const struct view_input *in, size_t nr,
 	if (!o.max_stack)
 		o.max_stack = 30;
 	v->root = root;
-	vj_str(root, "schema", VIEW_SCHEMA);
-	vj_str(root, "title", o.title);
-	vj_str(root, "jankgate_version", JG_VERSION);
+	view_json_str(root, "schema", VIEW_SCHEMA);
+	view_json_str(root, "title", o.title);
+	view_json_str(root, "jankgate_version", JG_VERSION);
 	devices = nr ? devices_of(&b, in, nr, &v->verdict, &nr_devices) :
 	    cJSON_CreateArray();
 	put_app(root, in, nr, o.title, v->verdict, nr_devices);
-	cJSON_AddItemToObject(root, "verdict", vj_view_verdict(v->verdict));
-	cJSON_AddNumberToObject(root, "exit_code", view_exit_code(v));
+	cJSON_AddItemToObject(root, "verdict", view_json_outcome(v->verdict));
+	cJSON_AddNumberToObject(root, "exit_code",
+	    exit_status_of(v->verdict));
 	put_summary(root, b.counts, nr_devices);
-	cJSON_AddItemToObject(root, "counts", vj_counts(b.counts));
+	cJSON_AddItemToObject(root, "counts", view_json_counts(b.counts));
 	blocks = cJSON_CreateObject();
 	cJSON_AddNumberToObject(blocks, "new",
 	    (double)b.block_counts[CMP_BLOCK_NEW]);
@@ -414,19 +336,19 @@ view_build(const struct view_input *in, size_t nr,
 	    (double)b.block_counts[CMP_BLOCK_RESOLVED]);
 	cJSON_AddItemToObject(root, "blocks", blocks);
 	cJSON_AddNumberToObject(root, "device_count", (double)nr_devices);
-	add_items(root, "regressions", b.rows, b.nr_rows, SIZE_MAX,
+	view_list_add(root, "regressions", b.rows, b.nr_rows, SIZE_MAX,
 	    CMP_REGRESSION, CMP_REGRESSION);
-	add_items(root, "others", b.rows, b.nr_rows, SIZE_MAX,
+	view_list_add(root, "others", b.rows, b.nr_rows, SIZE_MAX,
 	    CMP_IMPROVEMENT, CMP_INCONCLUSIVE);
-	add_items(root, "attention", b.rows, b.nr_rows, o.max_attention,
+	view_list_add(root, "attention", b.rows, b.nr_rows, o.max_attention,
 	    CMP_IMPROVEMENT, CMP_REGRESSION);
-	add_items(root, "changed_blocks", b.blocks, b.nr_blocks,
+	view_list_add(root, "changed_blocks", b.blocks, b.nr_blocks,
 	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
 	gather_remarks(root, devices);
 	if (nr)
 		put_method(root, in[0].cmp);
 	/* Last, so the summary comes first when people read view.json. */
-	vj_list(root, "devices", devices);
+	view_json_list(root, "devices", devices);
 	free(b.rows);
 	free(b.blocks);
 	return v;
@@ -441,21 +363,10 @@ view_free(struct view *v)
 	free(v);
 }
 
-enum view_verdict
+enum exit_outcome
 view_verdict(const struct view *v)
 {
 	return v->verdict;
-}
-
-int
-view_exit_code(const struct view *v)
-{
-	static const int code[] = {
-		[VIEW_PASS] = 0, [VIEW_INCONCLUSIVE] = 4, [VIEW_INFRA] = 3,
-		[VIEW_REGRESSION] = 1,
-	};
-
-	return code[v->verdict];
 }
 
 char *

@@ -1,7 +1,7 @@
 /*
  * view.h: the view model, the one tree every report format is rendered from.
  *
- * DESIGN §9: report.html, email.html, email.txt, summary.md and junit.xml
+ * report.h: report.html, email.html, email.txt, summary.md and junit.xml
  * are Mustache templates over one model, built here from one or more
  * comparisons (shards and devices merge into one report), the current
  * results they name (frame histograms, failed iterations, hygiene, source
@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "exitstatus.h"
 #include "strlist.h"
 
 struct comparison;
@@ -29,17 +30,6 @@ struct results;
 struct strbuf;
 struct view;
 
-/*
- * The report's verdict, in the order of DESIGN §10's precedence between
- * the outcomes a report can see: a regression anywhere outranks a device
- * whose run broke, which outranks an inconclusive comparison.
- */
-enum view_verdict {
-	VIEW_PASS,
-	VIEW_INCONCLUSIVE,
-	VIEW_INFRA,		/* a run reported infrastructure errors */
-	VIEW_REGRESSION,
-};
 
 /* One comparison file and what it names; everything but cmp may be NULL. */
 struct view_input {
@@ -74,12 +64,12 @@ struct view *view_build(const struct view_input *in, size_t nr,
 /* Free the model; NULL is a no-op. */
 void view_free(struct view *v);
 
-/* The report's verdict, and its exit status (0, 1, 3 or 4). */
-enum view_verdict view_verdict(const struct view *v);
-int view_exit_code(const struct view *v);
-
-/* "pass", "inconclusive", "infrastructure" or "regression". */
-const char *view_verdict_name(enum view_verdict v);
+/*
+ * The report's verdict: exitstatus.h's precedence between the outcomes a
+ * report can see (exitstatus.h): a regression anywhere outranks a device
+ * whose run broke, which outranks an inconclusive comparison.
+ */
+enum exit_outcome view_verdict(const struct view *v);
 
 /* The model as pretty-printed JSON; the caller frees it. */
 char *view_to_json(const struct view *v);

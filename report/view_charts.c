@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "history.h"
-#include "metrics.h"
 #include "report.h"
 #include "results.h"
 #include "strbuf.h"
@@ -76,7 +75,7 @@ static void
 hist_collect(struct hist *h, const struct results *r, const char *scenario,
     const char *scene)
 {
-	const struct rs_scenario *s = vd_find_scenario(r, scenario);
+	const struct rs_scenario *s = results_find_scenario(r, scenario);
 
 	for (size_t i = 0; s && i < s->nr_iterations; i++) {
 		const struct rs_iteration *it = &s->iterations[i];
@@ -92,7 +91,7 @@ hist_collect(struct hist *h, const struct results *r, const char *scenario,
 }
 
 static void
-hists_of(const struct vdev *d, const char *scenario, const char *scene,
+hists_of(const struct view_dev *d, const char *scenario, const char *scene,
     struct hist *base, struct hist *cur)
 {
 	hist_collect(cur, d->in->current, scenario, scene);
@@ -101,7 +100,7 @@ hists_of(const struct vdev *d, const char *scenario, const char *scene,
 }
 
 void
-vc_frame_totals(const struct vdev *d, const char *scenario,
+view_chart_frame_totals(const struct view_dev *d, const char *scenario,
     const char *scene, double *base, double *cur)
 {
 	struct hist b = { 0 }, c = { 0 };
@@ -114,7 +113,8 @@ vc_frame_totals(const struct vdev *d, const char *scenario,
 }
 
 char *
-vc_histogram(const struct vdev *d, const char *scenario, const char *scene)
+view_chart_histogram(const struct view_dev *d, const char *scenario,
+    const char *scene)
 {
 	struct hist b = { 0 }, c = { 0 };
 	struct svg_hist hb, hc;
@@ -146,7 +146,7 @@ mark_of(enum cmp_verdict v)
 }
 
 char *
-vc_startup(const struct vdev *d, const char *scenario)
+view_chart_startup(const struct view_dev *d, const char *scenario)
 {
 	const struct comparison *c = d->in->cmp;
 	struct svg_bar *bars = xcalloc(c->nr_entries + 1, sizeof(*bars));
@@ -198,7 +198,7 @@ same(const char *a, const char *b)
 }
 
 char *
-vc_sparkline(const struct vdev *d, const struct cmp_entry *e)
+view_chart_sparkline(const struct view_dev *d, const struct cmp_entry *e)
 {
 	const struct metric_series *s = NULL;
 	struct svg_opts o = { 0 };

@@ -23,19 +23,13 @@
 #include "xalloc.h"
 #include "banned.h"
 
-const struct rs_scenario *
-vd_find_scenario(const struct results *r, const char *name)
-{
-	return r && name ? results_find_scenario(r, name) : NULL;
-}
-
 static void
 add_pair(cJSON *arr, const char *name, const char *value)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	vj_str(o, "name", name);
-	vj_str(o, "value", value);
+	view_json_str(o, "name", name);
+	view_json_str(o, "value", value);
 	cJSON_AddItemToArray(arr, o);
 }
 
@@ -46,7 +40,7 @@ add_number_pair(cJSON *arr, const char *name, double v, const char *unit)
 
 	if (isnan(v))
 		return;
-	vf_value(&sb, v, unit);
+	view_text_value(&sb, v, unit);
 	add_pair(arr, name, sb.buf);
 	strbuf_release(&sb);
 }
@@ -179,17 +173,17 @@ add_warning(cJSON *arr, const char *source, const char *scope,
 		    same_field(it, "text", text))
 			return;
 	o = cJSON_CreateObject();
-	vj_str(o, "source", source);
-	vj_str(o, "scope", scope);
-	vj_str(o, "text", text);
+	view_json_str(o, "source", source);
+	view_json_str(o, "scope", scope);
+	view_json_str(o, "text", text);
 	rs_warning_format(&sb, &w);
-	vj_str(o, "line", sb.buf);
+	view_json_str(o, "line", sb.buf);
 	cJSON_AddItemToArray(arr, o);
 	strbuf_release(&sb);
 }
 
 /* What the current run of `in` says about itself. */
-static enum view_verdict
+static enum exit_outcome
 run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
     cJSON *errors)
 {
@@ -199,7 +193,7 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 	for (size_t i = 0; i < c->warnings.nr; i++)
 		add_warning(warnings, "compare", NULL, c->warnings.items[i]);
 	if (!r)
-		return VIEW_PASS;
+		return OUTCOME_PASS;
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		add_warning(warnings, r->warnings[i].source,
 		    r->warnings[i].scope, r->warnings[i].message);
@@ -210,23 +204,17 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 		note(notes, "the run did not complete: not every planned "
 		    "iteration was attempted");
 	hygiene_notes(notes, &r->hygiene);
-	return r->run.errors.nr || !r->run.complete ? VIEW_INFRA : VIEW_PASS;
+	return r->run.errors.nr || !r->run.complete ? OUTCOME_INFRA :
+	    OUTCOME_PASS;
 }
 
-static enum view_verdict
+static enum exit_outcome
 from_comparison(const struct comparison *c)
 {
 	/* Nothing measured is never a pass. */
 	if (c->nr_scenarios && comparison_measured(c) == 0)
-		return VIEW_INFRA;
-	switch (comparison_verdict(c)) {
-	case CMP_REGRESSION:
-		return VIEW_REGRESSION;
-	case CMP_INCONCLUSIVE:
-		return VIEW_INCONCLUSIVE;
-	default:
-		return VIEW_PASS;
-	}
+		return OUTCOME_INFRA;
+	return cmp_verdict_outcome(comparison_verdict(c));
 }
 
 /*
@@ -244,7 +232,8 @@ device_seconds(const struct view_input *const *in, size_t nr)
 
 		for (size_t j = 0; r && j < in[i]->cmp->nr_scenarios; j++) {
 			const char *name = in[i]->cmp->scenarios[j].name;
-			const struct rs_scenario *s = vd_find_scenario(r, name);
+			const struct rs_scenario *s =
+			    results_find_scenario(r, name);
 
 			if (!s || strlist_find(&seen, name) >= 0)
 				continue;
@@ -272,25 +261,25 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 
 	for (size_t i = 0; i < nr && !r; i++)
 		r = in[i]->current;
-	vj_str(o, "key", c->device);
-	vj_str(o, "serial", r ? r->device.serial : NULL);
-	vj_str(o, "model", r ? r->device.model : NULL);
-	vj_str(o, "manufacturer", r ? r->device.manufacturer : NULL);
+	view_json_str(o, "key", c->device);
+	view_json_str(o, "serial", r ? r->device.serial : NULL);
+	view_json_str(o, "model", r ? r->device.model : NULL);
+	view_json_str(o, "manufacturer", r ? r->device.manufacturer : NULL);
 	if (r && r->device.model)
 		strbuf_addf(&sb, "%s (%s)", r->device.model,
 		    c->device ? c->device : "no device key");
 	else
 		strbuf_addstr(&sb, c->device ? c->device : "unknown device");
-	vj_str(o, "label", sb.buf);
+	view_json_str(o, "label", sb.buf);
 	strbuf_setlen(&sb, 0);
 	if (r && isfinite(r->device.refresh_hz)) {
-		vf_value(&sb, r->device.refresh_hz, "Hz");
-		vj_str(o, "refresh", sb.buf);
+		view_text_value(&sb, r->device.refresh_hz, "Hz");
+		view_json_str(o, "refresh", sb.buf);
 	}
-	vj_str(o, "release", r ? r->device.release : NULL);
-	vj_str(o, "app_version", c->current.app_version);
-	vj_str(o, "run_id", c->current.run_id);
-	vj_str(o, "started", c->current.started);
+	view_json_str(o, "release", r ? r->device.release : NULL);
+	view_json_str(o, "app_version", c->current.app_version);
+	view_json_str(o, "run_id", c->current.run_id);
+	view_json_str(o, "started", c->current.started);
 	for (size_t i = 0; i < nr; i++) {
 		const struct comparison *ci = in[i]->cmp;
 
@@ -305,12 +294,12 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 				strlist_add(&versions,
 				    ci->baselines[j].app_version);
 	}
-	vj_list(o, "comparisons", files);
+	view_json_list(o, "comparisons", files);
 	cJSON_AddNumberToObject(o, "baseline_runs", runs);
 	strbuf_setlen(&sb, 0);
 	for (size_t i = 0; i < versions.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
-	vj_str(o, "baseline_versions", sb.len ? sb.buf : NULL);
+	view_json_str(o, "baseline_versions", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(o, "hygiene", r ? hygiene_of(&r->hygiene) :
 	    cJSON_CreateArray());
 	strlist_release(&versions);
@@ -319,7 +308,7 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 
 /* Scenarios of every comparison of the device, worst first. */
 static cJSON *
-scenarios_of(struct vbuild *b, const struct view_input *const *in,
+scenarios_of(struct view_builder *b, const struct view_input *const *in,
     size_t nr, const char *device)
 {
 	cJSON *arr = cJSON_CreateArray(), **items = NULL;
@@ -327,7 +316,7 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 	int *rank = NULL;
 
 	for (size_t i = 0; i < nr; i++) {
-		struct vdev d = { b, in[i], device, NULL, 0 };
+		struct view_dev d = { b, in[i], device, NULL, 0 };
 
 		history_series(&d.series, &d.nr_series, in[i]->history,
 		    in[i]->nr_history);
@@ -336,7 +325,7 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 
 			XALLOC_GROW(items, n + 1, alloc);
 			rank = xreallocarray(rank, alloc, sizeof(*rank));
-			items[n] = vs_scenario(&d, &in[i]->cmp->scenarios[j],
+			items[n] = view_scenario(&d, &in[i]->cmp->scenarios[j],
 			    &w);
 			rank[n++] = (int)w;
 		}
@@ -352,38 +341,35 @@ scenarios_of(struct vbuild *b, const struct view_input *const *in,
 }
 
 cJSON *
-vd_device(struct vbuild *b, const struct view_input *const *in, size_t nr,
-    enum view_verdict *verdict)
+view_device(struct view_builder *b, const struct view_input *const *in,
+    size_t nr, enum exit_outcome *verdict)
 {
 	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
 	size_t before[CMP_NR_VERDICTS], counts[CMP_NR_VERDICTS];
-	enum view_verdict v = VIEW_PASS, w;
+	enum exit_outcome v = OUTCOME_PASS;
 	const char *device = in[0]->cmp->device;
 
 	memcpy(before, b->counts, sizeof(before));
-	vj_anchor(b, o);
+	view_json_anchor(b, o);
 	put_identity(o, in, nr);
 	for (size_t i = 0; i < nr; i++) {
 		comparison_notes(notes, in[i]);
-		w = run_remarks(in[i], notes, warnings, errors);
-		if (w > v)
-			v = w;
-		w = from_comparison(in[i]->cmp);
-		if (w > v)
-			v = w;
+		v = exit_outcome_worst(v, run_remarks(in[i], notes, warnings,
+		    errors));
+		v = exit_outcome_worst(v, from_comparison(in[i]->cmp));
 	}
-	vj_list(o, "scenarios", scenarios_of(b, in, nr,
+	view_json_list(o, "scenarios", scenarios_of(b, in, nr,
 	    device ? device : "unknown device"));
 	for (int i = 0; i < CMP_NR_VERDICTS; i++)
 		counts[i] = b->counts[i] - before[i];
-	cJSON_AddItemToObject(o, "counts", vj_counts(counts));
-	vj_list(o, "notes", notes);
-	vj_list(o, "warnings", warnings);
+	cJSON_AddItemToObject(o, "counts", view_json_counts(counts));
+	view_json_list(o, "notes", notes);
+	view_json_list(o, "warnings", warnings);
 	cJSON_AddNumberToObject(o, "error_count",
 	    (double)cJSON_GetArraySize(errors));
-	vj_list(o, "errors", errors);
-	cJSON_AddItemToObject(o, "verdict", vj_view_verdict(v));
+	view_json_list(o, "errors", errors);
+	cJSON_AddItemToObject(o, "verdict", view_json_outcome(v));
 	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
 	*verdict = v;
 	return o;

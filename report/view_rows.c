@@ -17,7 +17,6 @@
 #include "metrics.h"
 #include "strbuf.h"
 #include "view_int.h"
-#include "xalloc.h"
 #include "banned.h"
 
 /* Store the text `fn` makes of (v, unit) as `key`, or null for NAN. */
@@ -40,9 +39,9 @@ static void
 put_where(cJSON *o, const char *scenario, const char *scene)
 {
 	if (scene)
-		vj_strf(o, "where", "%s / %s", scenario, scene);
+		view_json_strf(o, "where", "%s / %s", scenario, scene);
 	else
-		vj_str(o, "where", scenario);
+		view_json_str(o, "where", scenario);
 }
 
 static void
@@ -50,69 +49,69 @@ put_change(cJSON *o, const struct cmp_entry *e)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	put_value(o, "change", e->shift, e->unit, vf_signed);
+	put_value(o, "change", e->shift, e->unit, view_text_signed);
 	/* A relative change of a percentage reads as a typo: leave it out. */
 	if (!e->unit || strcmp(e->unit, "%"))
-		vf_percent_change(&sb, e->shift, e->base.median);
-	vj_str(o, "change_pct", sb.len ? sb.buf : NULL);
+		view_text_percent_change(&sb, e->shift, e->base.median);
+	view_json_str(o, "change_pct", sb.len ? sb.buf : NULL);
 	strbuf_setlen(&sb, 0);
 	if (isfinite(e->shift_lo) && isfinite(e->shift_hi)) {
-		vf_signed(&sb, e->shift_lo, NULL);
+		view_text_signed(&sb, e->shift_lo, NULL);
 		strbuf_addstr(&sb, " to ");
-		vf_signed(&sb, e->shift_hi, e->unit);
-		vj_str(o, "interval", sb.buf);
+		view_text_signed(&sb, e->shift_hi, e->unit);
+		view_json_str(o, "interval", sb.buf);
 	} else {
 		cJSON_AddNullToObject(o, "interval");
 	}
 	strbuf_setlen(&sb, 0);
 	if (isfinite(e->shift_level)) {
-		vf_num(&sb, round(e->shift_level * 100));
+		view_text_num(&sb, round(e->shift_level * 100));
 		strbuf_addch(&sb, '%');
 	}
-	vj_str(o, "interval_level", sb.len ? sb.buf : NULL);
+	view_json_str(o, "interval_level", sb.len ? sb.buf : NULL);
 	strbuf_setlen(&sb, 0);
-	vf_p_value(&sb, e->p_adjusted);
-	vj_str(o, "p", sb.len ? sb.buf : NULL);
+	view_text_p_value(&sb, e->p_adjusted);
+	view_json_str(o, "p", sb.len ? sb.buf : NULL);
 	strbuf_release(&sb);
 }
 
 cJSON *
-vr_row(struct vdev *d, const struct cmp_entry *e)
+view_row(struct view_dev *d, const struct cmp_entry *e)
 {
 	const struct metric_def *m = metric_find(e->metric);
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
 	char *trend;
 
-	vj_str(o, "device", d->device);
-	vj_str(o, "scenario", e->scenario);
-	vj_str(o, "scene", e->scene);
+	view_json_str(o, "device", d->device);
+	view_json_str(o, "scenario", e->scenario);
+	view_json_str(o, "scene", e->scene);
 	put_where(o, e->scenario, e->scene);
-	vj_str(o, "metric", e->metric);
-	vj_str(o, "description", m ? m->description : NULL);
-	vj_str(o, "unit", e->unit);
-	vj_str(o, "better", e->higher_is_better ? "higher" : "lower");
-	cJSON_AddItemToObject(o, "verdict", vj_verdict(e->verdict));
+	view_json_str(o, "metric", e->metric);
+	view_json_str(o, "description", m ? m->description : NULL);
+	view_json_str(o, "unit", e->unit);
+	view_json_str(o, "better", e->higher_is_better ? "higher" : "lower");
+	cJSON_AddItemToObject(o, "verdict", view_json_verdict(e->verdict));
 	put_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
-	    vf_value);
+	    view_text_value);
 	cJSON_AddNumberToObject(o, "baseline_n", (double)e->base.n);
 	put_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
-	    vf_value);
+	    view_text_value);
 	cJSON_AddNumberToObject(o, "current_n", (double)e->cur.n);
 	put_change(o, e);
-	put_value(o, "threshold", e->threshold, e->unit, vf_value);
-	vf_detectable(&sb, e);
-	vj_str(o, "detectable", sb.len ? sb.buf : NULL);
-	vj_str(o, "reason", e->reason);
-	trend = vc_sparkline(d, e);
-	vj_str(o, "trend", trend);
+	put_value(o, "threshold", e->threshold, e->unit, view_text_value);
+	view_text_detectable(&sb, e);
+	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
+	view_json_str(o, "reason", e->reason);
+	trend = view_chart_sparkline(d, e);
+	view_json_str(o, "trend", trend);
 	free(trend);
 	strbuf_release(&sb);
 	return o;
 }
 
 int
-vr_block_rank(enum cmp_block_status s)
+view_block_rank(enum cmp_block_status s)
 {
 	switch (s) {
 	case CMP_BLOCK_WORSE:
@@ -133,30 +132,30 @@ block_side(const struct cmp_block_side *s)
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
 
-	put_value(o, "count", s->count, NULL, vf_value);
-	put_value(o, "iterations", s->iterations, NULL, vf_value);
-	put_value(o, "per_iteration", s->per_iteration, NULL, vf_value);
-	put_value(o, "wall_ms", s->wall_ms, "ms", vf_value);
+	put_value(o, "count", s->count, NULL, view_text_value);
+	put_value(o, "iterations", s->iterations, NULL, view_text_value);
+	put_value(o, "per_iteration", s->per_iteration, NULL, view_text_value);
+	put_value(o, "wall_ms", s->wall_ms, "ms", view_text_value);
 	if (!isfinite(s->count) || s->count == 0) {
 		strbuf_addstr(&sb, "none");
 	} else {
-		vf_num(&sb, s->count);
+		view_text_num(&sb, s->count);
 		strbuf_addstr(&sb, " in ");
-		vf_num(&sb, s->iterations);
+		view_text_num(&sb, s->iterations);
 		strbuf_addstr(&sb, s->iterations == 1 ? " iteration" :
 		    " iterations");
 		if (isfinite(s->wall_ms)) {
 			strbuf_addstr(&sb, ", median ");
-			vf_value(&sb, s->wall_ms, "ms");
+			view_text_value(&sb, s->wall_ms, "ms");
 		}
 	}
-	vj_str(o, "text", sb.buf);
+	view_json_str(o, "text", sb.buf);
 	strbuf_release(&sb);
 	return o;
 }
 
 cJSON *
-vr_block(struct vdev *d, const struct cmp_block *blk)
+view_block(struct view_dev *d, const struct cmp_block *blk)
 {
 	static const char *const label[] = {
 		[CMP_BLOCK_UNCHANGED] = "Unchanged", [CMP_BLOCK_NEW] = "New",
@@ -169,26 +168,27 @@ vr_block(struct vdev *d, const struct cmp_block *blk)
 	int bad = blk->status == CMP_BLOCK_NEW ||
 	    blk->status == CMP_BLOCK_WORSE;
 
-	vj_str(o, "device", d->device);
-	vj_str(o, "scenario", blk->scenario);
-	vj_str(o, "scene", blk->scene);
+	view_json_str(o, "device", d->device);
+	view_json_str(o, "scenario", blk->scenario);
+	view_json_str(o, "scene", blk->scene);
 	if (blk->scene)
 		put_where(o, blk->scenario, blk->scene);
 	else
-		vj_strf(o, "where", "%s (outside scenes)", blk->scenario);
-	vj_str(o, "status", cmp_block_status_name(blk->status));
-	vj_str(o, "status_label", label[blk->status]);
+		view_json_strf(o, "where", "%s (outside scenes)",
+		    blk->scenario);
+	view_json_str(o, "status", cmp_block_status_name(blk->status));
+	view_json_str(o, "status_label", label[blk->status]);
 	cJSON_AddTrueToObject(o, cmp_block_status_name(blk->status));
-	vj_str(o, "color", bad ? "#a50e0e" : "#1e6b34");
-	vj_str(o, "background", bad ? "#fce8e6" : "#e6f4ea");
-	vj_str(o, "signature", blk->signature);
-	vj_strf(o, "short_signature", "%.12s", blk->signature);
-	vj_str(o, "top", st->nr ? st->items[0] : "(no stack)");
+	view_json_str(o, "color", bad ? "#a50e0e" : "#1e6b34");
+	view_json_str(o, "background", bad ? "#fce8e6" : "#e6f4ea");
+	view_json_str(o, "signature", blk->signature);
+	view_json_strf(o, "short_signature", "%.12s", blk->signature);
+	view_json_str(o, "top", st->nr ? st->items[0] : "(no stack)");
 	frames = cJSON_CreateArray();
 	shown = st->nr < max ? st->nr : max;
 	for (size_t i = 0; i < shown; i++)
 		cJSON_AddItemToArray(frames, cJSON_CreateString(st->items[i]));
-	vj_list(o, "stack", frames);
+	view_json_list(o, "stack", frames);
 	if (st->nr > shown)
 		cJSON_AddNumberToObject(o, "stack_more",
 		    (double)(st->nr - shown));
@@ -196,6 +196,6 @@ vr_block(struct vdev *d, const struct cmp_block *blk)
 	cJSON_AddItemToObject(o, "current", block_side(&blk->cur));
 	/* The side that has the block: the current one unless resolved. */
 	side = blk->status == CMP_BLOCK_RESOLVED ? &blk->base : &blk->cur;
-	put_value(o, "wall_ms", side->wall_ms, "ms", vf_value);
+	put_value(o, "wall_ms", side->wall_ms, "ms", view_text_value);
 	return o;
 }

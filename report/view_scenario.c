@@ -40,8 +40,8 @@ put_summary(cJSON *o, const size_t counts[CMP_NR_VERDICTS])
 		strbuf_addf(&sb, "%s%zu %s", sb.len ? ", " : "", counts[v],
 		    cmp_verdict_name(v));
 	}
-	vj_str(o, "summary", sb.len ? sb.buf : "no metrics");
-	cJSON_AddItemToObject(o, "counts", vj_counts(counts));
+	view_json_str(o, "summary", sb.len ? sb.buf : "no metrics");
+	cJSON_AddItemToObject(o, "counts", view_json_counts(counts));
 	strbuf_release(&sb);
 }
 
@@ -51,9 +51,10 @@ put_summary(cJSON *o, const size_t counts[CMP_NR_VERDICTS])
  * (not warm-up) iterations; 0 without the results.  junit.xml's times.
  */
 static double
-measured_seconds(const struct vdev *d, const char *scenario, const char *scene)
+measured_seconds(const struct view_dev *d, const char *scenario,
+    const char *scene)
 {
-	const struct rs_scenario *s = vd_find_scenario(d->in->current,
+	const struct rs_scenario *s = results_find_scenario(d->in->current,
 	    scenario);
 	double ms = 0;
 
@@ -84,8 +85,8 @@ measured_seconds(const struct vdev *d, const char *scenario, const char *scene)
  * worst verdict, or -1 when there is none.
  */
 static int
-add_rows(struct vdev *d, cJSON *arr, const char *scenario, const char *scene,
-    size_t counts[CMP_NR_VERDICTS])
+add_rows(struct view_dev *d, cJSON *arr, const char *scenario,
+    const char *scene, size_t counts[CMP_NR_VERDICTS])
 {
 	const struct comparison *c = d->in->cmp;
 	int worst = -1;
@@ -96,11 +97,11 @@ add_rows(struct vdev *d, cJSON *arr, const char *scenario, const char *scene,
 
 		if (!same(e->scenario, scenario) || !same(e->scene, scene))
 			continue;
-		row = vr_row(d, e);
+		row = view_row(d, e);
 		cJSON_AddItemToArray(arr, row);
 		counts[e->verdict]++;
 		d->b->counts[e->verdict]++;
-		vb_note_row(d->b, row, e->verdict);
+		view_note_row(d->b, row, e->verdict);
 		if ((int)e->verdict > worst)
 			worst = (int)e->verdict;
 	}
@@ -109,7 +110,7 @@ add_rows(struct vdev *d, cJSON *arr, const char *scenario, const char *scene,
 
 /* The blocks of `scenario`/`scene` that changed, worst first. */
 static cJSON *
-blocks_of(struct vdev *d, const char *scenario, const char *scene)
+blocks_of(struct view_dev *d, const char *scenario, const char *scene)
 {
 	const struct comparison *c = d->in->cmp;
 	cJSON *arr = cJSON_CreateArray();
@@ -119,20 +120,20 @@ blocks_of(struct vdev *d, const char *scenario, const char *scene)
 			const struct cmp_block *blk = &c->blocks[i];
 			cJSON *o;
 
-			if (vr_block_rank(blk->status) != rank ||
+			if (view_block_rank(blk->status) != rank ||
 			    !same(blk->scenario, scenario) ||
 			    !same(blk->scene, scene))
 				continue;
-			o = vr_block(d, blk);
+			o = view_block(d, blk);
 			cJSON_AddItemToArray(arr, o);
 			d->b->block_counts[blk->status]++;
-			vb_note_block(d->b, o, blk->status);
+			view_note_block(d->b, o, blk->status);
 		}
 	return arr;
 }
 
 static cJSON *
-scene_of(struct vdev *d, const char *scenario, const char *name, int *worst)
+scene_of(struct view_dev *d, const char *scenario, const char *name, int *worst)
 {
 	size_t counts[CMP_NR_VERDICTS] = { 0 };
 	cJSON *o = cJSON_CreateObject(), *rows = cJSON_CreateArray();
@@ -140,35 +141,35 @@ scene_of(struct vdev *d, const char *scenario, const char *name, int *worst)
 	char *chart = NULL;
 	int w;
 
-	vj_str(o, "name", name);
-	vj_anchor(d->b, o);
+	view_json_str(o, "name", name);
+	view_json_anchor(d->b, o);
 	w = add_rows(d, rows, scenario, name, counts);
-	vj_list(o, "metrics", rows);
+	view_json_list(o, "metrics", rows);
 	put_summary(o, counts);
 	*worst = w < 0 ? CMP_PASS : w;
-	cJSON_AddItemToObject(o, "verdict", vj_verdict(*worst));
+	cJSON_AddItemToObject(o, "verdict", view_json_verdict(*worst));
 	if (d->b->o->charts)
-		chart = vc_histogram(d, scenario, name);
-	vj_str(o, "chart", chart);
+		chart = view_chart_histogram(d, scenario, name);
+	view_json_str(o, "chart", chart);
 	free(chart);
-	vc_frame_totals(d, scenario, name, &base, &cur);
+	view_chart_frame_totals(d, scenario, name, &base, &cur);
 	if (base || cur) {
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addstr(&sb, "frames: ");
 		if (base) {
-			vf_num(&sb, base);
+			view_text_num(&sb, base);
 			strbuf_addstr(&sb, " baseline, ");
 		}
-		vf_num(&sb, cur);
+		view_text_num(&sb, cur);
 		strbuf_addstr(&sb, " current");
 		if (!base)
 			strbuf_addstr(&sb, " (no baseline histogram: its "
 			    "results are not at hand)");
-		vj_str(o, "frames", sb.buf);
+		view_json_str(o, "frames", sb.buf);
 		strbuf_release(&sb);
 	}
-	vj_list(o, "blocks", blocks_of(d, scenario, name));
+	view_json_list(o, "blocks", blocks_of(d, scenario, name));
 	cJSON_AddNumberToObject(o, "seconds",
 	    measured_seconds(d, scenario, name));
 	return o;
@@ -206,7 +207,7 @@ add_by_rank(cJSON *arr, cJSON **items, const int *rank, size_t nr)
 }
 
 static cJSON *
-scenes_of(struct vdev *d, const char *scenario, int *worst)
+scenes_of(struct view_dev *d, const char *scenario, int *worst)
 {
 	struct strlist names = STRLIST_INIT;
 	cJSON *arr = cJSON_CreateArray(), **items;
@@ -229,9 +230,9 @@ scenes_of(struct vdev *d, const char *scenario, int *worst)
 
 /* Iterations of the current run that failed, with the reason. */
 static cJSON *
-failures_of(const struct vdev *d, const char *scenario)
+failures_of(const struct view_dev *d, const char *scenario)
 {
-	const struct rs_scenario *s = vd_find_scenario(d->in->current,
+	const struct rs_scenario *s = results_find_scenario(d->in->current,
 	    scenario);
 	cJSON *arr = cJSON_CreateArray();
 	size_t n = 0;
@@ -244,7 +245,7 @@ failures_of(const struct vdev *d, const char *scenario)
 			continue;
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "index", it->index);
-		vj_str(o, "error", it->error ? it->error : "failed");
+		view_json_str(o, "error", it->error ? it->error : "failed");
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -255,30 +256,30 @@ put_iterations(cJSON *o, const struct cmp_scenario *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	vj_num(o, "cur_iterations", s->cur_iterations);
-	vj_num(o, "cur_valid", s->cur_valid);
-	vj_num(o, "base_runs", s->base_runs);
-	vj_num(o, "base_valid", s->base_valid);
+	view_json_num(o, "cur_iterations", s->cur_iterations);
+	view_json_num(o, "cur_valid", s->cur_valid);
+	view_json_num(o, "base_runs", s->base_runs);
+	view_json_num(o, "base_valid", s->base_valid);
 	if (isfinite(s->cur_valid) && isfinite(s->cur_iterations)) {
-		vf_num(&sb, s->cur_valid);
+		view_text_num(&sb, s->cur_valid);
 		strbuf_addstr(&sb, " of ");
-		vf_num(&sb, s->cur_iterations);
+		view_text_num(&sb, s->cur_iterations);
 		strbuf_addstr(&sb, " iterations valid");
 	}
 	if (isfinite(s->base_valid) && isfinite(s->base_runs) &&
 	    s->base_runs > 0) {
 		strbuf_addstr(&sb, sb.len ? "; baseline " : "baseline ");
-		vf_num(&sb, s->base_valid);
+		view_text_num(&sb, s->base_valid);
 		strbuf_addstr(&sb, " from ");
-		vf_num(&sb, s->base_runs);
+		view_text_num(&sb, s->base_runs);
 		strbuf_addstr(&sb, s->base_runs == 1 ? " run" : " runs");
 	}
-	vj_str(o, "iterations", sb.len ? sb.buf : NULL);
+	view_json_str(o, "iterations", sb.len ? sb.buf : NULL);
 	strbuf_release(&sb);
 }
 
 cJSON *
-vs_scenario(struct vdev *d, const struct cmp_scenario *s,
+view_scenario(struct view_dev *d, const struct cmp_scenario *s,
     enum cmp_verdict *worst)
 {
 	size_t counts[CMP_NR_VERDICTS] = { 0 };
@@ -286,17 +287,17 @@ vs_scenario(struct vdev *d, const struct cmp_scenario *s,
 	char *chart = NULL;
 	int w = s->verdict, rw;
 
-	vj_str(o, "name", s->name);
-	vj_anchor(d->b, o);
+	view_json_str(o, "name", s->name);
+	view_json_anchor(d->b, o);
 	put_iterations(o, s);
-	vj_flag(o, "changed", s->changed);
+	view_json_flag(o, "changed", s->changed);
 	rw = add_rows(d, rows, s->name, NULL, counts);
 	if (rw > w)
 		w = rw;
-	vj_list(o, "metrics", rows);
+	view_json_list(o, "metrics", rows);
 	if (d->b->o->charts && cJSON_GetArraySize(rows))
-		chart = vc_startup(d, s->name);
-	vj_str(o, "startup_chart", chart);
+		chart = view_chart_startup(d, s->name);
+	view_json_str(o, "startup_chart", chart);
 	free(chart);
 	scenes = scenes_of(d, s->name, &w);
 	/* The scenario's counts cover its scenes too. */
@@ -309,12 +310,12 @@ vs_scenario(struct vdev *d, const struct cmp_scenario *s,
 			    cmp_verdict_name(v)));
 	}
 	put_summary(o, counts);
-	vj_list(o, "scenes", scenes);
-	vj_list(o, "blocks", blocks_of(d, s->name, NULL));
-	vj_list(o, "failures", failures_of(d, s->name));
+	view_json_list(o, "scenes", scenes);
+	view_json_list(o, "blocks", blocks_of(d, s->name, NULL));
+	view_json_list(o, "failures", failures_of(d, s->name));
 	cJSON_AddNumberToObject(o, "seconds", measured_seconds(d, s->name,
 	    NULL));
 	*worst = (enum cmp_verdict)w;
-	cJSON_AddItemToObject(o, "verdict", vj_verdict(*worst));
+	cJSON_AddItemToObject(o, "verdict", view_json_verdict(*worst));
 	return o;
 }

@@ -1,6 +1,6 @@
 /*
  * blockcanary.c: the `blockcanary` source, BlockCanary's block files
- * (FORMATS §2) pulled from the device after each iteration.
+ * (docs/formats.md §2) pulled from the device after each iteration.
  *
  * BlockCanary logs nothing; each block past its threshold becomes one
  * file, `looper-<yyyy-MM-dd_HH-mm-ss.SSS>.log` (`.txt` before 1.3), in
@@ -89,9 +89,8 @@ shell(struct source_ctx *ctx, const char *const argv[],
 }
 
 /*
- * Split `ls` output into acceptable names, appended to `names`.  Without
- * a terminal ls prints one name a line, so no -1 (which the simulated
- * phone's ls refuses).
+ * Split `ls -1` output (one name a line) into acceptable names, appended
+ * to `names`.
  */
 static void
 add_names(struct strlist *names, const char *text)
@@ -118,7 +117,8 @@ static int
 list_files(struct source_ctx *ctx, struct bc_state *st,
     struct strlist *names)
 {
-	const char *argv[] = { "run-as", ctx->package, "ls", FILES_DIR, NULL };
+	const char *argv[] = { "run-as", ctx->package, "ls", "-1", FILES_DIR,
+		NULL };
 	struct adb_shell_result res;
 	int rc;
 
@@ -485,6 +485,7 @@ blockcanary_parse(struct source_ctx *ctx, const char *buf, size_t len,
 const struct source source_blockcanary = {
 	.name = "blockcanary",
 	.summary = "main-thread blocks from BlockCanary's looper log files",
+	.fills = SOURCE_BLOCKS,
 	.prepare = blockcanary_prepare,
 	.collect = blockcanary_collect,
 	.finish = blockcanary_finish,

@@ -1,12 +1,11 @@
 /*
  * blockcanary.h: the pure half of the `blockcanary` source.
  *
- * BlockCanary (AndroidPerformanceMonitor) writes one file per block and
- * nothing to logcat (FORMATS §2).  blockcanary_log.c parses one such file
- * and turns device wall times into the device clock; blockcanary.c finds,
- * pulls and deletes the files on the device.  This header is what the
- * two files, the unit tests and the fuzz target share; nothing else in
- * jankgate needs it.
+ * BlockCanary (AndroidPerformanceMonitor) writes one file per block and nothing
+ * to logcat (docs/formats.md §2).  blockcanary_log.c parses one such file and
+ * turns device wall times into the device clock; blockcanary.c finds, pulls and
+ * deletes the files on the device.  This header is what the two files, the unit
+ * tests and the fuzz target share; nothing else in jankgate needs it.
  */
 #ifndef JG_BLOCKCANARY_H
 #define JG_BLOCKCANARY_H

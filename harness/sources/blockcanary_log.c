@@ -1,8 +1,8 @@
 /*
  * blockcanary_log.c: one BlockCanary looper log, and its device times.
  *
- * The layout (FORMATS §2; every line ends in \r\n, shown as nothing here,
- * and an empty line is a bare \r\n):
+ * The layout (docs/formats.md §2; every line ends in \r\n, shown as nothing
+ * here, and an empty line is a bare \r\n):
  *
  *	                                        <- the file starts empty
  *	**********************
@@ -56,13 +56,13 @@
 
 #include "blockcanary.h"
 #include "error.h"
-#include "gfxinfo.h"
 #include "results.h"
 #include "shquote.h"
 #include "signature.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
+#include "gfxinfo_dump.h"
 
 enum bc_key {
 	K_TIME, K_THREAD_TIME, K_START, K_END, K_BUSY, K_CPU_RATE, K_STACK,

@@ -1,6 +1,6 @@
 /*
  * choreographer.c: the `choreographer` source, the framework's own note
- * that the app's main thread stalled (FORMATS §3.4).
+ * that the app's main thread stalled (docs/formats.md §3.4).
  *
  *	I Choreographer: Skipped 31 frames!  The application may be doing
  *	too much work on its main thread.
@@ -214,6 +214,8 @@ const struct source source_choreographer = {
 	.name = "choreographer",
 	.summary = "main-thread stalls from Choreographer's "
 	    "'Skipped N frames!' log lines",
+	.fills = SOURCE_BLOCKS,
+	.by_default = true,
 	.logcat_buffers = "system",
 	.logcat = choreographer_logcat,
 	.parse = choreographer_parse,

@@ -1,7 +1,7 @@
 /*
  * fpsanalyzer.c: the `fpsanalyzer` source, the Xposed hook that times
  * every Handler.dispatchMessage and logs Choreographer's frame messages
- * (FORMATS §6.1):
+ * (docs/formats.md §6.1):
  *
  *	3605.120  4242  4263 I FPSAnalyzer: FPSAnalyzer DISPATCH FRAME:12
  *	    INFO:Handler (android.view.Choreographer$FrameHandler) {b3e1f2}
@@ -251,6 +251,7 @@ const struct source source_fpsanalyzer = {
 	.name = "fpsanalyzer",
 	.summary = "frame dispatch times per activity from the Xposed "
 	    "FPSAnalyzer hook, as FPS slices",
+	.fills = SOURCE_FPS | SOURCE_APP_SCENES,
 	.prepare = capture_count_prepare,
 	.logcat = fpsa_logcat,
 	.finish = fpsa_finish,

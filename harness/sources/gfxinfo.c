@@ -1,6 +1,6 @@
 /*
  * gfxinfo.c: the `gfxinfo` source, a scene's frames from the framework's
- * own frame statistics (DESIGN §4.6, FORMATS §3.1).
+ * own frame statistics (docs/formats.md §3.1).
  *
  * The runner resets the statistics at scene start and hands this source
  * the `dumpsys gfxinfo PKG framestats` output at scene end; gfxinfo_dump.c
@@ -53,7 +53,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "gfxinfo.h"
 #include "gfxinfo_dump.h"
 #include "metrics.h"
 #include "results.h"
@@ -299,6 +298,13 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 			    1e6;
 	if (!dump_has_app(ctx, sc, d, empty))
 		return;
+	/* Another frame source's numbers are never mixed into ours. */
+	if (rs_frames_claim(f, SRC)) {
+		source_warn(ctx, sc, SRC, "the scene's frames come from '%s' "
+		    "already; this dump is not read into them",
+		    f->source ? f->source : "another source");
+		return;
+	}
 	warn_unread(ctx, sc, d);
 	add_app_scenes(sc, d);
 
@@ -435,6 +441,8 @@ const struct source source_gfxinfo = {
 	.name = "gfxinfo",
 	.summary = "frames, percentiles, jank causes and per-frame rows "
 	    "from dumpsys gfxinfo framestats",
+	.fills = SOURCE_FRAMES | SOURCE_APP_SCENES,
+	.by_default = true,
 	.scene_end = gfxinfo_scene_end,
 	.parse = gfxinfo_parse,
 };

@@ -1,6 +1,6 @@
 /*
  * matrix.c: the `matrix` source, Tencent Matrix TraceCanary issues read
- * from logcat (FORMATS §1; DESIGN §5).
+ * from logcat (docs/formats.md §1; source.h).
  *
  * Matrix has no file output for trace issues: a host sees them only when
  * the app's PluginListener logs them, under a tag of its choosing, one
@@ -31,9 +31,10 @@
 #include "methodmap.h"
 #include "results.h"
 #include "source.h"
-#include "source_warn.h"
 #include "xalloc.h"
 #include "banned.h"
+
+#define OPT_METHOD_MAPPING "method_mapping"
 
 /* source_options.grace_ms when there is no config at all. */
 #define DEFAULT_GRACE_MS 1000
@@ -48,8 +49,7 @@ static int
 state_new(struct matrix_state **out, const struct source_ctx *ctx)
 {
 	struct matrix_state *st = xcalloc(1, sizeof(*st));
-	const char *path = ctx->cfg ? ctx->cfg->source_opts.method_mapping :
-	    NULL;
+	const char *path = config_opt_path(ctx->cfg, OPT_METHOD_MAPPING);
 	int ret;
 
 	*out = NULL;
@@ -226,10 +226,20 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	return 0;
 }
 
+/* source_options.method_mapping */
+static const struct config_opt options[] = {
+	{ OPT_METHOD_MAPPING, CONFIG_OPT_PATH, 0, 0, NULL,
+	  "Matrix methodMapping.txt to decode stack ids" },
+	{ NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct source source_matrix = {
 	.name = "matrix",
 	.summary = "Tencent Matrix TraceCanary: FPS slices, evil-method "
 	    "blocks, startup phases",
+	.fills = SOURCE_FPS | SOURCE_BLOCKS | SOURCE_STARTUP_MATRIX |
+	    SOURCE_APP_SCENES,
+	.options = options,
 	.logcat_buffers = NULL,
 	.prepare = matrix_prepare,
 	.logcat = matrix_logcat,

@@ -50,7 +50,6 @@
 #include "results.h"
 #include "signature.h"
 #include "source_warn.h"
-#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"

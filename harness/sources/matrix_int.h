@@ -1,6 +1,6 @@
 /*
  * matrix_int.h: the pieces of the `matrix` source (Tencent Matrix
- * TraceCanary, FORMATS §1), private to harness/sources/matrix*.c.
+ * TraceCanary, docs/formats.md §1), private to harness/sources/matrix*.c.
  *
  *   matrix_json.c   a JSON reader that keeps what it read of a cut object
  *   matrix_issue.c  finding issues in log messages, one struct mx_issue
@@ -75,7 +75,7 @@ int mx_json_bool(const struct mx_json *j, const char *key);
 
 /* ---- matrix_issue.c ---- */
 
-/* The trace issue tags (FORMATS §1.1), and everything else. */
+/* The trace issue tags (docs/formats.md §1.1), and everything else. */
 enum mx_tag {
 	MX_TAG_OTHER,		/* another plugin's issue: not ours */
 	MX_TAG_FPS,
@@ -164,7 +164,7 @@ int mx_apply_issue(struct mx_apply *a, const struct mx_issue *is);
 /* ---- matrix_stack.c ---- */
 
 /*
- * The frames of a threadStack in any of its styles (FORMATS §1.4),
+ * The frames of a threadStack in any of its styles (docs/formats.md §1.4),
  * appended to `out` in Java's "class.method(File.java:N)" shape as far as
  * the style keeps it.  Returns 1 when frames were lost to `cut` or to
  * METHODMAP_MAX_FRAMES, else 0.

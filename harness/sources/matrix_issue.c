@@ -1,5 +1,5 @@
 /*
- * matrix_issue.c: finding Matrix issues in log messages (FORMATS §1.6).
+ * matrix_issue.c: finding Matrix issues in log messages (docs/formats.md §1.6).
  *
  * The app's PluginListener decides the log tag, so an issue is found by
  * its shape, in any message.  Two shapes:

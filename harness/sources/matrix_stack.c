@@ -1,6 +1,6 @@
 /*
  * matrix_stack.c: Matrix `threadStack` strings, in each of their styles,
- * as Java frames (FORMATS §1.4, trace/util/Utils.java).
+ * as Java frames (docs/formats.md §1.4, trace/util/Utils.java).
  *
  *	LAG, SIGNAL_ANR, PRIORITY_MODIFIED, STACK_STYLE_RAW
  *	  (StackTraceElement.toString() per line):

@@ -1,6 +1,6 @@
 /*
  * perf.c: the `perf` source, xanderwang/performance's logcat reports
- * (FORMATS §4).
+ * (docs/formats.md §4).
  *
  * Issues.  One Log.w entry per issue under `<globalTag>_Issue` (any
  * global tag: PERF by default, the app may choose another), multi-line,
@@ -64,7 +64,6 @@
 #include "signature.h"
 #include "source.h"
 #include "source_warn.h"
-#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -370,6 +369,7 @@ const struct source source_perf = {
 	.name = "perf",
 	.summary = "xanderwang/performance: UI BLOCK, IPC and THREAD issues, "
 	    "'APP FPS is:' lines",
+	.fills = SOURCE_BLOCKS | SOURCE_FPS,
 	.prepare = capture_count_prepare,
 	.logcat = perf_logcat,
 	.finish = perf_finish,

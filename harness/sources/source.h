@@ -1,25 +1,36 @@
 /*
  * source.h: the contract between the runner and the data sources
- * (DESIGN §5).
+ * (README's Sources).
  *
- * A source turns device output into the results model.  Each one is a
- * file in harness/sources/ that defines one `const struct source`, and one
- * line in the table of sources.c; adding a library is exactly that.  The
- * runner (run_*.c) never knows what a source parses: it calls the hooks
- * below at fixed points of an iteration (DESIGN §4), and a source fills
- * the iteration it is handed.
+ * A source turns device output into the results model.  Each one is a file in
+ * harness/sources/ that defines one `const struct source`, and one line in the
+ * table of sources.c; adding a library is exactly that (with its tests and
+ * README).  Nothing outside sources/ knows a source by name: the runner (run/)
+ * calls the hooks below at fixed points of an iteration (run_iter.c draws them)
+ * and a source fills the iteration it is handed; the configuration validates
+ * `sources` and the options each source declares from the table (struct
+ * config_plugins, source_plugins); `jankgate parse` and `jankgate init` read
+ * the table too.
  *
- *	prepare        once per device and run, before the first iteration
- *	               (find a log directory, set up an adb forward)
- *	launch         after every `launch` step, with `am start -W`'s output
- *	scene_begin    right after `dumpsys gfxinfo PKG reset`
- *	scene_end      right after `dumpsys gfxinfo PKG framestats`, with its
- *	               output
- *	logcat         after the iteration, with every `logcat -v monotonic`
- *	               line the iteration's stream received (logcat.h; in
- *	               `jankgate parse` lines of any layout, maybe undated)
- *	collect        after `logcat`, with the device (pull and delete files)
- *	finish         once per device and run, after the last iteration
+ *	prepare          once per device and run, before the first iteration
+ *	                 (find a log directory, set up an adb forward)
+ *	iteration_begin  before each iteration's first step, its log stream
+ *	                 already running (start something on the device)
+ *	launch           after every `launch` step, with `am start -W`'s
+ *	                 output
+ *	scene_begin      right after `dumpsys gfxinfo PKG reset`
+ *	scene_end        right after `dumpsys gfxinfo PKG framestats`, with
+ *	                 its output
+ *	iteration_end    after the iteration's last step and the drain of its
+ *	                 log stream, when it ran (stop what iteration_begin
+ *	                 started)
+ *	logcat           after the iteration, with every `logcat -v
+ *	                 monotonic` line the iteration's stream received
+ *	                 (logcat.h; in `jankgate parse` lines of any layout,
+ *	                 maybe undated)
+ *	collect          after `logcat`, with the device (pull and delete
+ *	                 files)
+ *	finish           once per device and run, after the last iteration
  *
  * Every hook is optional (NULL).  Parsers are pure functions over bytes so
  * they are unit tested and fuzzed without a device; the hooks that touch
@@ -36,10 +47,12 @@
 #ifndef JG_SOURCE_H
 #define JG_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "config.h"
+
 struct adb_device;
-struct config;
 struct results;
 struct rs_iteration;
 struct rs_scene;
@@ -88,9 +101,33 @@ struct source_ctx {
 	struct source_launches *launches;
 };
 
+/* The parts of the results model a source fills (struct source.fills). */
+enum source_part {
+	SOURCE_FRAMES = 1 << 0,		/* a scene's frames (one source each) */
+	SOURCE_FPS = 1 << 1,		/* a scene's FPS slices */
+	SOURCE_BLOCKS = 1 << 2,		/* main-thread blocks */
+	SOURCE_STARTUP = 1 << 3,	/* the launch's framework timings */
+	SOURCE_STARTUP_MATRIX = 1 << 4,	/* the launch's Matrix phases */
+	SOURCE_METHODS = 1 << 5,	/* a scene's method costs */
+	SOURCE_APP_SCENES = 1 << 6,	/* activities that drew in a scene */
+	SOURCE_LAUNCHES = 1 << 7,	/* every launch (`jankgate parse`) */
+};
+
 struct source {
 	const char *name;		/* as in the config `sources` list */
-	const char *summary;		/* one line for `jankgate parse --list` */
+	const char *summary;		/* a line for `jankgate parse --list` */
+	unsigned fills;			/* enum source_part bits */
+	/*
+	 * Collected when the configuration names no `sources`, and written
+	 * by `jankgate init`: the framework's own, which need no change to
+	 * the app.
+	 */
+	bool by_default;
+	/*
+	 * Its options, keys under source_options (config_opt_int(),
+	 * config_opt_path()), ending with a NULL name; NULL: none.
+	 */
+	const struct config_opt *options;
 
 	/*
 	 * Extra logcat buffers the iteration's stream must read besides
@@ -99,11 +136,13 @@ struct source {
 	const char *logcat_buffers;
 
 	int (*prepare)(struct source_ctx *ctx);
+	int (*iteration_begin)(struct source_ctx *ctx);
 	int (*launch)(struct source_ctx *ctx, const char *am_output,
 	    size_t len);
 	int (*scene_begin)(struct source_ctx *ctx, struct rs_scene *scene);
 	int (*scene_end)(struct source_ctx *ctx, struct rs_scene *scene,
 	    const char *gfxinfo, size_t len);
+	int (*iteration_end)(struct source_ctx *ctx);
 	int (*logcat)(struct source_ctx *ctx,
 	    const struct logcat_line *lines, size_t nr);
 	int (*collect)(struct source_ctx *ctx);
@@ -124,6 +163,12 @@ extern const struct source *const sources[];
 
 /* The source named `name`, or NULL. */
 const struct source *source_find(const char *name);
+
+/*
+ * The table as the configuration sees it: each source's name, options
+ * and by_default (config_load() and config_parse() take it).
+ */
+extern const struct config_plugins source_plugins;
 
 /*
  * Append a copy of launch `st` of `activity` (n bytes, may be NULL) to

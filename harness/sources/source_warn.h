@@ -4,7 +4,7 @@
  * A parse problem in device output is not an error (source.h): the source
  * keeps what it read and leaves a warning in the results, scoped to the
  * scene or scenario it concerns, so the report can say which data is
- * partial.  Implemented in sources.c, next to the table.
+ * partial.  Implemented in source_warn.c.
  */
 #ifndef JG_SOURCE_WARN_H
 #define JG_SOURCE_WARN_H

@@ -1,6 +1,6 @@
 /*
  * startup.c: the `startup` source, launch timing from the framework
- * (FORMATS §3.2, §3.3).
+ * (docs/formats.md §3.2, §3.3).
  *
  * `am start -W` (the launch hook), API 24..34:
  *
@@ -608,6 +608,8 @@ const struct source source_startup = {
 	.name = "startup",
 	.summary = "launch timing from am start -W and the Displayed / "
 	    "Fully drawn log lines",
+	.fills = SOURCE_STARTUP | SOURCE_LAUNCHES,
+	.by_default = true,
 	.logcat_buffers = "system",
 	.launch = startup_launch,
 	.logcat = startup_logcat,

@@ -1,6 +1,6 @@
 /*
- * startup_log.c: the activity manager's launch lines (FORMATS §3.3), tag
- * ActivityManager up to API 28 and ActivityTaskManager from 29 (both
+ * startup_log.c: the activity manager's launch lines (docs/formats.md §3.3),
+ * tag ActivityManager up to API 28 and ActivityTaskManager from 29 (both
  * accepted on every level, for OEM builds; a bare message fits either):
  *
  *	START u0 {... cmp=com.example/.MainActivity} from uid 2000

@@ -1,6 +1,6 @@
 /*
  * traceman.c: the `traceman` source, MethodTraceMan's method costs
- * (FORMATS §6.2), collected per scene.
+ * (docs/formats.md §6.2), collected per scene.
  *
  * The app serves a WebSocket on device port 5392 (source_options.
  * traceman_port), path /refresh.  jankgate forwards a host port to it
@@ -66,6 +66,9 @@
 #define SRC "traceman"
 #define TAG "costTime"
 #define DEFAULT_PORT 5392
+#define OPT_PORT "traceman_port"	/* source_options.traceman_port */
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define PATH "/refresh"
 #define DEFAULT_TIMEOUT_MS 5000
 #define ACK_WAIT_MS 1000
@@ -137,8 +140,8 @@ static int
 tm_prepare(struct source_ctx *ctx)
 {
 	struct tm_state *st = xcalloc(1, sizeof(*st));
-	int port = ctx->cfg && ctx->cfg->source_opts.traceman_port > 0 ?
-	    ctx->cfg->source_opts.traceman_port : DEFAULT_PORT;
+	int port = config_opt_int(ctx->cfg, OPT_PORT) > 0 ?
+	    config_opt_int(ctx->cfg, OPT_PORT) : DEFAULT_PORT;
 	char remote[32];
 
 	ctx->state = st;
@@ -408,10 +411,18 @@ tm_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	return 0;
 }
 
+static const struct config_opt options[] = {
+	{ OPT_PORT, CONFIG_OPT_INT, 1, 65535, XSTR(DEFAULT_PORT),
+	  "MethodTraceMan's WebSocket port" },
+	{ NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct source source_traceman = {
 	.name = "traceman",
 	.summary = "MethodTraceMan method costs per scene, started and "
 	    "stopped over its WebSocket",
+	.fills = SOURCE_METHODS,
+	.options = options,
 	.prepare = tm_prepare,
 	.launch = tm_launch,
 	.scene_begin = tm_scene_begin,

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""mkapk.py: write a small APK for the tests of harness/apk.c and `run`.
+"""mkapk.py: write a small APK for the tests of harness/android/apk.c and `run`.
 
 The APK is a zip holding AndroidManifest.xml compiled to Android's binary
-XML (the layout harness/apk.c documents) and, with --model, the
+XML (the layout harness/android/apk.c documents) and, with --model, the
 simulated phone's app model stored uncompressed as assets/app.json, which
 is what tests/simdevice installs.  The options make the variants the
 reader must handle: UTF-8 or UTF-16 string pools, stored or deflated

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "results.h"
-#include "sources/blockcanary.h"
-#include "sources/source.h"
+#include "blockcanary.h"
+#include "source.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "source.h"
 #include "strlist.h"
 
 int
@@ -16,7 +17,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strlist problems = STRLIST_INIT;
 	struct config *cfg = NULL;
 
-	config_parse(&cfg, (const char *)data, size, "fuzz.json", &problems);
+	config_parse(&cfg, (const char *)data, size, "fuzz.json",
+	    &source_plugins, &problems);
 	config_free(cfg);
 	strlist_release(&problems);
 	return 0;

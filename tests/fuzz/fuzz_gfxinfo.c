@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "results.h"
-#include "sources/gfxinfo.h"
-#include "sources/source.h"
+#include "gfxinfo_dump.h"
+#include "source.h"
 
 static void
 check_frames(const struct rs_frames *f)

@@ -16,7 +16,7 @@
 
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 
 static const int app_pids[] = { 3920 };
 

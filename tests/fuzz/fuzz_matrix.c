@@ -13,8 +13,8 @@
 #include "logcat.h"
 #include "methodmap.h"
 #include "results.h"
-#include "sources/matrix_int.h"
-#include "sources/source.h"
+#include "matrix_int.h"
+#include "source.h"
 #include "strlist.h"
 
 int

@@ -9,7 +9,7 @@
 
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

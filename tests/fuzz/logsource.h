@@ -15,7 +15,7 @@
 
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 
 /*
  * Run source `name` over data[0..size-1] for `package` (NULL: any) at

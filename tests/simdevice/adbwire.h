@@ -2,7 +2,7 @@
  * adbwire.h: the adb transport's packet format (device side).
  *
  * Every packet is a 24-byte header of little-endian uint32 fields and a
- * payload (ADB.md §2.1):
+ * payload (docs/adb.md §2.1):
  *
  *   +---------+------+------+-------------+------------+-----------------+
  *   | command | arg0 | arg1 | data_length | data_check | magic (cmd ^ ~0) |

@@ -1,7 +1,7 @@
 /*
  * amfmt.h: what `am start -W [-S] -n <pkg>/<activity>` prints.
  *
- * FORMATS.md section 3.2.  One println per line, by API level:
+ * docs/formats.md §3.2.  One println per line, by API level:
  *
  *	Stopping: com.example                          <- with -S
  *	Starting: Intent { cmp=com.example/.MainActivity }

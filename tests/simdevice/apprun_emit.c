@@ -2,7 +2,7 @@
  * apprun_emit.c: what the framework and the app's device libraries
  * print or write about the frames, blocks and launches an action made.
  *
- * Thresholds are the libraries' defaults (FORMATS.md): Choreographer
+ * Thresholds are the libraries' defaults (docs/formats.md): Choreographer
  * warns from 30 skipped frames; Matrix reports a slow message from 700 ms
  * (1000 ms on 0.5), a lag at 2 s (2.x) and an ANR at 5 s; BlockCanary
  * writes a file past its threshold; xanderwang/performance dumps the

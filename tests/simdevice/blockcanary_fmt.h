@@ -1,6 +1,6 @@
 /*
  * blockcanary_fmt.h: the looper-*.log files of BlockCanary 1.0 to 1.5
- * (markzhai/AndroidPerformanceMonitor), FORMATS.md section 2.
+ * (markzhai/AndroidPerformanceMonitor), docs/formats.md §2.
  *
  * BlockCanary logs nothing; each block is one file in its directory, with
  * "\r\n" line ends and "key = value" lines (1.3+ names shown; 1.0-1.2

@@ -1,7 +1,7 @@
 /*
  * cmd_dumpsys.c: `dumpsys SERVICE ARGS...` and its app-facing services.
  *
- *   dumpsys gfxinfo [PKG|PID] [framestats] [reset]   FORMATS.md 3.1
+ *   dumpsys gfxinfo [PKG|PID] [framestats] [reset]   docs/formats.md §3.1
  *   dumpsys activity [activities|top]                 the resumed activity
  *   dumpsys window [windows]                          mCurrentFocus
  *   dumpsys package PKG                               versionName/Code

@@ -2,7 +2,7 @@
  * dumpsys_sys.c: the hardware reports a preflight reads: `dumpsys
  * display`, `dumpsys battery` and `dumpsys thermalservice`.
  *
- * display (the line harness/devprops.c parses; renderFrameRate on 34):
+ * display (the line harness/android/devprops.c parses; renderFrameRate on 34):
  *
  *   DisplayDeviceInfo{"Built-in Screen": uniqueId="local:0", 1080 x 2400,
  *     modeId 1, defaultModeId 1, supportedModes [{id=1, width=1080,

@@ -19,7 +19,6 @@
 #include "banned.h"
 
 #define MS		1000000LL
-#define SWIPE_SETTLE_MS	150	/* a dragged list settling */
 #define RIPPLE_MS	250	/* a tap's ripple after the finger lifts */
 #define TRANSITION_MS	350	/* activity open/return animation */
 

@@ -31,6 +31,9 @@
 
 #include "appmodel.h"
 
+/* How long a dragged list takes to settle after the finger lifts. */
+#define SWIPE_SETTLE_MS	150
+
 struct framegen;
 
 enum framegen_kind {

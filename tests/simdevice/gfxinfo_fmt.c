@@ -70,8 +70,8 @@ struct gfx_state {
 };
 
 /* The bucket of a frame of `ms` whole milliseconds, or -1 for slow ones. */
-static int
-bucket_index(long long ms)
+int
+gfx_bucket_index(long long ms)
 {
 	long long x = ms;
 
@@ -88,8 +88,8 @@ bucket_index(long long ms)
 }
 
 /* The label, in ms, of bucket `i` (5 .. 32, 34 .. 48, 53 .. 133). */
-static unsigned int
-bucket_label(int i)
+unsigned int
+gfx_bucket_label(int i)
 {
 	unsigned int x = (unsigned int)i + 5;
 
@@ -100,8 +100,8 @@ bucket_label(int i)
 	return x;
 }
 
-static int
-slow_index(long long ms)
+int
+gfx_slow_index(long long ms)
 {
 	long long i = ms < SLOW_START_MS ? 0 :
 	    (ms - SLOW_START_MS) / SLOW_STEP_MS;
@@ -124,7 +124,7 @@ percentile(const struct gfx_stats *s, unsigned int p)
 	for (i = NR_BUCKETS - 1; i >= 0; i--) {
 		remaining -= s->buckets[i];
 		if (remaining <= 0)
-			return bucket_label(i);
+			return gfx_bucket_label(i);
 	}
 	return 0;
 }
@@ -167,11 +167,11 @@ stats_add(struct gfx_stats *s, int sdk, const struct framegen_frame *f)
 	int legacy, janky, b;
 
 	s->total++;
-	b = bucket_index(ms);
+	b = gfx_bucket_index(ms);
 	if (b >= 0)
 		s->buckets[b]++;
 	else
-		s->slow[slow_index(ms)]++;
+		s->slow[gfx_slow_index(ms)]++;
 	gpu_ms = (f->gpu_completed - f->swap_buffers) / MS;
 	s->gpu[gpu_ms < NR_GPU - 1 ? gpu_ms : NR_GPU - 1]++;
 
@@ -243,7 +243,7 @@ stats_dump(const struct gfx_stats *s, int sdk, struct strbuf *out)
 		strbuf_addf(out, "\nNumber %s: %u", jank_names[i], s->jank[i]);
 	strbuf_addstr(out, "\nHISTOGRAM:");
 	for (i = 0; i < NR_BUCKETS; i++)
-		strbuf_addf(out, " %ums=%u", bucket_label(i), s->buckets[i]);
+		strbuf_addf(out, " %ums=%u", gfx_bucket_label(i), s->buckets[i]);
 	for (i = 0; i < NR_SLOW; i++)
 		strbuf_addf(out, " %dms=%u", SLOW_START_MS + i * SLOW_STEP_MS,
 		    s->slow[i]);
@@ -317,7 +317,8 @@ columns(int sdk, enum col *out)
 
 /*
  * The header name of a column.  On 31..34 the names of the data columns
- * FrameStartTime and FrameInterval are swapped (FORMATS.md: label swap).
+ * FrameStartTime and FrameInterval are swapped (docs/formats.md §3.1: the label
+ * swap).
  */
 static const char *
 column_label(int sdk, enum col c)
@@ -517,7 +518,9 @@ gfx_parse_args(int sdk, int argc, const char *const *argv,
 		else if (!strcmp(a, "reset"))
 			*flags |= GFX_RESET;
 		else {
-			/* The first other word names the package; AMS eats it. */
+			/*
+			 * The first other word names the package; AMS eats it.
+			 */
 			if (a[0] != '-' && !*package)
 				*package = a;
 			continue;

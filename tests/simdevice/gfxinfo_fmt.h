@@ -4,7 +4,7 @@
  * A gfx_state is what hwui keeps for one app process: the process-wide
  * frame statistics, one JankTracker per window (activity) with its own
  * statistics and the ring of its last 120 frames, all accumulated since
- * the last reset.  The output follows FORMATS.md section 3.1 for the API
+ * the last reset.  The output follows docs/formats.md §3.1 for the API
  * level the device claims (24..34):
  *
  *	Applications Graphics Acceleration Info:
@@ -107,5 +107,14 @@ void gfx_dump_process(struct gfx_state *st, struct strbuf *out,
 
 /* Append "No process found for: <package>\n". */
 void gfx_dump_no_process(struct strbuf *out, const char *package);
+
+/*
+ * hwui's histogram: the bucket of a frame of `ms` whole milliseconds (-1
+ * for the slow ones past 133 ms), the label in ms of bucket `i`, and the
+ * index among the slow buckets (150 ms to 4950 ms by 50) of a slow frame.
+ */
+int gfx_bucket_index(long long ms);
+unsigned int gfx_bucket_label(int i);
+int gfx_slow_index(long long ms);
 
 #endif

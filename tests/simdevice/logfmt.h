@@ -3,7 +3,7 @@
  *
  * A logfmt_buf holds log entries (main, system, crash, events) in time
  * order, as logd does, so the shell's logcat command only parses its
- * options and calls logfmt_buf_dump().  Layouts follow FORMATS.md 3.5
+ * options and calls logfmt_buf_dump().  Layouts follow docs/formats.md §3.5
  * (liblog's android_log_formatLogLine):
  *
  *	threadtime:  11-05 14:22:33.123  4242  4242 I Choreographer: ...

@@ -1,6 +1,6 @@
 /*
  * logfmt_matrix.h: Tencent Matrix TraceCanary issues, as a PluginListener
- * logs them (FORMATS.md section 1).
+ * logs them (docs/formats.md §1).
  *
  * An issue reaches logcat as Issue.toString():
  *
@@ -112,13 +112,13 @@ struct logfmt_matrix_evil {
 
 /*
  * Append the Trace_EvilMethod content of `e` with the keys and order of
- * version `v` (FORMATS.md 1.4).
+ * version `v` (docs/formats.md §1.4).
  */
 void logfmt_matrix_evil(struct strbuf *out, enum appmodel_matrix v,
     const struct logfmt_matrix_device *d, const struct logfmt_matrix_evil *e,
     long long time_ms);
 
-/* The phases of a start, for Trace_StartUp (FORMATS.md 1.5). */
+/* The phases of a start, for Trace_StartUp (docs/formats.md §1.5). */
 struct logfmt_matrix_startup {
 	long long app_create_ms;
 	int scene;		/* 159 on API 28+, else 100 */

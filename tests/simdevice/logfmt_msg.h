@@ -5,7 +5,7 @@
  * `out` and, where the tag or priority depends on the API level or the
  * values, returns them; the caller adds the entry to a logfmt_buf with the
  * right pid (system_server for ActivityManager lines, the app otherwise).
- * Formats are FORMATS.md 3.3 (Displayed), 3.4 (Choreographer), 4
+ * Formats are docs/formats.md §3.3 (Displayed), 3.4 (Choreographer), 4
  * (xanderwang/performance), 6.1 (FPSAnalyzer) and 6.2 (MethodTraceMan),
  * plus the framework's crash and ANR reports.  Matrix has its own file,
  * logfmt_matrix.h.

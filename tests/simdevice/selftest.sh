@@ -639,8 +639,8 @@ cat >"$T/slow.apk" <<'EOF'
    "blocks":[{"on":"tap","p":1,"ms":900,"sigma":0,"stack":["com.example.slow.Main.work(Main.java:10)"]}]}]}
 EOF
 SLOW='am start -W -n com.example.slow/.Main >/dev/null; input tap 500 500; sleep 3'
-bc=$($V --install "$T/slow.apk" --exec "$SLOW; run-as com.example.slow ls files/blockcanary")
-check_match "BlockCanary writes looper-*.log in the files dir" "$bc" '^looper-2024-11-05_14-00-0[0-9]\.[0-9]{3}\.log$'
+bc=$($V --install "$T/slow.apk" --exec "$SLOW; run-as com.example.slow ls -1 files/blockcanary")
+check_match "BlockCanary writes looper-*.log in the files dir (run-as ls -1, as jankgate lists it)" "$bc" '^looper-2024-11-05_14-00-0[0-9]\.[0-9]{3}\.log$'
 out=$($V --install "$T/slow.apk" --exec "$SLOW; run-as com.example.slow cat files/blockcanary/$bc")
 check_match "... with \\r\\n line ends and the block's time" "$out" $'^time = 9[0-9][0-9]\r$'
 out=$($V --libs blockcanary=1.5:external --install "$T/slow.apk" --exec "$SLOW; ls /storage/emulated/0/blockcanary")

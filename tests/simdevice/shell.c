@@ -151,9 +151,9 @@ lookup(const char *name)
 }
 
 /*
- * "$?" in a word becomes the previous command's status.  The parser keeps
- * no quoting, so '$?' in single quotes expands too; adb clients only send
- * it bare (ADB.md: the legacy-shell exit marker), so that is accepted.
+ * "$?" in a word becomes the previous command's status.  The parser keeps no
+ * quoting, so '$?' in single quotes expands too; adb clients only send it bare
+ * (docs/adb.md §3.1: the legacy-shell exit marker), so that is accepted.
  */
 static char **
 expand_status(int argc, char **argv, int last)

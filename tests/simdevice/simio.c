@@ -15,7 +15,7 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* Shell-v2 packet ids (ADB.md §3.3). */
+/* Shell-v2 packet ids (docs/adb.md §3.3). */
 enum {
 	V2_STDIN = 0,
 	V2_STDOUT = 1,

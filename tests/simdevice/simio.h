@@ -10,7 +10,7 @@
  *                   are, stdout and stderr mixed;
  *     shell v2      `shell,v2,...:`, `abb:`: packets id 1 (stdout), 2
  *                   (stderr), 3 (exit) out; 0 (stdin) and 4 (close stdin)
- *                   in (ADB.md §3.3);
+ *                   in (docs/adb.md §3.3);
  *     stdio         the simdevice process's own fds (--exec mode).
  *
  * Calls report the client's disappearance: writes return -1, reads return

@@ -305,7 +305,7 @@ stream_main(void *arg)
 		/*
 		 * Accept, then vanish: the client sees its command start and
 		 * the device disappear without an exit status, the case a
-		 * harness must not mistake for success (ADB.md §5.11).
+		 * harness must not mistake for success (docs/adb.md §5.11).
 		 */
 		simdev_log(c->dev, "drop", st->service_text);
 		conn_send(c, A_OKAY, st->local_id, st->remote_id, NULL, 0);

@@ -2,7 +2,7 @@
  * svc_sync.c: the file sync service (`sync:`), as adbd 29 serves it.
  *
  * Requests are `id[4] len:u32le` + len bytes of path (at most 1024), on a
- * byte stream that need not align with WRTEs (ADB.md §3.4):
+ * byte stream that need not align with WRTEs (docs/adb.md §3.4):
  *
  *   STAT path   -> "STAT" mode:u32 size:u32 mtime:u32 (all 0: missing)
  *   STA2/LST2   -> id error:u32 dev:u64 ino:u64 mode:u32 nlink:u32

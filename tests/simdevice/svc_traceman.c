@@ -1,6 +1,6 @@
 /*
  * svc_traceman.c: MethodTraceMan's control server, the app-side end of
- * `adb forward tcp:X tcp:5392` (FORMATS.md 6.2).
+ * `adb forward tcp:X tcp:5392` (docs/formats.md §6.2).
  *
  * The server runs inside an app that carries the library, so the port
  * answers only while such an app's process is running (a --tcp-map of

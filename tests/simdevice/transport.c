@@ -7,10 +7,10 @@
  * the service, and writers take a per-connection write lock for whole
  * packets.  A `sleep 5` or a streaming `logcat` therefore never holds up
  * other streams; flow control is per stream (one WRTE in flight each way,
- * ADB.md §2.6).  The price is a thread per open stream, which is nothing
+ * docs/adb.md §2.6).  The price is a thread per open stream, which is nothing
  * for a test rig.
  *
- * The handshake follows ADB.md §2.5: CNXN is answered with our CNXN (after
+ * The handshake follows docs/adb.md §2.5: CNXN is answered with our CNXN (after
  * the cnxn-delay-ms fault, if any), or with an AUTH token when --auth asks
  * for it.  A second CNXN on a live link restarts the transport, closing its
  * streams, as adbd does.
@@ -106,7 +106,7 @@ conn_drop(struct conn *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* Replace the banner's forbidden characters (ADB.md §2.4). */
+/* Replace the banner's forbidden characters (docs/adb.md §2.4). */
 static void
 add_banner_value(struct strbuf *sb, const char *v)
 {

@@ -5,7 +5,7 @@
  * server connects (after `adb connect HOST:PORT`), sends CNXN, and the
  * device answers with its banner, optionally after an AUTH exchange.  Each
  * accepted TCP connection is served by its own thread, so a reconnecting
- * server (ADB.md §2.7) simply gets a new connection; each stream the
+ * server (docs/adb.md §2.7) simply gets a new connection; each stream the
  * server opens runs in a thread of its own (stream.h).
  */
 #ifndef SIM_TRANSPORT_H

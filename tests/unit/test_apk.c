@@ -1,5 +1,5 @@
 /*
- * test_apk.c: the APK manifest reader (harness/apk.c).
+ * test_apk.c: the APK manifest reader (harness/android/apk.c).
  *
  * The fixtures in tests/unit/data/apk/ were written by tests/e2e/mkapk.py
  * (its options are in each test's comment).  Debian's aapt 10 (`aapt dump

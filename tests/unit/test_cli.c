@@ -1,9 +1,10 @@
 /*
- * test_cli.c: the command table agrees with the man page.
+ * test_cli.c: the command table agrees with the man page and README.
  *
  * Like git's t0450: each usage line printed by `jankgate help CMD` must be a
- * SYNOPSIS line of harness/jankgate.1 (roff font escapes removed), and every
- * SYNOPSIS line must belong to a command, so neither can drift alone.
+ * SYNOPSIS line of harness/cli/jankgate.1 (roff font escapes removed) and a
+ * line of README's Usage block, and every line of both must belong to a
+ * command, so none of the three can drift alone.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "unit.h"
 #include "cmd.h"
 #include "metrics.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -39,7 +40,7 @@ read_synopsis(struct strlist *lines)
 	int in_syn = 0, in_nf = 0;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	while (fgets(buf, sizeof(buf), fp)) {
@@ -65,31 +66,125 @@ read_synopsis(struct strlist *lines)
 	fclose(fp);
 }
 
+/* Every usage line of the command table, each once. */
+static void
+all_usage_lines(struct strlist *usage)
+{
+	for (const char *const *u = jankgate_usage; *u; u++)
+		if (strlist_find(usage, *u) < 0)
+			strlist_add(usage, *u);
+	for (const struct command *const *c = commands; *c; c++)
+		for (const char *const *u = (*c)->usage; *u; u++)
+			if (strlist_find(usage, *u) < 0)
+				strlist_add(usage, *u);
+}
+
+/* `doc` (named `where`) holds every usage line and nothing else. */
+static void
+assert_usage_is(const struct strlist *doc, const char *where)
+{
+	struct strlist usage = STRLIST_INIT;
+
+	assert_true(doc->nr > 0);
+	all_usage_lines(&usage);
+	for (size_t i = 0; i < usage.nr; i++)
+		if (strlist_find(doc, usage.items[i]) < 0)
+			fail_msg("usage line missing from %s: %s", where,
+			    usage.items[i]);
+	for (size_t i = 0; i < doc->nr; i++)
+		if (strlist_find(&usage, doc->items[i]) < 0)
+			fail_msg("%s line with no command: %s", where,
+			    doc->items[i]);
+	strlist_release(&usage);
+}
+
 /* Every usage line is in the man page SYNOPSIS, and nothing else is. */
 static void
 usage_equals_man_synopsis(void **state)
 {
-	struct strlist syn = STRLIST_INIT, usage = STRLIST_INIT;
+	struct strlist syn = STRLIST_INIT;
 
+	(void)state;
 	read_synopsis(&syn);
-	assert_true(syn.nr > 0);
-	for (const char *const *u = jankgate_usage; *u; u++)
-		if (strlist_find(&usage, *u) < 0)
-			strlist_add(&usage, *u);
-	for (const struct command *c = commands; c->name; c++)
-		for (const char *const *u = c->usage; *u; u++)
-			if (strlist_find(&usage, *u) < 0)
-				strlist_add(&usage, *u);
-	for (size_t i = 0; i < usage.nr; i++)
-		if (strlist_find(&syn, usage.items[i]) < 0)
-			fail_msg("usage line missing from jankgate.1: %s",
-			    usage.items[i]);
-	for (size_t i = 0; i < syn.nr; i++)
-		if (strlist_find(&usage, syn.items[i]) < 0)
-			fail_msg("jankgate.1 SYNOPSIS line with no command: %s",
-			    syn.items[i]);
+	assert_usage_is(&syn, "jankgate.1 SYNOPSIS");
 	strlist_release(&syn);
-	strlist_release(&usage);
+}
+
+/* The lines of README's "## Usage" code block that start "jankgate". */
+static void
+read_readme_usage(struct strlist *lines)
+{
+	char path[4096], buf[1024];
+	int in_usage = 0, in_code = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/README.md", unit_srcdir());
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(buf, sizeof(buf), fp)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!strncmp(buf, "## ", 3)) {
+			in_usage = !strcmp(buf, "## Usage");
+			continue;
+		}
+		if (!in_usage)
+			continue;
+		if (!strncmp(buf, "```", 3)) {
+			if (in_code)
+				break;	/* the first block is the synopsis */
+			in_code = 1;
+		} else if (in_code && !strncmp(buf, "jankgate", 8)) {
+			strlist_add(lines, buf);
+		}
+	}
+	fclose(fp);
+}
+
+/* README's Usage block is the usage lines, each once, and nothing else. */
+static void
+usage_equals_readme_usage(void **state)
+{
+	struct strlist readme = STRLIST_INIT;
+
+	(void)state;
+	read_readme_usage(&readme);
+	for (size_t i = 0; i < readme.nr; i++)
+		if (strlist_find(&readme, readme.items[i]) != (long)i)
+			fail_msg("README's Usage repeats: %s", readme.items[i]);
+	assert_usage_is(&readme, "README's Usage");
+	strlist_release(&readme);
+}
+
+/*
+ * The table is well formed: every command has a summary, usage lines
+ * that start with its own name, a parser and an action; the needs are
+ * one configuration rule at most; only a command that touches devices
+ * has a stop hook, and `check` (safe as a pre-commit hook) touches none.
+ */
+static void
+the_table_says_what_each_command_needs(void **state)
+{
+	(void)state;
+	for (const struct command *const *c = commands; *c; c++) {
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "jankgate %s", (*c)->name);
+		assert_non_null((*c)->summary);
+		assert_non_null((*c)->parse);
+		assert_non_null((*c)->run);
+		for (const char *const *u = (*c)->usage; *u; u++)
+			assert_memory_equal(*u, prefix, strlen(prefix));
+		assert_false(((*c)->needs & CMD_CONFIG) &&
+		    ((*c)->needs & CMD_CONFIG_OPTIONAL));
+		if ((*c)->stop)
+			assert_true((*c)->needs & CMD_DEVICES);
+	}
+	assert_int_equal(cmd_check.needs, CMD_CONFIG);
+	assert_int_equal(cmd_run.needs, CMD_CONFIG | CMD_DEVICES);
+	assert_int_equal(cmd_gate.needs, CMD_CONFIG | CMD_DEVICES);
+	assert_int_equal(cmd_compare.needs, CMD_CONFIG_OPTIONAL);
+	assert_int_equal(cmd_devices.needs, CMD_DEVICES);
+	assert_int_equal(cmd_help.needs, 0);
 }
 
 /* Every command is described in README and in the man page COMMANDS. */
@@ -107,15 +202,15 @@ every_command_is_documented(void **state)
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
 		strbuf_add(&readme, buf, n);
 	fclose(fp);
-	for (const struct command *c = commands; c->name; c++) {
+	for (const struct command *const *c = commands; *c; c++) {
 		char needle[64];
 
-		snprintf(needle, sizeof(needle), "jankgate %s", c->name);
+		snprintf(needle, sizeof(needle), "jankgate %s", (*c)->name);
 		if (!strstr(readme.buf, needle)) {
 			strbuf_release(&readme);	/* fail_msg does not return */
 			fail_msg("README.md never shows '%s'", needle);
 		}
-		assert_non_null(command_find(c->name));
+		assert_ptr_equal(command_find((*c)->name), *c);
 	}
 	assert_null(command_find("no-such-command"));
 	strbuf_release(&readme);
@@ -129,7 +224,7 @@ man_section(struct strbuf *out, const char *name)
 	int in = 0;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	snprintf(head, sizeof(head), ".SH %s", name);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
@@ -179,6 +274,8 @@ metrics_and_sources_are_in_the_man_page(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(metrics_and_sources_are_in_the_man_page),
 	cmocka_unit_test(usage_equals_man_synopsis),
+	cmocka_unit_test(usage_equals_readme_usage),
+	cmocka_unit_test(the_table_says_what_each_command_needs),
 	cmocka_unit_test(every_command_is_documented),
 };
 JG_UNIT_GROUP(cli, tests, NULL, NULL)

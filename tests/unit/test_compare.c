@@ -16,6 +16,7 @@
 #include "config.h"
 #include "error.h"
 #include "results.h"
+#include "source.h"
 #include "strlist.h"
 
 #define KEY "google-pixel-7-api34-90hz"
@@ -833,6 +834,7 @@ config_with(const char *extra)
 	snprintf(json, sizeof(json), "{ \"app\": \"com.example.feed\", "
 	    "\"scenarios\": [\"feed.scn\"]%s }", extra);
 	assert_int_equal(config_parse(&cfg, json, strlen(json), "t.json",
+	    &source_plugins,
 	    NULL), 0);
 	return cfg;
 }
@@ -866,7 +868,7 @@ thresholds_and_overrides(void **state)
 	/* Global: 30 % wins over 1 ms: T = 3 ms, a 2 ms shift passes. */
 	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
 	    "{ \"relative\": 0.3 } }");
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
 	assert_true(e->rel_threshold == 0.3 && e->abs_threshold == 1);
@@ -879,7 +881,7 @@ thresholds_and_overrides(void **state)
 	cfg = config_with(", \"thresholds\": { \"frame_p90_ms\": "
 	    "{ \"relative\": 0.3 } }, \"scene_thresholds\": { \"list\": "
 	    "{ \"frame_p90_ms\": { \"relative\": 0.01, \"absolute\": 0.5 } } }");
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	c = compare_ok(r, b, &o);
 	e = entry(c, "list", "frame_p90_ms");
 	assert_true(e->rel_threshold == 0.01 && e->abs_threshold == 0.5);
@@ -905,7 +907,7 @@ options_come_from_config(void **state)
 	struct results *r = run_new(KEY);
 
 	(void)state;
-	compare_opts_init(&o, cfg);
+	compare_opts_init(&o, &cfg->compare);
 	assert_true(o.alpha == 0.01);
 	assert_int_equal(o.correction, STATS_ADJUST_BH);
 	assert_int_equal(o.min_iterations, 4);
@@ -1208,25 +1210,6 @@ detectable_shift_follows_noise_and_size(void **state)
 	comparison_free(c);
 	results_free(b);
 	results_free(r);
-}
-
-/* ---- exit status -------------------------------------------------------- */
-
-/* DESIGN §10: 2 first, then 1 > 3 > 4 > 0, whichever order they come in. */
-static void
-exit_code_precedence(void **state)
-{
-	static const int order[] = { EXIT_PASS, EXIT_INCONCLUSIVE, EXIT_INFRA,
-		EXIT_REGRESSION, EXIT_BAD_INPUT };
-
-	(void)state;
-	for (size_t i = 0; i < 5; i++)
-		for (size_t j = 0; j < 5; j++) {
-			int want = order[i > j ? i : j];
-
-			assert_int_equal(cmd_exit_merge(order[i], order[j]),
-			    want);
-		}
 }
 
 /* The run's verdict: regression > inconclusive > everything else. */
@@ -1613,7 +1596,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(earlier_regressions_stand),
 	cmocka_unit_test(look_options_are_checked),
 	cmocka_unit_test(detectable_shift_follows_noise_and_size),
-	cmocka_unit_test(exit_code_precedence),
 	cmocka_unit_test(run_verdict_precedence),
 	cmocka_unit_test(blocks_compared_by_signature),
 	cmocka_unit_test(incomparable_runs_are_refused),

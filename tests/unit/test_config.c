@@ -9,6 +9,7 @@
 #include "config.h"
 #include "error.h"
 #include "metrics.h"
+#include "source.h"
 #include "strlist.h"
 
 #define MINIMAL "\"app\": \"com.example.shop\", \"scenarios\": [\"s.scn\"]"
@@ -19,6 +20,7 @@ parse_ok(const char *json)
 	struct strlist problems = STRLIST_INIT;
 	struct config *cfg = NULL;
 	int rc = config_parse(&cfg, json, strlen(json), "/etc/jg/jankgate.json",
+	    &source_plugins,
 	    &problems);
 
 	if (rc)
@@ -44,12 +46,12 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
 	assert_string_equal(cfg->baseline.ref, "main");
 	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
-	assert_true(fabs(cfg->alpha - 0.01) < 1e-12);
-	assert_true(fabs(cfg->session.frame_time - 0.02) < 1e-12);
-	assert_true(fabs(cfg->session.launch - 0.03) < 1e-12);
-	assert_true(fabs(cfg->session.jank - 0.5) < 1e-12);
-	assert_true(cfg->session.prior_runs == 1);
-	assert_int_equal(cfg->session.cooldown_s, 20);
+	assert_true(fabs(cfg->compare.alpha - 0.01) < 1e-12);
+	assert_true(fabs(cfg->compare.session.frame_time - 0.02) < 1e-12);
+	assert_true(fabs(cfg->compare.session.launch - 0.03) < 1e-12);
+	assert_true(fabs(cfg->compare.session.jank - 0.5) < 1e-12);
+	assert_true(cfg->compare.session.prior_runs == 1);
+	assert_int_equal(cfg->compare.session.cooldown_s, 20);
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
 	assert_int_equal(cfg->devices.command_timeout_ms, 30000);
@@ -156,6 +158,7 @@ bad_configs_name_key_and_expectation(void **state)
 		int rc;
 
 		rc = config_parse(&cfg, bc->json, strlen(bc->json), "f.json",
+		    &source_plugins,
 		    &problems);
 		assert_int_equal(rc, JG_EINVAL);
 		assert_null(cfg);
@@ -205,6 +208,7 @@ environment_overrides_file(void **state)
 
 	setenv("JANKGATE_ITERATIONS", "many", 1);
 	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "f.json",
+	    &source_plugins,
 	    &problems), JG_EINVAL);
 	assert_int_equal(problems.nr, 1);
 	assert_string_equal(problems.items[0], "environment JANKGATE_ITERATIONS: "
@@ -225,14 +229,14 @@ threshold_precedence(void **state)
 	double rel, abs_;
 
 	assert_non_null(m);
-	config_threshold_for(cfg, "checkout", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "checkout", m, &rel, &abs_);
 	assert_true(fabs(rel - 0.2) < 1e-12);
 	assert_true(fabs(abs_ - m->abs_threshold) < 1e-12);
-	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "feed", m, &rel, &abs_);
 	assert_true(fabs(rel - 0.2) < 1e-12);
 	assert_true(fabs(abs_ - 4) < 1e-12);
 	m = metric_find("fps");
-	config_threshold_for(cfg, "feed", m, &rel, &abs_);
+	config_threshold_for(&cfg->compare, "feed", m, &rel, &abs_);
 	assert_true(fabs(rel - m->rel_threshold) < 1e-12);
 	config_free(cfg);
 }
@@ -245,7 +249,7 @@ missing_file_is_not_found(void **state)
 	struct config *cfg;
 
 	assert_int_equal(config_load(&cfg, "/nonexistent/jankgate.json",
-	    &problems), JG_ENOTFOUND);
+	    &source_plugins, &problems), JG_ENOTFOUND);
 	assert_int_equal(problems.nr, 1);
 	assert_non_null(strstr(problems.items[0],
 	    "cannot open '/nonexistent/jankgate.json'"));
@@ -256,8 +260,8 @@ missing_file_is_not_found(void **state)
 static void
 every_key_is_documented(void **state)
 {
-	const struct config_key_doc *docs;
-	size_t n = config_key_docs(&docs);
+	struct config_key_doc *docs;
+	size_t n = config_key_docs(&docs, &source_plugins);
 	char path[4096];
 	FILE *fp;
 	static char readme[1 << 20], man[1 << 18];
@@ -269,7 +273,7 @@ every_key_is_documented(void **state)
 	len = fread(readme, 1, sizeof(readme) - 1, fp);
 	readme[len] = '\0';
 	fclose(fp);
-	snprintf(path, sizeof(path), "%s/harness/jankgate.1", unit_srcdir());
+	snprintf(path, sizeof(path), "%s/harness/cli/jankgate.1", unit_srcdir());
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	len = fread(man, 1, sizeof(man) - 1, fp);
@@ -286,6 +290,7 @@ every_key_is_documented(void **state)
 		if (!strstr(man, leaf ? leaf + 1 : docs[i].path))
 			fail_msg("jankgate.1 does not mention %s", docs[i].path);
 	}
+	config_key_docs_free(docs, n);
 }
 
 /*
@@ -372,6 +377,7 @@ apk_list_and_install_policy(void **state)
 	assert_int_equal(cfg->apk.nr, 0);
 	config_free(cfg);
 	assert_int_equal(config_parse(&cfg, bad, strlen(bad), "j.json",
+	    &source_plugins,
 	    &problems), JG_EINVAL);
 	assert_int_equal(problems.nr, 2);
 	assert_string_equal(problems.items[0], "j.json: apk: expected a path "

@@ -15,6 +15,7 @@
 #include "gate.h"
 #include "gate_int.h"
 #include "results.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -309,7 +310,7 @@ store_config(const char *name)
 	so.create = 1;
 	assert_int_equal(baseline_store_open(&bs, &so), 0);
 	baseline_store_free(bs);
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	free(cfg->baseline.repo);
 	cfg->baseline.repo = path;
 	return cfg;
@@ -348,19 +349,19 @@ store_records_and_samples_newest_first(void **state)
 	int attempts;
 
 	(void)state;
-	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), 0);
+	assert_int_equal(baseline_open(&bs, &cfg->baseline, NULL), 0);
 	assert_int_equal(baseline_sample_load(&s, bs, "main", "com.example.feed",
 	    "google-pixel-7-api34-90hz", 5), 0);
 	assert_int_equal(s.nr, 0);
 	baseline_sample_release(&s);
-	assert_int_equal(gate_store_record(id1, &attempts, bs, "main", one,
+	assert_int_equal(baseline_record_file(id1, &attempts, bs, "main", one,
 	    "new"), 0);
 	assert_int_equal(attempts, 1);
-	assert_int_equal(gate_store_record(id2, &attempts, bs, "main", two,
+	assert_int_equal(baseline_record_file(id2, &attempts, bs, "main", two,
 	    "pass"), 0);
 	assert_string_not_equal(id1, id2);
 	/* the same bytes again: nothing to commit */
-	assert_int_equal(gate_store_record(id2, &attempts, bs, "main", two,
+	assert_int_equal(baseline_record_file(id2, &attempts, bs, "main", two,
 	    "pass"), 0);
 	assert_int_equal(attempts, 0);
 	assert_int_equal(baseline_sample_load(&s, bs, "main", "com.example.feed",
@@ -402,16 +403,16 @@ store_refuses_what_it_cannot_file(void **state)
 	rs_str_set(&r->device.key, NULL);
 	assert_int_equal(results_write(r, path), 0);
 	results_free(r);
-	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), 0);
-	assert_int_equal(gate_store_record(id, &attempts, bs, "main", path,
+	assert_int_equal(baseline_open(&bs, &cfg->baseline, NULL), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", path,
 	    "pass"), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "device.key"));
-	assert_int_equal(gate_store_record(id, &attempts, bs, "main",
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main",
 	    "/nonexistent/results.json", "pass"), JG_ENOTFOUND);
 	baseline_store_free(bs);
 	free(cfg->baseline.repo);
 	cfg->baseline.repo = NULL;
-	assert_int_equal(baseline_open_configured(&bs, cfg, NULL), JG_EINVAL);
+	assert_int_equal(baseline_open(&bs, &cfg->baseline, NULL), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "no baseline repository"));
 	config_free(cfg);
 	free(path);

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "init.h"
 #include "scenario.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -70,7 +71,7 @@ written_files_are_valid_and_never_overwritten(void **state)
 	assert_int_equal(written.nr, 2);
 	assert_non_null(strstr(written.items[0], "/init/scenarios/shop.scn"));
 	assert_string_equal(written.items[1], cfg_path);
-	assert_int_equal(config_load(&cfg, cfg_path, &problems), 0);
+	assert_int_equal(config_load(&cfg, cfg_path, &source_plugins, &problems), 0);
 	assert_string_equal(cfg->app, "com.example.shop");
 	assert_string_equal(cfg->activity, ".HomeActivity");
 	assert_int_equal(cfg->apk.nr, 0);

@@ -13,7 +13,7 @@
 #include "unit.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 
 #define PKG "com.example.shop"

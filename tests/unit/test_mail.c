@@ -32,6 +32,7 @@
 #include "fileio.h"
 #include "mail.h"
 #include "proc.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -1192,7 +1193,7 @@ report_config(void)
 
 	unsetenv("JANKGATE_SMTP_USER");
 	unsetenv("JANKGATE_SMTP_PASSWORD");
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	return cfg;
 }
 
@@ -1215,7 +1216,7 @@ report_dir_becomes_the_message(void **state)
 	struct mail_report_opts o = { to, 1, eml, &subject, 0 };
 	char *parts, *report, *want;
 
-	assert_int_equal(mail_send_report(cfg, dir, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, dir, &o), 0);
 	assert_string_equal(subject.buf, "[jankgate] REGRESSION: "
 	    "com.example.feed 4.2.0 on 2 devices");
 	report = parse(eml, &parts);
@@ -1270,26 +1271,26 @@ report_subject_follows_the_comparisons(void **state)
 
 	free(cfg->mail.subject_prefix);
 	cfg->mail.subject_prefix = xstrdup("");
-	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, pass, &o), 0);
 	assert_string_equal(subject.buf, "PASS: com.example.feed 4.2.0 on "
 	    "1 device");
 	strbuf_reset(&subject);
-	assert_int_equal(mail_send_report(cfg, hostile, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, hostile, &o), 0);
 	assert_string_equal(subject.buf, "REGRESSION: com.example.feed Bcc: "
 	    "evil@example.com 4.2.0 X-Injected: yes <b>body</b> on 1 device");
 	/* The gate's status names a lost device, but never hides a
 	 * regression. */
 	o.status = 3;
 	strbuf_reset(&subject);
-	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, pass, &o), 0);
 	assert_string_equal(subject.buf, "INFRASTRUCTURE FAILURE: "
 	    "com.example.feed 4.2.0 on 1 device");
 	strbuf_reset(&subject);
-	assert_int_equal(mail_send_report(cfg, hostile, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, hostile, &o), 0);
 	assert_true(!strncmp(subject.buf, "REGRESSION: ", 12));
 	o.status = 4;
 	strbuf_reset(&subject);
-	assert_int_equal(mail_send_report(cfg, pass, &o), 0);
+	assert_int_equal(mail_send_report(&cfg->mail, pass, &o), 0);
 	assert_string_equal(subject.buf, "INCONCLUSIVE: com.example.feed "
 	    "4.2.0 on 1 device");
 	free(pass);
@@ -1321,29 +1322,29 @@ report_bad_input_sends_nothing(void **state)
 	assert_int_equal(file_write_atomic(path, "{\"entries\": 1}", 14,
 	    0644), 0);
 	cfg->mail.server = xasprintf("smtp://127.0.0.1:%d", free_port());
-	assert_int_equal(mail_send_report(cfg, notext, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, notext, &o), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "email.txt is missing"));
-	assert_int_equal(mail_send_report(cfg, nocmp, &o), JG_EINVAL);
-	assert_int_equal(mail_send_report(cfg, badcmp, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, nocmp, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, badcmp, &o), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), path));
 
 	o.nr_to = 0;
-	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, good, &o), JG_EINVAL);
 	assert_string_equal(jg_error_msg(), "no recipients: set mail.to or "
 	    "pass --to");
 	strlist_add(&cfg->mail.to, "team@example.com");
 
 	setenv("JANKGATE_SMTP_USER", USER, 1);
-	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, good, &o), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "no password"));
 	cfg->mail.password_file = tmp("no-such-password");
-	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, good, &o), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "mail.password_file"));
 	unsetenv("JANKGATE_SMTP_USER");
 
 	free(cfg->mail.server);
 	cfg->mail.server = NULL;
-	assert_int_equal(mail_send_report(cfg, good, &o), JG_EINVAL);
+	assert_int_equal(mail_send_report(&cfg->mail, good, &o), JG_EINVAL);
 	assert_non_null(strstr(jg_error_msg(), "no mail server"));
 	free(path);
 	free(good);
@@ -1376,7 +1377,7 @@ report_sent_with_tls_and_auth(void **state)
 	setenv("JG_TEST_MAIL_USER", USER, 1);
 	setenv("JG_TEST_MAIL_PASSWORD", PASSWORD, 1);
 	setenv("SSL_CERT_FILE", cert, 1);
-	if (mail_send_report(cfg, dir, NULL) != 0)
+	if (mail_send_report(&cfg->mail, dir, NULL) != 0)
 		fail_msg("mail_send_report: %s", jg_error_msg());
 	unsetenv("SSL_CERT_FILE");
 	unsetenv("JG_TEST_MAIL_USER");

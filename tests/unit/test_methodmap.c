@@ -29,7 +29,9 @@ load(const char *text)
 	return m;
 }
 
-/* The FORMATS §1.7 lines resolve to "class.method(desc)", CRLF or LF. */
+/*
+ * The docs/formats.md §1.7 lines resolve to "class.method(desc)", CRLF or LF.
+ */
 static void
 mapping_lines_resolve(void **state)
 {
@@ -189,7 +191,7 @@ cut_and_bad_stack_lines(void **state)
 	free(it);
 }
 
-/* The FORMATS 2.1+ sample decodes innermost first, names from the map. */
+/* The Matrix 2.1+ sample decodes innermost first, names from the map. */
 static void
 decode_real_sample(void **state)
 {

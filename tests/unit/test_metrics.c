@@ -10,7 +10,7 @@
 #include "results.h"
 #include "xalloc.h"
 
-/* The names DESIGN §6 promises, with their scope. */
+/* The names README's Metrics promises, with their scope. */
 static const struct {
 	const char *name;
 	enum metric_scope scope;
@@ -82,7 +82,7 @@ iteration_value(const char *name, const struct rs_iteration *it, double *out)
 }
 
 /*
- * A histogram consistent with the FORMATS.md §3.1 Pixel 5 sample: 84
+ * A histogram consistent with the docs/formats.md §3.1 Pixel 5 sample: 84
  * frames, 50th 5ms, 90th 10ms, 95th 20ms, 99th 105ms.  The post cut the
  * HISTOGRAM line, so the counts are ours; the percentiles are the device's.
  */
@@ -91,7 +91,7 @@ static const struct rs_bucket redfin[] = {
 	{ 20, 1 }, { 32, 2 }, { 69, 1 }, { 105, 1 },
 };
 
-/* Every metric DESIGN names is in the table, with a sane definition. */
+/* Every metric README names is in the table, with a sane definition. */
 static void
 every_design_metric_is_found(void **state)
 {

@@ -4,7 +4,10 @@
  * strings, error positions, recursion limits, big lists, number format).
  *
  * The spec lives outside the tree: $JG_MUSTACHE_SPEC, else
- * <srcdir>/../shared/conformance/mustache.  Without it the spec tests skip.
+ * <srcdir>/../shared/conformance/mustache.  Without it the spec tests skip,
+ * and the group ends by saying how many it skipped; with
+ * JG_MUSTACHE_SPEC_REQUIRED set (CI, which always has the spec: .ci/run)
+ * a missing spec fails them instead.
  */
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +118,10 @@ run_spec_case(const cJSON *c, struct strbuf *why)
 	return ok;
 }
 
+/* Spec files not found, and where they were looked for. */
+static int spec_skipped;
+static char spec_dir[1024];
+
 /* Every case of one spec file passes; failures are listed by name. */
 static void
 run_spec_file(const char *file)
@@ -132,9 +139,14 @@ run_spec_file(const char *file)
 		strbuf_addf(&dir, "%s/../shared/conformance/mustache",
 		    unit_srcdir());
 	if (!file_exists(dir.buf)) {
-		print_message("mustache spec not found at '%s'; skipped\n",
-		    dir.buf);
+		const char *req = getenv("JG_MUSTACHE_SPEC_REQUIRED");
+
+		snprintf(spec_dir, sizeof(spec_dir), "%s", dir.buf);
 		strbuf_release(&dir);
+		if (req && *req)
+			fail_msg("mustache spec not found at '%s' (required by "
+			    "JG_MUSTACHE_SPEC_REQUIRED)", spec_dir);
+		spec_skipped++;
 		skip();
 	}
 	strbuf_addf(&path, "%s/%s", dir.buf, file);
@@ -537,4 +549,16 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(no_loader_means_empty_partials),
 	cmocka_unit_test(nested_partials_accumulate_indentation),
 };
-JG_UNIT_GROUP(mustache, tests, NULL, NULL)
+/* After the group: how many spec tests a missing spec skipped. */
+static int
+say_skipped(void **state)
+{
+	(void)state;
+	if (spec_skipped)
+		fprintf(stderr, "mustache: %d spec test%s skipped: no spec at "
+		    "'%s' (set JG_MUSTACHE_SPEC)\n", spec_skipped,
+		    spec_skipped == 1 ? "" : "s", spec_dir);
+	return 0;
+}
+
+JG_UNIT_GROUP(mustache, tests, NULL, say_skipped)

@@ -3,7 +3,7 @@
  *
  * The outputs are parsed back (libxml2's HTML and XML parsers) rather than
  * grepped, so "no markup got in" means what a browser or a CI system would
- * see.  The mail-size test builds the suite DESIGN §9 names: 20 scenarios
+ * see.  The mail-size test builds a large suite: 20 scenarios
  * x 5 scenes x 3 devices, every metric a regression (the worst case for
  * the attention list), and checks email.html stays under 100 KB.
  */
@@ -23,6 +23,7 @@
 #include "report.h"
 #include "results.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "xalloc.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\" \x01\x1b[31m"
@@ -122,7 +123,7 @@ write_report(struct report_result *res, const char *dir,
 	char *cmp = xasprintf("%s/comparison-in.json", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *files[] = { cmp };
-	struct report_opts o = { files, 1, out, "", templates, NULL };
+	struct report_opts o = { files, 1, out, NULL, templates, { 0 } };
 	int rc;
 
 	assert_int_equal(comparison_write(c, cmp), 0);
@@ -477,7 +478,7 @@ writes_every_format(void **state)
 	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
 	add_entry(c, "feed", "list", "fps", CMP_PASS);
 	assert_int_equal(write_report(&res, dir, c, NULL), 0);
-	assert_int_equal(res.verdict, VIEW_REGRESSION);
+	assert_int_equal(res.verdict, OUTCOME_REGRESSION);
 	assert_int_equal(res.exit_code, 1);
 	assert_non_null(strstr(res.html, "/out/report.html"));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -503,7 +504,7 @@ writes_every_format(void **state)
 
 /*
  * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
- * metric of DESIGN §6 a regression, a new block per scene) stays under
+ * metric of the table a regression, a new block per scene) stays under
  * Gmail's 102 KB clipping limit, and holds no SVG, script, style element
  * or external reference.
  */
@@ -514,7 +515,7 @@ email_html_stays_small_for_a_large_suite(void **state)
 	char *out = xasprintf("%s/out", dir);
 	const char *files[3];
 	char *paths[3];
-	struct report_opts o = { files, 3, out, "", NULL, NULL };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 } };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -644,7 +645,7 @@ errors_name_the_file_and_key(void **state)
 	char *under = xasprintf("%s/blocker/out", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *one[1];
-	struct report_opts o = { one, 1, out, "", NULL, NULL };
+	struct report_opts o = { one, 1, out, NULL, NULL, { 0 } };
 	struct report_result res;
 	struct comparison *c = new_comparison("pixel-7");
 	static const char badjson[] = "{\"schema\": \"jankgate.comparison/1\","
@@ -689,6 +690,103 @@ errors_name_the_file_and_key(void **state)
 	free(dir);
 }
 
+/* What the fake history hook was asked, and what it answers. */
+struct fake_history {
+	struct strlist asked;	/* "REF PACKAGE KEY MAX" */
+	int fail;		/* answer -1 with a note */
+};
+
+static int
+fake_history_load(void *data, struct results ***out, size_t *nr,
+    const char *ref, const char *package, const char *key, size_t max,
+    struct strlist *notes)
+{
+	struct fake_history *f = data;
+
+	strlist_addf(&f->asked, "%s %s %s %zu", ref, package, key, max);
+	*out = NULL;
+	*nr = 0;
+	if (f->fail) {
+		strlist_addf(notes, "no trend lines for %s: offline", key);
+		return -1;
+	}
+	/* Two runs, newest first; the current run is left out by id. */
+	*out = xcalloc(3, sizeof(**out));
+	for (int i = 0; i < 2; i++) {
+		struct results *r = results_new();
+
+		rs_str_set(&r->run.id, i ? "b1" : "c1");
+		(*out)[(*nr)++] = r;
+	}
+	return 0;
+}
+
+/*
+ * The report reads no store: it asks the caller's hook for each device
+ * key's history once, however many shards name the key, on the ref a
+ * comparison against a ref names, else the hook's default, for
+ * report.history runs; what the hook could not read is a note, not an
+ * error, and without a hook (or with max 0) nothing is asked.
+ */
+static void
+history_comes_through_the_callers_hook(void **state)
+{
+	char *dir = tmp_path("history");
+	char *out = xasprintf("%s/out", dir);
+	char *paths[3];
+	const char *files[3];
+	struct fake_history f = { STRLIST_INIT, 0 };
+	struct report_opts o = { files, 3, out, NULL, NULL,
+	    { fake_history_load, &f, 7, "release" } };
+	struct report_result res;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct comparison *c = new_comparison(i < 2 ?
+		    "google-pixel-7-api34-90hz" : "samsung-s21-api33-120hz");
+
+		add_scenario(c, "feed");
+		add_entry(c, "feed", "list", "frame_p90_ms", CMP_PASS);
+		if (i == 2) {
+			free(c->baselines[0].file);
+			c->baselines[0].file = xstrdup("v2.3.0@0123456789ab");
+		}
+		paths[i] = xasprintf("%s/comparison-%d.json", dir, i);
+		files[i] = paths[i];
+		assert_int_equal(comparison_write(c, paths[i]), 0);
+		comparison_free(c);
+	}
+	assert_int_equal(report_write(&res, &o), 0);
+	assert_int_equal(f.asked.nr, 2);
+	assert_string_equal(f.asked.items[0], "release com.example.feed "
+	    "google-pixel-7-api34-90hz 7");
+	assert_string_equal(f.asked.items[1], "v2.3.0 com.example.feed "
+	    "samsung-s21-api33-120hz 7");
+	report_result_release(&res);
+
+	strlist_release(&f.asked);
+	f.fail = 1;
+	assert_int_equal(report_write(&res, &o), 0);
+	assert_int_equal(f.asked.nr, 2);
+	assert_int_equal(res.notes.nr, 2);
+	assert_string_equal(res.notes.items[0], "no trend lines for "
+	    "google-pixel-7-api34-90hz: offline");
+	report_result_release(&res);
+
+	strlist_release(&f.asked);
+	o.history.max = 0;
+	assert_int_equal(report_write(&res, &o), 0);
+	report_result_release(&res);
+	o.history = (struct report_history){ NULL, NULL, 7, NULL };
+	assert_int_equal(report_write(&res, &o), 0);
+	assert_int_equal(f.asked.nr, 0);
+	report_result_release(&res);
+	for (int i = 0; i < 3; i++)
+		free(paths[i]);
+	free(out);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escapes_neutralise_markup_and_controls),
 	cmocka_unit_test(escapes_keep_utf8_text),
@@ -701,6 +799,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
 	cmocka_unit_test(errors_name_the_file_and_key),
+	cmocka_unit_test(history_comes_through_the_callers_hook),
 };
 
 JG_UNIT_GROUP(report, tests, NULL, NULL)

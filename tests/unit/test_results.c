@@ -118,6 +118,8 @@ frames_eq(const struct rs_frames *a, const struct rs_frames *b)
 	assert_int_equal(a->present, b->present);
 	if (!a->present)
 		return;
+	if (a->source || b->source)
+		assert_string_equal(a->source, b->source);
 	num_eq(a->count, b->count);
 	num_eq(a->janky, b->janky);
 	num_eq(a->slow, b->slow);
@@ -344,6 +346,7 @@ rich_model(void)
 	sc->start_mono_ms = 1000;
 	sc->end_mono_ms = 5000;
 	strlist_add(&sc->app_scenes, "com.example.Main");
+	assert_int_equal(rs_frames_claim(&sc->frames, "gfxinfo"), 0);
 	sc->frames.count = 300;
 	sc->frames.janky = 12;
 	sc->frames.p50_ms = 5;
@@ -432,6 +435,7 @@ fixture_reads_every_section(void **state)
 	sc = rs_iteration_find_scene(it, "feed_scroll");
 	assert_non_null(sc);
 	assert_true(sc->frames.present);
+	assert_string_equal(sc->frames.source, "gfxinfo");
 	assert_true(sc->frames.count == 93);
 	assert_int_equal(sc->frames.nr_histogram, 11);
 	assert_int_equal(sc->frames.histogram[10].ms, 750);
@@ -462,6 +466,33 @@ fixture_reads_every_section(void **state)
 	assert_false(it->startup.matrix.present);
 	results_free(r);
 	free(path);
+}
+
+/*
+ * A scene's frames belong to the source that fills them: the same source
+ * may add to them, a second frame source is told no, and frames read from
+ * a file that does not name their source are nobody's to claim.
+ */
+static void
+frames_are_claimed_by_one_source(void **state)
+{
+	struct rs_frames f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(rs_frames_claim(&f, "gfxinfo"), 0);
+	assert_string_equal(f.source, "gfxinfo");
+	rs_frames_add_bucket(&f, 16, 3);
+	assert_int_equal(rs_frames_claim(&f, "gfxinfo"), 0);
+	assert_int_equal(rs_frames_claim(&f, "framemetrics"), -1);
+	assert_string_equal(f.source, "gfxinfo");
+	free(f.source);
+	free(f.histogram);
+	memset(&f, 0, sizeof(f));
+	rs_frames_add_bucket(&f, 16, 3);
+	assert_int_equal(rs_frames_claim(&f, "gfxinfo"), -1);
+	assert_null(f.source);
+	free(f.histogram);
 }
 
 /* Writing the parsed fixture gives back the same bytes. */
@@ -1034,6 +1065,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(warnings_once_and_removable),
 	cmocka_unit_test(fixture_reads_every_section),
 	cmocka_unit_test(fixture_writes_back_byte_identical),
+	cmocka_unit_test(frames_are_claimed_by_one_source),
 	cmocka_unit_test(rich_model_round_trips),
 	cmocka_unit_test(empty_model_round_trips),
 	cmocka_unit_test(unknown_major_schema_is_refused),

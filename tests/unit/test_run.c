@@ -1,9 +1,8 @@
 /*
  * test_run.c: the executor's pure pieces that turn scenario steps into
- * device commands and device output into decisions: input command lines
- * and their quoting, percent coordinates on two screens, `am start`
- * components, the resumed activity per API level, the launcher and
- * versionCode from `dumpsys package`, shards and result paths.
+ * device commands: input command lines and their quoting, percent
+ * coordinates on two screens, `am start` components, shards and result
+ * paths.  What the device prints back is test_dumpsys.c's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -130,124 +129,6 @@ components_for_am_start(void **state)
 	}
 }
 
-/* The resumed activity is read in every API level's wording. */
-static void
-resumed_activity_per_api_level(void **state)
-{
-	static const char *const dumps[] = {
-		/* API 28 */
-		"  Stack #12:\n        Run #0: ActivityRecord{1 u0 com.x/.A t12}\n"
-		"\n    mResumedActivity: ActivityRecord{5a1b2c3 u0 "
-		"com.example.shop/.FeedActivity t12}\n\n  mFocusedActivity: "
-		"ActivityRecord{5a1b2c3 u0 com.example.shop/.FeedActivity t12}\n",
-		/* API 30 */
-		"    mResumedActivity: ActivityRecord{5a1b2c3 u0 com.example.shop"
-		"/.FeedActivity t12}\n\n  ResumedActivity: ActivityRecord{5a1b2c3 "
-		"u0 com.example.shop/.FeedActivity t12}\n",
-		/* API 34 */
-		"      topResumedActivity=ActivityRecord{5a1b2c3 u0 com.example."
-		"shop/com.example.shop.FeedActivity t12}\n\n  ResumedActivity: "
-		"ActivityRecord{5a1b2c3 u0 com.example.shop/.FeedActivity t12}\n",
-	};
-
-	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
-		char *c = NULL;
-
-		assert_int_equal(run_parse_resumed(dumps[i], &c), 0);
-		assert_string_equal(c, "com.example.shop/com.example.shop."
-		    "FeedActivity");
-		free(c);
-	}
-}
-
-/* No resumed activity, or a garbled record, is "not found". */
-static void
-no_resumed_activity_is_not_found(void **state)
-{
-	static const char *const dumps[] = {
-		"",
-		"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n",
-		"  ResumedActivity: ActivityRecord{5a1b2c3}\n",
-		"  ResumedActivity: null\n",
-	};
-
-	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
-		char *c = (char *)1;
-
-		assert_int_equal(run_parse_resumed(dumps[i], &c), JG_ENOTFOUND);
-		assert_null(c);
-	}
-}
-
-/* A scenario's activity name matches in all the forms it may take. */
-static void
-activity_names_match_components(void **state)
-{
-	const char *pkg = "com.example.shop";
-	const char *feed = "com.example.shop/com.example.shop.FeedActivity";
-
-	assert_true(run_activity_matches(".FeedActivity", pkg, feed));
-	assert_true(run_activity_matches("com.example.shop.FeedActivity", pkg,
-	    feed));
-	assert_true(run_activity_matches("com.example.shop/.FeedActivity", pkg,
-	    feed));
-	assert_true(run_activity_matches("com.example.shop/com.example.shop."
-	    "FeedActivity", pkg, feed));
-	assert_false(run_activity_matches(".Feed", pkg, feed));
-	assert_false(run_activity_matches(".HomeActivity", pkg, feed));
-	assert_false(run_activity_matches("com.other/.FeedActivity", pkg,
-	    feed));
-	assert_false(run_activity_matches(".FeedActivity", pkg,
-	    "com.other/com.other.FeedActivity"));
-}
-
-/* The launcher activity and the version come from `dumpsys package`. */
-static void
-package_dump_gives_launcher_and_version(void **state)
-{
-	static const char dump[] =
-		"Activity Resolver Table:\n"
-		"  Non-Data Actions:\n"
-		"      android.intent.action.VIEW:\n"
-		"        11aa22b com.example.shop/.DeepLinkActivity filter 1\n"
-		"          Action: \"android.intent.action.VIEW\"\n"
-		"      android.intent.action.MAIN:\n"
-		"        3aac18c com.example.shop/.HomeActivity filter 5c1735c\n"
-		"          Action: \"android.intent.action.MAIN\"\n"
-		"          Category: \"android.intent.category.LAUNCHER\"\n"
-		"\nPackages:\n  Package [com.example.shop] (b710078):\n"
-		"    userId=10100\n"
-		"    versionCode=100 minSdk=24 targetSdk=34\n"
-		"    versionName=1.0.0\n";
-	char *launcher, *name;
-	double code;
-
-	run_parse_package(dump, "com.example.shop", &launcher, &code, &name);
-	assert_string_equal(launcher, "com.example.shop/.HomeActivity");
-	assert_true(code == 100);
-	assert_string_equal(name, "1.0.0");
-	free(launcher);
-	free(name);
-
-	run_parse_package("Unable to find package: com.x\n", "com.x",
-	    &launcher, &code, &name);
-	assert_null(launcher);
-	assert_true(isnan(code));
-	assert_null(name);
-}
-
-/* "Total frames rendered" drives `wait idle` outside scenes. */
-static void
-gfxinfo_total_frames(void **state)
-{
-	assert_int_equal(run_gfx_total_frames("Applications Graphics "
-	    "Acceleration Info:\n\nTotal frames rendered: 412\nJanky frames: "
-	    "3 (0.73%)\n"), 412);
-	assert_int_equal(run_gfx_total_frames("No process found for: com.x\n"),
-	    -1);
-	assert_int_equal(run_gfx_total_frames("Total frames rendered: x\n"), 0);
-}
-
 /* Shards: I/N parses strictly, and N shards cover each pair once. */
 static void
 shards_partition_the_pairs(void **state)
@@ -306,11 +187,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gestures_become_input_commands),
 	cmocka_unit_test(typed_text_is_quoted_for_the_shell),
 	cmocka_unit_test(components_for_am_start),
-	cmocka_unit_test(resumed_activity_per_api_level),
-	cmocka_unit_test(no_resumed_activity_is_not_found),
-	cmocka_unit_test(activity_names_match_components),
-	cmocka_unit_test(package_dump_gives_launcher_and_version),
-	cmocka_unit_test(gfxinfo_total_frames),
 	cmocka_unit_test(shards_partition_the_pairs),
 	cmocka_unit_test(results_paths),
 };

@@ -1,7 +1,7 @@
 /*
- * test_run_checks.c: what the executor reads to decide whether to go on:
- * the preflight parsers and limits, the crash and ANR lines of logcat,
- * the aapt badging line, the progress line, and the SHA-256 fingerprints.
+ * test_run_checks.c: what the executor decides whether to go on by: the
+ * preflight limits, the crash and ANR lines of logcat, and the progress
+ * line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,55 +13,9 @@
 #include "logcat.h"
 #include "results.h"
 #include "run_int.h"
-#include "run_sha256.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
-
-/* Battery, thermal status and animation scales, as the device prints them. */
-static void
-hygiene_numbers_parse(void **state)
-{
-	assert_true(run_parse_battery_level("Current Battery Service state:\n"
-	    "  AC powered: false\n  status: 2\n  level: 85\n  scale: 100\n")
-	    == 85);
-	assert_true(isnan(run_parse_battery_level("  level: 140\n")));
-	assert_true(isnan(run_parse_battery_level("")));
-	assert_true(run_parse_thermal_status("IsStatusOverride: false\n"
-	    "Thermal Status: 3\nCached temperatures:\n") == 3);
-	assert_true(isnan(run_parse_thermal_status("Can't find service: "
-	    "thermalservice\n")));
-	assert_true(run_parse_scale("0.5\n") == 0.5);
-	assert_true(run_parse_scale("0\n") == 0);
-	assert_true(run_parse_scale("null\n") == 1.0);	/* never set */
-	assert_true(isnan(run_parse_scale("")));
-	assert_true(isnan(run_parse_scale("fast\n")));
-}
-
-/* Screen and lock state come from power, display and window dumps. */
-static void
-screen_and_lock_state_parse(void **state)
-{
-	assert_int_equal(run_parse_screen_on("  mWakefulness=Awake\n", NULL), 1);
-	assert_int_equal(run_parse_screen_on("Display Power: state=OFF\n",
-	    "mGlobalDisplayState=ON\n"), 0);
-	assert_int_equal(run_parse_screen_on("  mWakefulness=Dozing\n", NULL),
-	    0);
-	/* No power service: the display manager decides. */
-	assert_int_equal(run_parse_screen_on("", "  mGlobalDisplayState=ON\n"),
-	    1);
-	assert_int_equal(run_parse_screen_on("", "  mGlobalDisplayState=OFF\n"),
-	    0);
-	assert_int_equal(run_parse_screen_on("", ""), RS_UNKNOWN);
-
-	assert_int_equal(run_parse_unlocked("  mCurrentFocus=Window{7d1e2f3 u0 "
-	    "com.example.shop/com.example.shop.HomeActivity}\n"), 1);
-	assert_int_equal(run_parse_unlocked("  mCurrentFocus=Window{1 u0 "
-	    "NotificationShade}\n"), 0);
-	assert_int_equal(run_parse_unlocked("    mDreamingLockscreen=true "
-	    "mDreamingSleepToken=null\n  mCurrentFocus=Window{1 u0 x/x.A}\n"),
-	    0);
-	assert_int_equal(run_parse_unlocked("nothing here\n"), RS_UNKNOWN);
-}
 
 /* A broken limit refuses with a reason; unknown values refuse nothing. */
 static void
@@ -71,7 +25,7 @@ hygiene_limits(void **state)
 	struct results *r = results_new();
 	struct strlist why = STRLIST_INIT;
 
-	assert_int_equal(config_defaults(&cfg, NULL), 0);
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
 	cfg->devices.min_battery_pct = 20;
 	cfg->devices.max_thermal_status = 1;
 	cfg->devices.require_screen_on = 1;
@@ -145,23 +99,6 @@ crash_and_anr_lines(void **state)
 	    "Displayed com.example.shop/.HomeActivity: +888ms", pkg), 0);
 }
 
-/* `aapt dump badging` gives the APK's versionCode. */
-static void
-badging_version_code(void **state)
-{
-	double v;
-
-	assert_int_equal(run_parse_badging("package: name='com.example.shop' "
-	    "versionCode='100' versionName='1.0.0' platformBuildVersionName=''"
-	    "\nsdkVersion:'24'\n", &v), 0);
-	assert_true(v == 100);
-	assert_int_equal(run_parse_badging("package: name='x' versionCode='' "
-	    "\n", &v), JG_EINVAL);
-	assert_true(isnan(v));
-	assert_int_equal(run_parse_badging("ERROR: dump failed\n", &v),
-	    JG_ENOTFOUND);
-}
-
 /* Durations and the live line, with an ETA from the pace so far. */
 static void
 progress_lines(void **state)
@@ -206,60 +143,9 @@ progress_lines(void **state)
 	strbuf_release(&sb);
 }
 
-/* SHA-256 against FIPS 180-4's examples, fed whole and in pieces. */
-static void
-sha256_known_answers(void **state)
-{
-	static const char two_blocks[] =
-	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-	struct run_sha256 c;
-	char hex[65];
-
-	run_sha256_init(&c);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
-	    "27ae41e4649b934ca495991b7852b855");
-	run_sha256_init(&c);
-	run_sha256_add(&c, "abc", 3);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad");
-	run_sha256_init(&c);
-	for (size_t i = 0; i < strlen(two_blocks); i++)
-		run_sha256_add(&c, two_blocks + i, 1);
-	run_sha256_hex(&c, hex);
-	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039"
-	    "a33ce45964ff2167f6ecedd419db06c1");
-}
-
-/* A file hashes like its bytes; a missing one is an error naming it. */
-static void
-sha256_of_files(void **state)
-{
-	char path[512], hex[65];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/abc.apk", unit_tmpdir());
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs("abc", fp);
-	fclose(fp);
-	assert_int_equal(run_sha256_file(path, hex), 0);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad");
-	snprintf(path, sizeof(path), "%s/missing.apk", unit_tmpdir());
-	assert_int_equal(run_sha256_file(path, hex), JG_EIO);
-	assert_non_null(strstr(jg_error_msg(), "missing.apk"));
-}
-
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(hygiene_numbers_parse),
-	cmocka_unit_test(screen_and_lock_state_parse),
 	cmocka_unit_test(hygiene_limits),
 	cmocka_unit_test(crash_and_anr_lines),
-	cmocka_unit_test(badging_version_code),
 	cmocka_unit_test(progress_lines),
-	cmocka_unit_test(sha256_known_answers),
-	cmocka_unit_test(sha256_of_files),
 };
 JG_UNIT_GROUP(run_checks, tests, NULL, NULL)

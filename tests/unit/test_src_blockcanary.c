@@ -2,7 +2,7 @@
  * test_src_blockcanary.c: BlockCanary's looper logs, their device times,
  * and how their blocks land in scenes.
  *
- * Fixtures in tests/unit/data/sources/blockcanary/ are the FORMATS §2
+ * Fixtures in tests/unit/data/sources/blockcanary/ are the docs/formats.md §2
  * sample written with \r\n line ends, in the 1.3+ key set (.log) and the
  * 1.0-1.2 one (.txt).  Variants (LF, cut, missing or extra keys, hostile
  * frames, huge stacks) are made from them in the tests.
@@ -18,9 +18,9 @@
 #include "fileio.h"
 #include "results.h"
 #include "signature.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
-#include "sources/blockcanary.h"
+#include "blockcanary.h"
 
 extern const struct source source_blockcanary;
 

@@ -1,6 +1,6 @@
 /*
  * test_src_choreographer.c: the choreographer source, "Skipped N frames!"
- * lines (FORMATS §3.4) as blocks of the app.
+ * lines (docs/formats.md §3.4) as blocks of the app.
  */
 #include <math.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "fileio.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -34,7 +34,7 @@ fx_init(struct fx *fx, const char *package, double hz, int grace_ms)
 	struct strlist problems = STRLIST_INIT;
 
 	memset(fx, 0, sizeof(*fx));
-	assert_int_equal(config_defaults(&fx->cfg, &problems), 0);
+	assert_int_equal(config_defaults(&fx->cfg, &source_plugins, &problems), 0);
 	strlist_release(&problems);
 	fx->cfg->source_opts.grace_ms = grace_ms;
 	fx->r = results_new();

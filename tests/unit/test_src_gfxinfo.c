@@ -1,6 +1,6 @@
 /*
  * test_src_gfxinfo.c: the gfxinfo source over the dump of every API level
- * in FORMATS.md §3.1 (tests/unit/data/sources/gfxinfo/, built from its
+ * in docs/formats.md §3.1 (tests/unit/data/sources/gfxinfo/, built from its
  * samples, and sim-api*.txt captured from the simulated phone), and over
  * broken dumps.
  */
@@ -13,9 +13,9 @@
 #include "unit.h"
 #include "error.h"
 #include "fileio.h"
+#include "gfxinfo_dump.h"
 #include "results.h"
-#include "sources/gfxinfo.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -171,7 +171,7 @@ reads_every_api_level(void **state)
 
 /*
  * Row duration is FrameCompleted - IntendedVsync, by header name, whatever
- * the column set (API 26-29 built sample of FORMATS.md).
+ * the column set (an API 26-29 header, docs/formats.md §3.1).
  */
 static void
 rows_by_header_name(void **state)

@@ -11,7 +11,7 @@
 #include "unit.h"
 #include "methodmap.h"
 #include "results.h"
-#include "sources/matrix_int.h"
+#include "matrix_int.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -319,7 +319,7 @@ check_stack(const char *s, int cut, const char *const *want, size_t nr,
 	strlist_release(&out);
 }
 
-/* Each threadStack style becomes Java frames (FORMATS §1.4). */
+/* Each threadStack style becomes Java frames (docs/formats.md §1.4). */
 static void
 thread_stack_styles(void **state)
 {

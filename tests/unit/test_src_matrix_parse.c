@@ -1,7 +1,7 @@
 /*
  * test_src_matrix_parse.c: the matrix source as the runner and `jankgate
- * parse` use it, over the FORMATS.md samples and over sessions of the
- * simulated phone checked against its ground truth
+ * parse` use it, over the documented samples (formats.txt) and over
+ * sessions of the simulated phone checked against its ground truth
  * (tests/unit/data/sources/matrix/README).
  */
 #include <math.h>
@@ -15,7 +15,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "signature.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -25,6 +25,7 @@ extern const struct source source_matrix;
 struct fx {
 	struct results *r;
 	struct config cfg;
+	struct config_opt_value opt;	/* source_options.method_mapping */
 	struct source_ctx ctx;
 	char mapping[512];
 };
@@ -38,11 +39,16 @@ fx_new(bool with_mapping)
 	f->r = results_new();
 	s = results_add_scenario(f->r, "shop");
 	f->cfg.source_opts.grace_ms = 1000;
+	/* The option as matrix declares it, given as the config gives it. */
+	assert_string_equal(source_matrix.options[0].name, "method_mapping");
+	f->opt.opt = &source_matrix.options[0];
+	f->cfg.opts = &f->opt;
+	f->cfg.nr_opts = 1;
 	if (with_mapping) {
 		snprintf(f->mapping, sizeof(f->mapping),
 		    "%s/tests/unit/data/sources/matrix/methodMapping.txt",
 		    unit_srcdir());
-		f->cfg.source_opts.method_mapping = f->mapping;
+		f->opt.path = f->mapping;
 	}
 	f->ctx.cfg = &f->cfg;
 	f->ctx.package = "com.example.shop";
@@ -153,8 +159,8 @@ has_warning(const struct fx *f, const char *part)
 #define TEST_MAIN "sample.tencent.matrix.trace.TestTraceMainActivity"
 
 /*
- * `parse` over every FORMATS.md sample: one scene per app scene, FPS
- * slices with both level orders, every detail type a block of its kind,
+ * `parse` over every documented sample (formats.txt): one scene per app scene,
+ * FPS slices with both level orders, every detail type a block of its kind,
  * Trace_StartUp in the iteration's startup.
  */
 static void
@@ -790,7 +796,7 @@ unreadable_mapping_fails_prepare(void **state)
 {
 	struct fx *f = fx_new(false);
 
-	f->cfg.source_opts.method_mapping = "/nonexistent/methodMapping.txt";
+	f->opt.path = "/nonexistent/methodMapping.txt";
 	assert_int_equal(source_matrix.prepare(&f->ctx), JG_ENOTFOUND);
 	assert_non_null(strstr(jg_error_msg(),
 	    "matrix: source_options.method_mapping: "));

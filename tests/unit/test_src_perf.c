@@ -16,7 +16,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "signature.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 
 extern const struct source source_perf;

@@ -1,7 +1,7 @@
 /*
  * test_src_startup.c: the startup source, `am start -W` of API 24..34
- * (FORMATS §3.2) and the Displayed / Fully drawn lines (§3.3), over text
- * and over captures of the simulated phone
+ * (docs/formats.md §3.2) and the Displayed / Fully drawn lines (§3.3), over
+ * text and over captures of the simulated phone
  * (tests/unit/data/sources/startup/).
  */
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "fileio.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -115,7 +115,7 @@ am_start_layouts(void **state)
 		  "Status: ok\nActivity: com.example.shop/.HomeActivity\n"
 		  "ThisTime: 888\nTotalTime: 888\nWaitTime: 899\nComplete\n",
 		  888, 899, NULL },
-		/* API 29+, the real fixture of FORMATS.md */
+		/* API 29+, a real capture (docs/formats.md §3.2) */
 		{ "Starting: Intent { "
 		  "cmp=com.android.calculator2/.Calculator }\n"
 		  "Status: ok\nLaunchState: COLD\n"

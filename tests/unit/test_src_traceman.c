@@ -26,7 +26,7 @@
 #include "fileio.h"
 #include "logcat.h"
 #include "results.h"
-#include "sources/source.h"
+#include "source.h"
 #include "strbuf.h"
 
 extern const struct source source_traceman;

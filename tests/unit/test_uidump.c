@@ -1,5 +1,5 @@
 /*
- * test_uidump.c: the UI hierarchy parser (harness/uidump.c), over dumps
+ * test_uidump.c: the UI hierarchy parser (harness/android/uidump.c), over dumps
  * shaped like UiAutomator's and over hostile ones: the app under test
  * controls every string in a dump, so a text must never become markup,
  * an entity must never reach a file, and a broken dump must be an error.

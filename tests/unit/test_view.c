@@ -124,7 +124,7 @@ str_at(const cJSON *o, const char *path)
 }
 
 /*
- * The report's verdict follows DESIGN §10 across devices: a regression on
+ * The report's verdict follows exitstatus.h across devices: a regression on
  * one device outranks a broken run on another, which outranks an
  * inconclusive one; devices are listed worst first.
  */
@@ -144,8 +144,8 @@ verdict_follows_exit_precedence(void **state)
 
 	strlist_add(&broken->run.errors, "device 'B1' went offline");
 	m = model_of(in, 3, &v);
-	assert_int_equal(view_verdict(v), VIEW_REGRESSION);
-	assert_int_equal(view_exit_code(v), 1);
+	assert_int_equal(view_verdict(v), OUTCOME_REGRESSION);
+	assert_int_equal(exit_status_of(view_verdict(v)), 1);
 	assert_string_equal(str_at(m, "verdict.name"), "regression");
 	assert_string_equal(str_at(m, "devices.0.key"), "dev-c");
 	assert_string_equal(str_at(m, "devices.1.key"), "dev-b");
@@ -158,12 +158,12 @@ verdict_follows_exit_precedence(void **state)
 	view_free(v);
 
 	m = model_of(in, 2, &v);
-	assert_int_equal(view_verdict(v), VIEW_INFRA);
-	assert_int_equal(view_exit_code(v), 3);
+	assert_int_equal(view_verdict(v), OUTCOME_INFRA);
+	assert_int_equal(exit_status_of(view_verdict(v)), 3);
 	cJSON_Delete(m);
 	view_free(v);
 	m = model_of(in, 1, &v);
-	assert_int_equal(view_exit_code(v), 4);
+	assert_int_equal(exit_status_of(view_verdict(v)), 4);
 	assert_string_equal(str_at(m, "verdict.name"), "inconclusive");
 	cJSON_Delete(m);
 	view_free(v);

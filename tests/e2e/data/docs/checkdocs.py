@@ -14,7 +14,12 @@ refer only to what exists, for the docs end-to-end case.
     identifier ("Smtp://HOST", "Auto: ...", "Known_hosts"): the first word
     of a description must not hold ':', '/' or '_' after a capital;
   - README.md names no document the repository lacks: no "DESIGN §", and
-    every *.md file or docs/ path it names exists in the tree.
+    every *.md file or docs/ path it names exists in the tree;
+  - no file of harness/, report/, tests/ or tools/ cites FORMATS.md,
+    ADB.md or DESIGN (documents the repository does not have), and every
+    "docs/formats.md §N" or "docs/adb.md §N" it cites is a section of that
+    page (a heading "## N." or "### N.", or item N of a numbered list
+    under heading M for "§M.N").
 
 Prints one line per problem and exits 1, or prints "docs OK".
 """
@@ -30,7 +35,7 @@ SECTIONS = ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS",
 
 
 def check_man(src, problems):
-    page = os.path.join(src, "harness", "jankgate.1")
+    page = os.path.join(src, "harness", "cli", "jankgate.1")
     r = subprocess.run(["groff", "-ww", "-man", "-Tutf8", page],
                        capture_output=True, text=True)
     if r.returncode != 0 or r.stderr.strip():
@@ -98,11 +103,63 @@ def check_readme(src, problems):
                             "lacks" % m)
 
 
+def sections(path):
+    """The section numbers a docs page has: "3", "3.1", and "5.2" for the
+    second item of a numbered list under "## 5."."""
+    have, top = set(), None
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", line)
+        if m:
+            have.add(m.group(1))
+            top = m.group(1) if "." not in m.group(1) else top
+            continue
+        m = re.match(r"^(\d+)\. ", line)
+        if m and top:
+            have.add("%s.%s" % (top, m.group(1)))
+    return have
+
+
+def check_refs(src, problems):
+    pages = {}
+    for page in ("formats.md", "adb.md"):
+        path = os.path.join(src, "docs", page)
+        if os.path.exists(path):
+            pages[page] = sections(path)
+        else:
+            problems.append("docs/%s: missing" % page)
+    for top in ("harness", "report", "tests", "tools"):
+        for d, _, names in os.walk(os.path.join(src, top)):
+            for n in names:
+                path = os.path.join(d, n)
+                rel = os.path.relpath(path, src)
+                if rel == os.path.join("tests", "e2e", "data", "docs",
+                                       "checkdocs.py"):
+                    continue
+                try:
+                    text = open(path, encoding="utf-8").read()
+                except (UnicodeDecodeError, OSError):
+                    continue
+                for m in re.finditer(r"\b(FORMATS\.md|ADB\.md|DESIGN(?:\.md)? ?§)",
+                                     text):
+                    if "docs/" + m.group(1).lower() in text[m.start() - 5:
+                                                         m.end()]:
+                        continue
+                    problems.append("%s: cites %s, which the repository "
+                                    "does not have" % (rel, m.group(1)))
+                for m in re.finditer(r"docs/(formats|adb)\.md §(\d+(?:\.\d+)?)",
+                                     text):
+                    page = m.group(1) + ".md"
+                    if page in pages and m.group(2) not in pages[page]:
+                        problems.append("%s: cites docs/%s §%s, which it "
+                                        "lacks" % (rel, page, m.group(2)))
+
+
 def main():
     src = sys.argv[1]
     problems = []
     check_man(src, problems)
     check_readme(src, problems)
+    check_refs(src, problems)
     for p in problems:
         print(p)
     if problems:

@@ -1,0 +1,139 @@
+/*
+ * baseline_git_int.h: what the files of the store over libgit2 share
+ * (baseline_store.h is the store's interface).  Private to them; the only
+ * headers besides them that would see libgit2's types are none.
+ *
+ *   baseline_git_open.c   the store: open a local repository, or clone
+ *                         or fetch a network one into its cache, and
+ *                         the cache's lock
+ *   baseline_git_read.c   histories, logs and trees: reading commits
+ *   baseline_git_write.c  a commit, its branch update, push and retry
+ *   baseline_git_net.c    the network: credentials, ssh host keys,
+ *                         fetch and push
+ *   baseline_git_err.c    messages, scrubbed of secrets
+ *
+ * Each file calls only the ones below it in this list.
+ */
+#ifndef JG_BASELINE_GIT_INT_H
+#define JG_BASELINE_GIT_INT_H
+
+#include <stdarg.h>
+
+#include <git2.h>
+
+/* Branch updates lost to other local writers before giving up. */
+#define LOCAL_RACES_MAX 100
+/* How long a locked ref or cache is waited for. */
+#define REF_LOCK_WAIT_MS 10000
+#define CACHE_LOCK_WAIT_MS 300000
+/* Refs named in a "ref not found" message. */
+#define REFS_LISTED 10
+
+struct baseline_store {
+	git_repository *repo;
+	char *name;		/* the repository in messages: no userinfo */
+	char *url;		/* network URL; NULL for a local repository */
+	char *lock_path;	/* the cache's lock file (network only) */
+	int lock_fd;
+	char *ssh_key;
+	char *known_hosts;	/* NULL: ~/.ssh and /etc/ssh known_hosts */
+	char *token;		/* the token itself, or NULL */
+	char *token_env;
+	char *token_user;
+	char *author_name;
+	char *author_email;
+	int push_retries;
+	int offline;
+	int attempts;
+};
+
+/* How one attempt to write the commit ended. */
+enum step {
+	STEP_DONE,		/* the branch points at the new commit */
+	STEP_SAME,		/* the tip already stores these bytes */
+	STEP_RACED,		/* another writer moved the branch first */
+	STEP_LOCKED,		/* another writer holds the branch's lock */
+};
+
+/* What the credential callback saw, for the message when auth fails. */
+struct cred_state {
+	const struct baseline_store *bs;
+	int tries;		/* keys or tokens handed to libgit2 */
+	int no_token;		/* the server asked for a token we lack */
+	int host_unknown;	/* the ssh host key is not a known one */
+	int no_keygen;		/* ssh-keygen (looks keys up) is missing */
+	int cleartext;		/* a token was asked for over plain http */
+	char host[256];		/* the host as known_hosts names it */
+};
+
+/* cred comes first: the callbacks of a push share this one payload. */
+struct push_state {
+	struct cred_state cred;
+	char *refused;		/* the server's reason, when it refused */
+};
+
+/* ---- baseline_git_err.c ---- */
+
+/*
+ * Set the error message (scrubbed of userinfo and the token), with
+ * libgit2's last error appended when `with_git`, and return `code`.
+ */
+int bgit_vfail(const struct baseline_store *bs, int code, int with_git,
+    const char *fmt, va_list ap);
+
+/* bgit_vfail() without and with libgit2's reason, printf-style. */
+static inline int __attribute__((format(printf, 3, 4)))
+fail(const struct baseline_store *bs, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bgit_vfail(bs, code, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static inline int __attribute__((format(printf, 3, 4)))
+fail_git(const struct baseline_store *bs, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bgit_vfail(bs, code, 1, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* Sleep `ms` milliseconds, through signals. */
+void bgit_sleep_ms(long ms);
+
+/* ---- baseline_git_net.c ---- */
+
+/* Fetch the remote into the cache (forced, pruned).  0 or JG_E*. */
+int bgit_fetch(struct baseline_store *bs);
+
+/*
+ * Push `refname` to the remote.  *refused gets the server's reason
+ * (caller frees) when it refused the update, NULL otherwise.
+ */
+int bgit_push(struct baseline_store *bs, const char *refname,
+    char **refused);
+
+/* ---- baseline_git_open.c ---- */
+
+/* Take and release the cache's lock (network repositories only). */
+int bgit_cache_lock(struct baseline_store *bs);
+void bgit_cache_unlock(struct baseline_store *bs);
+
+/* ---- baseline_git_read.c ---- */
+
+/*
+ * The blob at <package>/<device_key>/results.json in `root`: 1 with *out
+ * set when there is one, 0 when the path is absent, JG_EINVAL when
+ * something else is in the way (`at` names the commit for the message).
+ */
+int bgit_file_at(git_oid *out, struct baseline_store *bs,
+    const git_tree *root, const char *package, const char *device_key,
+    const git_oid *at);
+
+#endif

@@ -1,0 +1,526 @@
+/*
+ * baseline_git_read.c: reading the store (baseline_store.h).
+ *
+ * Reading walks the first-parent chain of a ref and looks the device's file
+ * up in each commit's tree; a commit whose blob differs from its first
+ * parent's is one version.  That is what `git log --first-parent -- PATH`
+ * shows, computed from objects without an index or a checkout.  Reading
+ * needs no lock: git objects never change and refs are replaced
+ * atomically.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baseline_git_int.h"
+#include "baseline_store.h"
+#include "error.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* 1 when the repository has no refs at all: nothing was ever stored. */
+static int
+has_no_refs(struct baseline_store *bs)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	int none = 0;
+
+	if (git_reference_iterator_new(&it, bs->repo) == 0) {
+		none = git_reference_next(&ref, it) == GIT_ITEROVER;
+		git_reference_free(ref);
+		git_reference_iterator_free(it);
+	}
+	git_error_clear();
+	return none;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* JG_ENOTFOUND for `ref`, naming the branches and tags there are. */
+static int
+ref_not_found(struct baseline_store *bs, const char *ref)
+{
+	git_strarray names = { NULL, 0 };
+	struct strbuf list = STRBUF_INIT;
+	size_t shown = 0, more = 0;
+	int err;
+
+	if (git_reference_list(&names, bs->repo) == 0 && names.count)
+		qsort(names.strings, names.count, sizeof(char *), cmp_str);
+	git_error_clear();
+	for (size_t i = 0; i < names.count; i++) {
+		const char *n = names.strings[i];
+
+		if (!strncmp(n, "refs/heads/", 11))
+			n += 11;
+		else if (!strncmp(n, "refs/tags/", 10))
+			n += 10;
+		else
+			continue;
+		if (shown == REFS_LISTED) {
+			more++;
+			continue;
+		}
+		strbuf_addf(&list, "%s%s", shown++ ? ", " : "", n);
+	}
+	if (!shown)
+		err = fail(bs, JG_ENOTFOUND, "ref '%s' not found in '%s', "
+		    "which has no branches or tags yet", ref, bs->name);
+	else if (bs->url)
+		err = fail(bs, JG_ENOTFOUND, "ref '%s' not found in '%s'; it "
+		    "has %s%s%s", ref, bs->name, list.buf,
+		    more ? " and more" : "",
+		    bs->offline ? " (as last fetched)" : "");
+	else
+		err = fail(bs, JG_ENOTFOUND, "ref '%s' not found in '%s'; it "
+		    "has %s%s (if the ref comes from another repository, "
+		    "'git fetch' it there first)", ref, bs->name, list.buf,
+		    more ? " and more" : "");
+	strbuf_release(&list);
+	git_strarray_dispose(&names);
+	return err;
+}
+
+/* The commit `ref` (a branch, tag or commit id) names. */
+static int
+resolve_commit(git_commit **out, struct baseline_store *bs, const char *ref)
+{
+	git_object *obj = NULL;
+	int err;
+
+	*out = NULL;
+	if (!ref || !*ref)
+		return fail(bs, JG_EINVAL, "no baseline ref given (set "
+		    "baseline.ref)");
+	err = git_revparse_single(&obj, bs->repo, ref);
+	if (err == GIT_EAMBIGUOUS)
+		return fail(bs, JG_EINVAL, "ref '%s' is ambiguous in '%s'",
+		    ref, bs->name);
+	if (err == GIT_ENOTFOUND || err == GIT_EINVALIDSPEC) {
+		git_error_clear();
+		return ref_not_found(bs, ref);
+	}
+	if (err < 0)
+		return fail_git(bs, JG_EIO, "cannot resolve '%s' in '%s'",
+		    ref, bs->name);
+	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (err < 0)
+		return fail(bs, JG_EINVAL, "ref '%s' in '%s' does not name a "
+		    "commit", ref, bs->name);
+	return 0;
+}
+
+/*
+ * The blob at <package>/<device_key>/results.json in `root`: 1 with *out
+ * set when there is one, 0 when the path is absent, JG_EINVAL when
+ * something else is in the way (`at` names the commit for the message).
+ */
+int
+bgit_file_at(git_oid *out, struct baseline_store *bs, const git_tree *root,
+    const char *package, const char *device_key, const git_oid *at)
+{
+	const char *names[3] = { package, device_key, BASELINE_FILE };
+	const git_tree *tree = root;
+	git_tree *sub = NULL;
+	char hex[8];
+	int ret = 0;
+
+	for (int i = 0; i < 3; i++) {
+		const git_tree_entry *e = git_tree_entry_byname(tree, names[i]);
+		git_object_t want = i < 2 ? GIT_OBJECT_TREE : GIT_OBJECT_BLOB;
+		git_tree *next;
+
+		if (!e)
+			break;
+		if (git_tree_entry_type(e) != want ||
+		    git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
+			git_oid_tostr(hex, sizeof(hex), at);
+			ret = fail(bs, JG_EINVAL, "'%s%s%s%s%s' at %s in '%s' "
+			    "is %s, not %s: it is not a jankgate baseline",
+			    package, i ? "/" : "", i ? device_key : "",
+			    i > 1 ? "/" : "", i > 1 ? BASELINE_FILE : "",
+			    hex, bs->name, i < 2 ? "a file" : "a directory",
+			    i < 2 ? "a directory" : "a file");
+			break;
+		}
+		if (i == 2) {
+			git_oid_cpy(out, git_tree_entry_id(e));
+			ret = 1;
+			break;
+		}
+		if (git_tree_lookup(&next, bs->repo,
+		    git_tree_entry_id(e)) < 0) {
+			ret = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+			    bs->name);
+			break;
+		}
+		git_tree_free(sub);
+		tree = sub = next;
+	}
+	git_tree_free(sub);
+	return ret;
+}
+
+static int
+file_in_commit(git_oid *out, struct baseline_store *bs, const git_commit *c,
+    const char *package, const char *device_key)
+{
+	git_tree *tree;
+	int ret;
+
+	if (git_commit_tree(&tree, c) < 0)
+		return fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		    bs->name);
+	ret = bgit_file_at(out, bs, tree, package, device_key,
+	    git_commit_id(c));
+	git_tree_free(tree);
+	return ret;
+}
+
+struct entries {
+	struct baseline_entry *v;
+	size_t nr, alloc;
+};
+
+/* A new entry for commit `c` and the file of package/device_key. */
+static struct baseline_entry *
+entry_add(struct entries *es, const git_commit *c, const char *package,
+    const char *device_key)
+{
+	const char *msg = git_commit_message(c);
+	struct baseline_entry *e;
+
+	XALLOC_GROW(es->v, es->nr + 1, es->alloc);
+	e = &es->v[es->nr++];
+	memset(e, 0, sizeof(*e));
+	git_oid_tostr(e->commit, sizeof(e->commit), git_commit_id(c));
+	e->time = (long long)git_commit_time(c);
+	e->tz_minutes = git_commit_time_offset(c);
+	baseline_message_parse(e, msg ? msg : "");
+	e->package = xstrdup(package);
+	e->device_key = xstrdup(device_key);
+	return e;
+}
+
+/* Copy the blob into e->data and check that it is a results file. */
+static int
+entry_load(struct baseline_entry *e, struct baseline_store *bs,
+    const git_oid *id)
+{
+	git_blob *blob;
+	char *what;
+	int err;
+
+	if (git_blob_lookup(&blob, bs->repo, id) < 0)
+		return fail_git(bs, JG_EIO, "cannot read '%s/%s/" BASELINE_FILE
+		    "' at %.7s in '%s'", e->package, e->device_key, e->commit,
+		    bs->name);
+	e->len = (size_t)git_blob_rawsize(blob);
+	e->data = xmalloc(e->len + 1);
+	memcpy(e->data, git_blob_rawcontent(blob), e->len);
+	e->data[e->len] = '\0';
+	git_blob_free(blob);
+	what = xasprintf("'%s/%s/" BASELINE_FILE "' at %.7s in '%s'",
+	    e->package, e->device_key, e->commit, bs->name);
+	err = baseline_content_check(e->data, e->len, what);
+	free(what);
+	return err;
+}
+
+/* Hand the entries over on success, free them on failure. */
+static int
+entries_finish(struct baseline_entry **out, size_t *nr, struct entries *es,
+    int err)
+{
+	if (err < 0) {
+		baseline_entries_free(es->v, es->nr);
+		return err;
+	}
+	*out = es->v;
+	*nr = es->nr;
+	return 0;
+}
+
+/* Check filter names as baseline_path() does; NULL filters pass. */
+static int
+filters_check(const char *package, const char *device_key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	err = baseline_path(&sb, package ? package : "p",
+	    device_key ? device_key : "d");
+	strbuf_release(&sb);
+	return err;
+}
+
+int
+baseline_store_history(struct baseline_entry **out, size_t *nr,
+    struct baseline_store *bs, const char *ref, const char *package,
+    const char *device_key, size_t max)
+{
+	struct entries es = { NULL, 0, 0 };
+	git_commit *c = NULL, *parent = NULL;
+	git_oid cur, prev;
+	int has, prev_has, err;
+
+	*out = NULL;
+	*nr = 0;
+	if (!package || !device_key)
+		return jg_error_set(JG_EINVAL, "a baseline history needs a "
+		    "package and a device key");
+	if ((err = filters_check(package, device_key)) < 0)
+		return err;
+	if (has_no_refs(bs))
+		return 0;
+	if ((err = resolve_commit(&c, bs, ref)) < 0)
+		return err;
+	has = file_in_commit(&cur, bs, c, package, device_key);
+	while (has > 0 && (!max || es.nr < max)) {
+		prev_has = 0;
+		if (git_commit_parentcount(c) > 0) {
+			if (git_commit_parent(&parent, c, 0) < 0) {
+				has = fail_git(bs, JG_EIO, "cannot read the "
+				    "history of '%s'", bs->name);
+				break;
+			}
+			prev_has = file_in_commit(&prev, bs, parent, package,
+			    device_key);
+			if (prev_has < 0) {
+				has = prev_has;
+				break;
+			}
+		}
+		/* A version: a commit whose blob is not its parent's. */
+		if (!prev_has || !git_oid_equal(&prev, &cur)) {
+			struct baseline_entry *e = entry_add(&es, c, package,
+			    device_key);
+
+			if ((err = entry_load(e, bs, &cur)) < 0) {
+				has = err;
+				break;
+			}
+		}
+		git_commit_free(c);
+		c = parent;
+		parent = NULL;
+		cur = prev;
+		has = prev_has;
+	}
+	git_commit_free(parent);
+	git_commit_free(c);
+	return entries_finish(out, nr, &es, has < 0 ? has : 0);
+}
+
+/*
+ * The subtrees named `name` in `tree` and `ptree` (either may be NULL) when
+ * the one in `tree` is a directory that differs from the other: returns 1
+ * with *sub (and *psub when ptree has a directory there) loaded, 0 when
+ * unchanged or not a directory, or an error.
+ */
+static int
+changed_subtree(git_tree **sub, git_tree **psub, struct baseline_store *bs,
+    const git_tree *tree, const git_tree *ptree, const char *name)
+{
+	const git_tree_entry *e, *pe;
+
+	*sub = *psub = NULL;
+	e = tree ? git_tree_entry_byname(tree, name) : NULL;
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		return 0;
+	pe = ptree ? git_tree_entry_byname(ptree, name) : NULL;
+	if (pe && git_oid_equal(git_tree_entry_id(e), git_tree_entry_id(pe)))
+		return 0;
+	if (git_tree_lookup(sub, bs->repo, git_tree_entry_id(e)) < 0 ||
+	    (pe && git_tree_entry_type(pe) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(psub, bs->repo, git_tree_entry_id(pe)) < 0))
+		return fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		    bs->name);
+	return 1;
+}
+
+/* The i-th name to visit: the filter itself, or the i-th entry. */
+static const char *
+nth_name(const git_tree *tree, const char *filter, size_t i)
+{
+	return filter ? filter :
+	    git_tree_entry_name(git_tree_entry_byindex(tree, i));
+}
+
+static size_t
+names_count(const git_tree *tree, const char *filter)
+{
+	return filter ? 1 : git_tree_entrycount(tree);
+}
+
+/* Add an entry for every results file that `c` changed against `pc`. */
+static int
+log_commit(struct entries *es, struct baseline_store *bs, git_commit *c,
+    git_commit *pc, const char *package, const char *device_key, size_t max)
+{
+	git_tree *root = NULL, *proot = NULL;
+	int err = 0;
+
+	if (git_commit_tree(&root, c) < 0 ||
+	    (pc && git_commit_tree(&proot, pc) < 0)) {
+		err = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		    bs->name);
+		goto out;
+	}
+	for (size_t i = 0; i < names_count(root, package) && !err; i++) {
+		const char *pname = nth_name(root, package, i);
+		git_tree *pkg, *ppkg;
+
+		if ((err = changed_subtree(&pkg, &ppkg, bs, root, proot,
+		    pname)) <= 0)
+			continue;
+		err = 0;
+		for (size_t j = 0; j < names_count(pkg, device_key) && !err;
+		    j++) {
+			const char *dname = nth_name(pkg, device_key, j);
+			const git_tree_entry *f, *pf;
+			git_tree *dev, *pdev;
+
+			if ((err = changed_subtree(&dev, &pdev, bs, pkg, ppkg,
+			    dname)) <= 0)
+				continue;
+			err = 0;
+			f = git_tree_entry_byname(dev, BASELINE_FILE);
+			pf = pdev ? git_tree_entry_byname(pdev, BASELINE_FILE) :
+			    NULL;
+			if (f && git_tree_entry_type(f) == GIT_OBJECT_BLOB &&
+			    (!pf || !git_oid_equal(git_tree_entry_id(f),
+			    git_tree_entry_id(pf))) && (!max || es->nr < max))
+				entry_add(es, c, pname, dname);
+			git_tree_free(dev);
+			git_tree_free(pdev);
+		}
+		git_tree_free(pkg);
+		git_tree_free(ppkg);
+	}
+out:
+	git_tree_free(root);
+	git_tree_free(proot);
+	return err;
+}
+
+int
+baseline_store_log(struct baseline_entry **out, size_t *nr,
+    struct baseline_store *bs, const char *ref, const char *package,
+    const char *device_key, size_t max)
+{
+	struct entries es = { NULL, 0, 0 };
+	git_commit *c = NULL, *parent = NULL;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if ((err = filters_check(package, device_key)) < 0)
+		return err;
+	if (has_no_refs(bs))
+		return 0;
+	if ((err = resolve_commit(&c, bs, ref)) < 0)
+		return err;
+	while (c && (!max || es.nr < max)) {
+		if (git_commit_parentcount(c) > 0 &&
+		    git_commit_parent(&parent, c, 0) < 0) {
+			err = fail_git(bs, JG_EIO, "cannot read the history "
+			    "of '%s'", bs->name);
+			break;
+		}
+		err = log_commit(&es, bs, c, parent, package, device_key, max);
+		if (err < 0)
+			break;
+		git_commit_free(c);
+		c = parent;
+		parent = NULL;
+	}
+	git_commit_free(parent);
+	git_commit_free(c);
+	return entries_finish(out, nr, &es, err);
+}
+
+int
+baseline_store_show(struct baseline_entry **out, size_t *nr,
+    struct baseline_store *bs, const char *rev, const char *package,
+    const char *device_key)
+{
+	struct entries es = { NULL, 0, 0 };
+	git_commit *c = NULL;
+	git_tree *root = NULL;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if ((err = filters_check(package, device_key)) < 0 ||
+	    (err = resolve_commit(&c, bs, rev)) < 0)
+		return err;
+	if (git_commit_tree(&root, c) < 0) {
+		err = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		    bs->name);
+		goto out;
+	}
+	for (size_t i = 0; i < names_count(root, package) && !err; i++) {
+		const char *pname = nth_name(root, package, i);
+		const git_tree_entry *pe = git_tree_entry_byname(root, pname);
+		git_tree *pkg;
+
+		/* Other files may sit beside the packages (a README). */
+		if (!pe || (!package &&
+		    git_tree_entry_type(pe) != GIT_OBJECT_TREE))
+			continue;
+		if (git_tree_entry_type(pe) != GIT_OBJECT_TREE) {
+			git_oid tmp;
+
+			err = bgit_file_at(&tmp, bs, root, pname, "x",
+			    git_commit_id(c));
+			break;
+		}
+		if (git_tree_lookup(&pkg, bs->repo,
+		    git_tree_entry_id(pe)) < 0) {
+			err = fail_git(bs, JG_EIO, "cannot read a tree of "
+			    "'%s'", bs->name);
+			break;
+		}
+		for (size_t j = 0; j < names_count(pkg, device_key) && !err;
+		    j++) {
+			const char *dname = nth_name(pkg, device_key, j);
+			const git_tree_entry *de = git_tree_entry_byname(pkg,
+			    dname);
+			git_oid blob;
+			int has;
+
+			if (!de || (!device_key &&
+			    git_tree_entry_type(de) != GIT_OBJECT_TREE))
+				continue;
+			has = bgit_file_at(&blob, bs, root, pname, dname,
+			    git_commit_id(c));
+			if (has < 0)
+				err = has;
+			else if (has)
+				err = entry_load(entry_add(&es, c, pname,
+				    dname), bs, &blob);
+		}
+		git_tree_free(pkg);
+	}
+out:
+	git_tree_free(root);
+	git_commit_free(c);
+	return entries_finish(out, nr, &es, err);
+}

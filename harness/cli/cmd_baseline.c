@@ -1,0 +1,542 @@
+/*
+ * cmd_baseline.c: `jankgate baseline`, the baseline repository by hand.
+ *
+ * Four verbs over the store of baseline_store.h:
+ *
+ *   record RESULTS.json   commit the run as its device's new baseline
+ *   accept RESULTS.json   the same, blessed by a person with --reason
+ *   log                   the runs stored on a ref, newest first
+ *   show REF              the results file(s) stored at a ref or commit
+ *
+ * `record` always records: the update policy (baseline.update) is `gate`'s
+ * to apply, since only gate knows the verdict it just reached; a person
+ * who runs `record` has already decided.  The verdict written into the
+ * commit is --verdict, "unchecked" when not given; an acceptance is
+ * "accepted".  A run that did not finish (run.complete false) would make a
+ * baseline of fewer iterations than planned, so both refuse it unless
+ * --force.
+ *
+ * The repository is --repo, else baseline.repo from the configuration.
+ * The configuration is optional (cmd_load_config_optional): -c FILE or
+ * $JANKGATE_CONFIG must name a valid file, ./jankgate.json is read when it
+ * exists, and otherwise the defaults and the JANKGATE_* environment apply
+ * (so JANKGATE_BASELINE_REPO works without a file).
+ *
+ * Exit status (exitstatus.h): 0 done, including "no baseline yet" for log
+ * and show; 2 for bad usage, a missing, invalid or incomplete results file,
+ * no repository configured, a repository or ref that does not exist, or
+ * foreign files where a baseline belongs; 3 when the repository cannot be
+ * reached, authentication fails or every push retry was beaten.  Messages
+ * name the repository as baseline_store_name() does, without userinfo; the
+ * store scrubs tokens from its own.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "baseline.h"
+#include "baseline_store.h"
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "fileio.h"
+#include "jsonw.h"
+#include "results.h"
+#include "strbuf.h"
+#include "banned.h"
+
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate baseline record RESULTS.json [--verdict VERDICT] "
+	"[--ref BRANCH] [--force] [--repo URL]",
+	"jankgate baseline accept RESULTS.json --reason TEXT [--ref BRANCH] "
+	"[--force] [--repo URL]",
+	"jankgate baseline log [--device KEY] [--package PKG] [--ref REF] "
+	"[-n N] [--json] [--repo URL]",
+	"jankgate baseline show REF [--device KEY] [--package PKG] "
+	"[--repo URL]",
+	NULL
+};
+
+static const char options[] =
+	"  record               commit RESULTS.json as its device's baseline\n"
+	"                       (always: the update policy is gate's)\n"
+	"  accept               the same, blessed by hand after an intended\n"
+	"                       change\n"
+	"  log                  the stored runs on a ref, newest first\n"
+	"  show                 the results file stored at REF (a branch,\n"
+	"                       tag or commit), or the paths when several\n"
+	"  --verdict VERDICT    pass, regression, improvement,\n"
+	"                       inconclusive, new or unchecked (default)\n"
+	"  --reason TEXT        why the change is intended (required)\n"
+	"  --ref BRANCH|REF     default: baseline.ref (main)\n"
+	"  --force              record a run that did not complete\n"
+	"  --device KEY         one device key only\n"
+	"  --package PKG        one app only\n"
+	"  -n N                 at most N entries\n"
+	"  --json               print a JSON array\n"
+	"  --repo URL           the repository: a path, file://, ssh:// or\n"
+	"                       https:// URL (default: baseline.repo)\n"
+	"  -c FILE              baseline.* from this configuration\n"
+	"                       (default: $JANKGATE_CONFIG, then\n"
+	"                       ./jankgate.json if present, else built-in)\n"
+	"Exit status: 0 done (also \"no baseline yet\"), 2 bad input, an\n"
+	"unknown repository or ref, or foreign files, 3 repository\n"
+	"unreachable, authentication failed or push retries exhausted.\n";
+
+/* Options, as bits, so that each verb can say which it takes. */
+enum {
+	OPT_REPO = 1 << 0,
+	OPT_REF = 1 << 1,
+	OPT_DEVICE = 1 << 2,
+	OPT_PACKAGE = 1 << 3,
+	OPT_VERDICT = 1 << 4,
+	OPT_REASON = 1 << 5,
+	OPT_FORCE = 1 << 6,
+	OPT_JSON = 1 << 7,
+	OPT_MAX = 1 << 8,
+};
+
+struct baseline_args {
+	const struct verb *v;	/* the verb's row */
+	const char *verb;
+	const char *operand;	/* RESULTS.json or REF */
+	const char *repo;
+	const char *ref;
+	const char *device;
+	const char *package;
+	const char *verdict;
+	const char *reason;
+	size_t max;		/* -n; 0: all */
+	int force;
+	int json;
+	unsigned seen;		/* OPT_* given */
+};
+
+/* Verdicts a recorded run may carry: a gate's, or none reached. */
+static const char *const verdicts[] = {
+	"pass", "regression", "improvement", "inconclusive", "new",
+	"unchecked", NULL
+};
+
+static const struct verb {
+	const char *name;
+	int operand;		/* takes one operand */
+	int writes;		/* the operand is a run to commit */
+	unsigned allowed;
+} verbs[] = {
+	{ "record", 1, 1, OPT_REPO | OPT_REF | OPT_VERDICT | OPT_FORCE },
+	{ "accept", 1, 1, OPT_REPO | OPT_REF | OPT_REASON | OPT_FORCE },
+	{ "log", 0, 0, OPT_REPO | OPT_REF | OPT_DEVICE | OPT_PACKAGE |
+	  OPT_JSON | OPT_MAX },
+	{ "show", 1, 0, OPT_REPO | OPT_DEVICE | OPT_PACKAGE },
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct option longopts[] = {
+	{ "repo", required_argument, NULL, 'R' },
+	{ "ref", required_argument, NULL, 'r' },
+	{ "device", required_argument, NULL, 'd' },
+	{ "package", required_argument, NULL, 'p' },
+	{ "verdict", required_argument, NULL, 'V' },
+	{ "reason", required_argument, NULL, 'm' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Each option's getopt value, bit and name as the user types it. */
+static const struct {
+	int opt;
+	unsigned bit;
+	const char *name;
+} opt_bits[] = {
+	{ 'R', OPT_REPO, "--repo" },
+	{ 'r', OPT_REF, "--ref" },
+	{ 'd', OPT_DEVICE, "--device" },
+	{ 'p', OPT_PACKAGE, "--package" },
+	{ 'V', OPT_VERDICT, "--verdict" },
+	{ 'm', OPT_REASON, "--reason" },
+	{ 'f', OPT_FORCE, "--force" },
+	{ 'j', OPT_JSON, "--json" },
+	{ 'n', OPT_MAX, "-n" },
+};
+#define NR_OPT_BITS (sizeof(opt_bits) / sizeof(opt_bits[0]))
+
+static unsigned
+opt_bit(int opt)
+{
+	for (size_t i = 0; i < NR_OPT_BITS; i++)
+		if (opt_bits[i].opt == opt)
+			return opt_bits[i].bit;
+	return 0;
+}
+
+static int
+parse_max(size_t *out, const char *s)
+{
+	char *end;
+	long n;
+
+	n = strtol(s, &end, 10);
+	if (end == s || *end || n < 1 || n > 1000000)
+		return -1;
+	*out = (size_t)n;
+	return 0;
+}
+
+/*
+ * Options may come before or after the verb and its operand; the verb is
+ * the first word that is not an option.  Returns 0 or the exit status.
+ */
+static int
+parse_args(struct baseline_args *a, const struct verb **vp, int argc,
+    char **argv)
+{
+	const struct command *self = &cmd_baseline;
+	const struct verb *v;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, CMD_COMMON_SHORTOPTS "n:",
+	    longopts, NULL)) != -1) {
+		if (cmd_common_option(opt, optarg))
+			continue;
+		switch (opt) {
+		case 'R':
+			a->repo = optarg;
+			break;
+		case 'r':
+			a->ref = optarg;
+			break;
+		case 'd':
+			a->device = optarg;
+			break;
+		case 'p':
+			a->package = optarg;
+			break;
+		case 'V':
+			a->verdict = optarg;
+			break;
+		case 'm':
+			a->reason = optarg;
+			break;
+		case 'f':
+			a->force = 1;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'n':
+			if (parse_max(&a->max, optarg))
+				return cmd_usage_error(self, "-n needs a "
+				    "positive number, got '%s'", optarg);
+			break;
+		default:
+			return cmd_usage_error(self, NULL);
+		}
+		a->seen |= opt_bit(opt);
+	}
+	if (optind >= argc)
+		return cmd_usage_error(self, "no verb given (record, accept, "
+		    "log or show)");
+	a->verb = argv[optind++];
+	for (v = verbs; v->name && strcmp(v->name, a->verb); v++)
+		;
+	if (!v->name)
+		return cmd_usage_error(self, "unknown verb '%s'", a->verb);
+	if (v->operand && optind >= argc)
+		return cmd_usage_error(self, "baseline %s needs %s", v->name,
+		    !strcmp(v->name, "show") ? "a ref or commit" :
+		    "a results file");
+	if (v->operand)
+		a->operand = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error(self, "unexpected argument '%s'",
+		    argv[optind]);
+	for (size_t i = 0; i < NR_OPT_BITS; i++)
+		if ((a->seen & opt_bits[i].bit) &&
+		    !(v->allowed & opt_bits[i].bit))
+			return cmd_usage_error(self, "baseline %s does not "
+			    "take %s", v->name, opt_bits[i].name);
+	if (!strcmp(v->name, "accept") && !a->reason)
+		return cmd_usage_error(self, "baseline accept needs --reason "
+		    "TEXT saying why the change is intended");
+	*vp = v;
+	return 0;
+}
+
+/* Read and check the run to record; keeps its bytes in `data`. */
+static int
+read_run(struct results **out, struct strbuf *data,
+    const struct baseline_args *a)
+{
+	const struct results *r;
+
+	if (file_read(data, a->operand) ||
+	    results_parse(out, data->buf, data->len, a->operand)) {
+		diag_error_current();
+		return EXIT_BAD_INPUT;
+	}
+	r = *out;
+	if (!r->app.package || !r->device.key || !r->run.id) {
+		diag_error("'%s' has no %s; a baseline is filed under the "
+		    "app's package and the device key, named by the run id",
+		    a->operand, !r->app.package ? "app.package" :
+		    !r->device.key ? "device.key" : "run.id");
+		return EXIT_BAD_INPUT;
+	}
+	if (!r->run.complete && !a->force) {
+		diag_error("run '%s' in '%s' is incomplete%s%s; record it "
+		    "anyway with --force", r->run.id, a->operand,
+		    r->run.errors.nr ? ": " : "",
+		    r->run.errors.nr ? r->run.errors.items[0] : "");
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static int
+verdict_check(const char *v)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	for (const char *const *p = verdicts; *p; p++)
+		if (!strcmp(*p, v))
+			return 0;
+	for (const char *const *p = verdicts; *p; p++)
+		strbuf_addf(&list, "%s%s", p == verdicts ? "" : ", ", *p);
+	diag_error("unknown verdict '%s'; use one of %s", v, list.buf);
+	strbuf_release(&list);
+	return EXIT_BAD_INPUT;
+}
+
+static int
+do_record(struct baseline_store *bs, const struct results *r,
+    const struct strbuf *data, const char *branch,
+    const struct baseline_args *a)
+{
+	char id[BASELINE_OID_HEXSZ + 1];
+	struct strbuf path = STRBUF_INIT;
+	int accept = !strcmp(a->verb, "accept"), rc, attempts;
+
+	rc = baseline_record_run(id, bs, branch, r, data->buf, data->len,
+	    accept ? "accepted" : a->verdict ? a->verdict : "unchecked",
+	    accept ? a->reason : NULL);
+	if (rc) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	printf("%s\n", id);
+	baseline_path(&path, r->app.package, r->device.key);
+	attempts = baseline_store_attempts(bs);
+	if (!attempts)
+		diag_info("'%s' on '%s' in '%s' already holds this run; "
+		    "nothing to commit", path.buf, branch,
+		    baseline_store_name(bs));
+	else
+		diag_info("%s '%s' on '%s' in '%s' as %.10s%s",
+		    accept ? "accepted" : "recorded", path.buf, branch,
+		    baseline_store_name(bs), id, attempts > 1 ?
+		    " (after a concurrent push)" : "");
+	strbuf_release(&path);
+	return EXIT_PASS;
+}
+
+/* "2024-05-01 02:00:00 +0000", or ISO 8601 with `iso`. */
+static void
+format_date(struct strbuf *out, long long t, int tz_minutes, int iso)
+{
+	time_t local = (time_t)(t + tz_minutes * 60LL);
+	int off = tz_minutes < 0 ? -tz_minutes : tz_minutes;
+	char buf[32];
+	struct tm tm;
+
+	if (!gmtime_r(&local, &tm) || !strftime(buf, sizeof(buf),
+	    iso ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm)) {
+		strbuf_addstr(out, "?");
+		return;
+	}
+	strbuf_addf(out, iso ? "%s%c%02d:%02d" : "%s %c%02d%02d", buf,
+	    tz_minutes < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+static const char *
+or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void
+print_log_table(const struct baseline_entry *e, size_t nr)
+{
+	printf("%-25s  %-10s  %-12s  %-12s  %-24s  %s\n", "DATE", "COMMIT",
+	    "VERDICT", "APP VERSION", "RUN", "BASELINE");
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf date = STRBUF_INIT;
+
+		format_date(&date, e[i].time, e[i].tz_minutes, 0);
+		printf("%-25s  %-10.10s  %-12s  %-12s  %-24s  %s/%s\n",
+		    date.buf, e[i].commit, or_dash(e[i].verdict),
+		    or_dash(e[i].app_version), or_dash(e[i].run_id),
+		    e[i].package, e[i].device_key);
+		strbuf_release(&date);
+	}
+}
+
+static void
+print_log_json(const struct baseline_entry *e, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT, date = STRBUF_INIT;
+	struct jsonw w;
+
+	jsonw_init(&w, &sb);
+	jsonw_open(&w, NULL, '[');
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_setlen(&date, 0);
+		format_date(&date, e[i].time, e[i].tz_minutes, 1);
+		jsonw_open(&w, NULL, '{');
+		jsonw_str(&w, "commit", e[i].commit);
+		jsonw_str(&w, "date", date.buf);
+		jsonw_str(&w, "package", e[i].package);
+		jsonw_str(&w, "device_key", e[i].device_key);
+		jsonw_str(&w, "app_version", e[i].app_version);
+		jsonw_str(&w, "run_id", e[i].run_id);
+		jsonw_str(&w, "verdict", e[i].verdict);
+		jsonw_lit(&w, "accepted", e[i].accepted_by ? "true" : "false");
+		jsonw_str(&w, "accepted_by", e[i].accepted_by);
+		jsonw_str(&w, "reason", e[i].reason);
+		jsonw_str(&w, "subject", e[i].subject);
+		jsonw_close(&w, '}');
+	}
+	jsonw_close(&w, ']');
+	jsonw_end(&w);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	strbuf_release(&date);
+}
+
+/* "for device 'k' of 'p'", for the messages of an empty answer. */
+static void
+describe_filter(struct strbuf *out, const struct baseline_args *a)
+{
+	if (a->device)
+		strbuf_addf(out, " for device '%s'", a->device);
+	if (a->package)
+		strbuf_addf(out, " %s '%s'", a->device ? "of" : "for",
+		    a->package);
+}
+
+static int
+do_log(struct baseline_store *bs, const char *ref,
+    const struct baseline_args *a)
+{
+	struct baseline_entry *e = NULL;
+	struct strbuf filter = STRBUF_INIT;
+	size_t nr = 0;
+	int rc;
+
+	rc = baseline_store_log(&e, &nr, bs, ref, a->package, a->device,
+	    a->max);
+	if (rc) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	if (a->json)
+		print_log_json(e, nr);
+	else if (nr)
+		print_log_table(e, nr);
+	if (!nr) {
+		describe_filter(&filter, a);
+		diag_info("no baseline yet%s on '%s' in '%s'", filter.buf, ref,
+		    baseline_store_name(bs));
+	}
+	strbuf_release(&filter);
+	baseline_entries_free(e, nr);
+	return EXIT_PASS;
+}
+
+static int
+do_show(struct baseline_store *bs, const struct baseline_args *a)
+{
+	struct baseline_entry *e = NULL;
+	struct strbuf filter = STRBUF_INIT;
+	size_t nr = 0;
+	int rc;
+
+	rc = baseline_store_show(&e, &nr, bs, a->operand, a->package,
+	    a->device);
+	if (rc) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	if (nr == 1) {
+		fwrite(e[0].data, 1, e[0].len, stdout);
+	} else if (nr > 1) {
+		for (size_t i = 0; i < nr; i++)
+			printf("%s/%s/%s\n", e[i].package, e[i].device_key,
+			    BASELINE_FILE);
+		diag_info("%zu baselines at '%s'; pick one with --device KEY "
+		    "(and --package PKG)", nr, a->operand);
+	} else {
+		describe_filter(&filter, a);
+		diag_info("no baseline%s at '%s' in '%s'", filter.buf,
+		    a->operand, baseline_store_name(bs));
+	}
+	strbuf_release(&filter);
+	baseline_entries_free(e, nr);
+	return EXIT_PASS;
+}
+
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
+{
+	struct baseline_args *a = args;
+	int status = parse_args(a, &a->v, argc, argv);
+
+	if (!status && a->verdict)
+		status = verdict_check(a->verdict);
+	return status;
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	const struct baseline_args *a = args;
+	const struct verb *v = a->v;
+	struct baseline_store *bs = NULL;
+	struct results *r = NULL;
+	struct strbuf data = STRBUF_INIT;
+	const char *ref = a->ref ? a->ref : cfg->baseline.ref;
+	int status;
+
+	/* Bad input comes out before anything touches the repository. */
+	if (v->writes && (status = read_run(&r, &data, a)))
+		goto out;
+	if ((status = cmd_baseline_open(&bs, cfg, a->repo)))
+		goto out;
+	if (v->writes)
+		status = do_record(bs, r, &data, ref, a);
+	else if (!strcmp(v->name, "log"))
+		status = do_log(bs, ref, a);
+	else
+		status = do_show(bs, a);
+out:
+	baseline_store_free(bs);
+	results_free(r);
+	strbuf_release(&data);
+	return status;
+}
+
+const struct command cmd_baseline = {
+	.name = "baseline",
+	.summary = "record, accept, list and show baselines in the git "
+	    "repository",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG_OPTIONAL,
+	.args_size = sizeof(struct baseline_args),
+	.parse = parse,
+	.run = run,
+};

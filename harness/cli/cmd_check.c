@@ -1,0 +1,139 @@
+/*
+ * cmd_check.c: `jankgate check`, validate without touching anything.
+ *
+ * Like `httpd -n`: reads the configuration, every scenario it names and
+ * every APK `apk` stands for (apkset.c: each must open as an APK of `app`,
+ * a split set needs one base, an app bundle needs bundletool on PATH),
+ * prints one line per problem ("FILE:LINE:COL: message" for scenarios),
+ * or "configuration OK".  With results files named on the command line it
+ * checks those instead (schema version, types), which is what a user runs
+ * before feeding a file from another machine to compare or baseline.  It
+ * opens no device, repository or network connection, so it is safe as a
+ * pre-commit hook.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "apkset.h"
+#include "error.h"
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "results.h"
+#include "scenario.h"
+#include "strlist.h"
+#include "banned.h"
+
+/* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
+static const char *const usage[] = {
+	"jankgate check [-c FILE]",
+	"jankgate check RESULTS.json...",
+	NULL
+};
+
+static const char options[] =
+	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
+	"            ./jankgate.json)\n"
+	"Prints one line per problem, or \"configuration OK\".\n"
+	"With RESULTS.json files, checks those instead: schema version\n"
+	"and types; prints \"FILE: OK\" for each good one.\n";
+
+static int
+check_results(int nr, char *const *files)
+{
+	int status = EXIT_PASS;
+
+	for (int i = 0; i < nr; i++) {
+		struct results *r = NULL;
+		int rc = results_read(&r, files[i]);
+
+		/* A missing or unreadable file the user named is bad input. */
+		if (rc) {
+			diag_plain("%s", jg_error_msg());
+			status = EXIT_BAD_INPUT;
+			continue;
+		}
+		printf("%s: OK (%s, %zu scenarios)\n", files[i], RS_SCHEMA,
+		    r->nr_scenarios);
+		results_free(r);
+	}
+	return status;
+}
+
+/* Parse every scenario the config names; print each problem. */
+static int
+check_scenarios(const struct config *cfg)
+{
+	struct strlist problems = STRLIST_INIT;
+	int status = EXIT_PASS;
+
+	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
+		struct scenario *scn = NULL;
+
+		if (scenario_load(&scn, cfg->scenarios.items[i], &problems))
+			status = EXIT_BAD_INPUT;
+		scenario_free(scn);
+	}
+	for (size_t i = 0; i < problems.nr; i++)
+		diag_plain("%s", problems.items[i]);
+	strlist_release(&problems);
+	return status;
+}
+
+struct check_args {
+	char **files;		/* RESULTS.json operands, or none */
+	int nr_files;
+};
+
+static int
+parse(void *args, int argc, char **argv, unsigned *needs)
+{
+	struct check_args *a = args;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "+" CMD_COMMON_SHORTOPTS)) != -1)
+		if (!cmd_common_option(opt, optarg))
+			return cmd_usage_error(&cmd_check, NULL);
+	a->files = argv + optind;
+	a->nr_files = argc - optind;
+	/* Results files are checked alone: no configuration is read. */
+	if (a->nr_files)
+		*needs &= ~(unsigned)CMD_CONFIG;
+	return 0;
+}
+
+static int
+run(void *args, const struct config *cfg)
+{
+	const struct check_args *a = args;
+	int rc;
+
+	if (a->nr_files)
+		return check_results(a->nr_files, a->files);
+	rc = check_scenarios(cfg);
+	if (cfg->apk.nr) {
+		struct apkset set;
+
+		/* Opened as run opens it, but an app bundle is not built. */
+		if (apkset_open(&set, &cfg->apk, cfg->app, NULL)) {
+			diag_plain("%s: apk: %s", cfg->path, jg_error_msg());
+			rc = EXIT_BAD_INPUT;
+		}
+		apkset_release(&set);
+	}
+	if (!rc)
+		printf("configuration OK\n");
+	return rc;
+}
+
+const struct command cmd_check = {
+	.name = "check",
+	.summary = "validate the configuration without touching any device",
+	.usage = usage,
+	.options = options,
+	.needs = CMD_CONFIG,
+	.args_size = sizeof(struct check_args),
+	.parse = parse,
+	.run = run,
+};

@@ -1,0 +1,245 @@
+/*
+ * commands.c: the command table and the dispatcher.
+ *
+ * The table lists every command in the order `jankgate --help` shows it;
+ * each row is the command's own struct (cmd.h), defined in its file next
+ * to its parser, with its usage lines (the man page SYNOPSIS, word for
+ * word; test_cli.c compares them, and with README).  The dispatcher runs
+ * a command in two steps and does in between, once, what the command's
+ * needs ask: it loads the configuration, and for a command that measures
+ * it turns SIGINT and SIGTERM into a request to stop.  `help` lives here
+ * because it lists the table.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "diag.h"
+#include "error.h"
+#include "fileio.h"
+#include "source.h"
+#include "strlist.h"
+#include "xalloc.h"
+#include "banned.h"
+
+const char *const jankgate_usage[] = {
+	"jankgate [-c FILE] [-v | -q] COMMAND [ARGS]",
+	"jankgate --version",
+	"jankgate --help",
+	"jankgate help [COMMAND]",
+	NULL
+};
+
+const struct command *const commands[] = {
+	&cmd_ab,
+	&cmd_baseline,
+	&cmd_check,
+	&cmd_compare,
+	&cmd_devices,
+	&cmd_gate,
+	&cmd_help,
+	&cmd_init,
+	&cmd_mail,
+	&cmd_parse,
+	&cmd_report,
+	&cmd_run,
+	NULL
+};
+
+const struct command *
+command_find(const char *name)
+{
+	for (const struct command *const *c = commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}
+
+/* ---- the configuration, loaded once --------------------------------- */
+
+void
+cmd_warn_environment(const struct config *cfg)
+{
+	extern char **environ;
+	static int done;
+	struct strlist warnings = STRLIST_INIT;
+
+	/* One warning is enough, however often it is asked. */
+	if (done++)
+		return;
+	config_env_unknown(cfg, environ, &warnings);
+	for (size_t i = 0; i < warnings.nr; i++)
+		diag_warn("%s", warnings.items[i]);
+	strlist_release(&warnings);
+}
+
+static int
+load_config(struct config **out)
+{
+	struct strlist problems = STRLIST_INIT;
+	const char *path = config_default_path(jg_opts.config_path);
+	const char *env = getenv("JANKGATE_CONFIG");
+	int rc = config_load(out, path, &source_plugins, &problems);
+
+	if (rc == JG_ENOTFOUND && !jg_opts.config_path && !(env && *env)) {
+		/* No file was named: say how to get one, nothing else. */
+		diag_error("no configuration: pass -c FILE, set "
+		    "JANKGATE_CONFIG, or create ./jankgate.json (`jankgate "
+		    "init` writes one)");
+	} else if (rc == JG_ENOTFOUND || rc == JG_EIO) {
+		diag_error("%s", jg_error_msg());
+	} else {
+		/* Compiler-style lines, "FILE: KEY: what was expected". */
+		for (size_t i = 0; i < problems.nr; i++)
+			diag_plain("%s", problems.items[i]);
+	}
+	strlist_release(&problems);
+	if (!rc)
+		cmd_warn_environment(*out);
+	return rc ? EXIT_BAD_INPUT : 0;
+}
+
+static int
+load_config_optional(struct config **out)
+{
+	struct strlist problems = STRLIST_INIT;
+	const char *env = getenv("JANKGATE_CONFIG");
+	int rc;
+
+	if (jg_opts.config_path || (env && *env) ||
+	    file_exists("jankgate.json"))
+		return load_config(out);
+	rc = config_defaults(out, &source_plugins, &problems);
+	for (size_t i = 0; i < problems.nr; i++)
+		diag_plain("%s", problems.items[i]);
+	strlist_release(&problems);
+	if (!rc) {
+		diag_verbose("no configuration file; using the defaults");
+		cmd_warn_environment(*out);
+	}
+	return rc ? EXIT_BAD_INPUT : 0;
+}
+
+/* ---- signals: a command that measures is asked to stop ------------ */
+
+static void (*volatile stop_hook)(void);
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	if (stop_hook)
+		stop_hook();
+}
+
+int
+command_dispatch(const struct command *c, int argc, char **argv)
+{
+	struct sigaction sa, old_int, old_term;
+	struct config *cfg = NULL;
+	unsigned needs = c->needs;
+	void *args = xcalloc(1, c->args_size ? c->args_size : 1);
+	int status;
+
+	status = c->parse(args, argc, argv, &needs);
+	if (!status && (needs & CMD_CONFIG))
+		status = load_config(&cfg);
+	else if (!status && (needs & CMD_CONFIG_OPTIONAL))
+		status = load_config_optional(&cfg);
+	if (status)
+		goto out;
+	if (c->stop) {
+		stop_hook = c->stop;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+	}
+	status = c->run(args, cfg);
+	if (c->stop) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		stop_hook = NULL;
+	}
+out:
+	if (c->release)
+		c->release(args);
+	free(args);
+	config_free(cfg);
+	return status;
+}
+
+/* ---- help ----------------------------------------------------------- */
+
+void
+cmd_print_help(FILE *fp)
+{
+	for (const char *const *u = jankgate_usage; *u; u++)
+		fprintf(fp, "%s %s\n",
+		    u == jankgate_usage ? "usage:" : "   or:", *u);
+	fputs("\nGlobal options:\n"
+	    "  -c FILE     configuration file (default: $JANKGATE_CONFIG,\n"
+	    "              then ./jankgate.json)\n"
+	    "  -v          more diagnostics\n"
+	    "  -q          no progress or informational messages\n"
+	    "  --version   print the version and exit\n"
+	    "  --help      print this help and exit\n"
+	    "\nCommands:\n", fp);
+	for (const struct command *const *c = commands; *c; c++)
+		fprintf(fp, "  %-10s  %s\n", (*c)->name, (*c)->summary);
+	fputs("\nSee 'jankgate help COMMAND' and jankgate(1).\n", fp);
+}
+
+static const char *const help_usage[] = {
+	"jankgate help [COMMAND]",
+	NULL
+};
+
+struct help_args {
+	const char *command;	/* NULL: jankgate's own help */
+};
+
+static int
+help_parse(void *args, int argc, char **argv, unsigned *needs)
+{
+	struct help_args *a = args;
+
+	if (argc > 2)
+		return cmd_usage_error(&cmd_help, "too many arguments");
+	a->command = argc == 2 ? argv[1] : NULL;
+	return 0;
+}
+
+static int
+help_run(void *args, const struct config *cfg)
+{
+	const struct help_args *a = args;
+	const struct command *c;
+
+	if (!a->command) {
+		cmd_print_help(stdout);
+		return EXIT_PASS;
+	}
+	c = command_find(a->command);
+	if (!c) {
+		diag_error("'%s' is not a jankgate command; see 'jankgate "
+		    "--help'", a->command);
+		return EXIT_BAD_INPUT;
+	}
+	cmd_print_command_help(c);
+	return EXIT_PASS;
+}
+
+const struct command cmd_help = {
+	.name = "help",
+	.summary = "show the usage of jankgate or of one command",
+	.usage = help_usage,
+	.options = "",
+	.args_size = sizeof(struct help_args),
+	.parse = help_parse,
+	.run = help_run,
+};

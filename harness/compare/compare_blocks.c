@@ -1,0 +1,219 @@
+/*
+ * compare_blocks.c: main-thread blocks compared by signature.
+ *
+ * A block's signature is a stable hash of its top application frames
+ * (signature.h), so the same cause has the same signature in every run.  For
+ * each scenario, per scene and for the blocks outside every scene, each
+ * signature gets one record: how often it occurred per valid iteration on
+ * each side, and the median wall time of its occurrences.  Then:
+ *
+ *   new        occurs now, never in the baseline
+ *   resolved   occurred in the baseline, not now
+ *   worse      occurs on both sides, and more often: the rate per iteration
+ *              rose by at least the `blocks` threshold of the scene
+ *              (default: by 1 per iteration and by 25 %), or longer: the
+ *              median wall time rose by at least the `block_ms` threshold
+ *              (default: 100 ms and 20 %)
+ *   unchanged  anything else
+ *
+ * These records explain the `blocks` and `block_ms` metrics, which carry
+ * the statistics and the gate; a block record never changes the exit
+ * status.  Blocks without a signature are not grouped here (they still
+ * count in the metrics), and a scope with no valid current iteration is
+ * skipped, since nothing can be said to have gone away from a run that
+ * did not happen.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "config.h"
+#include "metrics.h"
+#include "results.h"
+#include "stats.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Frames of the example stack kept for the report. */
+#define STACK_KEEP 12
+
+enum { SIDE_BASE, SIDE_CUR };
+
+struct sig_acc {
+	const char *signature;
+	const struct rs_block *example;	/* the first seen, current first */
+	double count[2];
+	double *wall[2];
+	size_t nr_wall[2], alloc_wall[2];
+};
+
+struct block_scope {
+	const char *scene;		/* NULL: outside every scene */
+	struct sig_acc *sigs;
+	size_t nr, alloc;
+};
+
+struct block_set {
+	struct block_scope *scopes;
+	size_t nr, alloc;
+	double iterations[2];
+};
+
+static struct block_scope *
+scope_for(struct block_set *set, const char *scene)
+{
+	struct block_scope *s;
+
+	for (size_t i = 0; i < set->nr; i++) {
+		s = &set->scopes[i];
+		if (s->scene == scene || (s->scene && scene &&
+		    !strcmp(s->scene, scene)))
+			return s;
+	}
+	XALLOC_GROW(set->scopes, set->nr + 1, set->alloc);
+	s = &set->scopes[set->nr++];
+	memset(s, 0, sizeof(*s));
+	s->scene = scene;
+	return s;
+}
+
+static void
+add_block(struct block_set *set, const char *scene, int side,
+    const struct rs_block *blk)
+{
+	struct block_scope *s;
+	struct sig_acc *a = NULL;
+
+	if (!blk->signature)
+		return;
+	s = scope_for(set, scene);
+	for (size_t i = 0; i < s->nr && !a; i++)
+		if (!strcmp(s->sigs[i].signature, blk->signature))
+			a = &s->sigs[i];
+	if (!a) {
+		XALLOC_GROW(s->sigs, s->nr + 1, s->alloc);
+		a = &s->sigs[s->nr++];
+		memset(a, 0, sizeof(*a));
+		a->signature = blk->signature;
+		a->example = blk;
+	}
+	a->count[side]++;
+	if (isfinite(blk->wall_ms)) {
+		XALLOC_GROW(a->wall[side], a->nr_wall[side] + 1,
+		    a->alloc_wall[side]);
+		a->wall[side][a->nr_wall[side]++] = blk->wall_ms;
+	}
+}
+
+static void
+collect(struct block_set *set, const struct rs_scenario *sc, int side)
+{
+	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
+		const struct rs_iteration *it = &sc->iterations[i];
+
+		if (it->warmup || !it->ok)
+			continue;
+		set->iterations[side]++;
+		for (size_t j = 0; j < it->nr_scenes; j++)
+			for (size_t k = 0; k < it->scenes[j].nr_blocks; k++)
+				add_block(set, it->scenes[j].name, side,
+				    &it->scenes[j].blocks[k]);
+		for (size_t k = 0; k < it->nr_blocks; k++)
+			add_block(set, NULL, side, &it->blocks[k]);
+	}
+}
+
+static void
+fill_side(struct cmp_block_side *out, const struct sig_acc *a, int side,
+    double iterations)
+{
+	out->iterations = iterations;
+	out->count = a->count[side];
+	out->per_iteration = iterations > 0 ? a->count[side] / iterations :
+	    NAN;
+	if (!a->nr_wall[side] || stats_quantile(&out->wall_ms, a->wall[side],
+	    a->nr_wall[side], 0.5))
+		out->wall_ms = NAN;
+}
+
+/* The threshold rule of metrics.h: a rise counts when it reaches both. */
+static bool
+rose(double base, double cur, const struct compare_opts *o,
+    const char *scene, const char *metric)
+{
+	const struct metric_def *m = metric_find(metric);
+	double rel = m->rel_threshold, abs_ = m->abs_threshold;
+
+	if (isnan(base) || isnan(cur))
+		return false;
+	if (o->cfg)
+		config_threshold_for(o->cfg, scene, m, &rel, &abs_);
+	return cur - base >= fmax(abs_, rel * fabs(base)) && cur > base;
+}
+
+static enum cmp_block_status
+block_status(const struct cmp_block *b, const struct compare_opts *o)
+{
+	if (b->base.count == 0)
+		return CMP_BLOCK_NEW;
+	if (b->cur.count == 0)
+		return CMP_BLOCK_RESOLVED;
+	if (rose(b->base.per_iteration, b->cur.per_iteration, o, b->scene,
+	    "blocks") || rose(b->base.wall_ms, b->cur.wall_ms, o, b->scene,
+	    "block_ms"))
+		return CMP_BLOCK_WORSE;
+	return CMP_BLOCK_UNCHANGED;
+}
+
+static void
+emit(struct comparison *c, const char *scenario, const struct block_set *set,
+    const struct compare_opts *o)
+{
+	for (size_t i = 0; i < set->nr; i++) {
+		const struct block_scope *s = &set->scopes[i];
+
+		for (size_t j = 0; j < s->nr; j++) {
+			const struct sig_acc *a = &s->sigs[j];
+			struct cmp_block *b = comparison_add_block(c);
+			const struct strlist *st = &a->example->stack;
+
+			b->device = c->device ? xstrdup(c->device) : NULL;
+			b->scenario = xstrdup(scenario);
+			b->scene = s->scene ? xstrdup(s->scene) : NULL;
+			b->signature = xstrdup(a->signature);
+			fill_side(&b->base, a, SIDE_BASE,
+			    set->iterations[SIDE_BASE]);
+			fill_side(&b->cur, a, SIDE_CUR,
+			    set->iterations[SIDE_CUR]);
+			for (size_t k = 0; k < st->nr && k < STACK_KEEP; k++)
+				strlist_add(&b->stack, st->items[k]);
+			b->status = block_status(b, o);
+		}
+	}
+}
+
+void
+compare_blocks(struct comparison *c, const char *scenario,
+    const struct rs_scenario *cur, const struct rs_scenario *const *base,
+    size_t nr_base, const struct compare_opts *o)
+{
+	struct block_set set = { NULL, 0, 0, { 0, 0 } };
+
+	/* The current run first, so its scenes and examples lead. */
+	collect(&set, cur, SIDE_CUR);
+	for (size_t i = 0; i < nr_base; i++)
+		collect(&set, base[i], SIDE_BASE);
+	if (set.iterations[SIDE_CUR] > 0)
+		emit(c, scenario, &set, o);
+	for (size_t i = 0; i < set.nr; i++) {
+		struct block_scope *s = &set.scopes[i];
+
+		for (size_t j = 0; j < s->nr; j++) {
+			free(s->sigs[j].wall[0]);
+			free(s->sigs[j].wall[1]);
+		}
+		free(s->sigs);
+	}
+	free(set.scopes);
+}

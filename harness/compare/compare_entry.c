@@ -1,0 +1,360 @@
+/*
+ * compare_entry.c: one entry of a comparison (compare_int.h): the values
+ * of a metric on each side, one per valid iteration with the session it
+ * came from, their summaries and spread, and the gates before any
+ * statistics (compare.h steps 1 and 2): new, missing, too few iterations,
+ * all one number.  An entry that passes them waits in x->pend for the
+ * run's passes (compare_pass.c).  Also the run-by-run series the session
+ * model and the trend line read from the baseline.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "config.h"
+#include "error.h"
+#include "metrics.h"
+#include "results.h"
+#include "stats.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Both NULL, or both the same string. */
+bool
+cmp_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool
+iteration_valid(const struct rs_iteration *it)
+{
+	return !it->warmup && it->ok;
+}
+
+size_t
+cmp_valid_iterations(const struct rs_scenario *sc)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; sc && i < sc->nr_iterations; i++)
+		n += iteration_valid(&sc->iterations[i]);
+	return n;
+}
+
+/*
+ * Append the values of `m` in scene `scene` (NULL: the launch) of `sc`,
+ * each with its run (the baseline input's index, -1 for the current run)
+ * and session.
+ */
+static void
+gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
+    const struct metric_def *m, int run)
+{
+	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
+		const struct rs_iteration *it = &sc->iterations[i];
+		const struct rs_scene *sn;
+		double x;
+		int rc;
+
+		if (!iteration_valid(it))
+			continue;
+		if (scene) {
+			sn = rs_iteration_find_scene(it, scene);
+			if (!sn)
+				continue;
+			rc = metric_scene_value(m, sn, &x);
+		} else {
+			rc = metric_iteration_value(m, it, &x);
+		}
+		if (rc) {
+			/* Not measured in this iteration: no value. */
+			jg_error_clear();
+			continue;
+		}
+		if (!isfinite(x)) {
+			s->dropped++;
+			continue;
+		}
+		cmp_sample_add(s, x, run, it->session);
+	}
+}
+
+/*
+ * The per-iteration spread behind the noise term of T, the smaller of two
+ * estimates that are both the IQR for normal data and each over-read in
+ * one case:
+ *   - the IQR of the pooled baseline, which also counts what moves whole
+ *     runs (a fix or a regression inside the baseline window);
+ *   - how much two iterations of the same session differ: sqrt 2 times
+ *     the median of |x - y| over every pair of one session's values
+ *     (within 3 % of the IQR for lognormal frame times), which jumps by
+ *     whole steps on values that sit on a few integers (p90 in whole ms,
+ *     block counts: its median is 0 or 1).
+ * NAN when there is neither.
+ */
+static double
+spread_of(const struct cmp_sample *b, const struct stats_summary *base)
+{
+	double *d = NULL, med, iqr = base->n > 1 ? base->iqr : NAN;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = i + 1; j < b->n; j++) {
+			if (b->run[j] != b->run[i] || b->sess[j] != b->sess[i])
+				continue;
+			XALLOC_GROW(d, n + 1, alloc);
+			d[n++] = fabs(b->v[i] - b->v[j]);
+		}
+	if (n && !stats_quantile(&med, d, n, 0.5))
+		iqr = fmin(iqr, M_SQRT2 * med);
+	free(d);
+	return iqr;
+}
+
+void
+cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(e->reason);
+	e->reason = strbuf_detach(&sb, NULL);
+}
+
+static bool
+all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
+{
+	double x = a->v[0];
+
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i] != x)
+			return false;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i] != x)
+			return false;
+	return true;
+}
+
+/*
+ * Build the entry for metric `m` in `scene` (NULL: scenario metric) and
+ * apply the gates of compare.h step 2; an entry that passes them is queued
+ * with its samples for the statistics.  No entry when neither side has a
+ * value.
+ */
+void
+cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene, const struct metric_def *m)
+{
+	struct comparison *c = x->c;
+	struct cmp_sample b = { 0 }, cu = { 0 };
+	size_t min = (size_t)x->o->min_iterations;
+	struct cmp_pending *p;
+	struct cmp_entry *e;
+
+	for (size_t i = 0; i < sc->nr_base; i++)
+		gather(&b, sc->base[i], scene, m, (int)i);
+	gather(&cu, sc->cur, scene, m, -1);
+	if (b.dropped + cu.dropped)
+		strlist_addf(&c->warnings, "%s%s%s: %s: %zu values that are "
+		    "not finite numbers were left out", sc->scenario,
+		    scene ? "/" : "", scene ? scene : "", m->name,
+		    b.dropped + cu.dropped);
+	if (!b.n && !cu.n)
+		goto out;
+
+	e = comparison_add_entry(c);
+	e->device = c->device ? xstrdup(c->device) : NULL;
+	e->scenario = xstrdup(sc->scenario);
+	e->scene = scene ? xstrdup(scene) : NULL;
+	e->metric = xstrdup(m->name);
+	e->unit = xstrdup(m->unit);
+	e->higher_is_better = m->dir == METRIC_HIGHER_IS_BETTER;
+	stats_summarize(&e->base, b.v, b.n);
+	stats_summarize(&e->cur, cu.v, cu.n);
+	if (x->o->cfg)
+		config_threshold_for(x->o->cfg, scene, m, &e->rel_threshold,
+		    &e->abs_threshold);
+	else {
+		e->rel_threshold = m->rel_threshold;
+		e->abs_threshold = m->abs_threshold;
+	}
+	e->noise_threshold = x->o->noise;
+	e->spread = spread_of(&b, &e->base);
+	if (b.n)
+		e->threshold = fmax(fmax(e->abs_threshold,
+		    e->rel_threshold * fabs(e->base.median)),
+		    isnan(e->spread) ? 0 : e->noise_threshold * e->spread);
+
+	if (!b.n) {
+		e->verdict = CMP_NEW;
+		cmp_set_reasonf(e, "no baseline values yet");
+	} else if (!sc->cur) {
+		e->verdict = CMP_MISSING;
+		cmp_set_reasonf(e, "scenario '%s' is not in the current run",
+		    sc->scenario);
+	} else if (sc->cur_valid < min) {
+		e->verdict = CMP_INCONCLUSIVE;
+		cmp_set_reasonf(e, "%zu valid current iterations of '%s', "
+		    "fewer than min_iterations (%zu)", sc->cur_valid,
+		    sc->scenario, min);
+	} else if (!cu.n) {
+		e->verdict = CMP_MISSING;
+		cmp_set_reasonf(e, "no value in the current run");
+	} else if (cu.n < min || b.n < min) {
+		e->verdict = CMP_INCONCLUSIVE;
+		cmp_set_reasonf(e, "%zu current and %zu baseline values, fewer "
+		    "than min_iterations (%zu) on one side", cu.n, b.n, min);
+	} else {
+		XALLOC_GROW(x->pend, x->nr_pend + 1, x->alloc_pend);
+		p = &x->pend[x->nr_pend++];
+		memset(p, 0, sizeof(*p));
+		p->entry = c->nr_entries - 1;
+		p->metric = m;
+		p->b = b;
+		p->cu = cu;
+		p->degenerate = all_equal(&b, &cu);
+		return;
+	}
+out:
+	cmp_sample_release(&b);
+	cmp_sample_release(&cu);
+}
+
+/*
+ * Add the run-by-run deviations of `b` (one metric's baseline) to `ks`:
+ * on the log scale for times, else divided by the within-run standard
+ * deviation (*sd gets it; 0 when there is none), signed so that worse is
+ * positive.
+ */
+void
+cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
+    const struct cmp_sample *b, bool log_scale, bool higher_is_better,
+    double *sd)
+{
+	size_t nb = x->nr_base;
+	double *sum = xcalloc(nb + 1, sizeof(*sum));
+	double *n = xcalloc(nb + 1, sizeof(*n));
+	double grand = 0, runs = 0, ss = 0, df = 0, div = 1;
+	double sign = higher_is_better ? -1 : 1;
+
+	*sd = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		double y = log_scale ? log(b->v[i]) : b->v[i];
+
+		if (b->run[i] < 0 || (log_scale && !(b->v[i] > 0)))
+			goto out;
+		sum[b->run[i]] += y;
+		n[b->run[i]]++;
+	}
+	for (size_t r = 0; r < nb; r++)
+		if (n[r]) {
+			grand += sum[r] / n[r];
+			runs++;
+		}
+	if (runs < 2)
+		goto out;
+	grand /= runs;
+	for (size_t i = 0; i < b->n; i++) {
+		double y = log_scale ? log(b->v[i]) : b->v[i];
+		double d = y - sum[b->run[i]] / n[b->run[i]];
+
+		ss += d * d;
+	}
+	for (size_t r = 0; r < nb; r++)
+		df += n[r] ? n[r] - 1 : 0;
+	*sd = df > 0 ? sqrt(ss / df) : 0;
+	if (!log_scale) {
+		if (!(*sd > 0))
+			goto out;
+		div = *sd;
+	}
+	for (size_t r = 0; r < nb; r++)
+		if (n[r]) {
+			ks->sum[x->pos[r]] += sign * (sum[r] / n[r] - grand) /
+			    div;
+			ks->n[x->pos[r]]++;
+		}
+out:
+	free(sum);
+	free(n);
+}
+
+/*
+ * The mean frame time of a scene, from its histogram: every frame counts,
+ * so unlike the whole-ms percentiles it follows a phone running 2 %
+ * slower instead of sticking at a bucket.  Not a compared metric; the
+ * session model reads the drift of frame times from it.
+ */
+static int
+mean_frame_ms(double *out, const struct rs_scene *sn)
+{
+	double sum = 0, n = 0;
+
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
+		sum += (double)sn->frames.histogram[i].ms *
+		    (double)sn->frames.histogram[i].count;
+		n += (double)sn->frames.histogram[i].count;
+	}
+	if (!(n > 0 && sum > 0))
+		return -1;
+	*out = sum / n;
+	return 0;
+}
+
+/* Add the baseline's sessions of `scene`'s mean frame time to the drift. */
+void
+cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene)
+{
+	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
+		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
+		METRIC_KIND_FRAME_TIME, 0, 0 };
+	struct cmp_pending p;
+
+	memset(&p, 0, sizeof(p));
+	p.metric = &mean_frame;
+	for (size_t r = 0; r < sc->nr_base; r++)
+		for (size_t i = 0; sc->base[r] && i <
+		    sc->base[r]->nr_iterations; i++) {
+			const struct rs_iteration *it =
+			    &sc->base[r]->iterations[i];
+			const struct rs_scene *sn;
+			double v;
+
+			if (!iteration_valid(it))
+				continue;
+			sn = rs_iteration_find_scene(it, scene);
+			if (sn && !mean_frame_ms(&v, sn))
+				cmp_sample_add(&p.b, v, (int)r, it->session);
+		}
+	/* Interleaved, B's blocks are blocks of the same session too. */
+	for (size_t i = 0; x->o->interleaved && sc->cur && i <
+	    sc->cur->nr_iterations; i++) {
+		const struct rs_iteration *it = &sc->cur->iterations[i];
+		const struct rs_scene *sn;
+		double v;
+
+		if (!iteration_valid(it))
+			continue;
+		sn = rs_iteration_find_scene(it, scene);
+		if (sn && !mean_frame_ms(&v, sn))
+			cmp_sample_add(&p.cu, v, -1, it->session);
+	}
+	if (p.b.n) {
+		double sd;
+
+		x->frame_drift.both = x->o->interleaved;
+		cmp_kind_add(&x->frame_drift, &p);
+		cmp_series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b,
+		    true, false, &sd);
+	}
+	cmp_sample_release(&p.b);
+	cmp_sample_release(&p.cu);
+}

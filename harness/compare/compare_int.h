@@ -1,0 +1,310 @@
+/*
+ * compare_int.h: what the files of compare share, private to them.
+ *
+ *   compare.c          compare_run(): options, scenarios, the window
+ *   compare_pass.c     the run's passes: session spreads, the tests, the
+ *                      correction and the decisions
+ *   compare_trend.c    the trend line: a kind's drift, a creeping metric,
+ *                      the run where a series stepped
+ *   compare_entry.c    one entry: its samples and the gates before the
+ *                      statistics
+ *   compare_test.c     the test of one entry under the session model
+ *   compare_session.c  the session model: sessions, spread per kind,
+ *                      the trend line's step finder
+ *   compare_verdict.c  the verdict of one entry, a look's alpha
+ *
+ * Each calls only the ones after it in this list.
+ *
+ * compare_entry.c gathers every entry's values with the session each came from,
+ * lets compare_session.c estimate how much a session moves each kind of
+ * metric from the baseline's sessions, tests every entry under that model,
+ * and decides entries in a last pass, once the correction has seen every
+ * p-value of the run; each entry that reached the statistics is queued as
+ * a cmp_pending, and cmp_decide() turns it into the verdict of compare.h
+ * step 5 under the look's cmp_rules.
+ */
+#ifndef JG_COMPARE_INT_H
+#define JG_COMPARE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare.h"
+
+/* The values of one side of one entry, each with where it came from. */
+struct cmp_sample {
+	double *v;		/* per iteration, in the metric's unit */
+	int *run;		/* the baseline input it came from; -1: the
+				   current run */
+	int *sess;		/* its session in that run */
+	size_t n, alloc;
+	size_t dropped;		/* values that were not finite */
+};
+
+void cmp_sample_add(struct cmp_sample *s, double v, int run, int sess);
+void cmp_sample_release(struct cmp_sample *s);
+
+/* An entry that reached the statistics, decided after adjustment. */
+struct cmp_pending {
+	size_t entry;		/* index in comparison.entries */
+	const struct metric_def *metric;
+	struct cmp_sample b, cu;	/* owned until the run is decided */
+	bool degenerate;	/* every value equal: not in the family */
+	bool untestable;	/* no spread within any session */
+	double se, df;		/* the test's, on its scale */
+	double p_worse_raw, p_better_raw;	/* one-sided t tests */
+	double p_worse, p_better;		/* the same, adjusted */
+	bool trend;		/* in the trend test's family */
+	double trend_p_raw, trend_p;		/* the worse way */
+	/* The metric's own between-session variance in the baseline
+	 * (cmp_kind_add), on the test's scale, and its sessions. */
+	double vb_own;
+	size_t s_own;
+	double msb_own, msw_own, n0_own;	/* its mean squares */
+	size_t values_own;
+	double sd_base;		/* the baseline's within-run sd, in unit */
+};
+
+/* What the verdict needs to know about the look. */
+struct cmp_rules {
+	double alpha;		/* this look's share for the main test */
+	double alpha_run;	/* all looks' */
+	enum stats_adjust how;	/* named in reasons */
+	bool last;		/* no more iterations will follow */
+	bool sequential;	/* the caller takes more than one look */
+};
+
+/*
+ * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction
+ * the shift points to) from `p` under `r`, by the table of compare.h step
+ * 5.  The entry's shift, interval and threshold must be set.
+ */
+void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
+    const struct cmp_rules *r);
+
+/* ---- compare_session.c -------------------------------------------------- */
+
+/* Sums over one kind's entries for its between-session spread. */
+struct cmp_kind_acc {
+	double sum;		/* times: between-session variances; other
+				   kinds: between-session variances ... */
+	double sum_within;	/* ... and within-session ones, for a ratio */
+	size_t entries;
+	size_t sessions;	/* the most baseline sessions of an entry;
+				   interleaved: its pairs of blocks + 1 */
+	bool both;		/* interleaved: both sides' blocks */
+};
+
+/*
+ * The one-way analysis of variance of p->b's sessions (the baseline):
+ * kept in p (vb_own, s_own) and added to the accumulator of its metric's
+ * kind.  Entries with fewer than two sessions, or no spread within them,
+ * add nothing.
+ */
+void cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p);
+
+/*
+ * The spread of one kind from its accumulator and its prior (weight
+ * `prior_runs`, in runs): the estimate, and what the tests use.
+ */
+void cmp_kind_finish(struct cmp_session_kind *out,
+    const struct cmp_kind_acc *acc, enum metric_kind kind, double prior,
+    double prior_runs);
+
+/* The test of one entry under the session model. */
+struct cmp_model {
+	double d, se, df;	/* cur - base on the test's scale; df
+				   INFINITY for the rank test */
+	double p_greater, p_less;	/* one-sided: cur larger, smaller */
+	double shift, lo, hi;	/* cur - base in unit, at ci_level */
+	double sd_within, sd_session;
+	double deff;		/* the design effect of the sessions */
+	size_t sessions_base, sessions_cur;
+	bool log_scale;
+	bool rank;		/* the rank test decided (else the t test) */
+	bool untestable;	/* no spread within any session */
+};
+
+struct cmp_test_opts {
+	double ci_level;	/* the interval's confidence */
+	double level;		/* what a lone change is tested at */
+	double prior_runs;	/* weight of the kind's spread against a
+				   metric's own sessions */
+};
+
+/*
+ * Test p->cu against p->b (only the baseline runs with anchor[run] set
+ * when `anchor` is not NULL) under the kind's spread `sk`, tonight's values
+ * first taken back by `offset` on the test's scale (the kind's trend; 0:
+ * none).  `center` is the baseline median in unit.
+ */
+void cmp_model_test(struct cmp_model *out, const struct cmp_pending *p,
+    const struct cmp_session_kind *sk, double center, const bool *anchor,
+    double offset, const struct cmp_test_opts *o);
+
+/*
+ * The smallest worse shift (in unit, positive) that model `m` would call
+ * significant at one-sided level `alpha`.
+ */
+double cmp_model_detectable(const struct cmp_model *m, double center,
+    bool higher_is_better, double alpha);
+
+/*
+ * Where the series of run means stepped: the values of p (baseline runs
+ * in the chronological order `order[0..nr)`, oldest first, then the
+ * current run) split in two where the worse-way difference of the two
+ * sides' means, in units of its standard error, is largest.  Returns the
+ * position in `order` of the first run after the step (nr: tonight's),
+ * or -1 when the series is too short; *by gets the step in unit, worse
+ * positive.
+ */
+int cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
+    size_t nr, bool higher_is_better);
+
+
+/* ---- compare_session.c: sessions, shared with compare_test.c ---------- */
+
+/* One session of one side: its run, its values' count, mean and squares. */
+struct cmp_sess {
+	int run, sess;
+	size_t n;
+	double mean, ss;
+};
+
+struct cmp_sessions {
+	struct cmp_sess *s;
+	size_t nr, alloc;
+	size_t values;
+	double ss;		/* sum of squares within sessions */
+};
+
+/* Times go on the log scale when every value of both sides allows it. */
+bool cmp_use_log(const struct cmp_pending *p);
+
+/* x on the test's scale. */
+double cmp_on_scale(double x, bool log_scale);
+
+/*
+ * Group sample `s` by session into *out (its array reused), only the
+ * runs with anchor[run] set when `anchor` is not NULL.
+ */
+void cmp_group(struct cmp_sessions *out, const struct cmp_sample *s,
+    bool log_scale, const bool *anchor);
+
+/* What rounding alone makes values differ by, as a variance. */
+double cmp_rounding_floor(const struct metric_def *m, double center,
+    bool log_scale);
+
+/*
+ * The within-session spread as ranks feel it, a variance (NAN when no
+ * session has two values); compare_session.c says how.
+ */
+double cmp_rank_within(const struct cmp_sample *const *side,
+    const struct cmp_sessions *const *g, bool log_scale,
+    const bool *anchor);
+
+/* ---- compare.c, compare_entry.c, compare_pass.c, compare_trend.c ------- */
+
+/* The trend line's share of a look's alpha, and the window it needs. */
+#define CMP_TREND_SHARE 0.1
+#define CMP_TREND_MIN_RUNS 6
+/* The t a kind's slope over the window needs to be taken off tonight. */
+#define CMP_TREND_T 3
+
+#define SWAP(a, b) do { struct cmp_kind_series tmp_ = (a); (a) = (b); \
+	(b) = tmp_; } while (0)
+
+/* What a scenario contributes to every entry in it. */
+struct cmp_scope {
+	const char *scenario;
+	const struct rs_scenario *cur;
+	const struct rs_scenario *const *base;	/* one per baseline */
+	size_t nr_base;
+	size_t cur_valid, base_valid;
+};
+
+/*
+ * How a kind of metric moved over the window, run by run: the worse-way
+ * deviation of each run's mean from the window's, averaged over the
+ * kind's metrics (relative for times, in within-session standard
+ * deviations for the rest), per position in the window, oldest first.
+ */
+struct cmp_kind_series {
+	double *sum, *n;
+};
+
+struct cmp_ctx {
+	struct cmp_kind_acc frame_drift;	/* from scenes' mean frames */
+	struct cmp_kind_series series[METRIC_NR_KINDS];
+	struct cmp_kind_series frame_pct;	/* the percentiles' (no
+					   histogram) */
+	int *pos;		/* baseline input -> position in the window */
+	struct comparison *c;
+	const struct compare_opts *o;
+	struct cmp_pending *pend;
+	size_t nr_pend, alloc_pend;
+	bool *anchor;		/* per baseline input: the trend's anchor */
+	int *order;		/* baseline inputs, oldest first */
+	size_t nr_base;
+};
+
+
+/* compare_entry.c: the samples of one entry, and the entry. */
+
+/* Both NULL, or both the same string. */
+bool cmp_same_str(const char *a, const char *b);
+
+/* The valid iterations of `sc` (not warm-ups, not failed). */
+size_t cmp_valid_iterations(const struct rs_scenario *sc);
+
+/* Set e->reason (printf-style), replacing what it held. */
+void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Make the entry of metric `m` in `scene` (NULL: the scenario's own) of
+ * scope `sc`: its samples, summaries and the gates before any statistics;
+ * an entry that reaches the statistics is kept pending in x->pend.
+ */
+void cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene, const struct metric_def *m);
+
+/*
+ * Add the worse-way deviations of baseline sample `b`'s run means from
+ * the window's to the series `ks` (on a log scale for times; else in
+ * units of *sd, the within-session sd).
+ */
+void cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
+    const struct cmp_sample *b, bool log_scale, bool higher_is_better,
+    double *sd);
+
+/* The scenes' mean frames of `scene` into x->frame_drift. */
+void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene);
+
+/* compare_pass.c: the run's passes over the pending entries. */
+
+/* The spread a session adds, per kind of metric, from every baseline. */
+void cmp_estimate_kinds(struct cmp_ctx *x);
+
+/* Test every pending entry under the session model and the trend line. */
+void cmp_test_all(struct cmp_ctx *x);
+
+/* Adjust the run's p-values and decide every pending entry. */
+int cmp_decide_all(struct cmp_ctx *x);
+
+/* compare_trend.c: the trend line. */
+
+/* A kind's trend over the window into sk (see compare_trend.c). */
+void cmp_fit_trend(struct cmp_ctx *x, struct cmp_session_kind *sk,
+    const struct cmp_kind_series *ks);
+
+/* Decide entry `e` by its trend test: a creep is a regression. */
+void cmp_decide_trend(struct cmp_ctx *x, struct cmp_pending *p,
+    struct cmp_entry *e);
+
+/* Name the run where the series of a regression stepped. */
+void cmp_find_step(struct cmp_ctx *x, struct cmp_pending *p,
+    struct cmp_entry *e);
+
+#endif

@@ -1,0 +1,420 @@
+/*
+ * compare_session.c: the session model behind every test of compare.
+ *
+ * A phone is not the same phone from one session to the next: its
+ * temperature, clocks, background work and what the app's JIT kept differ,
+ * and every iteration of one session shares that state.  So a value is
+ *
+ *	y = mu(side) + u(session) + e(iteration)
+ *
+ * on the test's scale (the log of times, where "2 % slower today" is one
+ * number for every time; the value itself for counts and shares), with
+ * u ~ (0, sb^2) drawn once per session and e ~ (0, sw^2) per iteration.
+ * A side's mean then varies by sb^2 / sessions + sw^2 / iterations, and
+ * more iterations of one session cannot beat the first term: that is why
+ * `gate` measures its extra batches as new sessions.
+ *
+ *   sw^2  is pooled from the spread within every session of both sides
+ *         (degrees of freedom: values - sessions), floored at the
+ *         rounding of the metric (resolution^2 / 12: a p90 in whole ms
+ *         cannot be known better than that).
+ *   sb^2  is estimated per kind of metric from the baseline: for each
+ *         metric, a one-way analysis of variance over the baseline's
+ *         sessions gives (MSB - MSW) / n0; times average these (a slower
+ *         phone moves all of them by the same fraction), the other kinds
+ *         divide their sum by the sum of MSW (a session moves a count by
+ *         a share of its own spread).  What a kind's many metrics share
+ *         is the same handful of sessions, so the estimate has sessions
+ *         - 1 degrees of freedom, however many metrics it averages.  It
+ *         is combined with the configured prior (session.<kind>) as
+ *         (w v0 + (S - 1) v) / (w + S - 1), w = session.prior_runs: the
+ *         prior alone with one baseline session (the first nights), the
+ *         sessions' own spread once there are many.  The prior counts as
+ *         known, so the combination's degrees of freedom are
+ *         (w + S - 1)^2 / (S - 1), infinite for the prior alone.
+ *
+ * The test of one entry under this model is compare_test.c's.  The step
+ * finder of the trend line (compare.h step 7) is here too: it
+ * works on the same scale, on the mean of each run.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "metrics.h"
+#include "stats.h"
+#include "xalloc.h"
+#include "banned.h"
+
+void
+cmp_sample_add(struct cmp_sample *s, double v, int run, int sess)
+{
+	if (s->n + 1 > s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->v = xreallocarray(s->v, s->alloc, sizeof(*s->v));
+		s->run = xreallocarray(s->run, s->alloc, sizeof(*s->run));
+		s->sess = xreallocarray(s->sess, s->alloc, sizeof(*s->sess));
+	}
+	s->v[s->n] = v;
+	s->run[s->n] = run;
+	s->sess[s->n] = sess;
+	s->n++;
+}
+
+void
+cmp_sample_release(struct cmp_sample *s)
+{
+	free(s->v);
+	free(s->run);
+	free(s->sess);
+	s->v = NULL;
+	s->run = s->sess = NULL;
+	s->n = s->alloc = 0;
+}
+
+
+/* ---- sessions ----------------------------------------------------------- */
+
+
+static bool
+all_positive(const struct cmp_sample *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!(s->v[i] > 0))
+			return false;
+	return true;
+}
+
+/* Times go on the log scale when every value allows it. */
+bool
+cmp_use_log(const struct cmp_pending *p)
+{
+	return metric_kind_is_log(p->metric->kind) && all_positive(&p->b) &&
+	    all_positive(&p->cu);
+}
+
+double
+cmp_on_scale(double x, bool log_scale)
+{
+	return log_scale ? log(x) : x;
+}
+
+/*
+ * The session of value i, added when new.  Values of one session come
+ * together in gather order, so the last session is tried first.
+ */
+static struct cmp_sess *
+session_of(struct cmp_sessions *ss, const struct cmp_sample *s, size_t i)
+{
+	struct cmp_sess *x;
+
+	for (size_t k = ss->nr; k-- > 0;) {
+		x = &ss->s[k];
+		if (x->run == s->run[i] && x->sess == s->sess[i])
+			return x;
+	}
+	XALLOC_GROW(ss->s, ss->nr + 1, ss->alloc);
+	x = &ss->s[ss->nr++];
+	x->run = s->run[i];
+	x->sess = s->sess[i];
+	x->n = 0;
+	x->mean = x->ss = 0;
+	return x;
+}
+
+/* Group `s` (only runs with anchor[run] set, when anchor is given). */
+void
+cmp_group(struct cmp_sessions *out, const struct cmp_sample *s,
+    bool log_scale,     const bool *anchor)
+{
+	out->nr = out->values = 0;
+	out->ss = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct cmp_sess *x;
+
+		if (anchor && s->run[i] >= 0 && !anchor[s->run[i]])
+			continue;
+		x = session_of(out, s, i);
+		x->n++;
+		x->mean += cmp_on_scale(s->v[i], log_scale);
+	}
+	for (size_t k = 0; k < out->nr; k++) {
+		out->s[k].mean /= (double)out->s[k].n;
+		out->values += out->s[k].n;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		struct cmp_sess *x;
+		double dy;
+
+		if (anchor && s->run[i] >= 0 && !anchor[s->run[i]])
+			continue;
+		x = session_of(out, s, i);
+		dy = cmp_on_scale(s->v[i], log_scale) - x->mean;
+		x->ss += dy * dy;
+	}
+	for (size_t k = 0; k < out->nr; k++)
+		out->ss += out->s[k].ss;
+}
+
+/* What rounding alone makes values differ by, as a variance. */
+double
+cmp_rounding_floor(const struct metric_def *m, double center, bool log_scale)
+{
+	double r = m->resolution;
+
+	if (log_scale)
+		r = center > 0 ? r / center : 0;
+	return r * r / 12;
+}
+
+/*
+ * The within-session spread as ranks feel it: the mean square deviation
+ * of every value from its session's mean (both sides, sessions of one
+ * value left out) without the largest tenth of them, scaled so that it is
+ * the variance for normal data (a normal |z| below its 90th percentile has
+ * E z^2 = 0.623).  A long tail (a spike in one iteration's p99) inflates
+ * the variance but not this, and a session's shift moves ranks as much as
+ * it moves the bulk of the values; values that merely cluster on a few
+ * numbers keep it near the variance.  NAN when no session has two values.
+ */
+double
+cmp_rank_within(const struct cmp_sample *const *side,
+    const struct cmp_sessions *const *g, bool log_scale, const bool *anchor)
+{
+	double *d = NULL, cut, out = NAN;
+	size_t n = 0, alloc = 0;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < side[k]->n; i++) {
+			const struct cmp_sess *x = NULL;
+
+			if (k == 0 && anchor && side[k]->run[i] >= 0 &&
+			    !anchor[side[k]->run[i]])
+				continue;
+			for (size_t j = 0; j < g[k]->nr && !x; j++)
+				if (g[k]->s[j].run == side[k]->run[i] &&
+				    g[k]->s[j].sess == side[k]->sess[i])
+					x = &g[k]->s[j];
+			if (!x || x->n < 2)
+				continue;
+			XALLOC_GROW(d, n + 1, alloc);
+			d[n++] = fabs(cmp_on_scale(side[k]->v[i], log_scale) -
+			    x->mean);
+		}
+	if (n && !stats_quantile(&cut, d, n, 0.9)) {
+		double sum = 0;
+		size_t kept = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (d[i] <= cut) {
+				sum += d[i] * d[i];
+				kept++;
+			}
+		if (kept)
+			out = sum / (double)kept / 0.623;
+	}
+	free(d);
+	return out;
+}
+
+/* ---- the spread of a kind ----------------------------------------------- */
+
+/* Account one entry's own estimate (mean squares, degrees) to its kind. */
+static void
+kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
+    double msw, double n0, double dfb, double dfw)
+{
+	p->vb_own = (msb - msw) / n0;
+	p->s_own = (size_t)dfb + 1;	/* as sessions: dfb + 1 */
+	p->msb_own = msb;
+	p->msw_own = msw;
+	p->n0_own = n0;
+	p->values_own = (size_t)dfw + p->s_own;	/* values - sessions */
+	acc->sum += p->vb_own;
+	acc->sum_within += msw;
+	acc->entries++;
+	if (p->s_own > acc->sessions)
+		acc->sessions = p->s_own;
+}
+
+/*
+ * Interleaved builds (jankgate ab): round r ran A, B, B, A, the blocks
+ * 2r and 2r + 1 of each side.  The two blocks of one side in one round
+ * differ by 2 sb^2 + sw^2 (1/n1 + 1/n2) on average, and by what the phone
+ * drifted between them, which is at most the round's span: a slow trend
+ * over the session, which ABBA takes out of the comparison, stays out of
+ * sb^2 too, where an analysis over every block would count it.  Each pair
+ * is a degree of freedom.
+ */
+static void
+kind_add_pairs(struct cmp_kind_acc *acc, struct cmp_pending *p,
+    const struct cmp_sessions *g)
+{
+	double d2 = 0, inv = 0, ssw = 0, dfw = 0, pairs = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		ssw += g[k].ss;
+		dfw += (double)g[k].values - (double)g[k].nr;
+		for (size_t i = 0; i < g[k].nr; i++) {
+			const struct cmp_sess *x = &g[k].s[i];
+
+			if (x->sess < 0 || x->sess % 2)
+				continue;
+			for (size_t j = 0; j < g[k].nr; j++) {
+				const struct cmp_sess *y = &g[k].s[j];
+
+				if (y->run != x->run || y->sess != x->sess + 1)
+					continue;
+				d2 += (x->mean - y->mean) * (x->mean - y->mean);
+				inv += 1 / (double)x->n + 1 / (double)y->n;
+				pairs++;
+			}
+		}
+	}
+	if (!(pairs > 0) || !(dfw > 0))
+		return;
+	/* MSB = n0 sum d^2 / 2P, E = sw^2 + n0 sb^2, n0 = 2P / sum(1/n) */
+	kind_account(acc, p, d2 / inv, ssw / dfw, 2 * pairs / inv, pairs,
+	    dfw);
+}
+
+void
+cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p)
+{
+	struct cmp_sessions g[2] = { { 0 }, { 0 } };
+	bool log_scale = cmp_use_log(p);
+	double grand = 0, msb = 0, n0, sum_n2 = 0, nn;
+	size_t s_nr;
+
+	if (metric_kind_is_log(p->metric->kind) && !log_scale)
+		return;
+	cmp_group(&g[0], &p->b, log_scale, NULL);
+	if (acc->both) {
+		cmp_group(&g[1], &p->cu, log_scale, NULL);
+		kind_add_pairs(acc, p, g);
+		goto out;
+	}
+	/* One-way analysis of variance over the baseline's sessions. */
+	s_nr = g[0].nr;
+	if (s_nr < 2 || g[0].values <= s_nr)
+		goto out;
+	nn = (double)g[0].values;
+	for (size_t k = 0; k < s_nr; k++) {
+		grand += (double)g[0].s[k].n * g[0].s[k].mean;
+		sum_n2 += (double)g[0].s[k].n * (double)g[0].s[k].n;
+	}
+	grand /= nn;
+	for (size_t k = 0; k < s_nr; k++) {
+		double dm = g[0].s[k].mean - grand;
+
+		msb += (double)g[0].s[k].n * dm * dm;
+	}
+	msb /= (double)(s_nr - 1);
+	n0 = (nn - sum_n2 / nn) / (double)(s_nr - 1);
+	/* Not floored: rounding hides drift between sessions no less than
+	 * within them, and a floor here would read it as none. */
+	kind_account(acc, p, msb, g[0].ss / (nn - (double)s_nr), n0,
+	    (double)(s_nr - 1), nn - (double)s_nr);
+out:
+	free(g[0].s);
+	free(g[1].s);
+}
+
+void
+cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
+    enum metric_kind kind, double prior, double prior_runs)
+{
+	double v0 = prior * prior, v, nd;
+
+	out->prior = prior;
+	out->sessions = (double)acc->sessions;
+	out->estimate = NAN;
+	out->used = prior;
+	out->df = INFINITY;
+	if (!acc->entries || acc->sessions < 2)
+		return;
+	if (metric_kind_is_log(kind))
+		v = acc->sum / (double)acc->entries;
+	else
+		v = acc->sum_within > 0 ? acc->sum / acc->sum_within : 0;
+	v = fmax(v, 0);
+	out->estimate = sqrt(v);
+	nd = (double)acc->sessions - 1;
+	if (prior_runs > 0) {
+		out->used = sqrt((prior_runs * v0 + nd * v) /
+		    (prior_runs + nd));
+		out->df = (prior_runs + nd) * (prior_runs + nd) / nd;
+	} else {
+		out->used = sqrt(v);
+		out->df = nd;
+	}
+}
+
+/* ---- the test ----------------------------------------------------------- */
+
+/* ---- the trend line's step ---------------------------------------------- */
+
+int
+cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
+    size_t nr, bool higher_is_better)
+{
+	bool log_scale = cmp_use_log(p);
+	double *x = xcalloc(nr + 2, sizeof(*x));
+	int *at = xcalloc(nr + 2, sizeof(*at));
+	double sign = higher_is_better ? -1 : 1, best = -INFINITY;
+	size_t m = 0;
+	int found = -1;
+
+	*by = NAN;
+	/* One point per baseline run that has values, oldest first ... */
+	for (size_t k = 0; k < nr; k++) {
+		double sum = 0;
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->b.n; i++)
+			if (p->b.run[i] == order[k]) {
+				sum += cmp_on_scale(p->b.v[i], log_scale);
+				n++;
+			}
+		if (n) {
+			x[m] = sum / (double)n;
+			at[m++] = (int)k;
+		}
+	}
+	/* ... and tonight's. */
+	if (p->cu.n) {
+		double sum = 0;
+
+		for (size_t i = 0; i < p->cu.n; i++)
+			sum += cmp_on_scale(p->cu.v[i], log_scale);
+		x[m] = sum / (double)p->cu.n;
+		at[m++] = (int)nr;
+	}
+	for (size_t j = 2; m >= 3 && j < m; j++) {
+		double mb = 0, ma = 0, ss = 0, se, stat;
+
+		for (size_t i = 0; i < j; i++)
+			mb += x[i];
+		for (size_t i = j; i < m; i++)
+			ma += x[i];
+		mb /= (double)j;
+		ma /= (double)(m - j);
+		for (size_t i = 0; i < m; i++) {
+			double r = x[i] - (i < j ? mb : ma);
+
+			ss += r * r;
+		}
+		se = m > 2 ? sqrt(ss / (double)(m - 2) *
+		    (1.0 / (double)j + 1.0 / (double)(m - j))) : 0;
+		stat = sign * (ma - mb) / (se > 0 ? se : 1e-12);
+		if (stat > best) {
+			best = stat;
+			found = at[j];
+			*by = sign * (log_scale ? exp(ma) - exp(mb) : ma - mb);
+		}
+	}
+	free(x);
+	free(at);
+	return found;
+}

@@ -1,0 +1,379 @@
+/*
+ * compare_test.c: the test of one entry under the session model
+ * (compare_session.c draws the model; compare.h step 4 says which test
+ * decides).
+ *
+ * Each side's mean weights its sessions by 1 / (sb^2 + sw^2 / n); the
+ * difference d = cur - base has se^2 = var(cur) + var(base), and
+ * t = d / se is referred to Student's t with Satterthwaite's degrees of
+ * freedom for the two variance parts.  The interval d +- q se is turned
+ * back into the metric's unit (for times, base (e^d - 1)).  Where the
+ * sample sizes let it reach the level, the rank test (Mann-Whitney, read
+ * as z and shrunk by the root of the design effect) decides instead; small
+ * counts of events are the exact test of two Poisson rates.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "error.h"
+#include "metrics.h"
+#include "stats.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* A metric's own between-session spread replaces its kind's below this. */
+#define CMP_OWN_P 0.01
+
+/* A side's weighted mean and the two parts of its variance. */
+struct side {
+	double mean, var, var_b, var_w;
+	double plain_b;		/* sum (n_s / N)^2: sessions in a plain mean */
+};
+
+static void
+side_of(struct side *out, const struct cmp_sessions *g, double vb, double vw)
+{
+	double sw = 0, swy = 0, nn = (double)g->values;
+
+	out->var_b = out->var_w = out->plain_b = 0;
+	for (size_t k = 0; k < g->nr; k++) {
+		double w = 1 / (vb + vw / (double)g->s[k].n);
+		double share = (double)g->s[k].n / nn;
+
+		sw += w;
+		swy += w * g->s[k].mean;
+		out->plain_b += share * share;
+	}
+	out->mean = swy / sw;
+	out->var = 1 / sw;
+	for (size_t k = 0; k < g->nr; k++) {
+		double f = 1 / (vb + vw / (double)g->s[k].n) / sw;
+
+		out->var_b += f * f * vb;
+		out->var_w += f * f * vw / (double)g->s[k].n;
+	}
+}
+
+/* From the test's scale back to the unit, relative to `base`. */
+static double
+unscale(double d, double base, bool log_scale)
+{
+	return log_scale ? base * expm1(d) : d;
+}
+
+/* The values of `s` (only anchor runs, when given), in a new array. */
+static double *
+values_of(size_t *n, const struct cmp_sample *s, const bool *anchor)
+{
+	double *v = xcalloc(s->n + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!anchor || s->run[i] < 0 || anchor[s->run[i]])
+			v[(*n)++] = s->v[i];
+	return v;
+}
+
+/*
+ * A one-sided p-value as the z it stands for, shrunk by sqrt(deff), and
+ * read on Student's t with the df the session variance's estimate has.
+ */
+static double
+shrink(double p, double root_deff, double df)
+{
+	if (p >= 1)
+		return 1;
+	return stats_t_sf(-stats_norm_quantile(p) / root_deff, df);
+}
+
+/*
+ * The rank test under the session model: Mann-Whitney's exact (or, for
+ * large samples, normal) p-values, read as z and divided by the root of
+ * the design effect; the Hodges-Lehmann shift with its interval widened
+ * by the same root.  Returns -1 when the interval cannot reach its level
+ * at these sizes (the caller falls back to the t test).
+ */
+static int
+rank_test(struct cmp_model *out, const struct cmp_pending *p,
+    const bool *anchor, double ci_level, double root_deff, double df)
+{
+	size_t nb, nc;
+	double *b = values_of(&nb, &p->b, anchor);
+	double *c = values_of(&nc, &p->cu, NULL);
+	/*
+	 * Exact where a small side makes the normal approximation's tail far
+	 * too heavy (5 against 100: 1e-8 exact, 8e-5 normal); the normal
+	 * one, tie-corrected, from 11 values a side, where it holds and the
+	 * exact enumeration over tied ranks would cost seconds a run.
+	 */
+	enum stats_mw_method how = (nb < nc ? nb : nc) <= 10 ?
+	    STATS_MW_AUTO : STATS_MW_NORMAL;
+	double a = (1 - ci_level) / 2, widen;
+	struct stats_mw mw;
+	struct stats_shift sh;
+	int rc = -1;
+
+	/*
+	 * The exact tail only matters in the tail: away from it the normal
+	 * approximation says the same, at a thousandth of the cost.
+	 */
+	if (stats_mann_whitney(&mw, b, nb, c, nc, STATS_MW_NORMAL))
+		goto out;
+	if (how != STATS_MW_NORMAL && fmin(mw.p_greater, mw.p_less) < 0.01 &&
+	    stats_mann_whitney(&mw, b, nb, c, nc, how))
+		goto out;
+	/* The interval's k from the normal approximation once either side
+	 * holds 20 values: there it is within a rank of the exact one. */
+	if ((nb > nc ? nb : nc) >= 20)
+		how = STATS_MW_NORMAL;
+	if (stats_hodges_lehmann(&sh, b, nb, c, nc, ci_level, how) ||
+	    sh.level_short)
+		goto out;
+	out->p_greater = shrink(mw.p_greater, root_deff, df);
+	out->p_less = shrink(mw.p_less, root_deff, df);
+	/* The interval widens with the design effect, and the t of df. */
+	widen = root_deff * stats_t_quantile(1 - a, df) /
+	    stats_norm_quantile(1 - a);
+	out->shift = sh.estimate;
+	out->lo = sh.estimate - (sh.estimate - sh.lo) * widen;
+	out->hi = sh.estimate + (sh.hi - sh.estimate) * widen;
+	out->rank = true;
+	rc = 0;
+out:
+	jg_error_clear();
+	free(b);
+	free(c);
+	return rc;
+}
+
+/* log of the number of ways to choose k of n. */
+static double
+log_choose(double n, double k)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+/* P(X >= k) for X binomial(n, f), summed from the smaller tail. */
+static double
+binom_upper(long k, long n, double f)
+{
+	double sum = 0;
+
+	if (k <= 0)
+		return 1;
+	if (k > n)
+		return 0;
+	for (long i = k; i <= n; i++) {
+		double lp = log_choose((double)n, (double)i) +
+		    (double)i * log(f) + (double)(n - i) * log1p(-f);
+
+		sum += exp(lp);
+	}
+	return fmin(sum, 1);
+}
+
+/*
+ * Small counts of events (metrics.h by_means): the exact conditional test
+ * of two Poisson rates.  Given the K events of both sides, the current
+ * side's share is binomial(K, n_cur / (n_cur + n_base)) when the rates are
+ * equal; its tails, read as z and shrunk by the sessions' design effect,
+ * replace the t test's p-values, whose normal tails are far too thin for a
+ * mean of five counts near zero (a block in each of five iterations of a
+ * scene that has one every fifth).  Counts that are not whole numbers
+ * keep the t test.
+ */
+static void
+count_test(struct cmp_model *out, const struct cmp_pending *p,
+    const bool *anchor, double root_deff, double df)
+{
+	double sb = 0, sc = 0, nb = 0, nc = 0, f;
+
+	for (size_t i = 0; i < p->b.n; i++) {
+		if (anchor && p->b.run[i] >= 0 && !anchor[p->b.run[i]])
+			continue;
+		if (p->b.v[i] < 0 || p->b.v[i] != floor(p->b.v[i]))
+			return;
+		sb += p->b.v[i];
+		nb++;
+	}
+	for (size_t i = 0; i < p->cu.n; i++) {
+		if (p->cu.v[i] < 0 || p->cu.v[i] != floor(p->cu.v[i]))
+			return;
+		sc += p->cu.v[i];
+		nc++;
+	}
+	if (!nb || !nc || sb + sc > 1e6)
+		return;
+	f = nc / (nc + nb);
+	out->p_greater = shrink(binom_upper((long)sc, (long)(sb + sc), f),
+	    root_deff, df);
+	out->p_less = shrink(binom_upper((long)sb, (long)(sb + sc), 1 - f),
+	    root_deff, df);
+}
+
+void
+cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
+    const struct cmp_session_kind *sk, double center, const bool *anchor,
+    double offset, const struct cmp_test_opts *o)
+{
+	struct cmp_sessions gb = { 0 }, gc = { 0 };
+	struct cmp_pending moved;
+	const struct cmp_pending *p = orig;
+	struct side b, c;
+	bool log_scale = cmp_use_log(p);
+	double vw, vb, vr, dfw, q, base, den, deff, naive, min_p, df_b;
+	double b_plain;
+	bool rank_only;
+
+	memset(out, 0, sizeof(*out));
+	moved.cu.v = NULL;
+	if (offset != 0) {
+		moved = *orig;
+		moved.cu.v = xcalloc(orig->cu.n + 1, sizeof(double));
+		for (size_t i = 0; i < orig->cu.n; i++)
+			moved.cu.v[i] = log_scale ? orig->cu.v[i] *
+			    exp(-offset) : orig->cu.v[i] - offset;
+		p = &moved;
+	}
+	out->log_scale = log_scale;
+	cmp_group(&gb, &p->b, log_scale, anchor);
+	cmp_group(&gc, &p->cu, log_scale, NULL);
+	out->sessions_base = gb.nr;
+	out->sessions_cur = gc.nr;
+	dfw = (double)(gb.values + gc.values) - (double)(gb.nr + gc.nr);
+	out->untestable = dfw <= 0 || !gb.nr || !gc.nr;
+	if (out->untestable) {
+		out->d = out->se = out->df = out->p_greater = NAN;
+		out->p_less = out->shift = out->lo = out->hi = NAN;
+		out->sd_within = out->sd_session = NAN;
+		goto out;
+	}
+	vw = fmax((gb.ss + gc.ss) / dfw,
+	    cmp_rounding_floor(p->metric, center, log_scale));
+	if (!metric_kind_is_log(p->metric->kind))
+		vb = sk->used * sk->used * vw;
+	else if (log_scale)
+		vb = sk->used * sk->used;
+	else
+		vb = sk->used * center * sk->used * center;
+	df_b = sk->df;
+	/*
+	 * The metric's own sessions, when they show it moves more than its
+	 * kind: metrics of one kind do not all feel a session alike (a share
+	 * of janky frames moves a lot when frames sit near the deadline,
+	 * little when they are far from it).  Its own estimate replaces the
+	 * kind's only when an F test says its sessions differ more than the
+	 * kind's spread explains (p < CMP_OWN_P): one metric's estimate is
+	 * noisy, and reading noise either way costs power or false alarms.
+	 */
+	if (p->s_own >= 2 && p->values_own > p->s_own &&
+	    metric_kind_is_log(p->metric->kind) == log_scale) {
+		double nd = (double)p->s_own - 1, w = o->prior_runs;
+		double dw = (double)(p->values_own - p->s_own);
+		double f = p->msb_own / (p->msw_own + p->n0_own * vb);
+		double own = (w * vb + nd * p->vb_own) / (w + nd);
+
+		if (own > vb && stats_f_sf(f, nd, dw) < CMP_OWN_P) {
+			vb = own;
+			df_b = w > 0 ? (w + nd) * (w + nd) / nd : nd;
+		}
+	}
+	out->sd_within = sqrt(vw);
+	out->sd_session = sqrt(vb);
+	side_of(&b, &gb, vb, vw);
+	side_of(&c, &gc, vb, vw);
+	base = log_scale ? exp(b.mean) : b.mean;
+
+	/*
+	 * The rank test where it can decide: its smallest p-value, shrunk by
+	 * the sessions' design effect, must be well below the level a lone
+	 * change is tested at in this comparison (a test that can only just
+	 * reach it has no power); else, as with one baseline run of 5
+	 * against 5, the t test on the session means, whose evidence is not
+	 * bounded by the number of orderings -- unless the values have a
+	 * long tail.
+	 */
+	/*
+	 * The design effect for the rank test, with the within spread ranks
+	 * feel (cmp_rank_within()): a long-tailed metric's variance would make
+	 * a session's shift look small next to it, though its ranks move.
+	 */
+	{
+		const struct cmp_sample *sides[2] = { &p->b, &p->cu };
+		const struct cmp_sessions *gs[2] = { &gb, &gc };
+
+		vr = cmp_rank_within(sides, gs, log_scale, anchor);
+		vr = isnan(vr) ? vw : fmax(fmin(vr, vw),
+		    cmp_rounding_floor(p->metric, center, log_scale));
+		naive = (vb + vr) * ((double)1 / (double)gc.values +
+		    (double)1 / (double)gb.values);
+		out->deff = (vb * (b.plain_b + c.plain_b) + vr *
+		    ((double)1 / (double)gc.values + (double)1 /
+		    (double)gb.values)) / naive;
+	}
+	deff = fmax(out->deff, 1);
+	/* The rank test's df: only its session part is estimated. */
+	b_plain = vb * (b.plain_b + c.plain_b);
+	out->df = isfinite(df_b) && df_b > 0 && b_plain > 0 ?
+	    naive * deff * naive * deff / (b_plain * b_plain / df_b) :
+	    INFINITY;
+	min_p = exp(-log_choose((double)(gb.values + gc.values),
+	    (double)gc.values));
+	out->d = c.mean - b.mean;
+	/*
+	 * A long tail (the variance over 2.5 times what ranks feel: a p99, a
+	 * sum of block walls) stays with the rank test even where it cannot
+	 * reach the level: a mean would follow one spike.
+	 */
+	rank_only = !p->metric->by_means && vw > 2.5 * vr;
+	if (!p->metric->by_means &&
+	    (rank_only || shrink(min_p, sqrt(deff), out->df) * 10 <=
+	    o->level) &&
+	    !rank_test(out, p, anchor, o->ci_level, sqrt(deff), out->df)) {
+		/* The session model's SE of plain means, for `detectable`. */
+		out->se = sqrt(naive * deff);
+		goto out;
+	}
+	out->rank = false;
+	out->se = sqrt(b.var + c.var);
+	den = (b.var_w + c.var_w) * (b.var_w + c.var_w) / dfw;
+	if (isfinite(df_b) && df_b > 0)
+		den += (b.var_b + c.var_b) * (b.var_b + c.var_b) / df_b;
+	out->df = den > 0 ? out->se * out->se * out->se * out->se / den :
+	    INFINITY;
+	if (out->se > 0) {
+		out->p_greater = stats_t_sf(out->d / out->se, out->df);
+		out->p_less = stats_t_sf(-out->d / out->se, out->df);
+	} else {
+		out->p_greater = out->d > 0 ? 0 : 1;
+		out->p_less = out->d < 0 ? 0 : 1;
+	}
+	if (p->metric->by_means)
+		count_test(out, p, anchor, sqrt(deff), out->df);
+	q = stats_t_quantile(1 - (1 - o->ci_level) / 2, out->df);
+	out->shift = unscale(out->d, base, log_scale);
+	out->lo = unscale(out->d - q * out->se, base, log_scale);
+	out->hi = unscale(out->d + q * out->se, base, log_scale);
+out:
+	free(moved.cu.v);
+	free(gb.s);
+	free(gc.s);
+}
+
+double
+cmp_model_detectable(const struct cmp_model *m, double center,
+    bool higher_is_better, double alpha)
+{
+	double q, d;
+
+	if (m->untestable || !(alpha > 0 && alpha < 1))
+		return NAN;
+	q = stats_t_quantile(1 - alpha, m->df);
+	d = q * m->se;
+	if (!m->log_scale)
+		return d;
+	/* The worse way is up for times, down for fps (not a log kind). */
+	return higher_is_better ? -center * expm1(-d) : center * expm1(d);
+}

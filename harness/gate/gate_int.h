@@ -1,0 +1,147 @@
+/*
+ * gate_int.h: what the files of `jankgate gate` share.
+ *
+ *   gate.c          the context, the stages in order
+ *   gate_outcome.c  the keys, notes and failures of the outcome
+ *   gate_run.c      the first run and the extra batches
+ *   gate_look.c     per device key: read, pool, compare, look again
+ *   gate_deliver.c  the report, the mail, the baseline update
+ *   gate_policy.c, gate_pool.c   the pure parts (gate.h)
+ */
+#ifndef JG_GATE_INT_H
+#define JG_GATE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "baseline.h"
+#include "baseline_store.h"
+#include "run.h"
+
+struct comparison;
+struct config;
+struct gate_opts;
+struct gate_outcome;
+struct results;
+struct strlist;
+
+/* What one device key needs between looks; parallel to out->keys. */
+struct gate_work {
+	struct results **devs;	/* one per device, as on disk */
+	bool *alive;		/* the device may run more iterations */
+	size_t nr_devs;
+	struct results *pooled;	/* several devices pooled; else NULL */
+	struct baseline_sample base;
+	bool sampled;		/* `base` was loaded */
+	struct comparison *cmp;	/* the last look's */
+	bool stopped;		/* not comparable, broken: no more looks */
+	struct strlist ab_a;	/* `ab`: the old build's results files,
+				   parallel to the key's (the new build's) */
+};
+
+/* One gate_execute() call. */
+struct gate_ctx {
+	const struct gate_opts *o;
+	const struct config *cfg;
+	struct gate_outcome *out;
+	struct baseline_store *bs;
+	const char *out_dir;
+	const char *ref;	/* compared against */
+	struct gate_work *work;	/* parallel to out->keys */
+	int looks;		/* planned: gate_looks() */
+};
+
+/* gate_outcome.c */
+
+/* The key named `key` of the outcome, added when new. */
+struct gate_key *gate_key_find_or_add(struct gate_ctx *g, const char *key);
+
+/* Tell people one line through o->note, if set. */
+void gate_note(struct gate_ctx *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A failure of `stage` ("run", "compare", "mail"...): merge `status` into
+ * the outcome's, add "stage: message" to out->errors (once) and tell it.
+ */
+void gate_fail(struct gate_ctx *g, int status, const char *stage,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* gate_run.c */
+
+/*
+ * The first run, on every selected device, and the keys and work it
+ * gives.  Returns 0, or -1 when no device measured anything (accounted).
+ */
+int gate_first_run(struct gate_ctx *g);
+
+/*
+ * Run `n` more iterations of `scenario` on `serials` in parallel,
+ * appending to their results, and account for what the run reported.
+ */
+void gate_run_more(struct gate_ctx *g, const char *scenario, int n,
+    const struct strlist *serials);
+
+/* The run options every run of the gate starts from. */
+void gate_run_opts(struct gate_ctx *g, struct run_opts *ro);
+
+/*
+ * Account for one run_execute() call: its problems, its status, and each
+ * failed device's key, whose device runs no more batches.
+ */
+void gate_run_account(struct gate_ctx *g, const struct run_report *r);
+
+/* gate_ab.c */
+
+/*
+ * `jankgate ab` / `gate --ab OLD.apk`: the two builds in ABBA blocks on
+ * every device, compared after each round (gate.h).  Fills the keys as the
+ * stages after the comparisons need them.  Returns 0, or -1 when nothing
+ * could be measured (already accounted for).
+ */
+int gate_ab(struct gate_ctx *g);
+
+/* gate_look.c */
+
+/*
+ * (Re)read key `i`'s results files, pool several devices, count its
+ * iterations.  Returns 0, or an error already accounted for.
+ */
+int gate_key_read(struct gate_ctx *g, size_t i);
+
+/* Compare key `i` at look `look` and write its comparison.json. */
+void gate_key_compare(struct gate_ctx *g, size_t i, int look);
+
+/*
+ * Keep `cmp` (owned from now on) as key `i`'s comparison at look `look`:
+ * its verdict, counts, regressions and blocks in the key, written to the
+ * key's comparison.json (beside its first results file unless already
+ * named), and a line for people.
+ */
+void gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp,
+    int look);
+
+/*
+ * Read the results files `files` (several devices of one key), pool them
+ * (gate_pool) and write the pooled run to pooled-results.json beside the
+ * first; the pooled model in *out, the file's path in *path (both the
+ * caller's).  Returns 0 or the error of reading or writing.
+ */
+int gate_pool_files(struct results **out, char **path,
+    const struct strlist *files);
+
+/* Looks 2..looks: more iterations where a key is undecided. */
+void gate_adapt(struct gate_ctx *g);
+
+/* Each key's verdict becomes its share of the exit status. */
+void gate_settle(struct gate_ctx *g);
+
+/* Free what `w` holds; the struct itself is the caller's. */
+void gate_work_release(struct gate_work *w);
+
+/* gate_deliver.c: the stages after the comparisons, in this order. */
+void gate_report(struct gate_ctx *g);
+void gate_mail(struct gate_ctx *g);
+void gate_record(struct gate_ctx *g);
+
+#endif
