@@ -297,7 +297,8 @@ compare_metric(struct run_ctx *x, const struct scope *sc, const char *scene,
 	if (!b.n && !cu.n)
 		goto out;
 
-	e = comparison_add_entry(c);
+	/* Explanations go to their own list (compare_explain.c). */
+	e = m->explain ? comparison_add_explain(c) : comparison_add_entry(c);
 	e->device = c->device ? xstrdup(c->device) : NULL;
 	e->scenario = xstrdup(sc->scenario);
 	e->scene = scene ? xstrdup(scene) : NULL;
@@ -343,7 +344,8 @@ compare_metric(struct run_ctx *x, const struct scope *sc, const char *scene,
 		XALLOC_GROW(x->pend, x->nr_pend + 1, x->alloc_pend);
 		p = &x->pend[x->nr_pend++];
 		memset(p, 0, sizeof(*p));
-		p->entry = c->nr_entries - 1;
+		p->explain = m->explain;
+		p->entry = (m->explain ? c->nr_explains : c->nr_entries) - 1;
 		p->metric = m;
 		p->b = b;
 		p->cu = cu;
@@ -441,7 +443,7 @@ frame_drift_add(struct run_ctx *x, const struct scope *sc, const char *scene)
 {
 	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
 		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
-		METRIC_KIND_FRAME_TIME, 0, 0 };
+		METRIC_KIND_FRAME_TIME, 0, 0, 0 };
 	struct cmp_pending p;
 
 	memset(&p, 0, sizeof(p));
@@ -471,6 +473,14 @@ frame_drift_add(struct run_ctx *x, const struct scope *sc, const char *scene)
 }
 
 /* ---- the run's passes --------------------------------------------------- */
+
+/* The entry a pending test is for, in c->entries or c->explains. */
+static struct cmp_entry *
+pend_entry(const struct run_ctx *x, const struct cmp_pending *p)
+{
+	return p->explain ? &x->c->explains[p->entry] :
+	    &x->c->entries[p->entry];
+}
 
 /*
  * A kind's trend over the window: the least-squares slope of its run
@@ -536,7 +546,8 @@ estimate_kinds(struct run_ctx *x)
 		struct cmp_pending *p = &x->pend[i];
 		enum metric_kind k = p->metric->kind;
 
-		if (p->degenerate)
+		/* Explanations must not move the decisive metrics' model. */
+		if (p->degenerate || p->explain)
 			continue;
 		cmp_kind_add(&acc[k], p);
 		series_add(x, k == METRIC_KIND_FRAME_TIME ? &x->frame_pct :
@@ -592,7 +603,7 @@ test_all(struct run_ctx *x)
 	struct cmp_test_opts to, tt;
 
 	for (size_t i = 0; i < x->nr_pend; i++)
-		family += !x->pend[i].degenerate;
+		family += !x->pend[i].degenerate && !x->pend[i].explain;
 	to.ci_level = tt.ci_level = c->ci_level;
 	to.prior_runs = tt.prior_runs = x->o->prior_runs;
 	/*
@@ -605,7 +616,7 @@ test_all(struct run_ctx *x)
 
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
+		struct cmp_entry *e = pend_entry(x, p);
 		const struct cmp_session_kind *sk = &c->kinds[p->metric->kind];
 		struct cmp_model m;
 		size_t anchored = 0;
@@ -643,7 +654,8 @@ test_all(struct run_ctx *x)
 		e->df = m.df;
 		e->tested = true;
 
-		if (!x->anchor)
+		/* No trend line for explanations: they never decide. */
+		if (!x->anchor || p->explain)
 			continue;
 		for (size_t k = 0; k < p->b.n; k++)
 			anchored += p->b.run[k] >= 0 &&
@@ -690,7 +702,17 @@ adjust(struct run_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
 static bool
 in_family(const struct cmp_pending *p)
 {
-	return !p->degenerate && !p->untestable;
+	return !p->degenerate && !p->untestable && !p->explain;
+}
+
+/*
+ * The explain metrics' own family (compare_explain.c): adjusted among
+ * themselves, so they never change the p-values of `entries`.
+ */
+static bool
+in_explain_family(const struct cmp_pending *p)
+{
+	return !p->degenerate && !p->untestable && p->explain;
 }
 
 static bool
@@ -799,7 +821,7 @@ decide_all(struct run_ctx *x)
 	struct cmp_rules r = { c->alpha_look - c->alpha_trend,
 		c->alpha * c->share, c->correction, x->o->last,
 		x->o->looks > 1 };
-	double alpha_one;
+	double alpha_one, alpha_expl;
 	int rc;
 
 	rc = adjust(x, &c->tests, p_worse, in_family);
@@ -807,12 +829,18 @@ decide_all(struct run_ctx *x)
 		rc = adjust(x, NULL, p_better, in_family);
 	if (!rc)
 		rc = adjust(x, &c->trend_tests, p_trend, in_trend_family);
+	if (!rc)
+		rc = adjust(x, &c->explain_tests, p_worse, in_explain_family);
+	if (!rc)
+		rc = adjust(x, NULL, p_better, in_explain_family);
 	if (rc)
 		return rc;
 	alpha_one = r.alpha / (double)(c->tests ? c->tests : 1);
+	alpha_expl = r.alpha / (double)(c->explain_tests ?
+	    c->explain_tests : 1);
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
+		struct cmp_entry *e = pend_entry(x, p);
 
 		if (p->untestable) {
 			e->verdict = CMP_INCONCLUSIVE;
@@ -828,11 +856,13 @@ decide_all(struct run_ctx *x)
 			m.df = p->df;
 			m.log_scale = e->log_scale;
 			e->detectable = cmp_model_detectable(&m,
-			    e->base.median, e->higher_is_better, alpha_one);
+			    e->base.median, e->higher_is_better,
+			    p->explain ? alpha_expl : alpha_one);
 		}
 		if (p->trend)
 			decide_trend(x, p, e);
-		find_step(x, p, e);
+		if (!p->explain)
+			find_step(x, p, e);
 	}
 	return 0;
 }
@@ -931,6 +961,8 @@ compare_scenario(struct run_ctx *x, struct scope *sc)
 		frame_drift_add(x, sc, scenes.items[j]);
 	}
 	compare_blocks(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
+	    x->o);
+	compare_methods(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
 	    x->o);
 	strlist_release(&scenes);
 }

@@ -37,7 +37,9 @@ void cmp_sample_release(struct cmp_sample *s);
 
 /* An entry that reached the statistics, decided after adjustment. */
 struct cmp_pending {
-	size_t entry;		/* index in comparison.entries */
+	size_t entry;		/* index in comparison.entries, or in
+				   .explains when `explain` */
+	bool explain;		/* an explain metric (compare_explain.c) */
 	const struct metric_def *metric;
 	struct cmp_sample b, cu;	/* owned until the run is decided */
 	bool degenerate;	/* every value equal: not in the family */
@@ -72,6 +74,15 @@ struct cmp_rules {
  */
 void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
     const struct cmp_rules *r);
+
+/*
+ * compare_overlap.c: the janky frames of scene `sn` that block `b`
+ * overlapped in time, or -1 when the scene's frame rows do not cover the
+ * block (or it has no duration, or `sn` is NULL).
+ */
+struct rs_block;
+struct rs_scene;
+int cmp_block_janky_frames(const struct rs_scene *sn, const struct rs_block *b);
 
 /* ---- compare_session.c -------------------------------------------------- */
 

@@ -37,11 +37,17 @@
  *                               stepped_started, stepped_by },
  *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
- *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
+ *                      baseline: SIDE, current: SIDE, stack: [str] } ],
+ *     "explains":  [ ENTRY ]   (the explain metrics, metrics_explain.h),
+ *     "methods":   [ { device, scenario, scene, name, source, status,
+ *                      baseline: SIDE, current: SIDE } ] }
  *
  *   RUN     = { file, run_id, app_version, started }
  *   SUMMARY = { n, min, q1, median, q3, max, iqr, mean }
- *   SIDE    = { iterations, count, per_iteration, wall_ms }
+ *   SIDE    = { iterations, count, per_iteration, wall_ms, janky_frames,
+ *               frames_seen }
+ *   ENTRY   = an element of "entries"; `method.explain_tests` is the size
+ *             of the explains' own family
  *   KIND    = { prior, estimate, sessions, used, df, trend, trend_t,
  *               trend_on }   (df null: the prior alone, taken as known)
  *
@@ -188,6 +194,23 @@ write_side(struct jsonw *w, const char *key, const struct cmp_block_side *s)
 	jsonw_num(w, "count", s->count);
 	jsonw_num(w, "per_iteration", s->per_iteration);
 	jsonw_num(w, "wall_ms", s->wall_ms);
+	jsonw_num(w, "janky_frames", s->janky_frames);
+	jsonw_num(w, "frames_seen", s->frames_seen);
+	jsonw_close(w, '}');
+}
+
+static void
+write_cmp_method(struct jsonw *w, const struct cmp_method *m)
+{
+	jsonw_open(w, NULL, '{');
+	jsonw_str(w, "device", m->device);
+	jsonw_str(w, "scenario", m->scenario);
+	jsonw_str(w, "scene", m->scene);
+	jsonw_str(w, "name", m->name);
+	jsonw_str(w, "source", m->source);
+	jsonw_str(w, "status", cmp_block_status_name(m->status));
+	write_side(w, "baseline", &m->base);
+	write_side(w, "current", &m->cur);
 	jsonw_close(w, '}');
 }
 
@@ -259,6 +282,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "trend_tests", (double)c->trend_tests);
 	jsonw_num(&w, "anchor_runs", (double)c->anchor_runs);
 	jsonw_num(&w, "prior_runs", c->prior_runs);
+	jsonw_num(&w, "explain_tests", (double)c->explain_tests);
 	jsonw_open(&w, "session", '{');
 	for (int k = 0; k < METRIC_NR_KINDS; k++) {
 		const struct cmp_session_kind *sk = &c->kinds[k];
@@ -294,6 +318,14 @@ comparison_to_json(const struct comparison *c)
 	jsonw_open(&w, "blocks", '[');
 	for (size_t i = 0; i < c->nr_blocks; i++)
 		write_block(&w, &c->blocks[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "explains", '[');
+	for (size_t i = 0; i < c->nr_explains; i++)
+		write_entry(&w, &c->explains[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "methods", '[');
+	for (size_t i = 0; i < c->nr_methods; i++)
+		write_cmp_method(&w, &c->methods[i]);
 	jsonw_close(&w, ']');
 	jsonw_close(&w, '}');
 	jsonw_end(&w);
@@ -621,6 +653,8 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 		rc = bad(r, "spending", "pocock or equal");
 	if (!rc)
 		rc = read_method_session(r, o, c);
+	if (!rc)
+		rc = get_count(r, o, "explain_tests", &c->explain_tests);
 	free(corr);
 	free(spend);
 	return rc;
@@ -750,10 +784,29 @@ read_trend(struct cr *r, const cJSON *o, void *dst)
 }
 
 static int
+read_entry_into(struct cr *r, const cJSON *o, struct comparison *c,
+    struct cmp_entry *e);
+
+static int
 read_entry(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
-	struct cmp_entry *e = comparison_add_entry(c);
+
+	return read_entry_into(r, o, c, comparison_add_entry(c));
+}
+
+static int
+read_explain(struct cr *r, const cJSON *o, void *dst)
+{
+	struct comparison *c = dst;
+
+	return read_entry_into(r, o, c, comparison_add_explain(c));
+}
+
+static int
+read_entry_into(struct cr *r, const cJSON *o, struct comparison *c,
+    struct cmp_entry *e)
+{
 	char *better = NULL;
 	int rc;
 
@@ -813,9 +866,41 @@ read_side(struct cr *r, const cJSON *o, void *dst)
 	if (get_num(r, o, "iterations", &s->iterations) ||
 	    get_num(r, o, "count", &s->count) ||
 	    get_num(r, o, "per_iteration", &s->per_iteration) ||
-	    get_num(r, o, "wall_ms", &s->wall_ms))
+	    get_num(r, o, "wall_ms", &s->wall_ms) ||
+	    get_num(r, o, "janky_frames", &s->janky_frames) ||
+	    get_num(r, o, "frames_seen", &s->frames_seen))
 		return JG_EINVAL;
 	return 0;
+}
+
+static int
+read_cmp_method(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_method *m = comparison_add_method(dst);
+	char *status = NULL;
+	int rc;
+
+	rc = get_str(r, o, "device", &m->device);
+	if (!rc)
+		rc = get_str(r, o, "scenario", &m->scenario);
+	if (!rc)
+		rc = get_str(r, o, "scene", &m->scene);
+	if (!rc)
+		rc = get_str(r, o, "name", &m->name);
+	if (!rc)
+		rc = get_str(r, o, "source", &m->source);
+	if (!rc && (!m->scenario || !m->name))
+		rc = bad(r, m->scenario ? "name" : "scenario", "a string");
+	if (!rc)
+		rc = get_str(r, o, "status", &status);
+	if (!rc && (!status || cmp_block_status_parse(&m->status, status)))
+		rc = bad(r, "status", "unchanged, new, worse or resolved");
+	free(status);
+	if (!rc)
+		rc = read_object(r, o, "baseline", read_side, &m->base);
+	if (!rc)
+		rc = read_object(r, o, "current", read_side, &m->cur);
+	return rc;
 }
 
 static int
@@ -871,7 +956,9 @@ read_root(struct cr *r, const cJSON *root, struct comparison *c)
 	    get_list(r, root, "warnings", &c->warnings) ||
 	    read_array(r, root, "scenarios", read_scenario, c) ||
 	    read_array(r, root, "entries", read_entry, c) ||
-	    read_array(r, root, "blocks", read_block, c))
+	    read_array(r, root, "blocks", read_block, c) ||
+	    read_array(r, root, "explains", read_explain, c) ||
+	    read_array(r, root, "methods", read_cmp_method, c))
 		return JG_EINVAL;
 	return 0;
 }

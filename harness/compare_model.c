@@ -115,8 +115,8 @@ comparison_new(void)
 	return c;
 }
 
-static void
-entry_release(struct cmp_entry *e)
+void
+cmp_entry_release(struct cmp_entry *e)
 {
 	free(e->device);
 	free(e->scenario);
@@ -141,6 +141,13 @@ comparison_add_entry(struct comparison *c)
 
 	XALLOC_GROW(c->entries, c->nr_entries + 1, c->alloc_entries);
 	e = &c->entries[c->nr_entries++];
+	cmp_entry_init(e, c->look);
+	return e;
+}
+
+void
+cmp_entry_init(struct cmp_entry *e, int look)
+{
 	memset(e, 0, sizeof(*e));
 	empty_summary(&e->base);
 	empty_summary(&e->cur);
@@ -154,8 +161,7 @@ comparison_add_entry(struct comparison *c)
 	e->trend.shift = e->trend.lo = e->trend.hi = NAN;
 	e->trend.p_value = e->trend.p_adjusted = NAN;
 	e->trend.stepped_by = NAN;
-	e->look = c->look;
-	return e;
+	e->look = look;
 }
 
 static char *
@@ -188,7 +194,7 @@ comparison_find_entry(const struct comparison *c, const char *scenario,
 void
 cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src)
 {
-	entry_release(dst);
+	cmp_entry_release(dst);
 	*dst = *src;
 	dst->device = dup_or_null(src->device);
 	dst->scenario = dup_or_null(src->scenario);
@@ -204,6 +210,7 @@ static void
 empty_side(struct cmp_block_side *s)
 {
 	s->iterations = s->count = s->per_iteration = s->wall_ms = NAN;
+	s->janky_frames = s->frames_seen = NAN;
 }
 
 struct cmp_block *
@@ -270,7 +277,7 @@ comparison_free(struct comparison *c)
 		free(c->scenarios[i].name);
 	free(c->scenarios);
 	for (size_t i = 0; i < c->nr_entries; i++)
-		entry_release(&c->entries[i]);
+		cmp_entry_release(&c->entries[i]);
 	free(c->entries);
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
@@ -282,6 +289,7 @@ comparison_free(struct comparison *c)
 		strlist_release(&b->stack);
 	}
 	free(c->blocks);
+	comparison_explain_release(c);
 	free(c);
 }
 

@@ -29,11 +29,20 @@
  *                       p95_ms, p99_ms, "histogram": { "<ms>": n, ... },
  *                       "causes": { "<name>": n, ... },
  *                       "rows": [ { intended_vsync_ns, frame_completed_ns,
- *                                   duration_ms, flags } ] },
+ *                                   duration_ms, flags, janky } ] },
  *           "fps": { value, "slices": [ { source, app_scene, fps,
  *                    "drop_level": { best, normal, middle, high, frozen },
- *                    "drop_sum": { ...same... } } ] },
- *           "blocks": [ BLOCK ], "methods": [ METHOD ] } ],
+ *                    "drop_sum": { ...same... },
+ *                    "phases_ms": { wait, input, animation, layout, draw,
+ *                                   sync, command, gpu } } ] },
+ *           "blocks": [ BLOCK ], "methods": [ METHOD ],
+ *           "phases": { frames, skipped, newest, wait_p50_ms,
+ *                       wait_p90_ms, ... gpu_p90_ms },
+ *           "jank_types": { frames, janky, app_deadline_missed,
+ *                           buffer_stuffing, sf_cpu_deadline_missed,
+ *                           sf_gpu_deadline_missed, display_hal,
+ *                           prediction_error, sf_scheduling, unknown },
+ *           "inputs": [ { at_mono_ms, step } ] } ],
  *         "blocks": [ BLOCK ], "methods": [ METHOD ] } ] } ] }
  *
  *   BLOCK  = { source, kind, start_mono_ms, wall_ms, thread_ms, cpu_busy,
@@ -214,6 +223,60 @@ static const struct field row_fields[] = {
 	F(struct rs_frame_row, frame_completed_ns, FK_I64),
 	F(struct rs_frame_row, duration_ms, FK_NUM),
 	F(struct rs_frame_row, flags, FK_I64),
+	F(struct rs_frame_row, janky, FK_TRI),
+};
+
+/* The phases of a scene and of a Matrix slice (results_explain.c). */
+#define PHASE_PCT(name, idx) \
+	{ name "_p50_ms", FK_NUM, offsetof(struct rs_phases, p50_ms[idx]), \
+	  false }, \
+	{ name "_p90_ms", FK_NUM, offsetof(struct rs_phases, p90_ms[idx]), \
+	  false }
+static const struct field phases_fields[] = {
+	F(struct rs_phases, frames, FK_NUM),
+	F(struct rs_phases, skipped, FK_NUM),
+	F(struct rs_phases, newest, FK_TRI),
+	PHASE_PCT("wait", RS_PHASE_WAIT),
+	PHASE_PCT("input", RS_PHASE_INPUT),
+	PHASE_PCT("animation", RS_PHASE_ANIMATION),
+	PHASE_PCT("layout", RS_PHASE_LAYOUT),
+	PHASE_PCT("draw", RS_PHASE_DRAW),
+	PHASE_PCT("sync", RS_PHASE_SYNC),
+	PHASE_PCT("command", RS_PHASE_COMMAND),
+	PHASE_PCT("gpu", RS_PHASE_GPU),
+};
+
+#define PHASE_MEAN(name, idx) \
+	{ name, FK_NUM, offsetof(struct rs_phase_means, ms[idx]), false }
+static const struct field phase_means_fields[] = {
+	PHASE_MEAN("wait", RS_PHASE_WAIT),
+	PHASE_MEAN("input", RS_PHASE_INPUT),
+	PHASE_MEAN("animation", RS_PHASE_ANIMATION),
+	PHASE_MEAN("layout", RS_PHASE_LAYOUT),
+	PHASE_MEAN("draw", RS_PHASE_DRAW),
+	PHASE_MEAN("sync", RS_PHASE_SYNC),
+	PHASE_MEAN("command", RS_PHASE_COMMAND),
+	PHASE_MEAN("gpu", RS_PHASE_GPU),
+};
+
+#define JANK_TYPE(name, idx) \
+	{ name, FK_NUM, offsetof(struct rs_jank_types, count[idx]), false }
+static const struct field jank_types_fields[] = {
+	F(struct rs_jank_types, frames, FK_NUM),
+	F(struct rs_jank_types, janky, FK_NUM),
+	JANK_TYPE("app_deadline_missed", RS_JANK_APP_DEADLINE),
+	JANK_TYPE("buffer_stuffing", RS_JANK_BUFFER_STUFFING),
+	JANK_TYPE("sf_cpu_deadline_missed", RS_JANK_SF_CPU),
+	JANK_TYPE("sf_gpu_deadline_missed", RS_JANK_SF_GPU),
+	JANK_TYPE("display_hal", RS_JANK_DISPLAY_HAL),
+	JANK_TYPE("prediction_error", RS_JANK_PREDICTION),
+	JANK_TYPE("sf_scheduling", RS_JANK_SF_SCHEDULING),
+	JANK_TYPE("unknown", RS_JANK_UNKNOWN),
+};
+
+static const struct field input_fields[] = {
+	F(struct rs_input, at_mono_ms, FK_NUM),
+	F(struct rs_input, step, FK_STR),
 };
 
 static const struct field fps_fields[] = {
@@ -400,6 +463,11 @@ write_fps(struct jsonw *w, const struct rs_fps *fps)
 		    NFIELDS(drops_fields));
 		write_record(w, "drop_sum", &s->drop_sum, drops_fields,
 		    NFIELDS(drops_fields));
+		if (s->phases.present)
+			write_record(w, "phases_ms", &s->phases,
+			    phase_means_fields, NFIELDS(phase_means_fields));
+		else
+			jsonw_lit(w, "phases_ms", "null");
 		jsonw_close(w, '}');
 	}
 	jsonw_close(w, ']');
@@ -423,6 +491,27 @@ write_startup(struct jsonw *w, const char *key, const struct rs_startup *st)
 	jsonw_close(w, '}');
 }
 
+/* A scene's phases, jank types and input steps (results_explain.c). */
+static void
+write_explain(struct jsonw *w, const struct rs_scene *sc)
+{
+	if (sc->phases.present)
+		write_record(w, "phases", &sc->phases, phases_fields,
+		    NFIELDS(phases_fields));
+	else
+		jsonw_lit(w, "phases", "null");
+	if (sc->jank_types.present)
+		write_record(w, "jank_types", &sc->jank_types,
+		    jank_types_fields, NFIELDS(jank_types_fields));
+	else
+		jsonw_lit(w, "jank_types", "null");
+	jsonw_open(w, "inputs", '[');
+	for (size_t i = 0; i < sc->nr_inputs; i++)
+		write_record(w, NULL, &sc->inputs[i], input_fields,
+		    NFIELDS(input_fields));
+	jsonw_close(w, ']');
+}
+
 static void
 write_iteration(struct jsonw *w, const struct rs_iteration *it)
 {
@@ -439,6 +528,7 @@ write_iteration(struct jsonw *w, const struct rs_iteration *it)
 		write_fps(w, &sc->fps);
 		write_events(w, sc->blocks, sc->nr_blocks, sc->methods,
 		    sc->nr_methods);
+		write_explain(w, sc);
 		jsonw_close(w, '}');
 	}
 	jsonw_close(w, ']');
@@ -867,6 +957,16 @@ read_frames(struct jr *r, const cJSON *obj, void *dst)
 }
 
 static int
+read_phase_means(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_phase_means *m = dst;
+
+	m->present = true;
+	return read_fields(r, obj, m, phase_means_fields,
+	    NFIELDS(phase_means_fields));
+}
+
+static int
 read_slice(struct jr *r, const cJSON *obj, void *dst)
 {
 	struct rs_fps_slice *s = rs_fps_add_slice(dst, NULL);
@@ -878,7 +978,36 @@ read_slice(struct jr *r, const cJSON *obj, void *dst)
 	if (!ret && read_object(r, obj, "drop_sum", read_drops,
 	    &s->drop_sum) < 0)
 		ret = JG_EINVAL;
+	if (!ret && read_object(r, obj, "phases_ms", read_phase_means,
+	    &s->phases) < 0)
+		ret = JG_EINVAL;
 	return ret;
+}
+
+static int
+read_phases(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_phases *p = dst;
+
+	p->present = true;
+	return read_fields(r, obj, p, phases_fields, NFIELDS(phases_fields));
+}
+
+static int
+read_jank_types(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_jank_types *j = dst;
+
+	j->present = true;
+	return read_fields(r, obj, j, jank_types_fields,
+	    NFIELDS(jank_types_fields));
+}
+
+static int
+read_input(struct jr *r, const cJSON *obj, void *dst)
+{
+	return read_fields(r, obj, rs_scene_add_input(dst, NAN, NULL),
+	    input_fields, NFIELDS(input_fields));
 }
 
 static int
@@ -905,6 +1034,14 @@ read_scene(struct jr *r, const cJSON *obj, void *dst)
 		ret = read_array(r, obj, "blocks", read_scene_block, sc);
 	if (!ret)
 		ret = read_array(r, obj, "methods", read_scene_method, sc);
+	if (!ret && read_object(r, obj, "phases", read_phases,
+	    &sc->phases) < 0)
+		ret = JG_EINVAL;
+	if (!ret && read_object(r, obj, "jank_types", read_jank_types,
+	    &sc->jank_types) < 0)
+		ret = JG_EINVAL;
+	if (!ret)
+		ret = read_array(r, obj, "inputs", read_input, sc);
 	return ret;
 }
 

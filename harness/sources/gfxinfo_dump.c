@@ -463,6 +463,7 @@ read_row(struct gfx_dump *d, const struct profile *p, const struct text_line *l,
 	row->frame_completed_ns = v[COL_COMPLETED];
 	row->duration_ms = (double)dur / 1e6;
 	row->flags = v[COL_FLAGS];
+	row->janky = RS_UNKNOWN;	/* phases.c judges it */
 	return;
 bad:
 	d->bad_rows++;
@@ -611,8 +612,10 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 	struct profile p = { 0 };
 	bool header_done = false, done = false;
 	struct text_line l;
+	const char *at = pos;
 
-	while (pos && !done && text_next_line(&pos, end, &l)) {
+	d->section = pos;
+	while (pos && !done && (at = pos, text_next_line(&pos, end, &l))) {
 		const char *name;
 		size_t n;
 		int pid;
@@ -653,6 +656,7 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 			read_summary_line(d, w ? &w->sum : &d->sum, &l);
 		}
 	}
+	d->section_len = at ? (size_t)(at - d->section) : 0;
 }
 
 void

@@ -24,6 +24,7 @@
 #define QUOTE_MAX 80
 
 extern const struct source source_gfxinfo;
+extern const struct source source_frametimeline;
 extern const struct source source_startup;
 extern const struct source source_choreographer;
 extern const struct source source_matrix;
@@ -35,6 +36,7 @@ extern const struct source source_traceman;
 const struct source *const sources[] = {
 	/* the framework: no change to the app */
 	&source_gfxinfo,
+	&source_frametimeline,	/* parse only: gfxinfo reads it in a run */
 	&source_startup,
 	&source_choreographer,
 	/* in-app libraries */
