@@ -481,6 +481,16 @@ struct cmp_method *comparison_add_method(struct comparison *c);
 void comparison_explain_release(struct comparison *c);
 
 /*
+ * compare_overlap.c: the janky frames of scene `sn` that block `b`
+ * overlapped in time, or -1 when the scene's frame rows do not cover the
+ * block (or it has no duration, or `sn` is NULL).  Reports use it for
+ * the blocks of one iteration.
+ */
+struct rs_block;
+struct rs_scene;
+int cmp_block_janky_frames(const struct rs_scene *sn, const struct rs_block *b);
+
+/*
  * compare_methods.c: compare the method costs of `scenario` by name, in
  * each scene and outside scenes, over the valid iterations of `cur` and
  * of base[0..nr_base) (any may be NULL), and append them to c->methods.

@@ -75,15 +75,6 @@ struct cmp_rules {
 void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
     const struct cmp_rules *r);
 
-/*
- * compare_overlap.c: the janky frames of scene `sn` that block `b`
- * overlapped in time, or -1 when the scene's frame rows do not cover the
- * block (or it has no duration, or `sn` is NULL).
- */
-struct rs_block;
-struct rs_scene;
-int cmp_block_janky_frames(const struct rs_scene *sn, const struct rs_block *b);
-
 /* ---- compare_session.c -------------------------------------------------- */
 
 /* Sums over one kind's entries for its between-session spread. */

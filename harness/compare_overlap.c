@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "compare_int.h"
+#include "compare.h"
 #include "results.h"
 #include "banned.h"
 

@@ -387,6 +387,16 @@ frametimeline_scene_end(struct source_ctx *ctx, struct rs_scene *sc,
 	}
 	ftl_dump_init(&d);
 	ftl_parse(&d, res.out.buf, res.out.len);
+	/* "Can't find service: SurfaceFlinger" goes to stderr, status 0. */
+	if (!d.display_frames && res.err.len) {
+		size_t n = strcspn(res.err.buf, "\n");
+
+		source_warn(ctx, sc, SRC, "jank types: '%s' said '%.*s'",
+		    DUMP_CMD, (int)(n > 120 ? 120 : n), res.err.buf);
+		ftl_dump_release(&d);
+		adb_shell_result_release(&res);
+		return 0;
+	}
 	/* No display frame at all is a valid dump: nothing janked. */
 	first = first_vsync_id(gfxinfo, len, ctx->package);
 	if (first < 0 && d.nr)
