@@ -43,6 +43,7 @@
 #include "../simdevice/logfmt_matrix.c"
 #include "../simdevice/blockcanary_fmt.c"
 #include "../simdevice/truth.c"
+#include "../simdevice/sfjank.c"
 #include "../simdevice/apprun.c"
 #include "../simdevice/apprun_emit.c"
 
