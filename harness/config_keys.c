@@ -31,6 +31,9 @@ static const char *const mail_when_names[] = {
 	"always", "regression", "never", NULL
 };
 static const char *const correction_names[] = { "holm", "bh", NULL };
+static const char *const trace_names[] = {
+	"never", "regression", "always", NULL
+};
 static const char *const tls_names[] = { "auto", "required", "none", NULL };
 static const char *const install_names[] = {
 	"replace", "reinstall", "downgrade", NULL
@@ -193,6 +196,14 @@ const struct key config_keys[] = {
 	  "Matrix methodMapping.txt to decode stack ids" },
 	{ "source_options.traceman_port", K_INT, O(source_opts.traceman_port),
 	  1, 65535, NULL, "5392", 0, "MethodTraceMan's WebSocket port" },
+
+	{ "diagnose", K_OBJECT, 0, NONE, NULL, 0,
+	  "what `gate` records to help find a regression's cause" },
+	{ "diagnose.trace", K_ENUM, O(diagnose.trace), 0, 0, trace_names,
+	  "\"never\"", 0, "gate: one more, unmeasured iteration of each "
+	  "regressed scenario records a Perfetto trace into OUT/KEY/traces/: "
+	  "never, regression (after a night that found one) or always "
+	  "(every scenario, every night)" },
 };
 
 #define NKEYS (sizeof(config_keys) / sizeof(config_keys[0]))
