@@ -128,6 +128,7 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 	}
 	if (o->cfg)
 		vo.title = o->cfg->report.title;
+	vo.report_dir = o->out_dir;
 	v = view_build(vi, ri->nr, &vo);
 	free(vi);
 	return v;

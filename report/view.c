@@ -24,6 +24,7 @@
  *     others: [ ROW ]               inconclusive, missing, improvement
  *     attention: [ ROW ], attention_more   both, capped (for mail)
  *     changed_blocks: [ BLOCK ], changed_blocks_more,
+ *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
  *     method: { alpha, correction, level, power } }
  *
@@ -165,6 +166,13 @@ add_items(cJSON *root, const char *key, struct vitem *items, size_t nr,
 	snprintf(more, sizeof(more), "%s_more", key);
 	if (left)
 		cJSON_AddNumberToObject(root, more, (double)left);
+}
+
+void
+vb_add_items(cJSON *root, const char *key, struct vitem *items, size_t nr,
+    size_t max, int min_severity, int max_severity)
+{
+	add_items(root, key, items, nr, max, min_severity, max_severity);
 }
 
 /* Device identity for merging: key and serial of the current run. */
@@ -422,6 +430,7 @@ view_build(const struct view_input *in, size_t nr,
 	    CMP_IMPROVEMENT, CMP_REGRESSION);
 	add_items(root, "changed_blocks", b.blocks, b.nr_blocks,
 	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
+	vx_report(root, &b);	/* issue 20: changed_methods */
 	gather_remarks(root, devices);
 	if (nr)
 		put_method(root, in[0].cmp);

@@ -48,6 +48,8 @@ struct vbuild {
 	size_t counts[CMP_NR_VERDICTS];
 	size_t block_counts[CMP_BLOCK_RESOLVED + 1];
 	size_t anchors;			/* ids handed out for in-page links */
+	struct vitem *methods;		/* new and slower methods */
+	size_t nr_methods, alloc_methods;
 };
 
 /* One comparison of the device being built. */
@@ -126,6 +128,31 @@ void vj_anchor(struct vbuild *b, cJSON *obj);
 void vb_note_row(struct vbuild *b, const cJSON *row, enum cmp_verdict v);
 void vb_note_block(struct vbuild *b, const cJSON *blk,
     enum cmp_block_status s);
+
+/* view.c: add_items() for the other view files (see view.c). */
+void vb_add_items(cJSON *root, const char *key, struct vitem *items,
+    size_t nr, size_t max, int min_severity, int max_severity);
+
+/*
+ * view_explain.c (issue 20): the explanations beside a row, a block, a
+ * scene and a scenario, the report-wide list of changed methods (the
+ * shapes are drawn there), and vb_note_method() for that list.
+ */
+void vx_row(struct vdev *d, cJSON *row, const struct cmp_entry *e);
+void vx_block(struct vdev *d, cJSON *o, const struct cmp_block *blk);
+void vx_scene(struct vdev *d, cJSON *o, const char *scenario,
+    const char *scene, int worst);
+void vx_scenario(struct vdev *d, cJSON *o, const char *scenario);
+void vx_report(cJSON *root, struct vbuild *b);
+void vb_note_method(struct vbuild *b, const cJSON *m,
+    enum cmp_block_status s);
+
+/*
+ * view_timeline.c: the frame timelines of a regressed scene (its worst
+ * iteration now, and in the baseline) as "timelines" of `o`.
+ */
+void vt_timelines(struct vdev *d, cJSON *o, const char *scenario,
+    const char *scene);
 
 /* The scenario `name` of `r`, or NULL (r may be NULL). */
 const struct rs_scenario *vd_find_scenario(const struct results *r,

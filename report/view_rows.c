@@ -104,6 +104,7 @@ vr_row(struct vdev *d, const struct cmp_entry *e)
 	vf_detectable(&sb, e);
 	vj_str(o, "detectable", sb.len ? sb.buf : NULL);
 	vj_str(o, "reason", e->reason);
+	vx_row(d, o, e);	/* issue 20: the phase that moved */
 	trend = vc_sparkline(d, e);
 	vj_str(o, "trend", trend);
 	free(trend);
@@ -197,5 +198,6 @@ vr_block(struct vdev *d, const struct cmp_block *blk)
 	/* The side that has the block: the current one unless resolved. */
 	side = blk->status == CMP_BLOCK_RESOLVED ? &blk->base : &blk->cur;
 	put_value(o, "wall_ms", side->wall_ms, "ms", vf_value);
+	vx_block(d, o, blk);	/* issue 20: headline frame, janky frames */
 	return o;
 }

@@ -169,6 +169,7 @@ scene_of(struct vdev *d, const char *scenario, const char *name, int *worst)
 		strbuf_release(&sb);
 	}
 	vj_list(o, "blocks", blocks_of(d, scenario, name));
+	vx_scene(d, o, scenario, name, *worst);	/* issue 20 */
 	cJSON_AddNumberToObject(o, "seconds",
 	    measured_seconds(d, scenario, name));
 	return o;
@@ -311,6 +312,7 @@ vs_scenario(struct vdev *d, const struct cmp_scenario *s,
 	put_summary(o, counts);
 	vj_list(o, "scenes", scenes);
 	vj_list(o, "blocks", blocks_of(d, s->name, NULL));
+	vx_scenario(d, o, s->name);	/* issue 20: methods, trace */
 	vj_list(o, "failures", failures_of(d, s->name));
 	cJSON_AddNumberToObject(o, "seconds", measured_seconds(d, s->name,
 	    NULL));
