@@ -64,6 +64,11 @@
  *               TEXT" without the parts that are null; each once per
  *               device
  *
+ * Issue 20's explanations add ROW.explain, BLOCK.headline, top_differs
+ * and janky, SCENE.phases, phases_note, phases_moved, jank_types,
+ * jank_grew, methods and timelines, SCENARIO.methods and trace, and the
+ * report's changed_methods: view_explain.c draws them.
+ *
  * Lists come worst first: devices, scenarios and scenes by verdict,
  * attention rows by verdict, blocks worse > new > resolved.
  */

@@ -524,7 +524,33 @@ frametimeline_parse_entry(void **state)
 	results_free(r);
 }
 
+/*
+ * The simulated phone's dump after a 300 ms stall (API 33): the two late
+ * frames of the app, app deadline missed, nothing else.
+ */
+static void
+frametimeline_simulated_phone(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct rs_jank_types jt;
+	struct ftl_dump d;
+
+	read_data(&sb, "frametimeline/sim-api33-stall.txt");
+	ftl_dump_init(&d);
+	ftl_parse(&d, sb.buf, sb.len);
+	assert_int_equal(d.unknown_names, 0);
+	ftl_count(&d, "com.example.phases", NULL, 0, -1, &jt);
+	assert_true(jt.janky == 2);
+	assert_true(jt.count[RS_JANK_APP_DEADLINE] == 2);
+	assert_true(jt.count[RS_JANK_BUFFER_STUFFING] == 0);
+	ftl_count(&d, "com.other", NULL, 0, -1, &jt);
+	assert_true(jt.frames == 0);
+	ftl_dump_release(&d);
+	strbuf_release(&sb);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(frametimeline_simulated_phone),
 	cmocka_unit_test(every_layout_reads_by_name),
 	cmocka_unit_test(label_swap_is_undone),
 	cmocka_unit_test(unknown_layout_and_cut_rows_are_counted),
