@@ -109,6 +109,10 @@ $(B)/adbprobe: $(B)/obj/tests/e2e/adbprobe.o $(B)/libjankgate.a
 $(B)/bench-baseline: $(B)/obj/tests/bench/bench_baseline.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The report benchmark (tests/bench/bench_report.c): the mail's size.
+$(B)/bench-report: $(B)/obj/tests/bench/bench_report.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 # The comparison benchmark (tests/bench/bench_compare.c); run.py builds it.
 $(B)/bench-compare: $(B)/obj/tests/bench/bench_compare.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)

@@ -20,7 +20,7 @@
  *         <failure type="regression" .../>    a regression
  *         <skipped message="inconclusive: ..."/>   inconclusive, missing
  *       </testcase>
- *       <testcase ... name="[SCENE: ]block TOP-FRAME (SIGNATURE)">
+ *       <testcase ... name="[SCENE: ]block APP-FRAME (SIGNATURE)">
  *         <system-out>new or worse, counts, stack</system-out>
  *       </testcase>                           one per new or worse block
  *       <system-err>the device's warnings, one per line</system-err>
@@ -145,8 +145,9 @@ add_blocks(struct jsuite *s, const char *classname, const cJSON *blocks)
 
 		if (strcmp(status, "new") && strcmp(status, "worse"))
 			continue;
+		/* Named by the app frame its signature starts with. */
 		name = xasprintf("%s%sblock %s (%s)", scene, *scene ? ": " : "",
-		    str(b, "top"), str(b, "short_signature"));
+		    str(b, "headline"), str(b, "short_signature"));
 		c = add_case(s, classname, name);
 		strbuf_addf(&out, "%s main-thread block at %s\nsignature %s\n"
 		    "current: %s\nbaseline: %s\n", status, str(b, "where"),
@@ -154,6 +155,8 @@ add_blocks(struct jsuite *s, const char *classname, const cJSON *blocks)
 		    str(cJSON_GetObjectItemCaseSensitive(b, "current"), "text"),
 		    str(cJSON_GetObjectItemCaseSensitive(b, "baseline"),
 		    "text"));
+		if (*str(b, "janky"))
+			strbuf_addf(&out, "%s\n", str(b, "janky"));
 		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(b,
 		    "stack")) {
 			const char *frame = cJSON_GetStringValue(f);

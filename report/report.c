@@ -126,6 +126,7 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 		};
 	}
 	vo.title = o->title;
+	vo.report_dir = o->out_dir;
 	v = view_build(vi, ri->nr, &vo);
 	free(vi);
 	return v;

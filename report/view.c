@@ -24,6 +24,7 @@
  *     others: [ ROW ]               inconclusive, missing, improvement
  *     attention: [ ROW ], attention_more   both, capped (for mail)
  *     changed_blocks: [ BLOCK ], changed_blocks_more,
+ *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
  *     method: { alpha, correction, level, power } }
  *
@@ -62,6 +63,11 @@
  *   WARNING = { source, scope, text, line }   line: "SOURCE in SCOPE:
  *               TEXT" without the parts that are null; each once per
  *               device
+ *
+ * Issue 20's explanations add ROW.explain, BLOCK.headline, top_differs
+ * and janky, SCENE.phases, phases_note, phases_moved, jank_types,
+ * jank_grew, methods and timelines, SCENARIO.methods and trace, and the
+ * report's changed_methods: view_explain.c draws them.
  *
  * Lists come worst first: devices, scenarios and scenes by verdict,
  * attention rows by verdict, blocks worse > new > resolved.
@@ -344,6 +350,7 @@ view_build(const struct view_input *in, size_t nr,
 	    CMP_IMPROVEMENT, CMP_REGRESSION);
 	view_list_add(root, "changed_blocks", b.blocks, b.nr_blocks,
 	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
+	view_explain_report(root, &b);	/* issue 20: changed_methods */
 	gather_remarks(root, devices);
 	if (nr)
 		put_method(root, in[0].cmp);

@@ -51,6 +51,8 @@ struct view_opts {
 	size_t max_attention;		/* rows in `attention`; 0: 50 */
 	size_t max_stack;		/* frames shown per block; 0: 30 */
 	int charts;			/* 0: leave every chart out */
+	/* Where report.html goes, for links to traces; NULL: absolute. */
+	const char *report_dir;
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "xalloc.h"
 #include "banned.h"
 
+
 static void
 add_pair(cJSON *arr, const char *name, const char *value)
 {

@@ -53,6 +53,8 @@ struct view_builder {
 	size_t counts[CMP_NR_VERDICTS];
 	size_t block_counts[CMP_BLOCK_RESOLVED + 1];
 	size_t anchors;			/* ids handed out for in-page links */
+	struct view_item *methods;		/* new and slower methods */
+	size_t nr_methods, alloc_methods;
 };
 
 /* One comparison of the device being built. */
@@ -143,5 +145,29 @@ void view_note_block(struct view_builder *b, const cJSON *blk,
 void view_list_add(cJSON *root, const char *key, struct view_item *items,
     size_t nr, size_t max, int min_severity, int max_severity);
 
+/*
+ * view_explain.c (issue 20): the explanations beside a row, a block, a
+ * scene and a scenario, the report-wide list of changed methods (the
+ * shapes are drawn there), and view_note_method() for that list.
+ */
+void view_explain_row(struct view_dev *d, cJSON *row, const struct cmp_entry *e);
+void view_explain_block(struct view_dev *d, cJSON *o, const struct cmp_block *blk);
+void view_explain_scene(struct view_dev *d, cJSON *o, const char *scenario,
+    const char *scene, int worst);
+void view_explain_scenario(struct view_dev *d, cJSON *o, const char *scenario);
+void view_explain_report(cJSON *root, struct view_builder *b);
+void view_note_method(struct view_builder *b, const cJSON *m,
+    enum cmp_block_status s);
+
+/*
+ * view_timeline.c: the frame timelines of a regressed scene (its worst
+ * iteration now, and in the baseline) as "timelines" of `o`.
+ */
+void view_timelines(struct view_dev *d, cJSON *o, const char *scenario,
+    const char *scene);
+
+/* The scenario `name` of `r`, or NULL (r may be NULL). */
+const struct rs_scenario *view_find_scenario(const struct results *r,
+    const char *name);
 
 #endif

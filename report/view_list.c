@@ -10,6 +10,21 @@
 #include "xalloc.h"
 #include "banned.h"
 
+int
+view_block_rank(enum cmp_block_status s)
+{
+	switch (s) {
+	case CMP_BLOCK_WORSE:
+		return 3;
+	case CMP_BLOCK_NEW:
+		return 2;
+	case CMP_BLOCK_RESOLVED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void
 view_note_row(struct view_builder *b, const cJSON *row, enum cmp_verdict v)
 {

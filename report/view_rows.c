@@ -103,6 +103,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	view_text_detectable(&sb, e);
 	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
 	view_json_str(o, "reason", e->reason);
+	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
 	trend = view_chart_sparkline(d, e);
 	view_json_str(o, "trend", trend);
 	free(trend);
@@ -110,20 +111,6 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	return o;
 }
 
-int
-view_block_rank(enum cmp_block_status s)
-{
-	switch (s) {
-	case CMP_BLOCK_WORSE:
-		return 3;
-	case CMP_BLOCK_NEW:
-		return 2;
-	case CMP_BLOCK_RESOLVED:
-		return 1;
-	default:
-		return 0;
-	}
-}
 
 /* One side of a block: "3 in 5 iterations, median 240 ms". */
 static cJSON *
@@ -197,5 +184,6 @@ view_block(struct view_dev *d, const struct cmp_block *blk)
 	/* The side that has the block: the current one unless resolved. */
 	side = blk->status == CMP_BLOCK_RESOLVED ? &blk->base : &blk->cur;
 	put_value(o, "wall_ms", side->wall_ms, "ms", view_text_value);
+	view_explain_block(d, o, blk);	/* issue 20: headline frame, janky frames */
 	return o;
 }

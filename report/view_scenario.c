@@ -170,6 +170,7 @@ scene_of(struct view_dev *d, const char *scenario, const char *name, int *worst)
 		strbuf_release(&sb);
 	}
 	view_json_list(o, "blocks", blocks_of(d, scenario, name));
+	view_explain_scene(d, o, scenario, name, *worst);	/* issue 20 */
 	cJSON_AddNumberToObject(o, "seconds",
 	    measured_seconds(d, scenario, name));
 	return o;
@@ -312,6 +313,7 @@ view_scenario(struct view_dev *d, const struct cmp_scenario *s,
 	put_summary(o, counts);
 	view_json_list(o, "scenes", scenes);
 	view_json_list(o, "blocks", blocks_of(d, s->name, NULL));
+	view_explain_scenario(d, o, s->name);	/* issue 20: methods, trace */
 	view_json_list(o, "failures", failures_of(d, s->name));
 	cJSON_AddNumberToObject(o, "seconds", measured_seconds(d, s->name,
 	    NULL));

@@ -262,8 +262,10 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 	struct gfx_profile p = { 0 };
 	bool header_done = false, done = false;
 	struct text_line l;
+	const char *at = pos;
 
-	while (pos && !done && text_next_line(&pos, end, &l)) {
+	d->section = pos;
+	while (pos && !done && (at = pos, text_next_line(&pos, end, &l))) {
 		const char *name;
 		size_t n;
 		int pid;
@@ -305,6 +307,7 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 			gfx_read_summary_line(d, w ? &w->sum : &d->sum, &l);
 		}
 	}
+	d->section_len = at ? (size_t)(at - d->section) : 0;
 }
 
 void

@@ -69,6 +69,9 @@ struct gfx_dump {
 	size_t bad_headers;	/* blocks lacking a column read */
 	size_t bad_values;	/* summary numbers, histogram entries */
 	double interval_ns;	/* PROFILEDATA's vsync period, or NAN */
+	/* The text of the section read, in the parsed buffer (framestats.h). */
+	const char *section;
+	size_t section_len;
 };
 
 void gfx_dump_init(struct gfx_dump *d);

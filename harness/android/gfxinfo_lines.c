@@ -353,6 +353,7 @@ gfx_read_profile_row(struct gfx_dump *d, const struct gfx_profile *p,
 	row->frame_completed_ns = v[GFX_COL_COMPLETED];
 	row->duration_ms = (double)dur / 1e6;
 	row->flags = v[GFX_COL_FLAGS];
+	row->janky = RS_UNKNOWN;	/* phases.c judges it */
 	return;
 bad:
 	d->bad_rows++;

@@ -194,6 +194,8 @@ compare_scenario(struct cmp_ctx *x, struct cmp_scope *sc)
 	}
 	compare_blocks(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
 	    x->o);
+	compare_methods(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
+	    x->o);
 	strlist_release(&scenes);
 }
 

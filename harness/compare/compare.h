@@ -152,6 +152,17 @@ struct compare_input {
 };
 
 /*
+ * compare_methods.c: compare the method costs of `scenario` by name, in
+ * each scene and outside scenes, over the valid iterations of `cur` and
+ * of base[0..nr_base) (any may be NULL), and append them to c->methods.
+ * compare_run() calls it.
+ */
+struct rs_scenario;
+void compare_methods(struct comparison *c, const char *scenario,
+    const struct rs_scenario *cur, const struct rs_scenario *const *base,
+    size_t nr_base, const struct compare_opts *o);
+
+/*
  * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds, the
  * session priors), or with alpha 0.01, Holm, 3 and the priors' defaults
  * when `cfg` is NULL; noise 1; share 1; the trend line on; one look that

@@ -16,6 +16,9 @@
  *              (default: 100 ms and 20 %)
  *   unchanged  anything else
  *
+ * Each side also counts the janky frames its occurrences overlapped
+ * (compare_overlap.c), so a report can say what a stall cost.
+ *
  * These records explain the `blocks` and `block_ms` metrics, which carry
  * the statistics and the gate; a block record never changes the exit
  * status.  Blocks without a signature are not grouped here (they still
@@ -28,9 +31,11 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_int.h"
 #include "config.h"
 #include "metrics.h"
 #include "results.h"
+#include "signature.h"
 #include "stats.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -46,6 +51,7 @@ struct sig_acc {
 	double count[2];
 	double *wall[2];
 	size_t nr_wall[2], alloc_wall[2];
+	double janky[2], seen[2];	/* compare_overlap.c */
 };
 
 struct block_scope {
@@ -79,9 +85,11 @@ scope_for(struct block_set *set, const char *scene)
 }
 
 static void
-add_block(struct block_set *set, const char *scene, int side,
+add_block(struct block_set *set, const struct rs_scene *sn, int side,
     const struct rs_block *blk)
 {
+	const char *scene = sn ? sn->name : NULL;
+	int janky;
 	struct block_scope *s;
 	struct sig_acc *a = NULL;
 
@@ -99,6 +107,10 @@ add_block(struct block_set *set, const char *scene, int side,
 		a->example = blk;
 	}
 	a->count[side]++;
+	if ((janky = cmp_block_janky_frames(sn, blk)) >= 0) {
+		a->janky[side] += janky;
+		a->seen[side]++;
+	}
 	if (isfinite(blk->wall_ms)) {
 		XALLOC_GROW(a->wall[side], a->nr_wall[side] + 1,
 		    a->alloc_wall[side]);
@@ -117,7 +129,7 @@ collect(struct block_set *set, const struct rs_scenario *sc, int side)
 		set->iterations[side]++;
 		for (size_t j = 0; j < it->nr_scenes; j++)
 			for (size_t k = 0; k < it->scenes[j].nr_blocks; k++)
-				add_block(set, it->scenes[j].name, side,
+				add_block(set, &it->scenes[j], side,
 				    &it->scenes[j].blocks[k]);
 		for (size_t k = 0; k < it->nr_blocks; k++)
 			add_block(set, NULL, side, &it->blocks[k]);
@@ -135,6 +147,8 @@ fill_side(struct cmp_block_side *out, const struct sig_acc *a, int side,
 	if (!a->nr_wall[side] || stats_quantile(&out->wall_ms, a->wall[side],
 	    a->nr_wall[side], 0.5))
 		out->wall_ms = NAN;
+	out->frames_seen = a->seen[side];
+	out->janky_frames = a->seen[side] > 0 ? a->janky[side] : NAN;
 }
 
 /* The threshold rule of metrics.h: a rise counts when it reaches both. */
@@ -177,6 +191,7 @@ emit(struct comparison *c, const char *scenario, const struct block_set *set,
 			const struct sig_acc *a = &s->sigs[j];
 			struct cmp_block *b = comparison_add_block(c);
 			const struct strlist *st = &a->example->stack;
+			long app = signature_app_frame(st);
 
 			b->device = c->device ? xstrdup(c->device) : NULL;
 			b->scenario = xstrdup(scenario);
@@ -186,7 +201,9 @@ emit(struct comparison *c, const char *scenario, const struct block_set *set,
 			    set->iterations[SIDE_BASE]);
 			fill_side(&b->cur, a, SIDE_CUR,
 			    set->iterations[SIDE_CUR]);
-			for (size_t k = 0; k < st->nr && k < STACK_KEEP; k++)
+			/* Down to the app frame a report names it by. */
+			for (size_t k = 0; k < st->nr && (k < STACK_KEEP ||
+			    (long)k <= app); k++)
 				strlist_add(&b->stack, st->items[k]);
 			b->status = block_status(b, o);
 		}

@@ -169,7 +169,8 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 	if (!b.n && !cu.n)
 		goto out;
 
-	e = comparison_add_entry(c);
+	/* Explanations go to their own list (comparison.c). */
+	e = m->explain ? comparison_add_explain(c) : comparison_add_entry(c);
 	e->device = c->device ? xstrdup(c->device) : NULL;
 	e->scenario = xstrdup(sc->scenario);
 	e->scene = scene ? xstrdup(scene) : NULL;
@@ -215,7 +216,8 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		XALLOC_GROW(x->pend, x->nr_pend + 1, x->alloc_pend);
 		p = &x->pend[x->nr_pend++];
 		memset(p, 0, sizeof(*p));
-		p->entry = c->nr_entries - 1;
+		p->explain = m->explain;
+		p->entry = (m->explain ? c->nr_explains : c->nr_entries) - 1;
 		p->metric = m;
 		p->b = b;
 		p->cu = cu;
@@ -315,7 +317,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 {
 	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
 		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
-		METRIC_KIND_FRAME_TIME, 0, 0 };
+		METRIC_KIND_FRAME_TIME, 0, 0, 0 };
 	struct cmp_pending p;
 
 	memset(&p, 0, sizeof(p));

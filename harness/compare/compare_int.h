@@ -46,7 +46,9 @@ void cmp_sample_release(struct cmp_sample *s);
 
 /* An entry that reached the statistics, decided after adjustment. */
 struct cmp_pending {
-	size_t entry;		/* index in comparison.entries */
+	size_t entry;		/* index in comparison.entries, or in
+				   .explains when `explain` */
+	bool explain;		/* an explain metric (comparison.c) */
 	const struct metric_def *metric;
 	struct cmp_sample b, cu;	/* owned until the run is decided */
 	bool degenerate;	/* every value equal: not in the family */

@@ -15,6 +15,14 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* The entry a pending test is for, in c->entries or c->explains. */
+static struct cmp_entry *
+pend_entry(const struct cmp_ctx *x, const struct cmp_pending *p)
+{
+	return p->explain ? &x->c->explains[p->entry] :
+	    &x->c->entries[p->entry];
+}
+
 /*
  * Pass 1: how much a session moves each kind of metric, from the
  * baseline sessions of every entry, with the configured priors.
@@ -32,7 +40,8 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 		struct cmp_pending *p = &x->pend[i];
 		enum metric_kind k = p->metric->kind;
 
-		if (p->degenerate)
+		/* Explanations must not move the decisive metrics' model. */
+		if (p->degenerate || p->explain)
 			continue;
 		cmp_kind_add(&acc[k], p);
 		cmp_series_add(x, k == METRIC_KIND_FRAME_TIME ? &x->frame_pct :
@@ -88,7 +97,7 @@ cmp_test_all(struct cmp_ctx *x)
 	struct cmp_test_opts to, tt;
 
 	for (size_t i = 0; i < x->nr_pend; i++)
-		family += !x->pend[i].degenerate;
+		family += !x->pend[i].degenerate && !x->pend[i].explain;
 	to.ci_level = tt.ci_level = c->ci_level;
 	to.prior_runs = tt.prior_runs = x->o->prior_runs;
 	/*
@@ -101,7 +110,7 @@ cmp_test_all(struct cmp_ctx *x)
 
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
+		struct cmp_entry *e = pend_entry(x, p);
 		const struct cmp_session_kind *sk = &c->kinds[p->metric->kind];
 		struct cmp_model m;
 		size_t anchored = 0;
@@ -139,7 +148,8 @@ cmp_test_all(struct cmp_ctx *x)
 		e->df = m.df;
 		e->tested = true;
 
-		if (!x->anchor)
+		/* No trend line for explanations: they never decide. */
+		if (!x->anchor || p->explain)
 			continue;
 		for (size_t k = 0; k < p->b.n; k++)
 			anchored += p->b.run[k] >= 0 &&
@@ -186,7 +196,17 @@ adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
 static bool
 in_family(const struct cmp_pending *p)
 {
-	return !p->degenerate && !p->untestable;
+	return !p->degenerate && !p->untestable && !p->explain;
+}
+
+/*
+ * The explain metrics' own family (comparison.c): adjusted among
+ * themselves, so they never change the p-values of `entries`.
+ */
+static bool
+in_explain_family(const struct cmp_pending *p)
+{
+	return !p->degenerate && !p->untestable && p->explain;
 }
 
 static bool
@@ -225,7 +245,7 @@ cmp_decide_all(struct cmp_ctx *x)
 	struct cmp_rules r = { c->alpha_look - c->alpha_trend,
 		c->alpha * c->share, c->correction, x->o->last,
 		x->o->looks > 1 };
-	double alpha_one;
+	double alpha_one, alpha_expl;
 	int rc;
 
 	rc = adjust(x, &c->tests, p_worse, in_family);
@@ -233,12 +253,18 @@ cmp_decide_all(struct cmp_ctx *x)
 		rc = adjust(x, NULL, p_better, in_family);
 	if (!rc)
 		rc = adjust(x, &c->trend_tests, p_trend, in_trend_family);
+	if (!rc)
+		rc = adjust(x, &c->explain_tests, p_worse, in_explain_family);
+	if (!rc)
+		rc = adjust(x, NULL, p_better, in_explain_family);
 	if (rc)
 		return rc;
 	alpha_one = r.alpha / (double)(c->tests ? c->tests : 1);
+	alpha_expl = r.alpha / (double)(c->explain_tests ?
+	    c->explain_tests : 1);
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
-		struct cmp_entry *e = &c->entries[p->entry];
+		struct cmp_entry *e = pend_entry(x, p);
 
 		if (p->untestable) {
 			e->verdict = CMP_INCONCLUSIVE;
@@ -255,11 +281,13 @@ cmp_decide_all(struct cmp_ctx *x)
 			m.df = p->df;
 			m.log_scale = e->log_scale;
 			e->detectable = cmp_model_detectable(&m,
-			    e->base.median, e->higher_is_better, alpha_one);
+			    e->base.median, e->higher_is_better,
+			    p->explain ? alpha_expl : alpha_one);
 		}
 		if (p->trend)
 			cmp_decide_trend(x, p, e);
-		cmp_find_step(x, p, e);
+		if (!p->explain)
+			cmp_find_step(x, p, e);
 	}
 	return 0;
 }

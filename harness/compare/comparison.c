@@ -123,8 +123,8 @@ comparison_new(void)
 	return c;
 }
 
-static void
-entry_release(struct cmp_entry *e)
+void
+cmp_entry_release(struct cmp_entry *e)
 {
 	free(e->device);
 	free(e->scenario);
@@ -149,6 +149,13 @@ comparison_add_entry(struct comparison *c)
 
 	XALLOC_GROW(c->entries, c->nr_entries + 1, c->alloc_entries);
 	e = &c->entries[c->nr_entries++];
+	cmp_entry_init(e, c->look);
+	return e;
+}
+
+void
+cmp_entry_init(struct cmp_entry *e, int look)
+{
 	memset(e, 0, sizeof(*e));
 	empty_summary(&e->base);
 	empty_summary(&e->cur);
@@ -162,8 +169,7 @@ comparison_add_entry(struct comparison *c)
 	e->trend.shift = e->trend.lo = e->trend.hi = NAN;
 	e->trend.p_value = e->trend.p_adjusted = NAN;
 	e->trend.stepped_by = NAN;
-	e->look = c->look;
-	return e;
+	e->look = look;
 }
 
 static char *
@@ -196,7 +202,7 @@ comparison_find_entry(const struct comparison *c, const char *scenario,
 void
 cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src)
 {
-	entry_release(dst);
+	cmp_entry_release(dst);
 	*dst = *src;
 	dst->device = dup_or_null(src->device);
 	dst->scenario = dup_or_null(src->scenario);
@@ -212,6 +218,7 @@ static void
 empty_side(struct cmp_block_side *s)
 {
 	s->iterations = s->count = s->per_iteration = s->wall_ms = NAN;
+	s->janky_frames = s->frames_seen = NAN;
 }
 
 struct cmp_block *
@@ -278,7 +285,7 @@ comparison_free(struct comparison *c)
 		free(c->scenarios[i].name);
 	free(c->scenarios);
 	for (size_t i = 0; i < c->nr_entries; i++)
-		entry_release(&c->entries[i]);
+		cmp_entry_release(&c->entries[i]);
 	free(c->entries);
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
@@ -290,6 +297,7 @@ comparison_free(struct comparison *c)
 		strlist_release(&b->stack);
 	}
 	free(c->blocks);
+	comparison_explain_release(c);
 	free(c);
 }
 
@@ -328,4 +336,84 @@ comparison_verdict(const struct comparison *c)
 		if (c->scenarios[i].verdict == CMP_INCONCLUSIVE)
 			v = CMP_INCONCLUSIVE;
 	return v;
+}
+
+/* ---- explanations ----------------------------------------------------- */
+
+/*
+ * The parts of a comparison that explain rather than decide (issue 20):
+ * the entries of the explain metrics and the methods compared by name.
+ *
+ * compare_entry.c tests an explain metric exactly as any other (the same
+ * gates, the same session model and test) but files its entry in
+ * c->explains instead of c->entries.  That is the whole of "kept out of
+ * the verdict": every reader of c->entries (the run's verdict, the
+ * counts, gate's looks and its exit status, junit.xml, the report's
+ * attention lists) never sees them, and the correction's family, the
+ * session spread of each kind and the level that picks the test are
+ * computed from c->entries' metrics alone, so a run's numbers are the
+ * same with or without explanations.  Explains are adjusted among
+ * themselves (explain_tests), so "this phase moved" still controls its
+ * own false alarms.
+ */
+struct cmp_entry *
+comparison_add_explain(struct comparison *c)
+{
+	struct cmp_entry *e;
+
+	XALLOC_GROW(c->explains, c->nr_explains + 1, c->alloc_explains);
+	e = &c->explains[c->nr_explains++];
+	cmp_entry_init(e, c->look);
+	return e;
+}
+
+const struct cmp_entry *
+comparison_find_explain(const struct comparison *c, const char *scenario,
+    const char *scene, const char *metric)
+{
+	for (size_t i = 0; i < c->nr_explains; i++) {
+		const struct cmp_entry *e = &c->explains[i];
+
+		if (same_or_both_null(e->scenario, scenario) &&
+		    same_or_both_null(e->scene, scene) &&
+		    same_or_both_null(e->metric, metric))
+			return e;
+	}
+	return NULL;
+}
+
+struct cmp_method *
+comparison_add_method(struct comparison *c)
+{
+	struct cmp_method *m;
+
+	XALLOC_GROW(c->methods, c->nr_methods + 1, c->alloc_methods);
+	m = &c->methods[c->nr_methods++];
+	memset(m, 0, sizeof(*m));
+	m->base.iterations = m->base.count = m->base.per_iteration = NAN;
+	m->base.wall_ms = m->base.janky_frames = m->base.frames_seen = NAN;
+	m->cur = m->base;
+	return m;
+}
+
+void
+comparison_explain_release(struct comparison *c)
+{
+	for (size_t i = 0; i < c->nr_explains; i++)
+		cmp_entry_release(&c->explains[i]);
+	free(c->explains);
+	c->explains = NULL;
+	c->nr_explains = c->alloc_explains = 0;
+	for (size_t i = 0; i < c->nr_methods; i++) {
+		struct cmp_method *m = &c->methods[i];
+
+		free(m->device);
+		free(m->scenario);
+		free(m->scene);
+		free(m->name);
+		free(m->source);
+	}
+	free(c->methods);
+	c->methods = NULL;
+	c->nr_methods = c->alloc_methods = 0;
 }

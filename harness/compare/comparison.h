@@ -132,6 +132,13 @@ struct cmp_block_side {
 	double count;		/* occurrences in them */
 	double per_iteration;	/* count / iterations */
 	double wall_ms;		/* median wall time of the occurrences */
+	/*
+	 * Janky frames the occurrences overlapped (compare_overlap.c),
+	 * summed, over `frames_seen` occurrences whose time the scene's
+	 * frame rows cover; NAN when none do (methods: always).
+	 */
+	double janky_frames;
+	double frames_seen;
 };
 
 struct cmp_block {
@@ -142,6 +149,22 @@ struct cmp_block {
 	enum cmp_block_status status;
 	struct cmp_block_side base, cur;
 	struct strlist stack;	/* one occurrence, innermost frame first */
+};
+
+/*
+ * A method's costs in a scene (compare_methods.c): MethodTraceMan's per
+ * method, Matrix's evil methods by their application frame.  The sides
+ * count calls and hold their median cost (wall_ms); the status is a
+ * block's: new, worse (slower by count or time), resolved, unchanged.
+ */
+struct cmp_method {
+	char *device;
+	char *scenario;
+	char *scene;		/* NULL: outside every scene */
+	char *name;		/* "com.example.Feed.bind" */
+	char *source;		/* "traceman", "matrix" */
+	enum cmp_block_status status;
+	struct cmp_block_side base, cur;
 };
 
 /* How usable one scenario's iterations were. */
@@ -220,6 +243,17 @@ struct comparison {
 	size_t nr_entries, alloc_entries;
 	struct cmp_block *blocks;
 	size_t nr_blocks, alloc_blocks;
+	/*
+	 * Issue 20.  Entries of the explain metrics (metrics_explain.h):
+	 * tested like `entries`, adjusted as a family of their own
+	 * (explain_tests), never part of the verdict, the counts or the
+	 * correction of `entries`; and the methods compared by name.
+	 */
+	struct cmp_entry *explains;
+	size_t nr_explains, alloc_explains;
+	size_t explain_tests;
+	struct cmp_method *methods;
+	size_t nr_methods, alloc_methods;
 };
 
 /* An empty comparison for readers to fill; free with comparison_free(). */
@@ -257,6 +291,32 @@ const struct cmp_entry *comparison_find_entry(const struct comparison *c,
     const char *scenario, const char *scene, const char *metric);
 /* Make *dst (an entry of some comparison) a deep copy of *src. */
 void cmp_entry_copy(struct cmp_entry *dst, const struct cmp_entry *src);
+
+/* An entry zeroed, every number NAN, of look `look`; free what it owns. */
+void cmp_entry_init(struct cmp_entry *e, int look);
+void cmp_entry_release(struct cmp_entry *e);
+
+/*
+ * comparison.c: the explains and methods of a comparison.  The add
+ * functions work like comparison_add_entry(); find gives the explain of
+ * (scenario, scene, metric) or NULL; release frees both arrays (called
+ * by comparison_free()).
+ */
+struct cmp_entry *comparison_add_explain(struct comparison *c);
+const struct cmp_entry *comparison_find_explain(const struct comparison *c,
+    const char *scenario, const char *scene, const char *metric);
+struct cmp_method *comparison_add_method(struct comparison *c);
+void comparison_explain_release(struct comparison *c);
+
+/*
+ * compare_overlap.c: the janky frames of scene `sn` that block `b`
+ * overlapped in time, or -1 when the scene's frame rows do not cover the
+ * block (or it has no duration, or `sn` is NULL).  Reports use it for
+ * the blocks of one iteration.
+ */
+struct rs_block;
+struct rs_scene;
+int cmp_block_janky_frames(const struct rs_scene *sn, const struct rs_block *b);
 
 /*
  * Append an entry, zeroed with every number NAN and the comparison's look;

@@ -333,6 +333,8 @@ read_method(struct cr *r, const cJSON *o, void *dst)
 		rc = bad(r, "spending", "pocock or equal");
 	if (!rc)
 		rc = read_method_session(r, o, c);
+	if (!rc)
+		rc = get_count(r, o, "explain_tests", &c->explain_tests);
 	free(corr);
 	free(spend);
 	return rc;
@@ -462,10 +464,29 @@ read_trend(struct cr *r, const cJSON *o, void *dst)
 }
 
 static int
+read_entry_into(struct cr *r, const cJSON *o, struct comparison *c,
+    struct cmp_entry *e);
+
+static int
 read_entry(struct cr *r, const cJSON *o, void *dst)
 {
 	struct comparison *c = dst;
-	struct cmp_entry *e = comparison_add_entry(c);
+
+	return read_entry_into(r, o, c, comparison_add_entry(c));
+}
+
+static int
+read_explain(struct cr *r, const cJSON *o, void *dst)
+{
+	struct comparison *c = dst;
+
+	return read_entry_into(r, o, c, comparison_add_explain(c));
+}
+
+static int
+read_entry_into(struct cr *r, const cJSON *o, struct comparison *c,
+    struct cmp_entry *e)
+{
 	char *better = NULL;
 	int rc;
 
@@ -525,9 +546,41 @@ read_side(struct cr *r, const cJSON *o, void *dst)
 	if (get_num(r, o, "iterations", &s->iterations) ||
 	    get_num(r, o, "count", &s->count) ||
 	    get_num(r, o, "per_iteration", &s->per_iteration) ||
-	    get_num(r, o, "wall_ms", &s->wall_ms))
+	    get_num(r, o, "wall_ms", &s->wall_ms) ||
+	    get_num(r, o, "janky_frames", &s->janky_frames) ||
+	    get_num(r, o, "frames_seen", &s->frames_seen))
 		return JG_EINVAL;
 	return 0;
+}
+
+static int
+read_cmp_method(struct cr *r, const cJSON *o, void *dst)
+{
+	struct cmp_method *m = comparison_add_method(dst);
+	char *status = NULL;
+	int rc;
+
+	rc = get_str(r, o, "device", &m->device);
+	if (!rc)
+		rc = get_str(r, o, "scenario", &m->scenario);
+	if (!rc)
+		rc = get_str(r, o, "scene", &m->scene);
+	if (!rc)
+		rc = get_str(r, o, "name", &m->name);
+	if (!rc)
+		rc = get_str(r, o, "source", &m->source);
+	if (!rc && (!m->scenario || !m->name))
+		rc = bad(r, m->scenario ? "name" : "scenario", "a string");
+	if (!rc)
+		rc = get_str(r, o, "status", &status);
+	if (!rc && (!status || cmp_block_status_parse(&m->status, status)))
+		rc = bad(r, "status", "unchanged, new, worse or resolved");
+	free(status);
+	if (!rc)
+		rc = read_object(r, o, "baseline", read_side, &m->base);
+	if (!rc)
+		rc = read_object(r, o, "current", read_side, &m->cur);
+	return rc;
 }
 
 static int
@@ -583,7 +636,9 @@ read_root(struct cr *r, const cJSON *root, struct comparison *c)
 	    get_list(r, root, "warnings", &c->warnings) ||
 	    read_array(r, root, "scenarios", read_scenario, c) ||
 	    read_array(r, root, "entries", read_entry, c) ||
-	    read_array(r, root, "blocks", read_block, c))
+	    read_array(r, root, "blocks", read_block, c) ||
+	    read_array(r, root, "explains", read_explain, c) ||
+	    read_array(r, root, "methods", read_cmp_method, c))
 		return JG_EINVAL;
 	return 0;
 }

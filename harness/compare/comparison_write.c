@@ -15,6 +15,7 @@
  *                   alpha_look, alpha_trend, trend_tests, anchor_runs,
  *                   prior_runs, interleaved (jankgate ab: the
  *                   sessions of both sides are blocks of one session),
+ *                   explain_tests,
  *                   session: { frame_time: KIND, launch: KIND,
  *                              jank: KIND, blocks: KIND } },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
@@ -39,11 +40,17 @@
  *                               stepped_started, stepped_by },
  *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
- *                      baseline: SIDE, current: SIDE, stack: [str] } ] }
+ *                      baseline: SIDE, current: SIDE, stack: [str] } ],
+ *     "explains":  [ ENTRY ]   (the explain metrics, metrics_explain.h),
+ *     "methods":   [ { device, scenario, scene, name, source, status,
+ *                      baseline: SIDE, current: SIDE } ] }
  *
  *   RUN     = { file, run_id, app_version, started }
  *   SUMMARY = { n, min, q1, median, q3, max, iqr, mean }
- *   SIDE    = { iterations, count, per_iteration, wall_ms }
+ *   SIDE    = { iterations, count, per_iteration, wall_ms, janky_frames,
+ *               frames_seen }
+ *   ENTRY   = an element of "entries"; `method.explain_tests` is the size
+ *             of the explains' own family
  *   KIND    = { prior, estimate, sessions, used, df, trend, trend_t,
  *               trend_on }   (df null: the prior alone, taken as known)
  *
@@ -182,6 +189,23 @@ write_side(struct jsonw *w, const char *key, const struct cmp_block_side *s)
 	jsonw_num(w, "count", s->count);
 	jsonw_num(w, "per_iteration", s->per_iteration);
 	jsonw_num(w, "wall_ms", s->wall_ms);
+	jsonw_num(w, "janky_frames", s->janky_frames);
+	jsonw_num(w, "frames_seen", s->frames_seen);
+	jsonw_close(w, '}');
+}
+
+static void
+write_cmp_method(struct jsonw *w, const struct cmp_method *m)
+{
+	jsonw_open(w, NULL, '{');
+	jsonw_str(w, "device", m->device);
+	jsonw_str(w, "scenario", m->scenario);
+	jsonw_str(w, "scene", m->scene);
+	jsonw_str(w, "name", m->name);
+	jsonw_str(w, "source", m->source);
+	jsonw_str(w, "status", cmp_block_status_name(m->status));
+	write_side(w, "baseline", &m->base);
+	write_side(w, "current", &m->cur);
 	jsonw_close(w, '}');
 }
 
@@ -254,6 +278,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "anchor_runs", (double)c->anchor_runs);
 	jsonw_num(&w, "prior_runs", c->prior_runs);
 	jsonw_lit(&w, "interleaved", c->interleaved ? "true" : "false");
+	jsonw_num(&w, "explain_tests", (double)c->explain_tests);
 	jsonw_open(&w, "session", '{');
 	for (int k = 0; k < METRIC_NR_KINDS; k++) {
 		const struct cmp_session_kind *sk = &c->kinds[k];
@@ -289,6 +314,14 @@ comparison_to_json(const struct comparison *c)
 	jsonw_open(&w, "blocks", '[');
 	for (size_t i = 0; i < c->nr_blocks; i++)
 		write_block(&w, &c->blocks[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "explains", '[');
+	for (size_t i = 0; i < c->nr_explains; i++)
+		write_entry(&w, &c->explains[i]);
+	jsonw_close(&w, ']');
+	jsonw_open(&w, "methods", '[');
+	for (size_t i = 0; i < c->nr_methods; i++)
+		write_cmp_method(&w, &c->methods[i]);
 	jsonw_close(&w, ']');
 	jsonw_close(&w, '}');
 	jsonw_end(&w);

@@ -126,6 +126,9 @@ history_series(struct metric_series **out, size_t *nr,
 
 				if ((m->scope == METRIC_SCENE) != (scene != NULL))
 					continue;
+				/* No trend line is drawn for explanations. */
+				if (m->explain)
+					continue;
 				ser = add_series(out, nr, &alloc, name, scene, m,
 				    nr_runs);
 				for (size_t r = 0; r < nr_runs; r++) {

@@ -1,7 +1,7 @@
 /*
  * stats.c: the small statistics that stand around the Mann-Whitney test.
  *
- * Sample summaries (type 7 quantiles, IQR, MAD), the standard normal
+ * Sample summaries (type 7 quantiles, from base's quantile.c; IQR, MAD), the standard normal
  * distribution, multiple-testing adjustment and the seeded PRNG.  The rank
  * test itself and the shift estimate, which share the
  * exact null distributions, are in stats_mw.c.
@@ -12,6 +12,7 @@
 
 #include "stats.h"
 #include "error.h"
+#include "quantile.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -26,54 +27,10 @@ stats_check_finite(const double *x, size_t n, const char *what)
 	return 0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Type 7 quantile of an ascending array; n > 0 and 0 <= p <= 1. */
-static double
-quantile_sorted(const double *x, size_t n, double p)
-{
-	double h = (double)(n - 1) * p;
-	size_t j = (size_t)floor(h);
-
-	if (j >= n - 1)
-		return x[n - 1];
-	return x[j] + (h - (double)j) * (x[j + 1] - x[j]);
-}
-
-/* A sorted copy of x[0..n-1], n > 0; the caller frees. */
-static double *
-sorted_copy(const double *x, size_t n)
-{
-	double *s = xmalloc(n * sizeof(*s));
-
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return s;
-}
-
 int
 stats_quantile(double *out, const double *x, size_t n, double p)
 {
-	double *s;
-	int ret;
-
-	if (!n)
-		return jg_error_set(JG_EINVAL, "quantile of an empty sample");
-	if (!(p >= 0 && p <= 1))
-		return jg_error_set(JG_EINVAL, "quantile %g is outside [0, 1]",
-		    p);
-	if ((ret = stats_check_finite(x, n, "sample")) < 0)
-		return ret;
-	s = sorted_copy(x, n);
-	*out = quantile_sorted(s, n, p);
-	free(s);
-	return 0;
+	return quantile(out, x, n, p);
 }
 
 int
@@ -90,7 +47,7 @@ stats_summarize(struct stats_summary *out, const double *x, size_t n)
 	}
 	if ((ret = stats_check_finite(x, n, "sample")) < 0)
 		return ret;
-	s = sorted_copy(x, n);
+	s = quantile_sorted_copy(x, n);
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
@@ -106,7 +63,7 @@ stats_summarize(struct stats_summary *out, const double *x, size_t n)
 	dev = s;	/* reused: the sorted values are no longer needed */
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(dev[i] - out->median);
-	qsort(dev, n, sizeof(*dev), cmp_double);
+	quantile_sort(dev, n);
 	out->mad = quantile_sorted(dev, n, 0.5);
 	free(s);
 	return 0;

@@ -121,6 +121,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 		gate_adapt(&g);
 	out->interrupted = run_interrupted();
 	gate_settle(&g);
+	gate_trace(&g);		/* issue 20: diagnose.trace */
 	gate_report(&g);
 	gate_mail(&g);
 	gate_record(&g);

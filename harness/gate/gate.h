@@ -24,9 +24,12 @@
  *      run failed runs no more batches.  The look after
  *      which nothing more can be measured is the last (compare decides
  *      there instead of asking for more);
- *   5. one report over every comparison file, in OUT/report/;
- *   6. mail it by mail.when (or --mail): always, on a regression, never;
- *   7. record each key's run as its new baseline by baseline.update (or
+ *   5. with diagnose.trace, one more, unmeasured iteration of each
+ *      regressed scenario records a Perfetto trace into OUT/KEY/traces/
+ *      (gate_trace.c), which the report links;
+ *   6. one report over every comparison file, in OUT/report/;
+ *   7. mail it by mail.when (or --mail): always, on a regression, never;
+ *   8. record each key's run as its new baseline by baseline.update (or
  *      --update): never, on-pass (the key's verdict is pass, improvement
  *      or new, and no key regressed), always (any verdict); a run that
  *      did not complete, that failed on a device, or that could not be

@@ -139,6 +139,12 @@ void gate_settle(struct gate_ctx *g);
 /* Free what `w` holds; the struct itself is the caller's. */
 void gate_work_release(struct gate_work *w);
 
+/*
+ * gate_trace.c (issue 20): diagnose.trace's traced iteration of each
+ * regressed scenario, after gate_settle() and before the report.
+ */
+void gate_trace(struct gate_ctx *g);
+
 /* gate_deliver.c: the stages after the comparisons, in this order. */
 void gate_report(struct gate_ctx *g);
 void gate_mail(struct gate_ctx *g);

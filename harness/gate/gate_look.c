@@ -14,6 +14,7 @@
  * and compare then decides instead of asking for more.
  */
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,16 +199,12 @@ list_blocks(struct strlist *out, const struct comparison *c)
 		const struct cmp_block *b = &c->blocks[i];
 		const char *top = NULL;
 		size_t len = 0;
+		long app = signature_app_frame(&b->stack);
 
 		if (b->status != CMP_BLOCK_NEW && b->status != CMP_BLOCK_WORSE)
 			continue;
-		for (size_t f = 0; !top && f < b->stack.nr; f++) {
-			const char *name = signature_frame_name(
-			    b->stack.items[f], &len);
-
-			if (len && signature_frame_is_app(name, len))
-				top = name;
-		}
+		if (app >= 0)
+			top = signature_frame_name(b->stack.items[app], &len);
 		if (!top) {
 			top = b->signature ? b->signature : "?";
 			len = strlen(top);
@@ -224,6 +221,13 @@ list_blocks(struct strlist *out, const struct comparison *c)
 			    b->scene ? b->scene : "", (int)len, top,
 			    b->base.wall_ms, b->cur.wall_ms,
 			    b->base.per_iteration, b->cur.per_iteration);
+		/* Issue 20: what it cost, and the frame on top beneath. */
+		if (isfinite(b->cur.janky_frames))
+			strlist_addf(out, "  overlapped %.0f janky frame%s",
+			    b->cur.janky_frames, b->cur.janky_frames == 1 ?
+			    "" : "s");
+		if (app > 0)
+			strlist_addf(out, "  top frame %s", b->stack.items[0]);
 	}
 }
 

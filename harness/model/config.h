@@ -26,6 +26,8 @@ enum config_update { UPDATE_NEVER, UPDATE_ON_PASS, UPDATE_ALWAYS };
 enum config_mail_when { MAIL_ALWAYS, MAIL_REGRESSION, MAIL_NEVER };
 enum config_correction { CORRECTION_HOLM, CORRECTION_BH };
 enum config_tls { TLS_AUTO, TLS_REQUIRED, TLS_NONE };
+/* diagnose.trace: when `gate` records a Perfetto trace (trace.h). */
+enum config_trace { TRACE_NEVER, TRACE_REGRESSION, TRACE_ALWAYS };
 /* devices.install: how `apk` replaces what the device has. */
 enum config_install {
 	INSTALL_REPLACE,	/* install -r: keeps the app's data */
@@ -179,6 +181,9 @@ struct config {
 	struct config_report report;
 	struct config_mail mail;
 	struct config_source_opts source_opts;
+	struct {
+		enum config_trace trace;	/* issue 20, trace.h */
+	} diagnose;
 
 	/* The plug-ins' options, one value each, in table order. */
 	const struct config_plugins *plugins;	/* borrowed */

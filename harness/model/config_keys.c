@@ -29,6 +29,9 @@ static const char *const mail_when_names[] = {
 	"always", "regression", "never", NULL
 };
 static const char *const correction_names[] = { "holm", "bh", NULL };
+static const char *const trace_names[] = {
+	"never", "regression", "always", NULL
+};
 static const char *const tls_names[] = { "auto", "required", "none", NULL };
 static const char *const install_names[] = {
 	"replace", "reinstall", "downgrade", NULL
@@ -193,6 +196,15 @@ static const struct key config_keys[] = {
 	{ "source_options.grace_ms", K_INT, O(source_opts.grace_ms), 0, 60000,
 	  NULL, "1000", 0,
 	  "events up to this late still belong to the scene that just ended" },
+
+	{ "diagnose", K_OBJECT, 0, NONE, NULL, 0,
+	  "what `gate` records to help find a regression's cause" },
+	{ "diagnose.trace", K_ENUM, O(diagnose.trace), 0, 0, trace_names,
+	  "\"never\"", 0, "gate: one more, unmeasured iteration of each "
+	  "regressed scenario records a Perfetto trace into OUT/KEY/traces/: "
+	  "never, regression (after a night that found one) or always "
+	  "(every scenario, every night)" },
+
 	/* ... then each plug-in's own (config_schema_init). */
 };
 

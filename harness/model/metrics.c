@@ -42,6 +42,7 @@
 
 #include "error.h"
 #include "metrics.h"
+#include "metrics_explain.h"
 #include "results.h"
 #include "banned.h"
 
@@ -106,54 +107,54 @@ static const struct metric_def metric_table[M_COUNT] = {
 	[M_FPS] = { "fps", "fps", HIGHER, METRIC_SCENE, 0.05, 2,
 		"frames per second in the scene (Matrix slices, else frames "
 		"rendered per second)",
-		METRIC_KIND_JANK, 0.01, 0 },
+		METRIC_KIND_JANK, 0.01, 0, 0 },
 	[M_JANK_PCT] = { "jank_pct", "%", LOWER, METRIC_SCENE, 0.10, 1,
 		"share of frames gfxinfo counts as janky",
-		METRIC_KIND_JANK, 0.01, 0 },
+		METRIC_KIND_JANK, 0.01, 0, 0 },
 	[M_FRAME_P50] = { "frame_p50_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
 		"median frame time (gfxinfo 50th percentile)",
-		METRIC_KIND_FRAME_TIME, 1, 0 },
+		METRIC_KIND_FRAME_TIME, 1, 0, 0 },
 	[M_FRAME_P90] = { "frame_p90_ms", "ms", LOWER, METRIC_SCENE, 0.05, 1,
 		"90th percentile frame time",
-		METRIC_KIND_FRAME_TIME, 1, 0 },
+		METRIC_KIND_FRAME_TIME, 1, 0, 0 },
 	[M_FRAME_P95] = { "frame_p95_ms", "ms", LOWER, METRIC_SCENE, 0.10, 2,
 		"95th percentile frame time",
-		METRIC_KIND_FRAME_TIME, 1, 0 },
+		METRIC_KIND_FRAME_TIME, 1, 0, 0 },
 	[M_FRAME_P99] = { "frame_p99_ms", "ms", LOWER, METRIC_SCENE, 0.10, 4,
 		"99th percentile frame time",
-		METRIC_KIND_FRAME_TIME, 1, 0 },
+		METRIC_KIND_FRAME_TIME, 1, 0, 0 },
 	[M_SLOW_PCT] = { "slow_pct", "%", LOWER, METRIC_SCENE, 0.10, 1,
 		"share of frames slower than 16 ms",
-		METRIC_KIND_JANK, 0.01, 0 },
+		METRIC_KIND_JANK, 0.01, 0, 0 },
 	[M_FROZEN] = { "frozen_frames", "frames", LOWER, METRIC_SCENE,
 		0.25, 1, "frames slower than 700 ms",
-		METRIC_KIND_JANK, 1, 0 },
+		METRIC_KIND_JANK, 1, 0, 0 },
 	[M_DROPPED] = { "dropped_frames", "frames", LOWER, METRIC_SCENE,
 		0.10, 3, "vsyncs missed by late frames, summed over a scene",
-		METRIC_KIND_JANK, 1, 0 },
+		METRIC_KIND_JANK, 1, 0, 0 },
 	[M_BLOCKS] = { "blocks", "count", LOWER, METRIC_SCENE, 0.25, 1,
 		"main-thread blocks reported in the scene",
-		METRIC_KIND_BLOCKS, 1, 1 },
+		METRIC_KIND_BLOCKS, 1, 1, 0 },
 	[M_BLOCK_MS] = { "block_ms", "ms", LOWER, METRIC_SCENE, 0.20, 100,
 		"total wall time of the scene's main-thread blocks",
-		METRIC_KIND_BLOCKS, 1, 0 },
+		METRIC_KIND_BLOCKS, 1, 0, 0 },
 	[M_STARTUP] = { "startup_ms", "ms", LOWER, METRIC_SCENARIO, 0.05, 20,
 		"launch time reported by am start -W (TotalTime)",
-		METRIC_KIND_LAUNCH, 1, 0 },
+		METRIC_KIND_LAUNCH, 1, 0, 0 },
 	[M_DISPLAYED] = { "displayed_ms", "ms", LOWER, METRIC_SCENARIO,
 		0.05, 20, "time to the first frame (the Displayed log line)",
-		METRIC_KIND_LAUNCH, 1, 0 },
+		METRIC_KIND_LAUNCH, 1, 0, 0 },
 	[M_FULLY_DRAWN] = { "fully_drawn_ms", "ms", LOWER, METRIC_SCENARIO,
 		0.10, 50,
 		"time to reportFullyDrawn() (the Fully drawn log line)",
-		METRIC_KIND_LAUNCH, 1, 0 },
+		METRIC_KIND_LAUNCH, 1, 0, 0 },
 	[M_APP_CREATE] = { "app_create_ms", "ms", LOWER, METRIC_SCENARIO,
 		0.10, 10, "Application creation time on cold starts (Matrix)",
-		METRIC_KIND_LAUNCH, 1, 0 },
+		METRIC_KIND_LAUNCH, 1, 0, 0 },
 	[M_FIRST_ACTIVITY] = { "first_activity_ms", "ms", LOWER,
 		METRIC_SCENARIO, 0.05, 20,
 		"cold start to first activity focus (Matrix)",
-		METRIC_KIND_LAUNCH, 1, 0 },
+		METRIC_KIND_LAUNCH, 1, 0, 0 },
 };
 
 const char *
@@ -175,16 +176,17 @@ metric_kind_is_log(enum metric_kind kind)
 	return kind == METRIC_KIND_FRAME_TIME || kind == METRIC_KIND_LAUNCH;
 }
 
+/* The explain metrics (metrics_explain.c) follow the table's. */
 size_t
 metric_count(void)
 {
-	return M_COUNT;
+	return M_COUNT + metric_explain_count();
 }
 
 const struct metric_def *
 metric_at(size_t i)
 {
-	return i < M_COUNT ? &metric_table[i] : NULL;
+	return i < M_COUNT ? &metric_table[i] : metric_explain_at(i - M_COUNT);
 }
 
 const struct metric_def *
@@ -193,7 +195,7 @@ metric_find(const char *name)
 	for (size_t i = 0; i < M_COUNT; i++)
 		if (!strcmp(metric_table[i].name, name))
 			return &metric_table[i];
-	return NULL;
+	return metric_explain_find(name);
 }
 
 /* The table slot of `m`, also for a copy of a table entry; -1 if unknown. */
@@ -205,7 +207,9 @@ metric_id_of(const struct metric_def *m)
 	if (m >= metric_table && m < metric_table + M_COUNT)
 		return (int)(m - metric_table);
 	t = metric_find(m->name);
-	return t ? (int)(t - metric_table) : -1;
+	if (!t || t < metric_table || t >= metric_table + M_COUNT)
+		return -1;	/* unknown, or an explain metric */
+	return (int)(t - metric_table);
 }
 
 int
@@ -376,6 +380,8 @@ metric_scene_value(const struct metric_def *m, const struct rs_scene *scene,
 	double n, v;
 	int ret = 0;
 
+	if (id < 0 && metric_explain_find(m->name))
+		return metric_explain_value(m, scene, out);
 	if (id < 0 || metric_table[id].scope != METRIC_SCENE)
 		return jg_error_set(JG_EINVAL, "'%s' is not a scene metric",
 		    m->name);

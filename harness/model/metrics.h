@@ -64,6 +64,13 @@ struct metric_def {
 	 * is too skewed for a t test.
 	 */
 	int by_means;
+	/*
+	 * An explanation (issue 20: frame phases, jank types): compared
+	 * like the others and shown beside what it explains, but kept out
+	 * of the correction's family and never part of a run's verdict or
+	 * exit status (compare.h, metrics_explain.h).
+	 */
+	int explain;
 };
 
 /* "frame_time", "launch", "jank", "blocks"; never NULL. */

@@ -109,6 +109,9 @@ scene_release(struct rs_scene *sc)
 	free(sc->fps.slices);
 	blocks_free(sc->blocks, sc->nr_blocks);
 	methods_free(sc->methods, sc->nr_methods);
+	for (size_t i = 0; i < sc->nr_inputs; i++)
+		free(sc->inputs[i].step);
+	free(sc->inputs);
 }
 
 static void
@@ -426,6 +429,8 @@ rs_iteration_add_scene(struct rs_iteration *it, const char *name)
 	sc->start_mono_ms = sc->end_mono_ms = NAN;
 	frames_init(&sc->frames);
 	sc->fps.value = NAN;
+	rs_phases_init(&sc->phases);
+	rs_jank_types_init(&sc->jank_types);
 	return sc;
 }
 
@@ -535,6 +540,7 @@ rs_fps_add_slice(struct rs_fps *fps, const char *source)
 	s->fps = NAN;
 	drops_init(&s->drop_level);
 	drops_init(&s->drop_sum);
+	rs_phase_means_init(&s->phases);
 	return s;
 }
 
@@ -608,6 +614,7 @@ rs_frames_add_row(struct rs_frames *f)
 	XALLOC_GROW(f->rows, f->nr_rows + 1, f->alloc_rows);
 	row = &f->rows[f->nr_rows++];
 	memset(row, 0, sizeof(*row));
+	row->janky = RS_UNKNOWN;
 	return row;
 }
 

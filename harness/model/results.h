@@ -153,6 +153,7 @@ struct rs_frame_row {
 	int64_t frame_completed_ns;
 	double duration_ms;
 	int64_t flags;
+	int janky;		/* 1, 0 or RS_UNKNOWN (sources/phases.c) */
 };
 
 struct rs_frames {
@@ -184,12 +185,76 @@ struct rs_drops {
 	double frozen;
 };
 
+/*
+ * The phases of a frame, FrameMetrics' durations in the order a frame
+ * goes through them (sources/phases.c says which columns bound each).
+ */
+enum rs_phase {
+	RS_PHASE_WAIT,		/* before the frame started: UI thread busy */
+	RS_PHASE_INPUT,
+	RS_PHASE_ANIMATION,
+	RS_PHASE_LAYOUT,	/* measure/layout */
+	RS_PHASE_DRAW,
+	RS_PHASE_SYNC,		/* sync and upload */
+	RS_PHASE_COMMAND,	/* command issue */
+	RS_PHASE_GPU,		/* GPU and swap */
+	RS_NR_PHASES
+};
+
+/* A scene's frame phases, from its PROFILEDATA rows. */
+struct rs_phases {
+	bool present;
+	double frames;		/* rows behind the percentiles */
+	double skipped;		/* rows left out: Flags set, a timestamp
+				   missing, zero or out of order */
+	int newest;		/* 1: the framework kept only the newest
+				   rows of more frames; 0: every frame of
+				   the scene; RS_UNKNOWN */
+	double p50_ms[RS_NR_PHASES];
+	double p90_ms[RS_NR_PHASES];
+};
+
+/* Matrix 2.1 FrameMetrics durations: a slice's mean per frame. */
+struct rs_phase_means {
+	bool present;
+	double ms[RS_NR_PHASES];
+};
+
+/* SurfaceFlinger's FrameTimeline jank types (sources/frametimeline.c). */
+enum rs_jank_type {
+	RS_JANK_APP_DEADLINE,	/* App Deadline Missed */
+	RS_JANK_BUFFER_STUFFING,
+	RS_JANK_SF_CPU,		/* SurfaceFlinger CPU Deadline Missed */
+	RS_JANK_SF_GPU,		/* SurfaceFlinger GPU Deadline Missed */
+	RS_JANK_DISPLAY_HAL,
+	RS_JANK_PREDICTION,	/* Prediction Error */
+	RS_JANK_SF_SCHEDULING,
+	RS_JANK_UNKNOWN,	/* Unknown jank, anything unnamed */
+	RS_NR_JANK_TYPES
+};
+
+/* The app's frames SurfaceFlinger judged janky in a scene, by type. */
+struct rs_jank_types {
+	bool present;
+	double frames;		/* app frames the dump showed in the scene */
+	double janky;		/* ... of which janky (any type) */
+	double count[RS_NR_JANK_TYPES];	/* a frame counts in each of its
+					   types */
+};
+
+/* One input step of a scene, when it was sent (run_iter.c). */
+struct rs_input {
+	double at_mono_ms;
+	char *step;		/* as the scenario says it: "swipe 50% ..." */
+};
+
 struct rs_fps_slice {
 	char *source;
 	char *app_scene;	/* activity or fragment the source named */
 	double fps;
 	struct rs_drops drop_level;	/* frames per level */
 	struct rs_drops drop_sum;	/* dropped frames per level */
+	struct rs_phase_means phases;	/* Matrix 2.1+ only */
 };
 
 struct rs_fps {
@@ -230,6 +295,10 @@ struct rs_scene {
 	size_t nr_blocks, alloc_blocks;
 	struct rs_method *methods;
 	size_t nr_methods, alloc_methods;
+	struct rs_phases phases;
+	struct rs_jank_types jank_types;
+	struct rs_input *inputs;
+	size_t nr_inputs, alloc_inputs;
 };
 
 struct rs_iteration {
@@ -373,6 +442,26 @@ struct rs_block *rs_iteration_add_block(struct rs_iteration *it,
     const char *source);
 struct rs_method *rs_iteration_add_method(struct rs_iteration *it,
     const char *source, const char *name);
+
+/* Append an input step sent at `at_mono_ms`; `step` is copied. */
+struct rs_input *rs_scene_add_input(struct rs_scene *sc, double at_mono_ms,
+    const char *step);
+
+/*
+ * results_explain.c: the names of phases and jank types.  rs_*_name()
+ * is the key in files and metric names ("layout", "buffer_stuffing"),
+ * rs_*_label() the words for people ("measure/layout", "buffer
+ * stuffing"); "?" out of range, never NULL.
+ */
+const char *rs_phase_name(enum rs_phase p);
+const char *rs_phase_label(enum rs_phase p);
+const char *rs_jank_type_name(enum rs_jank_type t);
+const char *rs_jank_type_label(enum rs_jank_type t);
+
+/* Every number NAN, every flag false or RS_UNKNOWN. */
+void rs_phases_init(struct rs_phases *p);
+void rs_phase_means_init(struct rs_phase_means *m);
+void rs_jank_types_init(struct rs_jank_types *j);
 
 /* Append an FPS slice from `source` (copied). */
 struct rs_fps_slice *rs_fps_add_slice(struct rs_fps *fps, const char *source);

@@ -117,6 +117,60 @@ static const struct field row_f[] = {
 	F(struct rs_frame_row, frame_completed_ns, FK_I64),
 	F(struct rs_frame_row, duration_ms, FK_NUM),
 	F(struct rs_frame_row, flags, FK_I64),
+	F(struct rs_frame_row, janky, FK_TRI),
+};
+
+/* The phases of a scene and of a Matrix slice (results_explain.c). */
+#define PHASE_PCT(name, idx) \
+	{ name "_p50_ms", FK_NUM, offsetof(struct rs_phases, p50_ms[idx]), \
+	  false }, \
+	{ name "_p90_ms", FK_NUM, offsetof(struct rs_phases, p90_ms[idx]), \
+	  false }
+static const struct field phases_f[] = {
+	F(struct rs_phases, frames, FK_NUM),
+	F(struct rs_phases, skipped, FK_NUM),
+	F(struct rs_phases, newest, FK_TRI),
+	PHASE_PCT("wait", RS_PHASE_WAIT),
+	PHASE_PCT("input", RS_PHASE_INPUT),
+	PHASE_PCT("animation", RS_PHASE_ANIMATION),
+	PHASE_PCT("layout", RS_PHASE_LAYOUT),
+	PHASE_PCT("draw", RS_PHASE_DRAW),
+	PHASE_PCT("sync", RS_PHASE_SYNC),
+	PHASE_PCT("command", RS_PHASE_COMMAND),
+	PHASE_PCT("gpu", RS_PHASE_GPU),
+};
+
+#define PHASE_MEAN(name, idx) \
+	{ name, FK_NUM, offsetof(struct rs_phase_means, ms[idx]), false }
+static const struct field phase_means_f[] = {
+	PHASE_MEAN("wait", RS_PHASE_WAIT),
+	PHASE_MEAN("input", RS_PHASE_INPUT),
+	PHASE_MEAN("animation", RS_PHASE_ANIMATION),
+	PHASE_MEAN("layout", RS_PHASE_LAYOUT),
+	PHASE_MEAN("draw", RS_PHASE_DRAW),
+	PHASE_MEAN("sync", RS_PHASE_SYNC),
+	PHASE_MEAN("command", RS_PHASE_COMMAND),
+	PHASE_MEAN("gpu", RS_PHASE_GPU),
+};
+
+#define JANK_TYPE(name, idx) \
+	{ name, FK_NUM, offsetof(struct rs_jank_types, count[idx]), false }
+static const struct field jank_types_f[] = {
+	F(struct rs_jank_types, frames, FK_NUM),
+	F(struct rs_jank_types, janky, FK_NUM),
+	JANK_TYPE("app_deadline_missed", RS_JANK_APP_DEADLINE),
+	JANK_TYPE("buffer_stuffing", RS_JANK_BUFFER_STUFFING),
+	JANK_TYPE("sf_cpu_deadline_missed", RS_JANK_SF_CPU),
+	JANK_TYPE("sf_gpu_deadline_missed", RS_JANK_SF_GPU),
+	JANK_TYPE("display_hal", RS_JANK_DISPLAY_HAL),
+	JANK_TYPE("prediction_error", RS_JANK_PREDICTION),
+	JANK_TYPE("sf_scheduling", RS_JANK_SF_SCHEDULING),
+	JANK_TYPE("unknown", RS_JANK_UNKNOWN),
+};
+
+static const struct field input_f[] = {
+	F(struct rs_input, at_mono_ms, FK_NUM),
+	F(struct rs_input, step, FK_STR),
 };
 
 static const struct field fps_f[] = {
@@ -175,3 +229,11 @@ const struct field_table slice_fields = { slice_f, NFIELDS(slice_f) };
 const struct field_table drops_fields = { drops_f, NFIELDS(drops_f) };
 const struct field_table block_fields = { block_f, NFIELDS(block_f) };
 const struct field_table method_fields = { method_f, NFIELDS(method_f) };
+const struct field_table phases_fields = { phases_f, NFIELDS(phases_f) };
+const struct field_table phase_means_fields = {
+	phase_means_f, NFIELDS(phase_means_f)
+};
+const struct field_table jank_types_fields = {
+	jank_types_f, NFIELDS(jank_types_f)
+};
+const struct field_table input_fields = { input_f, NFIELDS(input_f) };

@@ -32,11 +32,20 @@
  *                       "histogram": { "<ms>": n, ... },
  *                       "causes": { "<name>": n, ... },
  *                       "rows": [ { intended_vsync_ns, frame_completed_ns,
- *                                   duration_ms, flags } ] },
+ *                                   duration_ms, flags, janky } ] },
  *           "fps": { value, "slices": [ { source, app_scene, fps,
  *                    "drop_level": { best, normal, middle, high, frozen },
- *                    "drop_sum": { ...same... } } ] },
- *           "blocks": [ BLOCK ], "methods": [ METHOD ] } ],
+ *                    "drop_sum": { ...same... },
+ *                    "phases_ms": { wait, input, animation, layout, draw,
+ *                                   sync, command, gpu } } ] },
+ *           "blocks": [ BLOCK ], "methods": [ METHOD ],
+ *           "phases": { frames, skipped, newest, wait_p50_ms,
+ *                       wait_p90_ms, ... gpu_p90_ms },
+ *           "jank_types": { frames, janky, app_deadline_missed,
+ *                           buffer_stuffing, sf_cpu_deadline_missed,
+ *                           sf_gpu_deadline_missed, display_hal,
+ *                           prediction_error, sf_scheduling, unknown },
+ *           "inputs": [ { at_mono_ms, step } ] } ],
  *         "blocks": [ BLOCK ], "methods": [ METHOD ] } ] } ] }
  *
  *   BLOCK  = { source, kind, start_mono_ms, wall_ms, thread_ms, cpu_busy,
@@ -102,5 +111,11 @@ extern const struct field_table slice_fields;
 extern const struct field_table drops_fields;
 extern const struct field_table block_fields;
 extern const struct field_table method_fields;
+/* Issue 20: a scene's phases, jank types and input steps, a slice's phase
+ * means (results_explain.c). */
+extern const struct field_table phases_fields;
+extern const struct field_table phase_means_fields;
+extern const struct field_table jank_types_fields;
+extern const struct field_table input_fields;
 
 #endif

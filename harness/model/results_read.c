@@ -374,6 +374,16 @@ read_frames(struct jr *r, const cJSON *obj, void *dst)
 }
 
 static int
+read_phase_means(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_phase_means *m = dst;
+
+	m->present = true;
+	return read_fields(r, obj, m, phase_means_fields.f,
+	    phase_means_fields.n);
+}
+
+static int
 read_slice(struct jr *r, const cJSON *obj, void *dst)
 {
 	struct rs_fps_slice *s = rs_fps_add_slice(dst, NULL);
@@ -385,7 +395,36 @@ read_slice(struct jr *r, const cJSON *obj, void *dst)
 	if (!ret && read_object(r, obj, "drop_sum", read_drops,
 	    &s->drop_sum) < 0)
 		ret = JG_EINVAL;
+	if (!ret && read_object(r, obj, "phases_ms", read_phase_means,
+	    &s->phases) < 0)
+		ret = JG_EINVAL;
 	return ret;
+}
+
+static int
+read_phases(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_phases *p = dst;
+
+	p->present = true;
+	return read_fields(r, obj, p, phases_fields.f, phases_fields.n);
+}
+
+static int
+read_jank_types(struct jr *r, const cJSON *obj, void *dst)
+{
+	struct rs_jank_types *j = dst;
+
+	j->present = true;
+	return read_fields(r, obj, j, jank_types_fields.f,
+	    jank_types_fields.n);
+}
+
+static int
+read_input(struct jr *r, const cJSON *obj, void *dst)
+{
+	return read_fields(r, obj, rs_scene_add_input(dst, NAN, NULL),
+	    input_fields.f, input_fields.n);
 }
 
 static int
@@ -412,6 +451,14 @@ read_scene(struct jr *r, const cJSON *obj, void *dst)
 		ret = read_array(r, obj, "blocks", read_scene_block, sc);
 	if (!ret)
 		ret = read_array(r, obj, "methods", read_scene_method, sc);
+	if (!ret && read_object(r, obj, "phases", read_phases,
+	    &sc->phases) < 0)
+		ret = JG_EINVAL;
+	if (!ret && read_object(r, obj, "jank_types", read_jank_types,
+	    &sc->jank_types) < 0)
+		ret = JG_EINVAL;
+	if (!ret)
+		ret = read_array(r, obj, "inputs", read_input, sc);
 	return ret;
 }
 

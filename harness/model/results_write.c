@@ -176,10 +176,36 @@ write_fps(struct jsonw *w, const struct rs_fps *fps)
 		    drops_fields.n);
 		write_record(w, "drop_sum", &s->drop_sum, drops_fields.f,
 		    drops_fields.n);
+		if (s->phases.present)
+			write_record(w, "phases_ms", &s->phases,
+			    phase_means_fields.f, phase_means_fields.n);
+		else
+			jsonw_lit(w, "phases_ms", "null");
 		jsonw_close(w, '}');
 	}
 	jsonw_close(w, ']');
 	jsonw_close(w, '}');
+}
+
+/* A scene's phases, jank types and input steps (results_explain.c). */
+static void
+write_explain(struct jsonw *w, const struct rs_scene *sc)
+{
+	if (sc->phases.present)
+		write_record(w, "phases", &sc->phases, phases_fields.f,
+		    phases_fields.n);
+	else
+		jsonw_lit(w, "phases", "null");
+	if (sc->jank_types.present)
+		write_record(w, "jank_types", &sc->jank_types,
+		    jank_types_fields.f, jank_types_fields.n);
+	else
+		jsonw_lit(w, "jank_types", "null");
+	jsonw_open(w, "inputs", '[');
+	for (size_t i = 0; i < sc->nr_inputs; i++)
+		write_record(w, NULL, &sc->inputs[i], input_fields.f,
+		    input_fields.n);
+	jsonw_close(w, ']');
 }
 
 static void
@@ -215,6 +241,7 @@ write_iteration(struct jsonw *w, const struct rs_iteration *it)
 		write_fps(w, &sc->fps);
 		write_events(w, sc->blocks, sc->nr_blocks, sc->methods,
 		    sc->nr_methods);
+		write_explain(w, sc);
 		jsonw_close(w, '}');
 	}
 	jsonw_close(w, ']');

@@ -134,3 +134,16 @@ signature_set(struct rs_block *blk)
 	free(blk->signature);
 	blk->signature = sig;
 }
+
+long
+signature_app_frame(const struct strlist *stack)
+{
+	for (size_t i = 0; stack && i < stack->nr; i++) {
+		size_t len;
+		const char *name = signature_frame_name(stack->items[i], &len);
+
+		if (len && signature_frame_is_app(name, len))
+			return (long)i;
+	}
+	return -1;
+}

@@ -53,4 +53,11 @@ const char *signature_frame_name(const char *frame, size_t *len);
 /* 1 when the normalised frame `name` of `len` bytes is application code. */
 int signature_frame_is_app(const char *name, size_t len);
 
+/*
+ * The index in `stack` of the frame the signature starts with, the
+ * innermost application frame: what a report shows as a block's
+ * headline (issue 20).  -1 when there is none (or `stack` is NULL).
+ */
+long signature_app_frame(const struct strlist *stack);
+
 #endif

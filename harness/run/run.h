@@ -75,6 +75,12 @@ struct run_opts {
 	bool clear_data;
 	const char *results_sub;
 	int shard_index, shard_count;	/* 1-based I of N; 0/0: no sharding */
+	/*
+	 * Record a Perfetto trace around every iteration and pull it beside
+	 * the results file, one per scenario (trace.h): the gate's traced
+	 * iteration (diagnose.trace), results_sub "traces".
+	 */
+	bool trace;
 	enum run_progress_mode progress;
 	FILE *progress_fp;		/* where progress goes (stderr) */
 };

@@ -112,6 +112,28 @@ void run_dev_clock(struct run_dev *d, const char *dump, size_t len,
 void run_results_path(struct strbuf *out, const char *out_dir,
     const char *key, const char *serial, bool key_taken);
 
+/*
+ * run_inputs.c: note in `sc` that input step `st` is being sent now, at
+ * the device time the learnt clock offset gives (unknown before the
+ * first gfxinfo dump), for the frame timeline (issue 20).
+ */
+struct scenario_step;
+struct rs_scene;
+void run_note_input(struct run_dev *d, struct rs_scene *sc,
+    const struct scenario_step *st);
+
+/*
+ * run_trace.c (issue 20): start `perfetto` in the background on `d` for
+ * the iteration about to run; *pid gets its pid.  Returns 0 when it runs,
+ * 1 when there is no trace to take (API below 28, no perfetto: a warning
+ * in the results, once), or a device error.  run_trace_end() stops it,
+ * pulls the trace beside the results file as trace_file_name(scenario)
+ * and removes it from the device; 0, 1 (no trace came out: a warning),
+ * or a device error.
+ */
+int run_trace_begin(struct run_dev *d, const char *scenario, long *pid);
+int run_trace_end(struct run_dev *d, const char *scenario, long pid);
+
 /* ---- one iteration (run_iter.c) -------------------------------------- */
 
 /*

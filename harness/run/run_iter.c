@@ -9,7 +9,8 @@
  *	             pidof PKG (outside a scene) for the app's pids
  *	    scene    dumpsys gfxinfo PKG reset   -> window start (Uptime)
  *	             scene_begin hooks
- *	    ...      input steps, plain waits, `wait idle` (below)
+ *	    ...      input steps (each noted with its device time), plain
+ *	             waits, `wait idle` (below)
  *	    end      dumpsys gfxinfo PKG framestats -> window end (Uptime)
  *	             scene_end hooks with the dump
  *	    others   input, UI lookups, activity checks (run_ui.c)
@@ -386,6 +387,10 @@ step_input(struct iter *x, const struct scenario_step *st)
 	int rc = run_input_commands(st, x->d->props.width, x->d->props.height,
 	    &cmds);
 
+	/* Issue 20: the frame timeline marks each input step of a scene. */
+	if (!rc && x->scene >= 0)
+		run_note_input(x->d, &x->it->scenes[x->scene], st);
+
 	for (size_t i = 0; !rc && i < cmds.nr; i++)
 		rc = shell_ok(x, cmds.items[i], NULL);
 	strlist_release(&cmds);
@@ -515,6 +520,8 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 	struct iter x = { .d = d, .scn = scn, .it = it, .scene = -1 };
 	double t0 = run_now_ms();
 	int rc, stop_rc;
+	long trace_pid = 0;
+	bool tracing = false;
 
 	x.deadline = t0 + 1000.0 * d->ctx->cfg->devices.iteration_timeout_s;
 	if (d->have_offset)
@@ -530,8 +537,24 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 	}
 	it->ok = true;
 	rc = hooks(&x, RUN_HOOK_ITERATION_BEGIN, NULL);
+	/* diagnose.trace's iteration: perfetto around the steps. */
+	if (!rc && d->ctx->opts->trace) {
+		int trc = run_trace_begin(d, scenario_name(scn), &trace_pid);
+
+		if (trc < 0 && device_gone(d, trc)) {
+			rc = trc;
+			goto out;
+		}
+		tracing = trc == 0;
+	}
 	if (!rc)
 		rc = run_steps(&x);
+	if (tracing) {
+		int trc = run_trace_end(d, scenario_name(scn), trace_pid);
+
+		if (!rc && trc < 0 && device_gone(d, trc))
+			rc = trc;
+	}
 	if (rc && device_gone(d, rc))
 		goto out;
 	if (rc) {

@@ -40,7 +40,11 @@
  *                frame_deadline_missed, frame_deadline_missed_legacy.
  *   rows         PROFILEDATA rows of every window in dump order,
  *                duration = FrameCompleted - IntendedVsync, with their
- *                Flags (non-zero: a frame the jank rules leave out).
+ *                Flags (non-zero: a frame the jank rules leave out) and
+ *                whether each janked (phases.c).
+ *   phases       The rows' phases, median and 90th percentile (phases.c);
+ *                on API 31+ SurfaceFlinger's jank types of the app's
+ *                frames, read right after the dump (frametimeline.c).
  *
  * A dump it cannot fully read still gives what it could, plus a warning;
  * so does one without the app's frames: "No process found", "Failure
@@ -53,8 +57,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "frametimeline.h"
 #include "gfxinfo_dump.h"
 #include "metrics.h"
+#include "phases.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
@@ -329,6 +335,8 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 	fill_percentiles(f, s, has_histogram);
 	for (size_t i = 0; i < d->nr_rows; i++)
 		*rs_frames_add_row(f) = d->rows[i];
+	/* Issue 20: each frame's phases, and which rows janked. */
+	phases_fill(ctx, sc, d->section, d->section_len);
 	if (!has_histogram) {
 		source_warn(ctx, sc, SRC, "no HISTOGRAM line: slow, frozen "
 		    "and dropped frames are unknown");
@@ -362,7 +370,8 @@ gfxinfo_scene_end(struct source_ctx *ctx, struct rs_scene *scene,
     const char *gfxinfo, size_t len)
 {
 	gfxinfo_fill(ctx, scene, gfxinfo, len);
-	return 0;
+	/* Issue 20: SurfaceFlinger's jank types, next to framestats. */
+	return frametimeline_scene_end(ctx, scene, gfxinfo, len);
 }
 
 /*
@@ -441,7 +450,9 @@ const struct source source_gfxinfo = {
 	.name = "gfxinfo",
 	.summary = "frames, percentiles, jank causes and per-frame rows "
 	    "from dumpsys gfxinfo framestats",
-	.fills = SOURCE_FRAMES | SOURCE_APP_SCENES,
+	/* In a run it also counts jank types, through frametimeline.c,
+	 * the source that declares them. */
+	.fills = SOURCE_FRAMES | SOURCE_APP_SCENES | SOURCE_PHASES,
 	.by_default = true,
 	.scene_end = gfxinfo_scene_end,
 	.parse = gfxinfo_parse,

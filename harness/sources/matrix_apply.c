@@ -2,7 +2,8 @@
  * matrix_apply.c: Matrix trace issues into the results model.
  *
  *	Trace_FPS         an fps slice (app_scene, fps, dropLevel and
- *	                  dropSum per level) of a scene, as below
+ *	                  dropSum per level, 2.1+'s FrameMetrics phase
+ *	                  durations) of a scene, as below
  *	Trace_EvilMethod  a block of kind `detail` (NORMAL, ANR, LAG, ...)
  *	Trace_StartUp     it->startup.matrix (the iteration's last one wins,
  *	                  as the iteration records its last launch)
@@ -170,6 +171,35 @@ fps_scene(const struct mx_apply *a, double t, const char *app_scene)
 	return scene_of(a, NAN, t, app_scene);
 }
 
+/*
+ * Matrix 2.1+'s FrameMetrics durations (FORMATS §1.3): each phase's mean
+ * per frame of the slice, in ns, into ms (issue 20).  Older versions
+ * report none; a slice cut before them keeps none.
+ */
+static void
+fps_phases(struct rs_phase_means *m, const struct mx_json *j)
+{
+	static const char *const keys[RS_NR_PHASES] = {
+		[RS_PHASE_WAIT] = "UNKNOWN_DELAY_DURATION",
+		[RS_PHASE_INPUT] = "INPUT_HANDLING_DURATION",
+		[RS_PHASE_ANIMATION] = "ANIMATION_DURATION",
+		[RS_PHASE_LAYOUT] = "LAYOUT_MEASURE_DURATION",
+		[RS_PHASE_DRAW] = "DRAW_DURATION",
+		[RS_PHASE_SYNC] = "SYNC_DURATION",
+		[RS_PHASE_COMMAND] = "COMMAND_ISSUE_DURATION",
+		[RS_PHASE_GPU] = "SWAP_BUFFERS_DURATION",
+	};
+
+	for (int p = 0; p < RS_NR_PHASES; p++) {
+		double ns = mx_json_number(j, keys[p]);
+
+		if (isnan(ns) || ns < 0)
+			continue;
+		m->ms[p] = ns / 1e6;
+		m->present = true;
+	}
+}
+
 static int
 apply_fps(struct mx_apply *a, const struct mx_issue *is,
     struct rs_scene **scene)
@@ -192,6 +222,7 @@ apply_fps(struct mx_apply *a, const struct mx_issue *is,
 	s->fps = mx_json_number(j, "fps");
 	drops(&s->drop_level, j, "dropLevel");
 	drops(&s->drop_sum, j, "dropSum");
+	fps_phases(&s->phases, j);
 	return 1;
 }
 

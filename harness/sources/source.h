@@ -111,6 +111,8 @@ enum source_part {
 	SOURCE_METHODS = 1 << 5,	/* a scene's method costs */
 	SOURCE_APP_SCENES = 1 << 6,	/* activities that drew in a scene */
 	SOURCE_LAUNCHES = 1 << 7,	/* every launch (`jankgate parse`) */
+	SOURCE_PHASES = 1 << 8,		/* a scene's frame phases */
+	SOURCE_JANK_TYPES = 1 << 9,	/* a scene's SurfaceFlinger jank types */
 };
 
 struct source {
@@ -123,6 +125,11 @@ struct source {
 	 * the app.
 	 */
 	bool by_default;
+	/*
+	 * Read by `jankgate parse` only, never a value of `sources`: another
+	 * source collects it in a run (frametimeline, read by gfxinfo).
+	 */
+	bool parse_only;
 	/*
 	 * Its options, keys under source_options (config_opt_int(),
 	 * config_opt_path()), ending with a NULL name; NULL: none.

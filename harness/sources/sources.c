@@ -14,6 +14,7 @@
 #include "banned.h"
 
 extern const struct source source_gfxinfo;
+extern const struct source source_frametimeline;
 extern const struct source source_startup;
 extern const struct source source_choreographer;
 extern const struct source source_matrix;
@@ -25,6 +26,7 @@ extern const struct source source_traceman;
 const struct source *const sources[] = {
 	/* the framework: no change to the app */
 	&source_gfxinfo,
+	&source_frametimeline,	/* parse only: gfxinfo reads it in a run */
 	&source_startup,
 	&source_choreographer,
 	/* in-app libraries */
@@ -48,12 +50,15 @@ source_find(const char *name)
 static int
 plugin_at(size_t n, struct config_plugin *out)
 {
-	for (size_t i = 0; sources[i]; i++)
-		if (i == n) {
+	for (size_t i = 0; sources[i]; i++) {
+		if (sources[i]->parse_only)
+			continue;
+		if (!n--) {
 			*out = (struct config_plugin){ sources[i]->name,
 			    sources[i]->options, sources[i]->by_default };
 			return 1;
 		}
+	}
 	return 0;
 }
 

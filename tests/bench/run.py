@@ -17,6 +17,9 @@ from a repository of 1,000 runs; target < 100 ms.
 
 compare: false-alarm rate and power on synthetic nights (bench_compare.c).
 
+report: the size of email.html for 20 scenarios x 5 scenes x 3 devices with
+every explanation (bench_report.c); target < 100 KB.
+
 run: commands inside scene windows, host overhead per step, and 1 versus 4
 phones (bench_run.py).
 
@@ -177,6 +180,27 @@ def bench_baseline(build):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_report(build):
+    """The mail and the report of the largest night (20 scenarios x 5 scenes
+    x 3 devices, everything regressed and explained; tests/bench/
+    bench_report.c); target: email.html < 100 KB."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.path.join(os.path.basename(build), "bench-report")
+    cmd = ["make", "--no-print-directory", "-s", target]
+    if os.path.basename(build) == "build-san":
+        cmd.insert(1, "SANITIZE=1")
+    if subprocess.run(cmd, cwd=src).returncode:
+        raise SystemExit("bench: cannot build " + target)
+    tmp = tempfile.mkdtemp(prefix="jg-bench-report-")
+    try:
+        sys.stdout.flush()
+        r = subprocess.run([os.path.join(build, "bench-report"), tmp])
+        if r.returncode:
+            raise SystemExit("bench: bench-report failed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -191,6 +215,7 @@ def main():
         sys.stdout.flush()
         bench_run.bench_run(build, Rig)
     bench_baseline(build)
+    bench_report(build)
     bench_compare(build)
     return 0
 

@@ -14,6 +14,15 @@ compares:
   p50, p90, p99    within one histogram bucket of the truth's percentile,
                    read by hwui's rule (walk down from the slowest bucket)
 
+with --jank-types, each scene's SurfaceFlinger jank types (API 31+):
+
+  jank_types       per type, within SLACK_JANK of the truth frames of the
+                   app SurfaceFlinger's dump at the scene's end shows: those
+                   presented by then, in the last 64 display frames (one per
+                   distinct present time of any app), from the scene's first
+                   vsync id on (the oldest of the newest 120 frames of each
+                   window, as PROFILEDATA keeps them)
+
 and for each iteration's startup (the cold launch of its `launch cold`
 step, matched to the truth's cold launches in order):
 
@@ -21,6 +30,7 @@ step, matched to the truth's cold launches in order):
   displayed_ms     within 1 ms, when the results have it
 
 Usage: truthcheck.py RESULTS.json TRUTH.jsonl [--min-scenes N] [--min-launches N]
+                     [--jank-types]
 Prints one line per mismatch and a summary; exits 1 on any mismatch or
 when fewer scenes or launches than asked for were checked.
 """
@@ -30,7 +40,35 @@ import json
 import sys
 
 SLACK_FRAMES = 2
+# A frame presented between the framestats dump and SurfaceFlinger's.
+SLACK_JANK = 1
+SF_DISPLAY_FRAMES = 64
+RING = 120
 MS = 1000000
+JANK_NAMES = {"App Deadline Missed": "app_deadline_missed",
+              "Buffer Stuffing": "buffer_stuffing",
+              "Display HAL": "display_hal"}
+
+
+def expected_jank(all_frames, app_frames, lo, hi):
+    """The jank type counts SurfaceFlinger's dump at `hi` shows for the
+    app frames of the scene (lo, hi]."""
+    scene = [f for f in app_frames if lo < f["end_ns"] <= hi]
+    by_act = {}
+    for f in sorted(scene, key=lambda f: f["end_ns"]):
+        by_act.setdefault(f["activity"], []).append(f)
+    kept = [f for fs in by_act.values() for f in fs[-RING:]]
+    if not kept:
+        return None
+    first = min(f["vsync_id"] for f in kept)
+    ticks = sorted({f["present_ns"] for f in all_frames if f["present_ns"] <= hi})
+    ticks = set(ticks[-SF_DISPLAY_FRAMES:])
+    counts = {v: 0 for v in JANK_NAMES.values()}
+    for f in app_frames:
+        if f["present_ns"] in ticks and f["vsync_id"] >= first and f["sf_jank"] != "None":
+            for name in f["sf_jank"].split(", "):
+                counts[JANK_NAMES[name]] += 1
+    return counts
 
 
 def bucket_index(ms):
@@ -77,13 +115,16 @@ def main():
     ap.add_argument("truth")
     ap.add_argument("--min-scenes", type=int, default=1)
     ap.add_argument("--min-launches", type=int, default=1)
+    ap.add_argument("--jank-types", action="store_true")
     a = ap.parse_args()
 
     res = json.load(open(a.results))
     pkg = res["app"]["package"]
-    frames, cold = [], []
+    frames, cold, everyone = [], [], []
     for line in open(a.truth):
         t = json.loads(line)
+        if t["kind"] == "frame":
+            everyone.append(t)
         if t.get("package") != pkg:
             continue
         if t["kind"] == "frame":
@@ -91,7 +132,7 @@ def main():
         elif t["kind"] == "launch" and t["state"] == "cold":
             cold.append(t)
 
-    bad, scenes, launches = [], 0, 0
+    bad, scenes, launches, janks = [], 0, 0, 0
     iterations = [it for s in res["scenarios"] for it in s["iterations"]]
     for it in iterations:
         where = "iteration %d" % it["index"]
@@ -113,6 +154,20 @@ def main():
                 if v is None or abs(label_index(v) - want) > 1:
                     bad.append("%s: p%d %s ms, truth bucket %d (got bucket %s)"
                                % (name, p, v, want, None if v is None else label_index(v)))
+            if a.jank_types:
+                want = expected_jank(everyone, frames, lo, hi)
+                got = sc.get("jank_types")
+                if got is None or want is None:
+                    bad.append("%s: jank types %s, truth %s" % (name, got, want))
+                    continue
+                janks += 1
+                for k, v in want.items():
+                    if abs(got[k] - v) > SLACK_JANK:
+                        bad.append("%s: %s %s, truth %d" % (name, k, got[k], v))
+                for k in ("sf_cpu_deadline_missed", "sf_gpu_deadline_missed",
+                          "prediction_error", "sf_scheduling", "unknown"):
+                    if got[k]:
+                        bad.append("%s: %s %s, truth 0" % (name, k, got[k]))
     cold_iters = [it for it in iterations if it["startup"] and it["startup"]["kind"] == "cold"]
     for it, t in zip(cold_iters, cold):
         st = it["startup"]
@@ -129,7 +184,9 @@ def main():
                    % (len(cold_iters), len(cold)))
     for b in bad:
         print("mismatch: " + b)
-    print("%d scenes and %d launches checked, %d mismatches" % (scenes, launches, len(bad)))
+    print("%d scenes and %d launches checked, %d mismatches%s"
+          % (scenes, launches, len(bad),
+             ", %d jank type counts" % janks if a.jank_types else ""))
     if scenes < a.min_scenes or launches < a.min_launches:
         print("too little checked: want %d scenes and %d launches" % (a.min_scenes, a.min_launches))
         return 1

@@ -25,7 +25,8 @@
 #include "banned.h"
 
 /* A frame that fits easily in any refresh period. */
-static const struct appmodel_dist builtin_frame = { 6.0, 0.2, 0.0, 0.0 };
+static const struct appmodel_dist builtin_frame = { 6.0, 0.2, 0.0, 0.0,
+    { 0 } };
 
 static const char *const kind_names[] = { "scroll", "tap", "launch", "any" };
 
@@ -65,11 +66,42 @@ full_class(const char *pkg, const char *name)
 	return xstrdup(name);
 }
 
+/* Names of "phase_ms" keys, in enum appmodel_phase order. */
+static const char *const phase_keys[] = {
+	"input", "animation", "layout", "draw", "sync", "command", "swap",
+	NULL
+};
+
+/* "phase_ms": {"layout": 2.5}: a fixed cost added to a phase. */
+static int
+parse_phase_ms(const cJSON *j, const char *where, struct appmodel_dist *d)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, "phase_ms");
+	char *w;
+	int ret = 0;
+
+	for (int p = 0; p < APPMODEL_NR_PHASES; p++)
+		d->phase_ms[p] = 0;
+	if (!o)
+		return 0;
+	w = xasprintf("%s.phase_ms", where);
+	if (!cJSON_IsObject(o))
+		ret = jg_error_set(JG_EINVAL, "app model: %s: expected an "
+		    "object", w);
+	if (!ret)
+		ret = appmodel_jcheck(o, phase_keys, w);
+	for (int p = 0; !ret && p < APPMODEL_NR_PHASES; p++)
+		ret = appmodel_jnum(o, phase_keys[p], w, 0, 0, 60000,
+		    &d->phase_ms[p]);
+	free(w);
+	return ret;
+}
+
 static int
 parse_dist(const cJSON *j, const char *where, struct appmodel_dist *d)
 {
 	static const char *const keys[] = {
-		"median_ms", "sigma", "spike_p", "spike_ms", NULL
+		"median_ms", "sigma", "spike_p", "spike_ms", "phase_ms", NULL
 	};
 	int ret;
 
@@ -80,7 +112,8 @@ parse_dist(const cJSON *j, const char *where, struct appmodel_dist *d)
 	    (ret = appmodel_jnum(j, "sigma", where, 0.2, 0, 3, &d->sigma)) ||
 	    (ret = appmodel_jnum(j, "spike_p", where, 0, 0, 1, &d->spike_p)) ||
 	    (ret = appmodel_jnum(j, "spike_ms", where, 0, 0, 60000,
-	    &d->spike_ms)))
+	    &d->spike_ms)) ||
+	    (ret = parse_phase_ms(j, where, d)))
 		return ret;
 	return 0;
 }

@@ -37,11 +37,25 @@ enum appmodel_kind {
  * when nothing else delays it) is lognormal(median_ms, sigma); with
  * probability spike_p, spike_ms is added (a GC, an inflation...).
  */
+/* The phases a frame's work is split into (framegen.c's shares). */
+enum appmodel_phase {
+	APPMODEL_PHASE_INPUT,
+	APPMODEL_PHASE_ANIMATION,
+	APPMODEL_PHASE_LAYOUT,		/* traversal: measure/layout */
+	APPMODEL_PHASE_DRAW,
+	APPMODEL_PHASE_SYNC,
+	APPMODEL_PHASE_COMMAND,		/* issue draw commands */
+	APPMODEL_PHASE_SWAP,
+	APPMODEL_NR_PHASES
+};
+
 struct appmodel_dist {
 	double median_ms;
 	double sigma;
 	double spike_p;
 	double spike_ms;
+	/* Fixed ms added to each phase of every frame ("phase_ms"). */
+	double phase_ms[APPMODEL_NR_PHASES];
 };
 
 enum appmodel_tap {

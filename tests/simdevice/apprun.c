@@ -134,6 +134,7 @@ act(struct apprun *r, const struct framegen_action *a, int from_intent)
 		if (f->block >= 0)
 			f->block += r->blocks_base;
 		gfx_add_frame(r->gfx, f);
+		sf_ring_add(&r->sf, f, r->pid);
 	}
 	if (r->env.truth)
 		truth_record(r->env.truth, r->m->package, &r->out, &r->mark);
@@ -343,4 +344,10 @@ apprun_traceman_end(struct apprun *r, long long now_ns, struct strbuf *lines)
 		p = nl + 1;
 	}
 	strbuf_reset(&r->traceman);
+}
+
+const struct sf_ring *
+apprun_sf(const struct apprun *r)
+{
+	return &r->sf;
 }

@@ -137,6 +137,10 @@ int apprun_gfxinfo(struct apprun *r, struct strbuf *out, unsigned int flags,
     long long now_ns);
 
 /* MethodTraceMan's StartMethodCost: forget the methods measured so far. */
+/* The frames SurfaceFlinger keeps of the app (sfjank.h). */
+struct sf_ring;
+const struct sf_ring *apprun_sf(const struct apprun *r);
+
 void apprun_traceman_start(struct apprun *r);
 
 /*

@@ -10,6 +10,7 @@
 #include "strbuf.h"
 #include "logfmt.h"
 #include "logfmt_matrix.h"
+#include "sfjank.h"
 #include "truth.h"
 
 /* A Matrix FPS collector of one scene. */
@@ -34,6 +35,7 @@ struct apprun {
 	const struct appmodel_activity **stack;	/* top last */
 	size_t nr_stack, alloc_stack;
 	struct gfx_state *gfx;
+	struct sf_ring sf;		/* what SurfaceFlinger judged */
 
 	struct apprun_scene *scenes;	/* Matrix FPS, per scene */
 	size_t nr_scenes, alloc_scenes;

@@ -6,6 +6,7 @@
  *   dumpsys window [windows]                          mCurrentFocus
  *   dumpsys package PKG                               versionName/Code
  *   dumpsys display | battery | thermalservice        dumpsys_sys.c
+ *   dumpsys SurfaceFlinger --frametimeline -jank      sfjank.c (31+)
  *   dumpsys -l                                        the service list
  *
  * The activity and window reports are trimmed to what scripts grep for,
@@ -34,6 +35,7 @@
 #include "packages.h"
 #include "simapps.h"
 #include "simdev.h"
+#include "sfjank.h"
 #include "simio.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -44,6 +46,9 @@ static int dump_gfxinfo(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 static int dump_activity(struct simcmd_ctx *ctx, struct strbuf *out,
     int argc, char **argv);
 static int dump_window(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
+    char **argv);
+
+static int dump_sf(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
     char **argv);
 
 static const struct {
@@ -57,6 +62,7 @@ static const struct {
 	{ "display", 24, dumpsys_display },
 	{ "gfxinfo", 24, dump_gfxinfo },
 	{ "package", 24, dumpsys_package },
+	{ "SurfaceFlinger", 24, dump_sf },
 	{ "thermalservice", 29, dumpsys_thermal },
 	{ "window", 24, dump_window },
 };
@@ -101,6 +107,47 @@ dump_gfxinfo(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 		gfx_dump_no_process(out, pkg);
 	else if (!found)
 		gfx_dump_header(out, now / 1000000, now / 1000000);
+	return 0;
+}
+
+/*
+ * `dumpsys SurfaceFlinger --frametimeline -jank` (API 31+): sfjank.c.
+ * Other arguments, and every API below 31, get a stand-in for the long
+ * general dump, which nothing here reads.
+ */
+static int
+dump_sf(struct simcmd_ctx *ctx, struct strbuf *out, int argc, char **argv)
+{
+	struct simapps *a = ctx->dev->apps;
+	struct sf_source *src;
+	int timeline = 0, jank = 0;
+	size_t n = 0;
+
+	for (int i = 1; i < argc; i++) {
+		timeline |= !strcmp(argv[i], "--frametimeline");
+		jank |= !strcmp(argv[i], "-jank");
+	}
+	if (ctx->dev->sdk < 31 || !timeline) {
+		strbuf_addf(out, "Build configuration: [sf PRESENT_TIME_OFFSET=0"
+		    "] [libui] [libgui]\n\nDisplay 0 (HWC display 0): port=0 "
+		    "pnpId=SIM displayName=\"Simulated\"\n");
+		return 0;
+	}
+	if (!jank)
+		return 0;
+	simdev_lock(ctx->dev);
+	src = xcalloc(simapps_count(a) + 1, sizeof(*src));
+	for (size_t i = 0; i < simapps_count(a); i++) {
+		struct apprun *r = simapps_at(a, i);
+
+		src[n].package = apprun_model(r)->package;
+		src[n++].ring = apprun_sf(r);
+	}
+	sf_dump_jank(out, src, n, simdev_now_ns(ctx->dev),
+	    1000000000LL / (ctx->dev->refresh_hz > 0 ? ctx->dev->refresh_hz :
+	    60));
+	simdev_unlock(ctx->dev);
+	free(src);
 	return 0;
 }
 

@@ -75,6 +75,10 @@ int cmd_pidof(struct simcmd_ctx *ctx, int argc, char **argv);
 /* cmd_input.c */
 int cmd_input(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_perfetto.c */
+int cmd_perfetto(struct simcmd_ctx *ctx, int argc, char **argv);
+int cmd_kill(struct simcmd_ctx *ctx, int argc, char **argv);
+
 /* cmd_dumpsys.c */
 int cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv);
 

@@ -37,6 +37,7 @@ struct framegen {
 	long long period;
 	long long ui_free;	/* the main thread is busy until then */
 	long long rt_free;	/* and the RenderThread */
+	int prev_late;		/* the last frame missed its deadline */
 };
 
 /* A stretch of continuous rendering on one activity. */
@@ -127,13 +128,39 @@ draw_duration(struct framegen *g, const struct appmodel_dist *d)
 }
 
 /*
+ * SurfaceFlinger's verdict on a frame (API 31+'s FrameTimeline), in a
+ * simplified, deterministic form (APPMODEL.md, "SurfaceFlinger"):
+ *   - late by its deadline (max(GpuCompleted, FrameCompleted) after
+ *     FrameDeadline): App Deadline Missed;
+ *   - on time, but queued behind a late frame while the RenderThread was
+ *     still busy with it: Buffer Stuffing;
+ *   - otherwise, one frame in FRAMEGEN_SF_HAL_EVERY by vsync id: the
+ *     display HAL presented it late.
+ */
+static void
+classify_sf(struct framegen *g, struct framegen_frame *f)
+{
+	long long done = max_ll(f->gpu_completed, f->frame_completed);
+	int late = done > f->frame_deadline;
+
+	f->sf_jank = 0;
+	if (late)
+		f->sf_jank |= FRAMEGEN_SF_APP_DEADLINE;
+	else if (g->prev_late && f->sync_start > f->sync_queued + HANDOFF)
+		f->sf_jank |= FRAMEGEN_SF_BUFFER_STUFFING;
+	else if (f->vsync_id % FRAMEGEN_SF_HAL_EVERY == 0)
+		f->sf_jank |= FRAMEGEN_SF_DISPLAY_HAL;
+	g->prev_late = late;
+}
+
+/*
  * Lay out one frame requested for tick `t` whose main-thread message
  * starts at `s` and costs `dur` ns undisturbed, plus `block_ns` of a
  * block inside its traversal.
  */
 static void
 lay_out(struct framegen *g, struct framegen_frame *f, long long t,
-    long long s, long long dur, long long block_ns)
+    long long s, long long dur, long long block_ns, const long long *x)
 {
 	long long lat = dur / 20 < MS / 2 ? dur / 20 : MS / 2;
 	long long work = dur - lat;
@@ -155,17 +182,23 @@ lay_out(struct framegen *g, struct framegen_frame *f, long long t,
 	f->frame_interval = g->period;
 	f->frame_deadline = t + 2 * g->period - g->period / 6;
 
+	/* x[]: the model's fixed extra cost per phase ("phase_ms"). */
 	f->handle_input_start = s + lat;
-	f->animation_start = f->handle_input_start + in;
-	f->perform_traversals_start = f->animation_start + an;
-	f->draw_start = f->perform_traversals_start + tr + block_ns;
-	f->sync_queued = f->draw_start + dr;
+	f->animation_start = f->handle_input_start + in +
+	    x[APPMODEL_PHASE_INPUT];
+	f->perform_traversals_start = f->animation_start + an +
+	    x[APPMODEL_PHASE_ANIMATION];
+	f->draw_start = f->perform_traversals_start + tr + block_ns +
+	    x[APPMODEL_PHASE_LAYOUT];
+	f->sync_queued = f->draw_start + dr + x[APPMODEL_PHASE_DRAW];
 
 	/* The RenderThread takes over when done with the previous frame. */
 	f->sync_start = max_ll(f->sync_queued, g->rt_free) + HANDOFF;
-	f->issue_draw_commands_start = f->sync_start + sy;
-	f->swap_buffers = f->issue_draw_commands_start + is;
-	f->frame_completed = f->swap_buffers + sw;
+	f->issue_draw_commands_start = f->sync_start + sy +
+	    x[APPMODEL_PHASE_SYNC];
+	f->swap_buffers = f->issue_draw_commands_start + is +
+	    x[APPMODEL_PHASE_COMMAND];
+	f->frame_completed = f->swap_buffers + sw + x[APPMODEL_PHASE_SWAP];
 	f->dequeue_buffer_duration = (f->frame_completed - f->swap_buffers) / 8;
 	f->queue_buffer_duration = (f->frame_completed - f->swap_buffers) / 3;
 	f->command_submission_completed = f->swap_buffers -
@@ -177,6 +210,7 @@ lay_out(struct framegen *g, struct framegen_frame *f, long long t,
 
 	g->ui_free = f->sync_queued;
 	g->rt_free = f->frame_completed;
+	classify_sf(g, f);
 }
 
 static void
@@ -217,8 +251,12 @@ render(struct framegen *g, struct framegen_out *out, const struct span *sp,
     struct pending_block *pb, size_t nr_pb)
 {
 	long long t = tick_at_or_after(g, sp->from);
+	long long extra[APPMODEL_NR_PHASES];
 	size_t next_pb = 0;
 	int first = 1;
+
+	for (int p = 0; p < APPMODEL_NR_PHASES; p++)
+		extra[p] = (long long)(sp->dist->phase_ms[p] * MS);
 
 	while (t < sp->to || next_pb < nr_pb) {
 		long long s = max_ll(t, g->ui_free);
@@ -238,7 +276,7 @@ render(struct framegen *g, struct framegen_out *out, const struct span *sp,
 		f->block = -1;
 		f->oldest_input = FRAMEGEN_NO_INPUT;
 		f->flags = first ? sp->first_flags : 0;
-		lay_out(g, f, t, s, dur, block_ns);
+		lay_out(g, f, t, s, dur, block_ns, extra);
 		if (t < sp->input_to)
 			add_input(g, f);
 		if (use)
@@ -480,4 +518,40 @@ framegen_run(struct framegen *g, const struct appmodel *m,
 		return 0;
 	}
 	return jg_error_set(JG_EINVAL, "unknown action kind %d", (int)a->kind);
+}
+
+void
+framegen_sf_names(unsigned jank, char *buf, size_t size)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		/* FrameTimeline's order (jankTypeBitmaskToString). */
+		{ FRAMEGEN_SF_DISPLAY_HAL, "Display HAL" },
+		{ FRAMEGEN_SF_APP_DEADLINE, "App Deadline Missed" },
+		{ FRAMEGEN_SF_BUFFER_STUFFING, "Buffer Stuffing" },
+	};
+	size_t n = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		size_t k = strlen(names[i].name);
+
+		if (!(jank & names[i].bit))
+			continue;
+		if (n && n + 2 < size) {
+			memcpy(buf + n, ", ", 2);
+			n += 2;
+		}
+		if (n + k < size) {
+			memcpy(buf + n, names[i].name, k);
+			n += k;
+		}
+		buf[n] = '\0';
+	}
+	if (!n && size > 4)
+		memcpy(buf, "None", 5);
 }

@@ -86,7 +86,21 @@ struct framegen_frame {
 	long long display_present_time, command_submission_completed;
 	int skipped;		/* Choreographer's "Skipped N frames" */
 	long block;		/* index in framegen_out.blocks, or -1 */
+	unsigned sf_jank;	/* FRAMEGEN_SF_* bits, 0: on time */
 };
+
+/* SurfaceFlinger's jank types of a frame (framegen.c classify_sf()). */
+#define FRAMEGEN_SF_APP_DEADLINE	1u
+#define FRAMEGEN_SF_BUFFER_STUFFING	2u
+#define FRAMEGEN_SF_DISPLAY_HAL		4u
+/* One frame in this many (by vsync id) the display HAL makes late. */
+#define FRAMEGEN_SF_HAL_EVERY		211
+
+/*
+ * The FrameTimeline names of the FRAMEGEN_SF_* bits of `jank`, ", "
+ * between them, "None" for none, into buf (at least 96 bytes).
+ */
+void framegen_sf_names(unsigned jank, char *buf, size_t size);
 
 /* A main-thread block: one Looper message that ran long. */
 struct framegen_block {

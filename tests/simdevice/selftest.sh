@@ -229,6 +229,23 @@ out=$(printf '{"package":"com.x.y","versionName":"1","versionCode":1}' >"$T/v1.a
 	"$SIM" --install "$T/v1.apk" --exec 'echo "{\"package\":\"com.x.y\",\"versionName\":\"0\",\"versionCode\":0}" > /data/local/tmp/bad.apk; pm install /data/local/tmp/bad.apk')
 check_match "a versionCode below 1 is refused" "$out" '^Failure \[INSTALL_FAILED_INVALID_APK: '
 
+# SurfaceFlinger's jank dump (API 31+) and perfetto (API 28+), issue 20
+SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+out=$("$SIM" --sdk 33 --clock virtual --install "$SRCDIR/tests/simdevice/apps/phases-stall.json" --exec 'am start -W -n com.example.phases/.ListActivity >/dev/null; input swipe 540 1800 540 600 100; sleep 2; dumpsys SurfaceFlinger --frametimeline -jank')
+check_match "frametimeline: a stall's frames missed the app's deadline" "$out" 'Jank Type : App Deadline Missed'
+check_match "frametimeline: layers carry the vsync id" "$out" '^    Token: [0-9]+$'
+out=$("$SIM" --sdk 30 --exec 'dumpsys SurfaceFlinger --frametimeline -jank')
+check_match "frametimeline: none before API 31" "$out" '^Build configuration'
+out=$("$SIM" --sdk 31 --exec 'echo "data_sources { }" | perfetto --background --txt -c - -o /data/misc/perfetto-traces/t; echo $?')
+check_match "perfetto --background prints its pid" "$out" '^[0-9]+
+0$'
+out=$("$SIM" --sdk 31 --exec 'echo "data_sources { }" | perfetto -c - -o /data/misc/perfetto-traces/t > /dev/null; ls /data/misc/perfetto-traces')
+check "perfetto in the foreground writes the trace" "$out" "t"
+"$SIM" --sdk 27 --exec 'perfetto -c - -o x' >/dev/null 2>&1
+check "perfetto: not found before API 28" "$?" 127
+out=$("$SIM" --sdk 31 --exec 'kill -0 77777' 2>&1)
+check "kill -0 of no process" "$out" "kill: pid 77777: No such process"
+
 # ---------------------------------------------------------------- setup
 $ADB start-server >/dev/null 2>&1 || { echo "selftest: adb start-server failed" >&2; exit 2; }
 

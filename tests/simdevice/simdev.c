@@ -54,6 +54,8 @@ static const struct {
 	{ "/data/data", 0771, 1000, 1000 },
 	{ "/data/local", 0751, 0, 0 },
 	{ "/data/local/tmp", 0771, 2000, 2000 },
+	{ "/data/misc", 01771, 1000, 9998 },
+	{ "/data/misc/perfetto-traces", 03773, 9999, 9999 },
 	{ "/dev", 0755, 0, 0 },
 	{ "/proc", 0555, 0, 0 },
 	{ "/sdcard", 0771, 0, 1015 },
@@ -374,6 +376,7 @@ simdev_free(struct simdev *dev)
 	pthread_mutex_destroy(&dev->lock);
 	pthread_mutex_destroy(&dev->log_lock);
 	pthread_mutex_destroy(&dev->clock_lock);
+	free(dev->perfetto_out);
 	free(dev->libs);
 	free(dev->features);
 	free(dev->tcp);

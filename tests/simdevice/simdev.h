@@ -128,6 +128,9 @@ struct simdev {
 	struct simapps *apps;		/* app processes, logs, ground truth */
 	int ov_width, ov_height;	/* `wm size WxH`; 0: none */
 	int ov_density;			/* `wm density N`; 0: none */
+	int perfetto_pid;		/* a `perfetto --background`; 0: none */
+	char *perfetto_out;		/* where it writes its trace */
+	long long perfetto_ns;		/* when it started */
 	int touch_down;			/* `input motionevent DOWN` seen */
 	int touch_x, touch_y;
 	long long touch_ns;

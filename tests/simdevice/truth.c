@@ -91,6 +91,16 @@ truth_frame(struct truth *t, const char *package,
 	cJSON_AddNumberToObject(j, "flags", f->flags);
 	cJSON_AddNumberToObject(j, "skipped", f->skipped);
 	cJSON_AddNumberToObject(j, "block", (double)f->block);
+	/* SurfaceFlinger's side (sfjank.c): what its jank dump says. */
+	cJSON_AddNumberToObject(j, "vsync_id", (double)f->vsync_id);
+	cJSON_AddNumberToObject(j, "present_ns",
+	    (double)f->display_present_time);
+	{
+		char names[96];
+
+		framegen_sf_names(f->sf_jank, names, sizeof(names));
+		cJSON_AddStringToObject(j, "sf_jank", names);
+	}
 	emit(t, j);
 }
 

@@ -8,7 +8,8 @@
  *	{"kind":"frame","package":"com.example.shop",
  *	 "activity":"com.example.shop.FeedActivity","start_ns":12000000240,
  *	 "end_ns":12009025985,"duration_ns":9025745,"flags":0,"skipped":0,
- *	 "block":-1}
+ *	 "block":-1,"vsync_id":721,"present_ns":12033333320,
+ *	 "sf_jank":"None"}    (sf_jank: SurfaceFlinger's types, sfjank.h)
  *	{"kind":"block","package":...,"activity":...,"start_ns":...,
  *	 "end_ns":...,"duration_ms":312.5,"thread_ms":296.9,
  *	 "stack":["..."],"methods":[243,244]}

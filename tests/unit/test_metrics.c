@@ -2,11 +2,13 @@
  * test_metrics.c: the metric table and how each metric is derived.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "unit.h"
 #include "error.h"
 #include "metrics.h"
+#include "metrics_explain.h"
 #include "results.h"
 #include "xalloc.h"
 
@@ -98,7 +100,8 @@ every_design_metric_is_found(void **state)
 	static const char *const units[] = { "ms", "%", "fps", "frames",
 		"count" };
 
-	assert_int_equal(metric_count(), NDESIGN);
+	/* The explain metrics follow DESIGN's (metrics_explain.h). */
+	assert_int_equal(metric_count(), NDESIGN + metric_explain_count());
 	for (size_t i = 0; i < NDESIGN; i++) {
 		const struct metric_def *m = metric_find(design_names[i].name);
 		bool unit_ok = false;
@@ -115,6 +118,8 @@ every_design_metric_is_found(void **state)
 		assert_true(m->abs_threshold > 0);
 		assert_true(strlen(m->description) > 10);
 		assert_null(strchr(m->description, '\n'));
+		assert_false(m->explain);
+		assert_ptr_equal(metric_at(i), m);
 	}
 	for (size_t i = 0; i < metric_count(); i++)
 		assert_ptr_equal(metric_find(metric_at(i)->name), metric_at(i));
@@ -522,7 +527,100 @@ fixture_values(void **state)
 	free(path);
 }
 
+/*
+ * The explain metrics: one p50, one p90 and one Matrix mean per phase and
+ * one count per jank type, each a scene metric with explain set, sane
+ * thresholds, and a name that says what it is about.
+ */
+static void
+explain_metrics_cover_every_phase_and_type(void **state)
+{
+	struct metric_about a;
+	char name[64];
+
+	assert_int_equal(metric_explain_count(),
+	    3 * RS_NR_PHASES + RS_NR_JANK_TYPES);
+	for (int p = 0; p < RS_NR_PHASES; p++) {
+		static const char *const stat[] = { "p50", "p90", "mean" };
+
+		for (int k = 0; k < 3; k++) {
+			const struct metric_def *m;
+
+			snprintf(name, sizeof(name), "phase_%s_%s_ms",
+			    rs_phase_name(p), stat[k]);
+			m = metric_find(name);
+			assert_non_null(m);
+			assert_true(m->explain);
+			assert_int_equal(m->scope, METRIC_SCENE);
+			assert_string_equal(m->unit, "ms");
+			assert_int_equal(m->kind, METRIC_KIND_FRAME_TIME);
+			assert_int_equal(metric_explain_about(name, &a), 0);
+			assert_int_equal(a.phase, p);
+			assert_int_equal(a.jank_type, -1);
+			assert_int_equal(a.stat, k == 0 ? 50 : k == 1 ? 90 : 0);
+		}
+	}
+	for (int t = 0; t < RS_NR_JANK_TYPES; t++) {
+		const struct metric_def *m;
+
+		snprintf(name, sizeof(name), "jank_type_%s",
+		    rs_jank_type_name(t));
+		m = metric_find(name);
+		assert_non_null(m);
+		assert_true(m->explain && m->by_means);
+		assert_string_equal(m->unit, "frames");
+		assert_int_equal(metric_explain_about(name, &a), 0);
+		assert_int_equal(a.jank_type, t);
+		assert_int_equal(a.phase, -1);
+	}
+	assert_int_equal(metric_explain_about("frame_p90_ms", &a), -1);
+}
+
+/*
+ * Phase metrics come from the scene's phases (none without rows), the
+ * Matrix means from the slices weighted by their frames, jank types
+ * from the scene's counts (none below API 31).
+ */
+static void
+explain_values(void **state)
+{
+	struct results *r;
+	struct rs_scene *sc = new_scene(&r);
+	struct rs_fps_slice *s;
+
+	assert_scene_missing("phase_layout_p90_ms", sc);
+	assert_scene_missing("phase_layout_mean_ms", sc);
+	assert_scene_missing("jank_type_buffer_stuffing", sc);
+	sc->phases.present = true;
+	sc->phases.frames = 0;
+	sc->phases.p90_ms[RS_PHASE_LAYOUT] = 3;
+	/* Every row skipped: nothing to compare. */
+	assert_scene_missing("phase_layout_p90_ms", sc);
+	sc->phases.frames = 40;
+	assert_scene_value("phase_layout_p90_ms", sc, 3);
+	assert_scene_missing("phase_layout_p50_ms", sc);
+	s = rs_fps_add_slice(&sc->fps, "matrix");
+	s->drop_level.best = 30;
+	s->drop_level.normal = s->drop_level.middle = 0;
+	s->drop_level.high = s->drop_level.frozen = 0;
+	s->phases.present = true;
+	s->phases.ms[RS_PHASE_DRAW] = 2;
+	s = rs_fps_add_slice(&sc->fps, "matrix");
+	s->drop_level.best = 10;
+	s->drop_level.normal = s->drop_level.middle = 0;
+	s->drop_level.high = s->drop_level.frozen = 0;
+	s->phases.present = true;
+	s->phases.ms[RS_PHASE_DRAW] = 6;
+	assert_scene_value("phase_draw_mean_ms", sc, 3);
+	sc->jank_types.present = true;
+	sc->jank_types.count[RS_JANK_BUFFER_STUFFING] = 2;
+	assert_scene_value("jank_type_buffer_stuffing", sc, 2);
+	results_free(r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(explain_metrics_cover_every_phase_and_type),
+	cmocka_unit_test(explain_values),
 	cmocka_unit_test(every_design_metric_is_found),
 	cmocka_unit_test(unknown_metric_is_null),
 	cmocka_unit_test(histogram_percentiles_match_gfxinfo_sample),

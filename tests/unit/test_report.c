@@ -65,6 +65,46 @@ add_entry(struct comparison *c, const char *scenario, const char *scene,
 	return e;
 }
 
+/* An explain entry (issue 20) that regressed, as compare files it. */
+static void
+add_explain(struct comparison *c, const char *scenario, const char *scene,
+    const char *metric)
+{
+	struct cmp_entry *e = comparison_add_explain(c);
+
+	e->device = xstrdup(c->device);
+	e->scenario = xstrdup(scenario);
+	e->scene = xstrdup(scene);
+	e->metric = xstrdup(metric);
+	e->unit = xstrdup(metric_find(metric)->unit);
+	e->verdict = CMP_REGRESSION;
+	e->base.n = e->cur.n = 5;
+	e->base.median = e->base.max = 1.9;
+	e->cur.median = e->cur.max = 4.4;
+	e->shift = 2.5;
+	e->shift_lo = 2.1;
+	e->shift_hi = 2.9;
+	e->threshold = 0.5;
+}
+
+/* A method that got slower (issue 20). */
+static void
+add_method(struct comparison *c, const char *scenario, const char *scene)
+{
+	struct cmp_method *m = comparison_add_method(c);
+
+	m->device = xstrdup(c->device);
+	m->scenario = xstrdup(scenario);
+	m->scene = xstrdup(scene);
+	m->name = xstrdup("com.example.feed.ui.FeedAdapter.bindPrice");
+	m->source = xstrdup("traceman");
+	m->status = CMP_BLOCK_WORSE;
+	m->base.count = m->cur.count = 5;
+	m->base.iterations = m->cur.iterations = 5;
+	m->base.wall_ms = 2;
+	m->cur.wall_ms = 8;
+}
+
 static struct cmp_scenario *
 add_scenario(struct comparison *c, const char *name)
 {
@@ -504,7 +544,9 @@ writes_every_format(void **state)
 
 /*
  * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
- * metric of the table a regression, a new block per scene) stays under
+ * metric of the table a regression, a new block and a slower method per
+ * scene, every explanation moved, so each frame-time row names a phase)
+ * stays under
  * Gmail's 102 KB clipping limit, and holds no SVG, script, style element
  * or external reference.
  */
@@ -537,19 +579,29 @@ email_html_stays_small_for_a_large_suite(void **state)
 
 				snprintf(scene, sizeof(scene), "scene-%d", k);
 				for (size_t m = 0; m < metric_count(); m++)
-					if (metric_at(m)->scope == METRIC_SCENE)
+					if (metric_at(m)->scope == METRIC_SCENE &&
+					    !metric_at(m)->explain)
 						add_entry(c, scn, scene,
 						    metric_at(m)->name,
 						    CMP_REGRESSION);
+					else if (metric_at(m)->explain)
+						add_explain(c, scn, scene,
+						    metric_at(m)->name);
 				b = comparison_add_block(c);
 				b->device = xstrdup(key);
 				b->scenario = xstrdup(scn);
 				b->scene = xstrdup(scene);
 				b->signature = xstrdup("0123456789abcdef");
 				b->status = CMP_BLOCK_NEW;
+				b->cur.count = 5;
+				b->cur.frames_seen = 5;
+				b->cur.janky_frames = 14;
+				strlist_add(&b->stack, "java.math.BigDecimal."
+				    "divide(BigDecimal.java:1760)");
 				strlist_add(&b->stack, "com.example.feed.ui."
 				    "FeedAdapter.onBindViewHolder(FeedAdapter"
 				    ".java:120)");
+				add_method(c, scn, scene);
 			}
 		}
 		paths[d] = xasprintf("%s/cmp-%d.json", dir, d);
@@ -568,6 +620,9 @@ email_html_stays_small_for_a_large_suite(void **state)
 	assert_null(strstr(sb.buf, "http:"));
 	assert_null(strstr(sb.buf, "https:"));
 	assert_non_null(strstr(sb.buf, "more in the attached report"));
+	assert_non_null(strstr(sb.buf, ": wait before the frame +2.5 ms"));
+	assert_non_null(strstr(sb.buf, "overlapped 14 janky frames"));
+	assert_non_null(strstr(sb.buf, "Methods new or slower"));
 	read_text(&sb, out, "comparison-3.json");
 	report_result_release(&res);
 	for (int d = 0; d < 3; d++)

@@ -147,6 +147,31 @@ frames_eq(const struct rs_frames *a, const struct rs_frames *b)
 		assert_true(x->frame_completed_ns == y->frame_completed_ns);
 		num_eq(x->duration_ms, y->duration_ms);
 		assert_true(x->flags == y->flags);
+		assert_int_equal(x->janky, y->janky);
+	}
+}
+
+/* The parts issue 20 added: phases, jank types, input steps. */
+static void
+explain_eq(const struct rs_scene *a, const struct rs_scene *b)
+{
+	assert_int_equal(a->phases.present, b->phases.present);
+	num_eq(a->phases.frames, b->phases.frames);
+	num_eq(a->phases.skipped, b->phases.skipped);
+	assert_int_equal(a->phases.newest, b->phases.newest);
+	for (int i = 0; i < RS_NR_PHASES; i++) {
+		num_eq(a->phases.p50_ms[i], b->phases.p50_ms[i]);
+		num_eq(a->phases.p90_ms[i], b->phases.p90_ms[i]);
+	}
+	assert_int_equal(a->jank_types.present, b->jank_types.present);
+	num_eq(a->jank_types.frames, b->jank_types.frames);
+	num_eq(a->jank_types.janky, b->jank_types.janky);
+	for (int i = 0; i < RS_NR_JANK_TYPES; i++)
+		num_eq(a->jank_types.count[i], b->jank_types.count[i]);
+	assert_int_equal(a->nr_inputs, b->nr_inputs);
+	for (size_t i = 0; i < a->nr_inputs; i++) {
+		num_eq(a->inputs[i].at_mono_ms, b->inputs[i].at_mono_ms);
+		str_eq(a->inputs[i].step, b->inputs[i].step);
 	}
 }
 
@@ -169,7 +194,11 @@ scene_eq(const struct rs_scene *a, const struct rs_scene *b)
 		num_eq(x->fps, y->fps);
 		drops_eq(&x->drop_level, &y->drop_level);
 		drops_eq(&x->drop_sum, &y->drop_sum);
+		assert_int_equal(x->phases.present, y->phases.present);
+		for (int k = 0; k < RS_NR_PHASES; k++)
+			num_eq(x->phases.ms[k], y->phases.ms[k]);
 	}
+	explain_eq(a, b);
 	assert_int_equal(a->nr_blocks, b->nr_blocks);
 	blocks_eq(a->blocks, b->blocks, a->nr_blocks);
 	assert_int_equal(a->nr_methods, b->nr_methods);
@@ -360,9 +389,23 @@ rich_model(void)
 	row->frame_completed_ns = -1;
 	row->duration_ms = 9.014377000000001;
 	row->flags = 8;
+	row->janky = 1;
+	sc->phases.present = true;
+	sc->phases.frames = 118;
+	sc->phases.skipped = 2;
+	sc->phases.newest = 1;
+	sc->phases.p50_ms[RS_PHASE_LAYOUT] = 1.25;
+	sc->phases.p90_ms[RS_PHASE_GPU] = 0.001;
+	sc->jank_types.present = true;
+	sc->jank_types.janky = 4;
+	sc->jank_types.count[RS_JANK_BUFFER_STUFFING] = 3;
+	rs_scene_add_input(sc, 1200.5, hostile);
+	rs_scene_add_input(sc, NAN, NULL);
 	sl = rs_fps_add_slice(&sc->fps, "matrix");
 	rs_str_set(&sl->app_scene, "?");
 	sl->fps = 57.41302490234375;
+	sl->phases.present = true;
+	sl->phases.ms[RS_PHASE_DRAW] = 2.101002;
 	sl->drop_level.best = 571;
 	sl->drop_sum.high = 30;
 	b = rs_scene_add_block(sc, "blockcanary");
@@ -421,6 +464,19 @@ fixture_reads_every_section(void **state)
 	assert_int_equal(s->nr_iterations, 4);
 	assert_true(s->iterations[0].warmup);
 	assert_false(s->iterations[1].warmup);
+	/* issue 20's parts, on the first scene only. */
+	sc = &s->iterations[0].scenes[0];
+	assert_true(sc->phases.present);
+	assert_int_equal(sc->phases.newest, 0);
+	assert_true(sc->phases.p90_ms[RS_PHASE_LAYOUT] == 2.25);
+	assert_true(sc->jank_types.count[RS_JANK_APP_DEADLINE] == 2);
+	assert_int_equal(sc->frames.rows[1].janky, 1);
+	assert_int_equal(sc->nr_inputs, 1);
+	assert_string_equal(sc->inputs[0].step, "swipe 50% 80% 50% 20% 200");
+	assert_true(sc->fps.slices[0].phases.ms[RS_PHASE_GPU] == 2.25);
+	assert_false(s->iterations[1].scenes[0].phases.present);
+	assert_int_equal(s->iterations[1].scenes[0].frames.rows[0].janky,
+	    RS_UNKNOWN);
 	it = &s->iterations[2];
 	assert_int_equal(it->index, 2);
 	assert_true(it->ok);
