@@ -187,7 +187,8 @@ main(int argc, char **argv)
 	}
 	out = xasprintf("%s/report", argv[1]);
 	for (int i = 0; i < REPEAT; i++) {
-		struct report_opts o = { files, DEVICES, out, "", NULL, NULL };
+		struct report_opts o = { .comparisons = files,
+		    .nr_comparisons = DEVICES, .out_dir = out, .title = "" };
 		struct report_result res;
 		double t0 = now_ms();
 		int rc = report_write(&res, &o);
