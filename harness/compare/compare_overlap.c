@@ -4,8 +4,9 @@
  *
  * A block holds the main thread from start_mono_ms for wall_ms; a frame
  * runs from its IntendedVsync to its FrameCompleted (the scene's
- * PROFILEDATA rows, on the same device clock, DESIGN §4.5).  The frames
- * a block overlapped are those two spans intersect; the janky ones among
+ * PROFILEDATA rows, whose timestamps are CLOCK_MONOTONIC nanoseconds, the
+ * clock every block's start is moved to).  The frames a block overlapped
+ * are those two spans intersect; the janky ones among
  * them (rows the gfxinfo source marked janky, sources/phases.c) are what
  * the stall cost the user.  PROFILEDATA keeps the newest 120 frames of a
  * window, so a block earlier in a long scene may lie before every row:

@@ -2,7 +2,7 @@
  * bench_report.c: the size of the mail and the report of a large night,
  * with every explanation issue 20 added.
  *
- * DESIGN §9: email.html must stay under 100 KB for 20 scenarios x 5
+ * Issue 20 asks that email.html stay under 100 KB for 20 scenarios x 5
  * scenes x 3 devices, or Gmail clips it.  The night built here is as
  * large as a mail gets: every metric of every scene a regression, every
  * explain metric moved (so each frame-time row names its phase), a new
