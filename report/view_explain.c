@@ -183,8 +183,8 @@ view_explain_block(struct view_dev *d, cJSON *o, const struct cmp_block *blk)
 		}
 		view_json_str(o, "janky", sb.buf);
 	} else if (blk->status != CMP_BLOCK_RESOLVED) {
-		view_json_str(o, "janky", "janky frames not known (no frame rows "
-		    "around it)");
+		view_json_str(o, "janky", "janky frames not known (no frame "
+		    "rows around it)");
 	}
 	strbuf_release(&sb);
 }
@@ -445,8 +445,8 @@ methods_of(struct view_dev *d, const char *scenario, const char *scene)
 }
 
 void
-view_explain_scene(struct view_dev *d, cJSON *o, const char *scenario, const char *scene,
-    int worst)
+view_explain_scene(struct view_dev *d, cJSON *o, const char *scenario,
+    const char *scene, int worst)
 {
 	put_phases(d, o, scenario, scene);
 	put_jank_types(d, o, scenario, scene);
@@ -553,7 +553,8 @@ view_explain_scenario(struct view_dev *d, cJSON *o, const char *scenario)
 /* ---- report-wide -------------------------------------------------------- */
 
 void
-view_note_method(struct view_builder *b, const cJSON *m, enum cmp_block_status s)
+view_note_method(struct view_builder *b, const cJSON *m,
+    enum cmp_block_status s)
 {
 	if (s != CMP_BLOCK_NEW && s != CMP_BLOCK_WORSE)
 		return;

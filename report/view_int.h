@@ -7,8 +7,11 @@
  *	view_device.c   one device: run, hygiene, notes, its scenarios
  *	                (view_device)
  *	view_scenario.c one scenario and its scenes (view_scenario)
- *	view_list.c     the report-wide attention lists (view_note_*)
  *	view_rows.c     one metric row, one block (view_row, view_block)
+ *	view_explain.c  what explains a row, a block, a scene, a scenario
+ *	                (view_explain_*, issue 20)
+ *	view_list.c     the report-wide attention lists (view_note_*)
+ *	view_timeline.c a regressed scene's frame timelines (view_timelines)
  *	view_charts.c   the charts, through svg.h (view_chart_*)
  *	view_text.c     numbers, units, phrases for people (view_text_*)
  *	view_json.c     values into the tree (view_json_*)
@@ -81,8 +84,6 @@ cJSON *view_scenario(struct view_dev *d, const struct cmp_scenario *s,
 /* view_rows.c: a ROW for entry `e`, a BLOCK for `blk` (new objects). */
 cJSON *view_row(struct view_dev *d, const struct cmp_entry *e);
 cJSON *view_block(struct view_dev *d, const struct cmp_block *blk);
-/* Severity of a block status for sorting: worse > new > resolved. */
-int view_block_rank(enum cmp_block_status s);
 
 /* view_charts.c: complete <svg> strings, or NULL when there is no data. */
 char *view_chart_histogram(const struct view_dev *d, const char *scenario,
@@ -144,14 +145,18 @@ void view_note_block(struct view_builder *b, const cJSON *blk,
     enum cmp_block_status s);
 void view_list_add(cJSON *root, const char *key, struct view_item *items,
     size_t nr, size_t max, int min_severity, int max_severity);
+/* Severity of a block status for sorting: worse > new > resolved. */
+int view_block_rank(enum cmp_block_status s);
 
 /*
  * view_explain.c (issue 20): the explanations beside a row, a block, a
  * scene and a scenario, the report-wide list of changed methods (the
  * shapes are drawn there), and view_note_method() for that list.
  */
-void view_explain_row(struct view_dev *d, cJSON *row, const struct cmp_entry *e);
-void view_explain_block(struct view_dev *d, cJSON *o, const struct cmp_block *blk);
+void view_explain_row(struct view_dev *d, cJSON *row,
+    const struct cmp_entry *e);
+void view_explain_block(struct view_dev *d, cJSON *o,
+    const struct cmp_block *blk);
 void view_explain_scene(struct view_dev *d, cJSON *o, const char *scenario,
     const char *scene, int worst);
 void view_explain_scenario(struct view_dev *d, cJSON *o, const char *scenario);

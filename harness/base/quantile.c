@@ -57,8 +57,8 @@ quantile(double *out, const double *x, size_t n, double p)
 		    p);
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(x[i]))
-			return jg_error_set(JG_EINVAL, "sample value %zu is not "
-			    "a finite number (%g)", i, x[i]);
+			return jg_error_set(JG_EINVAL, "sample value %zu "
+			    "is not a finite number (%g)", i, x[i]);
 	s = quantile_sorted_copy(x, n);
 	*out = quantile_sorted(s, n, p);
 	free(s);

@@ -124,15 +124,15 @@ run_trace_begin(struct run_dev *d, const char *scenario, long *pid)
 	} else if (!rc && r.exit_code != 0) {
 		size_t n = strcspn(r.err.buf, "\n");
 
-		warn(d, "no Perfetto trace of '%s': perfetto exited with status "
-		    "%d: %.*s", scenario, r.exit_code, (int)(n > 160 ? 160 :
-		    n), r.err.buf);
+		warn(d, "no Perfetto trace of '%s': perfetto exited with "
+		    "status %d: %.*s", scenario, r.exit_code,
+		    (int)(n > 160 ? 160 : n), r.err.buf);
 		rc = 1;
 	} else if (!rc) {
 		*pid = strtol(r.out.buf, &end, 10);
 		if (end == r.out.buf || *pid <= 0) {
-			warn(d, "no Perfetto trace of '%s': perfetto printed no "
-			    "pid", scenario);
+			warn(d, "no Perfetto trace of '%s': perfetto printed "
+			    "no pid", scenario);
 			rc = 1;
 		}
 	}
@@ -180,8 +180,8 @@ run_trace_end(struct run_dev *d, const char *scenario, long pid)
 			run_sleep_ms(STOP_POLL_MS);
 	}
 	if (!rc && !status)
-		warn(d, "Perfetto trace of '%s': perfetto (pid %ld) did not stop "
-		    "within %d s", scenario, pid, STOP_TIMEOUT_MS / 1000);
+		warn(d, "Perfetto trace of '%s': perfetto (pid %ld) did not "
+		    "stop within %d s", scenario, pid, STOP_TIMEOUT_MS / 1000);
 	if (!rc) {
 		rc = adb_pull(d->dev, remote.buf, local.buf);
 		if (rc == JG_ENOTFOUND || rc == JG_EGENERIC) {

@@ -112,7 +112,8 @@ enum source_part {
 	SOURCE_APP_SCENES = 1 << 6,	/* activities that drew in a scene */
 	SOURCE_LAUNCHES = 1 << 7,	/* every launch (`jankgate parse`) */
 	SOURCE_PHASES = 1 << 8,		/* a scene's frame phases */
-	SOURCE_JANK_TYPES = 1 << 9,	/* a scene's SurfaceFlinger jank types */
+	/* a scene's jank types, as SurfaceFlinger counts them */
+	SOURCE_JANK_TYPES = 1 << 9,
 };
 
 struct source {
