@@ -409,35 +409,6 @@ out:
 	return rc;
 }
 
-/*
- * A block of this source already in the results: an earlier batch of the
- * same run (gate's extra iterations append) read a log, so the run as a
- * whole did.
- */
-static bool
-seen_before(const struct results *r)
-{
-	for (size_t i = 0; i < r->nr_scenarios; i++)
-		for (size_t j = 0; j < r->scenarios[i].nr_iterations; j++) {
-			const struct rs_iteration *it =
-			    &r->scenarios[i].iterations[j];
-
-			for (size_t k = 0; k < it->nr_blocks; k++)
-				if (it->blocks[k].source &&
-				    !strcmp(it->blocks[k].source, SRC))
-					return true;
-			for (size_t s = 0; s < it->nr_scenes; s++) {
-				const struct rs_scene *sc = &it->scenes[s];
-
-				for (size_t k = 0; k < sc->nr_blocks; k++)
-					if (sc->blocks[k].source &&
-					    !strcmp(sc->blocks[k].source, SRC))
-						return true;
-			}
-		}
-	return false;
-}
-
 static void
 blockcanary_finish(struct source_ctx *ctx)
 {
@@ -450,7 +421,7 @@ blockcanary_finish(struct source_ctx *ctx)
 	if (st->files && ctx->results)
 		results_remove_warnings(ctx->results, SRC, "no BlockCanary log "
 		    "in the whole run");
-	if (!st->files && ctx->results && !seen_before(ctx->results)) {
+	if (!st->files && ctx->results && !source_in_results(ctx->results, SRC)) {
 		if (st->runas)
 			msg = xasprintf("no BlockCanary log in the whole run, "
 			    "neither in '%s' nor in the app's '%s'", EXT_DIR,

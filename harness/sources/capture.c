@@ -97,13 +97,19 @@ capture_count_finish(struct source_ctx *ctx, const char *src,
     const char *what, const char *hint)
 {
 	struct capture_count *st = ctx->state;
+	char *prefix = xasprintf("no %s in the whole run", what);
 
-	if (st && !st->lines && ctx->results) {
-		char *msg = xasprintf("no %s in the whole run: %s", what, hint);
+	/* An earlier batch's "none" is wrong now, or this one's would be. */
+	if (st && st->lines && ctx->results)
+		results_remove_warnings(ctx->results, src, prefix);
+	if (st && !st->lines && ctx->results &&
+	    !source_in_results(ctx->results, src)) {
+		char *msg = xasprintf("%s: %s", prefix, hint);
 
 		results_add_warning(ctx->results, src, NULL, msg);
 		free(msg);
 	}
+	free(prefix);
 	free(st);
 	ctx->state = NULL;
 }

@@ -91,7 +91,12 @@ matrix_finish(struct source_ctx *ctx)
 
 	if (!st)
 		return;
-	if (!st->issues && ctx->results)
+	/* An earlier batch's "none" is wrong now, or this one's would be. */
+	if (st->issues && ctx->results)
+		results_remove_warnings(ctx->results, "matrix", "no Matrix "
+		    "issue in any iteration's logcat");
+	if (!st->issues && ctx->results &&
+	    !source_in_results(ctx->results, "matrix"))
 		results_add_warning(ctx->results, "matrix", NULL,
 		    "no Matrix issue in any iteration's logcat: is the app "
 		    "built with Matrix, and does its PluginListener log "

@@ -376,7 +376,12 @@ tm_finish(struct source_ctx *ctx)
 	    adb_device_forward_remove(ctx->dev, st->port))
 		source_warn(ctx, NULL, SRC, "cannot remove the forward of "
 		    "port %d: %s", st->port, jg_error_msg());
-	if (!st->lines && ctx->results)
+	/* An earlier batch's "none" is wrong now, or this one's would be. */
+	if (st->lines && ctx->results)
+		results_remove_warnings(ctx->results, SRC, "no MethodTraceMan "
+		    "costTime line in the whole run");
+	if (!st->lines && ctx->results && !source_in_results(ctx->results,
+	    SRC))
 		results_add_warning(ctx->results, SRC, NULL, st->last_error ?
 		    "no MethodTraceMan costTime line in the whole run; its "
 		    "WebSocket was unreachable" : "no MethodTraceMan costTime "

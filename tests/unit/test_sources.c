@@ -338,10 +338,97 @@ sources_fill_what_they_declare(void **state)
 	config_free(cfg);
 }
 
+/* The warnings of `r` from source `src`. */
+static size_t
+warnings_of(const struct results *r, const char *src)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		n += r->warnings[i].source &&
+		    !strcmp(r->warnings[i].source, src);
+	return n;
+}
+
+/* Run `s`'s prepare and finish over `r` with no input: a silent batch. */
+static void
+silent_batch(const struct source *s, struct results *r)
+{
+	struct rs_iteration *it = rs_scenario_add_iteration(
+	    results_add_scenario(r, "batch"), false);
+	struct source_ctx ctx = { .package = "com.example.shop", .results = r,
+	    .it = it, .refresh_hz = 60 };
+
+	if (s->prepare)
+		assert_int_equal(s->prepare(&ctx), 0);
+	s->finish(&ctx);
+}
+
+/* A results file whose one scene holds what source `name` gives. */
+static struct results *
+earlier_batch(const struct source *s, const char *name)
+{
+	struct results *r = results_new();
+	struct rs_scene *sc = rs_iteration_add_scene(rs_scenario_add_iteration(
+	    results_add_scenario(r, "first"), false), "feed");
+
+	if (s->fills & SOURCE_FPS)
+		rs_fps_add_slice(&sc->fps, name);
+	else if (s->fills & SOURCE_BLOCKS)
+		rs_scene_add_block(sc, name);
+	else
+		rs_scene_add_method(sc, name, "com.example.A.b");
+	return r;
+}
+
+/*
+ * gate's extra batches append to the results of the first: a library
+ * that printed nothing in a batch of one scenario, but something in an
+ * earlier batch, has not printed "nothing in the whole run".  Each
+ * library source warns on a silent run, and not once an earlier batch of
+ * the same results holds what it gave (a block, a method, an FPS slice).
+ * BlockCanary and MethodTraceMan need a phone to prepare (they list its
+ * files, forward its port); they ask source_in_results() the same way.
+ */
+static void
+no_whole_run_warning_after_an_earlier_batch(void **state)
+{
+	static const char *const offline[] = { "perf", "fpsanalyzer",
+		"matrix" };
+	static const char *const all[] = { "perf", "fpsanalyzer", "matrix",
+		"traceman", "blockcanary" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
+		const struct source *s = source_find(all[i]);
+		struct results *r;
+
+		assert_non_null(s);
+		r = earlier_batch(s, all[i]);
+		assert_true(source_in_results(r, all[i]));
+		assert_false(source_in_results(r, "gfxinfo"));
+		results_free(r);
+	}
+	for (size_t i = 0; i < sizeof(offline) / sizeof(*offline); i++) {
+		const struct source *s = source_find(offline[i]);
+		struct results *r = results_new();
+
+		silent_batch(s, r);
+		assert_int_equal(warnings_of(r, offline[i]), 1);
+		results_free(r);
+
+		r = earlier_batch(s, offline[i]);
+		silent_batch(s, r);
+		assert_int_equal(warnings_of(r, offline[i]), 0);
+		results_free(r);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_table_is_well_formed),
 	cmocka_unit_test(config_takes_names_and_options_from_the_table),
 	cmocka_unit_test(config_knows_no_source_by_name),
 	cmocka_unit_test(sources_fill_what_they_declare),
+	cmocka_unit_test(no_whole_run_warning_after_an_earlier_batch),
 };
 JG_UNIT_GROUP(sources, tests, NULL, NULL)
