@@ -31,6 +31,7 @@
 #include "methodmap.h"
 #include "results.h"
 #include "source.h"
+#include "source_warn.h"
 #include "xalloc.h"
 #include "banned.h"
 

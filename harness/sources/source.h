@@ -179,15 +179,6 @@ const struct source *source_find(const char *name);
 extern const struct config_plugins source_plugins;
 
 /*
- * Whether `r` already holds something source `src` gave: a block, a
- * method cost, an FPS slice or a scene's frames.  A source that heard
- * nothing in this batch asks it before it warns "none in the whole run":
- * gate's extra batches append to the results of the first, and what an
- * earlier batch read makes the warning false.
- */
-bool source_in_results(const struct results *r, const char *src);
-
-/*
  * Append a copy of launch `st` of `activity` (n bytes, may be NULL) to
  * ctx->launches; a no-op in a run (ctx->launches NULL).
  */

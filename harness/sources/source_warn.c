@@ -98,3 +98,52 @@ out:
 	strbuf_release(&scope);
 	strbuf_release(&msg);
 }
+
+static bool
+same_source(const char *a, const char *src)
+{
+	return a && !strcmp(a, src);
+}
+
+static bool
+in_events(const struct rs_block *b, size_t nr_b, const struct rs_method *m,
+    size_t nr_m, const char *src)
+{
+	for (size_t i = 0; i < nr_b; i++)
+		if (same_source(b[i].source, src))
+			return true;
+	for (size_t i = 0; i < nr_m; i++)
+		if (same_source(m[i].source, src))
+			return true;
+	return false;
+}
+
+static bool
+in_scene(const struct rs_scene *sc, const char *src)
+{
+	if (sc->frames.present && same_source(sc->frames.source, src))
+		return true;
+	for (size_t i = 0; i < sc->fps.nr_slices; i++)
+		if (same_source(sc->fps.slices[i].source, src))
+			return true;
+	return in_events(sc->blocks, sc->nr_blocks, sc->methods,
+	    sc->nr_methods, src);
+}
+
+bool
+source_in_results(const struct results *r, const char *src)
+{
+	for (size_t i = 0; r && i < r->nr_scenarios; i++)
+		for (size_t j = 0; j < r->scenarios[i].nr_iterations; j++) {
+			const struct rs_iteration *it =
+			    &r->scenarios[i].iterations[j];
+
+			if (in_events(it->blocks, it->nr_blocks, it->methods,
+			    it->nr_methods, src))
+				return true;
+			for (size_t s = 0; s < it->nr_scenes; s++)
+				if (in_scene(&it->scenes[s], src))
+					return true;
+		}
+	return false;
+}

@@ -21,6 +21,7 @@
 #include "fileio.h"
 #include "results.h"
 #include "source.h"
+#include "source_warn.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "textenc.h"
