@@ -163,7 +163,8 @@ static void
 add_warning(cJSON *arr, const char *source, const char *scope,
     const char *text)
 {
-	struct rs_warning w = { (char *)source, (char *)scope, (char *)text };
+	struct rs_warning w = { (char *)source, (char *)scope, (char *)text,
+	    false };
 	struct strbuf sb = STRBUF_INIT;
 	const cJSON *it;
 	cJSON *o;
@@ -196,8 +197,11 @@ run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
 	if (!r)
 		return OUTCOME_PASS;
 	for (size_t i = 0; i < r->nr_warnings; i++)
-		add_warning(warnings, r->warnings[i].source,
-		    r->warnings[i].scope, r->warnings[i].message);
+		if (r->warnings[i].note)
+			note(notes, "%s", r->warnings[i].message);
+		else
+			add_warning(warnings, r->warnings[i].source,
+			    r->warnings[i].scope, r->warnings[i].message);
 	for (size_t i = 0; i < r->run.errors.nr; i++)
 		cJSON_AddItemToArray(errors,
 		    cJSON_CreateString(r->run.errors.items[i]));

@@ -278,6 +278,16 @@ results_add_warning(struct results *r, const char *source, const char *scope,
 	return w;
 }
 
+struct rs_warning *
+results_add_note(struct results *r, const char *source, const char *scope,
+    const char *message)
+{
+	struct rs_warning *w = results_add_warning(r, source, scope, message);
+
+	w->note = true;
+	return w;
+}
+
 int
 rs_hygiene_is_field(const char *key)
 {

@@ -105,6 +105,12 @@ struct rs_warning {
 	char *source;
 	char *scope;		/* "scenario/scene"; NULL: the whole run */
 	char *message;
+	/*
+	 * A fact about the phone, said once, not a fault in what was
+	 * measured (an API level too old for a source's extra): reports
+	 * list it among the device's notes and the terminal does not warn.
+	 */
+	bool note;
 };
 
 enum rs_launch {
@@ -366,6 +372,9 @@ struct rs_scenario *results_find_scenario(const struct results *r,
  * iterations (gate's extra batches) says it again, and returns the first.
  */
 struct rs_warning *results_add_warning(struct results *r, const char *source,
+    const char *scope, const char *message);
+/* The same, marked a note (struct rs_warning.note). */
+struct rs_warning *results_add_note(struct results *r, const char *source,
     const char *scope, const char *message);
 
 /*

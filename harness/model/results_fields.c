@@ -57,6 +57,7 @@ static const struct field warning_f[] = {
 	F(struct rs_warning, source, FK_STR),
 	F(struct rs_warning, scope, FK_STR),
 	F(struct rs_warning, message, FK_STR),
+	F(struct rs_warning, note, FK_BOOL),
 };
 
 static const struct field scenario_f[] = {

@@ -17,7 +17,7 @@
  *     "hygiene":  { battery_pct, thermal_status, animator_scale,
  *                   transition_scale, window_scale, screen_on, unlocked,
  *                   <extra key>: str|num|bool|null, ... },
- *     "warnings": [ { source, scope, message } ],
+ *     "warnings": [ { source, scope, message, note } ],
  *     "scenarios": [ { name, file, sha256, "iterations": [
  *       { index, session, warmup, ok, error, logcat_excerpt, started_mono_ms,
  *         duration_ms,

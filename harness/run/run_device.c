@@ -344,6 +344,8 @@ report_warnings(struct run_dev *d)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < d->res->nr_warnings; i++) {
+		if (d->res->warnings[i].note)
+			continue;
 		strbuf_setlen(&sb, 0);
 		rs_warning_format(&sb, &d->res->warnings[i]);
 		if (strlist_find(&d->report->warnings, sb.buf) < 0)

@@ -367,9 +367,10 @@ frametimeline_scene_end(struct source_ctx *ctx, struct rs_scene *sc,
 			strbuf_addf(&msg, "jank types: not read (the API "
 			    "level is unknown; SurfaceFlinger's FrameTimeline "
 			    "needs API %d)", MIN_SDK);
-		/* Once per run, not once per scene. */
+		/* Once per run, not once per scene; a fact about the
+		 * phone, not a fault: a note. */
 		if (ctx->results)
-			results_add_warning(ctx->results, SRC, NULL, msg.buf);
+			results_add_note(ctx->results, SRC, NULL, msg.buf);
 		strbuf_release(&msg);
 		return 0;
 	}

@@ -296,6 +296,7 @@ results_eq(const struct results *a, const struct results *b)
 		str_eq(a->warnings[i].source, b->warnings[i].source);
 		str_eq(a->warnings[i].scope, b->warnings[i].scope);
 		str_eq(a->warnings[i].message, b->warnings[i].message);
+		assert_int_equal(a->warnings[i].note, b->warnings[i].note);
 	}
 	assert_int_equal(a->nr_scenarios, b->nr_scenarios);
 	for (size_t i = 0; i < a->nr_scenarios; i++) {
@@ -352,6 +353,8 @@ rich_model(void)
 	assert_int_equal(rs_hygiene_set_string(&r->hygiene, "nothing", NULL),
 	    0);
 	results_add_warning(r, "matrix", NULL, hostile);
+	results_add_note(r, "gfxinfo", NULL, "jank types: not available on API "
+	    "30 (SurfaceFlinger's FrameTimeline needs API 31)");
 
 	s = results_add_scenario(r, "feed \"main\"");
 	rs_str_set(&s->sha256, "00ff");
