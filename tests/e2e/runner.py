@@ -403,6 +403,9 @@ class Case:
         if dom:
             runs.append((base + ["--dump-dom", url], dom))
         if shot:
+            # chromium does not make the folder; on a clean clone it is
+            # not there yet
+            os.makedirs(os.path.dirname(shot) or ".", exist_ok=True)
             runs.append((base + ["--screenshot=" + shot, "--window-size=" + size, url], None))
         for argv, out in runs:
             self.note("$ " + " ".join(shlex.quote(a) for a in argv))
