@@ -57,21 +57,6 @@ same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void
-add_value(cJSON *o, const char *key, double v, const char *unit,
-    void (*fn)(struct strbuf *, double, const char *))
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (isnan(v)) {
-		cJSON_AddNullToObject(o, key);
-		return;
-	}
-	fn(&sb, v, unit);
-	cJSON_AddStringToObject(o, key, sb.buf);
-	strbuf_release(&sb);
-}
-
 /* "+2.1 to +3.1 ms" into sb, nothing when the interval is unknown. */
 static void
 interval(struct strbuf *sb, const struct cmp_entry *e)
@@ -197,11 +182,11 @@ cell(const struct cmp_entry *e)
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
 
-	add_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
+	view_json_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
 	    view_text_value);
-	add_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
+	view_json_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
 	    view_text_value);
-	add_value(o, "change", e->shift, e->unit, view_text_signed);
+	view_json_value(o, "change", e->shift, e->unit, view_text_signed);
 	interval(&sb, e);
 	view_json_str(o, "interval", sb.len ? sb.buf : NULL);
 	cJSON_AddItemToObject(o, "verdict", view_json_verdict(e->verdict));
@@ -339,11 +324,11 @@ put_jank_types(struct view_dev *d, cJSON *scene_o, const char *scenario,
 			continue;
 		o = cJSON_CreateObject();
 		view_json_str(o, "label", rs_jank_type_label(t));
-		add_value(o, "baseline", e->base.n ? e->base.median : NAN,
+		view_json_value(o, "baseline", e->base.n ? e->base.median : NAN,
 		    e->unit, view_text_value);
-		add_value(o, "current", e->cur.n ? e->cur.median : NAN,
+		view_json_value(o, "current", e->cur.n ? e->cur.median : NAN,
 		    e->unit, view_text_value);
-		add_value(o, "change", e->shift, e->unit, view_text_signed);
+		view_json_value(o, "change", e->shift, e->unit, view_text_signed);
 		interval(&sb, e);
 		view_json_str(o, "interval", sb.len ? sb.buf : NULL);
 		strbuf_release(&sb);

@@ -123,6 +123,9 @@ void view_json_str(cJSON *obj, const char *key, const char *s);
 void view_json_strf(cJSON *obj, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void view_json_num(cJSON *obj, const char *key, double v);
+/* The text `fn` makes of (v, unit) as `key`, or null for NAN. */
+void view_json_value(cJSON *obj, const char *key, double v, const char *unit,
+    void (*fn)(struct strbuf *, double, const char *));
 void view_json_flag(cJSON *obj, const char *key, bool on);
 void view_json_list(cJSON *obj, const char *key, cJSON *arr);
 cJSON *view_json_verdict(enum cmp_verdict v);

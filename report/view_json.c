@@ -147,3 +147,18 @@ view_json_anchor(struct view_builder *b, cJSON *obj)
 {
 	view_json_strf(obj, "anchor", "jg-%zu", ++b->anchors);
 }
+
+void
+view_json_value(cJSON *o, const char *key, double v, const char *unit,
+    void (*fn)(struct strbuf *, double, const char *))
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (isnan(v)) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	fn(&sb, v, unit);
+	cJSON_AddStringToObject(o, key, sb.buf);
+	strbuf_release(&sb);
+}

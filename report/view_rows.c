@@ -19,22 +19,6 @@
 #include "view_int.h"
 #include "banned.h"
 
-/* Store the text `fn` makes of (v, unit) as `key`, or null for NAN. */
-static void
-put_value(cJSON *o, const char *key, double v, const char *unit,
-    void (*fn)(struct strbuf *, double, const char *))
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (isnan(v)) {
-		cJSON_AddNullToObject(o, key);
-		return;
-	}
-	fn(&sb, v, unit);
-	cJSON_AddStringToObject(o, key, sb.buf);
-	strbuf_release(&sb);
-}
-
 static void
 put_where(cJSON *o, const char *scenario, const char *scene)
 {
@@ -49,7 +33,7 @@ put_change(cJSON *o, const struct cmp_entry *e)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	put_value(o, "change", e->shift, e->unit, view_text_signed);
+	view_json_value(o, "change", e->shift, e->unit, view_text_signed);
 	/* A relative change of a percentage reads as a typo: leave it out. */
 	if (!e->unit || strcmp(e->unit, "%"))
 		view_text_percent_change(&sb, e->shift, e->base.median);
@@ -92,14 +76,14 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	view_json_str(o, "unit", e->unit);
 	view_json_str(o, "better", e->higher_is_better ? "higher" : "lower");
 	cJSON_AddItemToObject(o, "verdict", view_json_verdict(e->verdict));
-	put_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
+	view_json_value(o, "baseline", e->base.n ? e->base.median : NAN, e->unit,
 	    view_text_value);
 	cJSON_AddNumberToObject(o, "baseline_n", (double)e->base.n);
-	put_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
+	view_json_value(o, "current", e->cur.n ? e->cur.median : NAN, e->unit,
 	    view_text_value);
 	cJSON_AddNumberToObject(o, "current_n", (double)e->cur.n);
 	put_change(o, e);
-	put_value(o, "threshold", e->threshold, e->unit, view_text_value);
+	view_json_value(o, "threshold", e->threshold, e->unit, view_text_value);
 	view_text_detectable(&sb, e);
 	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
 	view_json_str(o, "reason", e->reason);
@@ -119,10 +103,10 @@ block_side(const struct cmp_block_side *s)
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
 
-	put_value(o, "count", s->count, NULL, view_text_value);
-	put_value(o, "iterations", s->iterations, NULL, view_text_value);
-	put_value(o, "per_iteration", s->per_iteration, NULL, view_text_value);
-	put_value(o, "wall_ms", s->wall_ms, "ms", view_text_value);
+	view_json_value(o, "count", s->count, NULL, view_text_value);
+	view_json_value(o, "iterations", s->iterations, NULL, view_text_value);
+	view_json_value(o, "per_iteration", s->per_iteration, NULL, view_text_value);
+	view_json_value(o, "wall_ms", s->wall_ms, "ms", view_text_value);
 	if (!isfinite(s->count) || s->count == 0) {
 		strbuf_addstr(&sb, "none");
 	} else {
@@ -183,7 +167,7 @@ view_block(struct view_dev *d, const struct cmp_block *blk)
 	cJSON_AddItemToObject(o, "current", block_side(&blk->cur));
 	/* The side that has the block: the current one unless resolved. */
 	side = blk->status == CMP_BLOCK_RESOLVED ? &blk->base : &blk->cur;
-	put_value(o, "wall_ms", side->wall_ms, "ms", view_text_value);
+	view_json_value(o, "wall_ms", side->wall_ms, "ms", view_text_value);
 	view_explain_block(d, o, blk);	/* issue 20: headline frame, janky frames */
 	return o;
 }
