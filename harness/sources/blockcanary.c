@@ -31,7 +31,8 @@
  * with local - monotonic taken at the midpoint of the two dates.  The
  * error is at most half the distance between the dates (0 on the
  * simulated phone's virtual clock, typically 10-50 ms on a phone: the
- * time dumpsys takes) plus BlockCanary's truncation to the millisecond,
+ * time dumpsys takes; more on a busy one, so the run keeps its tightest
+ * reading) plus BlockCanary's truncation to the millisecond,
  * small beside its blocks (hundreds of ms at the least) and the scene
  * grace period.  When the app no longer runs at collect time there is no
  * Uptime: the last reading of the run is used, and without any the
@@ -206,7 +207,11 @@ blockcanary_prepare(struct source_ctx *ctx)
 	return rc;
 }
 
-/* Read both clocks outside the scenes; keeps the last good reading. */
+/*
+ * Read both clocks outside the scenes; keeps the tightest reading of the
+ * run until the wall clock is seen to be set (bc_clock_keep), and the
+ * latest one's wall time for the year of BlockCanary's stamps.
+ */
 static int
 read_clock(struct source_ctx *ctx, struct bc_state *st)
 {
@@ -221,8 +226,7 @@ read_clock(struct source_ctx *ctx, struct bc_state *st)
 	if (rc)
 		goto out;
 	if (!bc_clock_parse(res.out.buf, res.out.len, &off, &prec, &ref)) {
-		st->offset = off;
-		st->precision = prec;
+		bc_clock_keep(&st->offset, &st->precision, off, prec);
 		st->ref_local = ref;
 	} else if (isnan(st->offset)) {
 		source_warn(ctx, NULL, SRC, "cannot relate BlockCanary's "

@@ -130,6 +130,18 @@ int bc_name_ok(const char *name);
 int bc_clock_parse(const char *out, size_t len, double *local_minus_mono_ms,
     double *precision_ms, double *ref_local_ms);
 
+/*
+ * Which of two readings of the clocks to convert with: the previous
+ * (*off, *prec; NAN when none) or the new one (new_off, new_prec).  The
+ * offset does not move unless the wall clock is set, so the tighter
+ * reading wins; a new reading that disagrees with the kept one by more
+ * than both precisions together means the clock was set (NTP) and
+ * replaces it whatever its precision.  A busy phone (or host) stretches
+ * the dumpsys between the two dates; the run keeps its best bracket.
+ */
+void bc_clock_keep(double *off, double *prec, double new_off,
+    double new_prec);
+
 /* The shell command whose output bc_clock_parse() reads, for `package`. */
 char *bc_clock_command(const char *package);
 

@@ -653,6 +653,16 @@ bc_clock_parse(const char *out, size_t len, double *local_minus_mono_ms,
 	return 0;
 }
 
+void
+bc_clock_keep(double *off, double *prec, double new_off, double new_prec)
+{
+	if (isnan(*off) || isnan(*prec) || new_prec < *prec ||
+	    fabs(new_off - *off) > *prec + new_prec) {
+		*off = new_off;
+		*prec = new_prec;
+	}
+}
+
 char *
 bc_clock_command(const char *package)
 {

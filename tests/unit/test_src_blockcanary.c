@@ -673,6 +673,28 @@ clock_reading(void **state)
 	    &prec, &ref), JG_EINVAL);
 }
 
+/*
+ * The run converts with its tightest reading: a looser one later does not
+ * replace it, a tighter one does, and one that disagrees beyond both
+ * precisions (the wall clock was set) replaces it however loose.
+ */
+static void
+clock_keeps_the_tightest_reading(void **state)
+{
+	double off = NAN, prec = NAN;
+
+	bc_clock_keep(&off, &prec, 1000.0, 20.0);
+	assert_true(off == 1000.0 && prec == 20.0);
+	bc_clock_keep(&off, &prec, 1015.0, 30.0);	/* looser, agrees */
+	assert_true(off == 1000.0 && prec == 20.0);
+	bc_clock_keep(&off, &prec, 1004.0, 2.0);	/* tighter */
+	assert_true(off == 1004.0 && prec == 2.0);
+	bc_clock_keep(&off, &prec, 1010.0, 4.0);	/* 6 apart, within 2 + 4 */
+	assert_true(off == 1004.0 && prec == 2.0);
+	bc_clock_keep(&off, &prec, 61004.0, 40.0);	/* the clock was set */
+	assert_true(off == 61004.0 && prec == 40.0);
+}
+
 /* The clock command quotes the package for the device shell. */
 static void
 clock_command_quotes_the_package(void **state)
@@ -701,6 +723,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(only_blockcanary_names_are_touched),
 	cmocka_unit_test(stamps_find_their_year),
 	cmocka_unit_test(clock_reading),
+	cmocka_unit_test(clock_keeps_the_tightest_reading),
 	cmocka_unit_test(clock_command_quotes_the_package),
 };
 JG_UNIT_GROUP(src_blockcanary, tests, NULL, NULL)
