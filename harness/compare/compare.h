@@ -25,7 +25,8 @@
  *   3. The session model (compare_session.c): a value is the side's level
  *      plus a session effect (sd sb) plus an iteration effect (sd sw), on
  *      a log scale for times.  sw is pooled within the sessions of both
- *      sides; sb comes from the baseline's sessions, per kind of metric
+ *      sides, and for a time metric with 5 entries or more moderated over
+ *      them (an empirical-Bayes prior, cmp_moderate_within()); sb comes from the baseline's sessions, per kind of metric
  *      (frame times from the scenes' mean frame, which rounding does not
  *      hide), combined with a documented prior (session.<kind>, weight
  *      session.prior_runs) that alone decides with one baseline run; a

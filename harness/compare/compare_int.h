@@ -65,6 +65,9 @@ struct cmp_pending {
 	double msb_own, msw_own, n0_own;	/* its mean squares */
 	size_t values_own;
 	double sd_base;		/* the baseline's within-run sd, in unit */
+	/* The prior of its within-session variance (cmp_moderate_within):
+	 * worth mod_d0 degrees of freedom (0: none), at mod_s2. */
+	double mod_d0, mod_s2;
 };
 
 /* What the verdict needs to know about the look. */
@@ -192,6 +195,21 @@ double cmp_on_scale(double x, bool log_scale);
  */
 void cmp_group(struct cmp_sessions *out, const struct cmp_sample *s,
     bool log_scale, const bool *anchor);
+
+/*
+ * The within-session variance, moderated (Smyth's empirical Bayes, as
+ * limma does for thousands of genes): the entries of one metric of a log
+ * kind (frame_p90_ms in every scene, startup_ms in every scenario) differ
+ * in their within-session spread on the log scale far less than their
+ * small samples' estimates do.  From the entries that reach the
+ * statistics, at least CMP_MOD_MIN_ENTRIES of them, it fits the prior the
+ * estimates scatter around (a scaled inverse chi-square: d0 degrees of
+ * freedom at s0^2, by the moments of log s^2) and sets each pending's
+ * mod_d0 and mod_s2; the test then uses (d0 s0^2 + d s^2) / (d0 + d) on
+ * d0 + d degrees of freedom.  Metrics of the other kinds, explanations and
+ * degenerate entries get none (mod_d0 0).
+ */
+void cmp_moderate_within(struct cmp_pending *pend, size_t nr);
 
 /* What rounding alone makes values differ by, as a variance. */
 double cmp_rounding_floor(const struct metric_def *m, double center,

@@ -58,6 +58,7 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		cmp_kind_finish(&c->kinds[k], &acc[k], (enum metric_kind)k,
 		    x->o->session_prior[k], x->o->prior_runs);
+	cmp_moderate_within(x->pend, x->nr_pend);
 }
 
 /*

@@ -17,7 +17,9 @@
  *   sw^2  is pooled from the spread within every session of both sides
  *         (degrees of freedom: values - sessions), floored at the
  *         rounding of the metric (resolution^2 / 12: a p90 in whole ms
- *         cannot be known better than that).
+ *         cannot be known better than that); for a time metric with
+ *         enough near-normal entries, moderated over them first
+ *         (cmp_moderate_within, at the end of this file).
  *   sb^2  is estimated per kind of metric from the baseline: for each
  *         metric, a one-way analysis of variance over the baseline's
  *         sessions gives (MSB - MSW) / n0; times average these (a slower
@@ -417,4 +419,121 @@ cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
 	free(x);
 	free(at);
 	return found;
+}
+
+
+/* ---- the within spread, moderated over the entries of one metric ------ */
+
+/* A prior worth more runs than this would be a claim no window backs. */
+#define CMP_MOD_MAX_D0 100.0
+/* Fewer entries of a metric than this estimate no prior. */
+#define CMP_MOD_MIN_ENTRIES 5
+/*
+ * The residuals' kurtosis (mean z^4 / (mean z^2)^2 over every entry of the
+ * metric, residuals from their session's mean) above which the metric is
+ * left alone.  Normal values in sessions of 5 give 2.4 (the residuals of
+ * a small group are lighter-tailed than the values), t with 5 df 2.6, 5 %
+ * spikes 3.3; whole-ms percentiles a step or two apart give 3.1-3.5
+ * (bench-compare), so moderation reaches launch times and not them.
+ */
+#define CMP_MOD_MAX_KURT 2.8
+
+/*
+ * The raw within-session variance of p on its scale and its df; and, for
+ * the shape of its residuals, the sums of their squares and fourth powers
+ * in units of that variance (*z2, *z4) over *nz values.
+ */
+static bool
+raw_within(const struct cmp_pending *p, double *s2, double *df, double *z2,
+    double *z4, double *nz)
+{
+	struct cmp_sessions g[2] = { { 0 }, { 0 } };
+	const struct cmp_sample *side[2] = { &p->b, &p->cu };
+	bool log_scale = cmp_use_log(p), ok;
+
+	for (int k = 0; k < 2; k++)
+		cmp_group(&g[k], side[k], log_scale, NULL);
+	*df = (double)(g[0].values + g[1].values) - (double)(g[0].nr +
+	    g[1].nr);
+	*s2 = *df > 0 ? (g[0].ss + g[1].ss) / *df : 0;
+	ok = log_scale && *df > 0 && *s2 > 0 && isfinite(*s2);
+	for (int k = 0; ok && k < 2; k++)
+		for (size_t i = 0; i < side[k]->n; i++)
+			for (size_t j = 0; j < g[k].nr; j++) {
+				double z;
+
+				if (g[k].s[j].run != side[k]->run[i] ||
+				    g[k].s[j].sess != side[k]->sess[i])
+					continue;
+				z = (log(side[k]->v[i]) - g[k].s[j].mean) *
+				    (log(side[k]->v[i]) - g[k].s[j].mean) /
+				    *s2;
+				*z2 += z;
+				*z4 += z * z;
+				*nz += 1;
+				break;
+			}
+	free(g[0].s);
+	free(g[1].s);
+	return ok;
+}
+
+void
+cmp_moderate_within(struct cmp_pending *pend, size_t nr)
+{
+	double *e = xcalloc(nr + 1, sizeof(*e)), *d = xcalloc(nr + 1,
+	    sizeof(*d));
+	bool *done = xcalloc(nr + 1, sizeof(*done));
+
+	for (size_t i = 0; i < nr; i++) {
+		pend[i].mod_d0 = 0;
+		pend[i].mod_s2 = NAN;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct metric_def *m = pend[i].metric;
+		double mean = 0, var = 0, tri = 0, s2, df, d0, s02;
+		double z2 = 0, z4 = 0, nz = 0;
+		size_t g = 0;
+
+		if (done[i] || !metric_kind_is_log(m->kind))
+			continue;
+		for (size_t j = i; j < nr; j++) {
+			if (pend[j].metric != m)
+				continue;
+			done[j] = true;
+			if (pend[j].degenerate || pend[j].explain ||
+			    !raw_within(&pend[j], &s2, &df, &z2, &z4, &nz))
+				continue;
+			d[g] = df;
+			e[g++] = log(s2) - stats_digamma(df / 2) +
+			    log(df / 2);
+		}
+		if (g < CMP_MOD_MIN_ENTRIES)
+			continue;
+		/* The prior is a normal model's: not for tails, nor for
+		 * values rounding has made a few steps apart. */
+		if (!(z4 / nz <= CMP_MOD_MAX_KURT * (z2 / nz) * (z2 / nz)))
+			continue;
+		for (size_t k = 0; k < g; k++) {
+			mean += e[k];
+			tri += stats_trigamma(d[k] / 2);
+		}
+		mean /= (double)g;
+		tri /= (double)g;
+		for (size_t k = 0; k < g; k++)
+			var += (e[k] - mean) * (e[k] - mean);
+		var = var / (double)(g - 1) - tri;
+		d0 = var > 0 ? fmin(2 * stats_trigamma_inverse(var),
+		    CMP_MOD_MAX_D0) : CMP_MOD_MAX_D0;
+		s02 = exp(mean + stats_digamma(d0 / 2) - log(d0 / 2));
+		for (size_t j = i; j < nr; j++)
+			if (pend[j].metric == m && !pend[j].degenerate &&
+			    !pend[j].explain) {
+				pend[j].mod_d0 = d0;
+				pend[j].mod_s2 = s02;
+			}
+	}
+	free(e);
+	free(d);
+	free(done);
 }

@@ -223,7 +223,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	const struct cmp_pending *p = orig;
 	struct side b, c;
 	bool log_scale = cmp_use_log(p);
-	double vw, vb, vr, dfw, q, base, den, deff, naive, min_p, df_b;
+	double vw, vw_own, vb, vr, dfw, q, base, den, deff, naive, min_p, df_b;
 	double b_plain;
 	bool rank_only;
 
@@ -250,8 +250,20 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		out->sd_within = out->sd_session = NAN;
 		goto out;
 	}
-	vw = fmax((gb.ss + gc.ss) / dfw,
+	vw_own = fmax((gb.ss + gc.ss) / dfw,
 	    cmp_rounding_floor(p->metric, center, log_scale));
+	vw = vw_own;
+	/*
+	 * The metric's entries share a prior for it (cmp_moderate_within());
+	 * the shape of this entry's own values (a long tail, what ranks
+	 * feel) stays its own.
+	 */
+	if (log_scale && p->mod_d0 > 0 && isfinite(p->mod_s2)) {
+		vw = fmax((p->mod_d0 * p->mod_s2 + (gb.ss + gc.ss)) /
+		    (p->mod_d0 + dfw), cmp_rounding_floor(p->metric, center,
+		    log_scale));
+		dfw += p->mod_d0;
+	}
 	if (!metric_kind_is_log(p->metric->kind))
 		vb = sk->used * sk->used * vw;
 	else if (log_scale)
@@ -305,7 +317,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		const struct cmp_sessions *gs[2] = { &gb, &gc };
 
 		vr = cmp_rank_within(sides, gs, log_scale, anchor);
-		vr = isnan(vr) ? vw : fmax(fmin(vr, vw),
+		vr = isnan(vr) ? vw_own : fmax(fmin(vr, vw_own),
 		    cmp_rounding_floor(p->metric, center, log_scale));
 		naive = (vb + vr) * ((double)1 / (double)gc.values +
 		    (double)1 / (double)gb.values);
@@ -327,7 +339,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * sum of block walls) stays with the rank test even where it cannot
 	 * reach the level: a mean would follow one spike.
 	 */
-	rank_only = !p->metric->by_means && vw > 2.5 * vr;
+	rank_only = !p->metric->by_means && vw_own > 2.5 * vr;
 	if (!p->metric->by_means &&
 	    (rank_only || shrink(min_p, sqrt(deff), out->df) * 10 <=
 	    o->level) &&

@@ -198,6 +198,16 @@ double stats_f_sf(double f, double d1, double d2);
 /* The t with P(T <= t) = p: -inf at 0, +inf at 1, NaN outside [0, 1]. */
 double stats_t_quantile(double p, double df);
 
+/*
+ * The digamma and trigamma functions (the first and second derivatives of
+ * log Gamma) for x > 0, NaN elsewhere; and the x > 0 whose trigamma is y
+ * (y > 0).  The moderated within-session variance of compare (Smyth's
+ * empirical Bayes, compare_session.c) estimates its prior with them.
+ */
+double stats_digamma(double x);
+double stats_trigamma(double x);
+double stats_trigamma_inverse(double y);
+
 /* ---- seeded pseudo-random numbers --------------------------------------- */
 
 /*

@@ -173,3 +173,61 @@ stats_t_quantile(double p, double df)
 	}
 	return p < 0.5 ? -x : x;
 }
+
+/* ---- the polygamma functions, for moderated variances ------------------ */
+
+/*
+ * Both by the recurrence up to x >= 10, then the asymptotic series in
+ * 1/x^2 (Abramowitz & Stegun 6.3.18 and 6.4.12), good to 1e-13 there.
+ */
+double
+stats_digamma(double x)
+{
+	double acc = 0, r, r2;
+
+	if (!(x > 0))
+		return NAN;
+	while (x < 10) {
+		acc -= 1 / x;
+		x += 1;
+	}
+	r = 1 / x;
+	r2 = r * r;
+	return acc + log(x) - 0.5 * r - r2 * (1.0 / 12 - r2 * (1.0 / 120 -
+	    r2 * (1.0 / 252 - r2 * (1.0 / 240 - r2 / 132))));
+}
+
+double
+stats_trigamma(double x)
+{
+	double acc = 0, r, r2;
+
+	if (!(x > 0))
+		return NAN;
+	while (x < 10) {
+		acc += 1 / (x * x);
+		x += 1;
+	}
+	r = 1 / x;
+	r2 = r * r;
+	return acc + r + 0.5 * r2 + r * r2 * (1.0 / 6 - r2 * (1.0 / 30 -
+	    r2 * (1.0 / 42 - r2 / 30)));
+}
+
+double
+stats_trigamma_inverse(double y)
+{
+	double lo = -30, hi = 30;	/* log x: trigamma falls from 1e26 to 1e-13 */
+
+	if (!(y > 0) || isinf(y))
+		return NAN;
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_trigamma(exp(mid)) > y)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}

@@ -1358,6 +1358,19 @@ first:
 		    pct(t.t_gate, t.nights),
 		    100 * ceiling(&aa, &ab, 1, LOOKS, level));
 	}
+	/* The same first week without a change: what a new team's nights
+	 * cost in false alarms while the window has one run. */
+	sh = targets[0];
+	sh.kind = SHIFT_FRAME_SCALE;
+	sh.amount = 0;
+	run_series(&t, &app, &sh, &drift0, &su, MODE_FIRST, nights / 2, 0,
+	    seed + 70);
+	printf("  unchanged:          compare %5.2f %% +-%-4.2f gate %5.2f %% "
+	    "+-%-4.2f of nights with a false regression [target <= 1 %%: "
+	    "%s]\n", pct(t.false_single, t.nights),
+	    margin(t.false_single, t.nights), pct(t.false_gate, t.nights),
+	    margin(t.false_gate, t.nights),
+	    pct(t.false_gate, t.nights) <= 1 ? "met" : "MISSED");
 
 creep:
 	if (only && strcmp(only, "creep"))

@@ -106,11 +106,38 @@ f_tail_matches_reference(void **state)
 	assert_true(isnan(stats_f_sf(1, 0, 4)));
 }
 
+/*
+ * The polygamma functions at values known in closed form (Euler's gamma,
+ * pi^2/6, the harmonic numbers), and trigamma's inverse undoing it.
+ */
+static void
+polygamma_matches_closed_forms(void **state)
+{
+	const double pi2 = M_PI * M_PI;
+
+	(void)state;
+	assert_rel(stats_digamma(1), -0.57721566490153286, 1e-11);
+	assert_rel(stats_digamma(0.5), -0.57721566490153286 - 2 * M_LN2,
+	    1e-11);
+	/* psi(10) = H_9 - gamma */
+	assert_rel(stats_digamma(10), 7129.0 / 2520 - 0.57721566490153286,
+	    1e-11);
+	assert_rel(stats_trigamma(1), pi2 / 6, 1e-11);
+	assert_rel(stats_trigamma(0.5), pi2 / 2, 1e-11);
+	assert_rel(stats_trigamma(10), pi2 / 6 - 9778141.0 / 6350400,
+	    1e-9);
+	for (double x = 0.05; x < 2000; x *= 3.7)
+		assert_rel(stats_trigamma_inverse(stats_trigamma(x)), x, 1e-9);
+	assert_true(isnan(stats_digamma(0)) && isnan(stats_trigamma(-1)));
+	assert_true(isnan(stats_trigamma_inverse(0)));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(f_tail_matches_reference),
 	cmocka_unit_test(t_tail_matches_reference),
 	cmocka_unit_test(t_quantile_matches_reference),
 	cmocka_unit_test(t_limits),
+	cmocka_unit_test(polygamma_matches_closed_forms),
 };
 
 JG_UNIT_GROUP(stats_t, tests, NULL, NULL)
