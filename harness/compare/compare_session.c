@@ -424,7 +424,11 @@ cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
 
 /* ---- the within spread, moderated over the entries of one metric ------ */
 
-/* A prior worth more runs than this would be a claim no window backs. */
+/*
+ * The prior's degrees of freedom at most: when the entries scatter no more
+ * than sampling explains, the fit says "infinite", a claim that a few
+ * dozen entries cannot back.
+ */
 #define CMP_MOD_MAX_D0 100.0
 /* Fewer entries of a metric than this estimate no prior. */
 #define CMP_MOD_MIN_ENTRIES 5
