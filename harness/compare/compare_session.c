@@ -462,21 +462,14 @@ raw_within(const struct cmp_pending *p, double *s2, double *df, double *z2,
 	*s2 = *df > 0 ? (g[0].ss + g[1].ss) / *df : 0;
 	ok = log_scale && *df > 0 && *s2 > 0 && isfinite(*s2);
 	for (int k = 0; ok && k < 2; k++)
-		for (size_t i = 0; i < side[k]->n; i++)
-			for (size_t j = 0; j < g[k].nr; j++) {
-				double z;
+		for (size_t i = 0; i < side[k]->n; i++) {
+			double r = log(side[k]->v[i]) -
+			    session_of(&g[k], side[k], i)->mean;
 
-				if (g[k].s[j].run != side[k]->run[i] ||
-				    g[k].s[j].sess != side[k]->sess[i])
-					continue;
-				z = (log(side[k]->v[i]) - g[k].s[j].mean) *
-				    (log(side[k]->v[i]) - g[k].s[j].mean) /
-				    *s2;
-				*z2 += z;
-				*z4 += z * z;
-				*nz += 1;
-				break;
-			}
+			*z2 += r * r / *s2;
+			*z4 += (r * r / *s2) * (r * r / *s2);
+			*nz += 1;
+		}
 	free(g[0].s);
 	free(g[1].s);
 	return ok;
