@@ -43,10 +43,14 @@
  *
  * Each figure is printed next to its target (issue 15) and next to its
  * ceiling: the power of a z test that knows the true variances (measured
- * on the same generator), on the same scale, for the gate's largest
- * design (15 iterations in 3 sessions against the window), at the
- * night's alpha shared over its tests by Bonferroni.  No method that
- * keeps the false-alarm rate can beat it by more than noise.
+ * on the same generator, the shifted side's as shifted), on the same
+ * scale, for the gate's largest design (15 iterations in 3 sessions
+ * against the window), at the night's alpha shared over its tests by
+ * Bonferroni.  No method that keeps the false-alarm rate can beat it by
+ * more than noise.
+ *
+ * --trace prints, on stderr, each look's numbers for the shifted metric
+ * and every false regression: what a figure is made of.
  *
  * Nights run on two threads with their own seeded streams, so the figures
  * are the same on every machine for a given seed and --nights.
@@ -56,7 +60,7 @@
  * ABBA as gate_ab.c runs them (bench_inter, ab_night).
  *
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
- *                      [--spending pocock|equal|late] [--quick]
+ *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--only aa|ab|first|creep|inter]
  */
 #include <math.h>
@@ -84,6 +88,9 @@
 #define MAX_SHARDS 4
 #define THREADS 2
 #define PERIOD_MS (1000.0 / 90)
+
+/* --trace: each look's numbers for the shifted metric, on stderr. */
+static bool trace;
 
 struct scene_model {
 	double median, sigma, spike_p, spike_ms;
@@ -494,7 +501,30 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		out->regressions += e->verdict == CMP_REGRESSION;
 		if (e->verdict == CMP_INCONCLUSIVE)
 			out->undecided[atoi(e->scenario + 1)] = true;
+		if (trace && e->verdict == CMP_REGRESSION && !is_target(e, sh))
+			fprintf(stderr, "false %s %s/%s look %d/%d p %.3g "
+			    "shift %.4g T %.4g %s deff %.3g df %.3g sw %.3g "
+			    "sb %.3g n %zu/%zu base med %.4g iqr %.4g cur med "
+			    "%.4g\n", e->metric, e->scenario, e->scene ?
+			    e->scene : "-", k, looks, e->p_value, e->shift,
+			    e->threshold, e->rank_test ? "rank" : "t", e->deff,
+			    e->df, e->sd_within, e->sd_session, e->base.n,
+			    e->cur.n, e->base.median, e->base.iqr,
+			    e->cur.median);
 		if (is_target(e, sh)) {
+			if (trace)
+				fprintf(stderr, "trace %s %s look %d/%d %s p %.3g "
+				    "adj %.3g a %.3g shift %.4g [%.4g, %.4g] T "
+				    "%.4g det %.4g %s deff %.3g df %.3g sw "
+				    "%.3g sb %.3g n %zu/%zu: %s\n", e->metric,
+				    su->interleaved ? "ab" : "gate", k, looks,
+				    cmp_verdict_name(e->verdict), e->p_value,
+				    e->p_adjusted, c->alpha_look, e->shift,
+				    e->shift_lo, e->shift_hi, e->threshold,
+				    e->detectable, e->rank_test ? "rank" :
+				    "t", e->deff, e->df, e->sd_within,
+				    e->sd_session, e->base.n, e->cur.n,
+				    e->reason ? e->reason : "");
 			out->target = e->verdict;
 			out->target_crept = e->trend.crept;
 		}
@@ -1017,17 +1047,25 @@ measure_truth(struct truth *t, const struct app_model *app,
 /*
  * The ceiling: a z test that knows sw2 and sb2, one-sided at `level`, for
  * `cur_sessions` current sessions of 5 iterations (1 for compare, 3 for
- * the gate's largest design) against `base_runs` baseline runs of 5.
+ * the gate's largest design) against `base_runs` baseline runs of 5.  It
+ * rejects where the difference passes its critical value under no change
+ * (the spread of `aa` on both sides); its power is reached with the
+ * spread the shifted side really has (`ab`): a count of blocks 1.5 more
+ * an iteration is a Poisson count with a larger variance, and a test
+ * that knew the variances would know that too.
  */
 static double
 ceiling(const struct truth *aa, const struct truth *ab, int base_runs,
     int cur_sessions, double level)
 {
-	double per = aa->sb2 + aa->sw2 / ITERATIONS;
-	double se = sqrt(per / base_runs + per / cur_sessions);
+	double per0 = aa->sb2 + aa->sw2 / ITERATIONS;
+	double per1 = ab->sb2 + ab->sw2 / ITERATIONS;
+	double se0 = sqrt(per0 / base_runs + per0 / cur_sessions);
+	double se1 = sqrt(per0 / base_runs + per1 / cur_sessions);
 	double delta = fabs(ab->mean - aa->mean);
 
-	return stats_norm_cdf(delta / se - stats_norm_quantile(1 - level));
+	return stats_norm_cdf((delta - se0 *
+	    stats_norm_quantile(1 - level)) / se1);
 }
 
 /* ---- printing ----------------------------------------------------------- */
@@ -1077,6 +1115,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
+	    "                     [--trace]\n"
 	    "                     [--only aa|ab|first|creep|inter]\n");
 	exit(2);
 }
@@ -1228,6 +1267,10 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			quick = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--trace")) {
+			trace = true;
 			continue;
 		}
 		if (i + 1 >= argc)
