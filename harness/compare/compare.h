@@ -30,17 +30,21 @@
  *      (frame times from the scenes' mean frame, which rounding does not
  *      hide), combined with a documented prior (session.<kind>, weight
  *      session.prior_runs) that alone decides with one baseline run; a
- *      metric whose own sessions differ significantly more than its
- *      kind's uses its own.  A kind that drifted steadily over the
+ *      metric whose own sessions, pulled toward the kind's by that
+ *      weight, differ more than its kind's uses its own (never less):
+ *      always on the t test of step 4, after an F test on the others.
+ *      A kind that drifted steadily over the
  *      window (a phone getting slower night after night) has that drift
  *      taken off tonight's values first (fit_trend in compare.c).
- *   4. The test, each direction one-sided: where the sample sizes let it
- *      reach the level, Mann-Whitney (exact for a small side) read as z
+ *   4. The test, each direction one-sided: for values without a long
+ *      tail (times, frame shares and counts; compare_test.c's
+ *      CMP_LIGHT_TAIL), for small counts of events (metrics.h by_means)
+ *      and where ranks cannot reach the level (a baseline of one run of
+ *      5, say), Student's t on the sessions' weighted means with
+ *      Satterthwaite's degrees of freedom; else (a long tail, the sums
+ *      of block walls) Mann-Whitney (exact for a small side) read as z
  *      and shrunk by the root of the design effect of the sessions, its
- *      Hodges-Lehmann shift with the interval widened alike; else (a
- *      baseline of one run of 5, say) and for small counts of events
- *      (metrics.h by_means), Student's t on the sessions' weighted means
- *      with Satterthwaite's degrees of freedom.  The p-values of each
+ *      Hodges-Lehmann shift with the interval widened alike.  The p-values of each
  *      direction are adjusted (Holm by default, or Benjamini-Hochberg)
  *      over every metric tested in this comparison and compared with
  *      this look's share of this comparison's share of alpha (`share`:
