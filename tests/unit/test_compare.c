@@ -109,11 +109,14 @@ compare_ok(const struct results *cur, const struct results *base,
 
 /*
  * `nr` baseline runs of 5 iterations each, every run a session of its
- * own, with frame_p90_ms cycling through base25: a window of recorded
- * nights in which sessions do not differ.
+ * own, with frame_p90_ms cycling through base25, each value `stretch`
+ * times as far from 10 ms: a window of recorded nights in which sessions
+ * do not differ.  Stretched 5 times (8.5-12 ms), the t test on session
+ * means gives the middling p-values the tests of the correction and of
+ * the looks need.
  */
 static struct results **
-window_new(size_t nr)
+window_stretched(size_t nr, double stretch)
 {
 	struct results **w = calloc(nr, sizeof(*w));
 
@@ -122,33 +125,17 @@ window_new(size_t nr)
 		double v[5];
 
 		for (size_t i = 0; i < 5; i++)
-			v[i] = base25[(5 * k + i) % 25];
+			v[i] = 10 + stretch * (base25[(5 * k + i) % 25] - 10);
 		w[k] = run_new(KEY);
 		add_p90(w[k], v, 5);
 	}
 	return w;
 }
 
-/*
- * The same window, each value 5 times as far from 10 ms (8.5-12 ms): a
- * spread at which the t test on session means gives the middling
- * p-values the tests of the correction and of the looks need.
- */
 static struct results **
-window_wide(size_t nr)
+window_new(size_t nr)
 {
-	struct results **w = calloc(nr, sizeof(*w));
-
-	assert_non_null(w);
-	for (size_t k = 0; k < nr; k++) {
-		double v[5];
-
-		for (size_t i = 0; i < 5; i++)
-			v[i] = 10 + 5 * (base25[(5 * k + i) % 25] - 10);
-		w[k] = run_new(KEY);
-		add_p90(w[k], v, 5);
-	}
-	return w;
+	return window_stretched(nr, 1);
 }
 
 static void
@@ -926,7 +913,7 @@ static void
 correction_spans_all_metrics(void **state)
 {
 	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
-	struct results **w = window_wide(20), *r = run_new(KEY);
+	struct results **w = window_stretched(20, 5), *r = run_new(KEY);
 	struct compare_opts o;
 	struct comparison *c;
 	const struct cmp_entry *e;
@@ -1150,7 +1137,7 @@ looks_test_at_their_share(void **state)
 {
 	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
 	const double weak[] = { 8.7, 9.7, 13.9, 13.1, 11.5 };
-	struct results **w = window_wide(20), *r = run_new(KEY);
+	struct results **w = window_stretched(20, 5), *r = run_new(KEY);
 	struct compare_opts o;
 	struct comparison *c;
 	const struct cmp_entry *e;
