@@ -26,16 +26,17 @@
  *      plus a session effect (sd sb) plus an iteration effect (sd sw), on
  *      a log scale for times.  sw is pooled within the sessions of both
  *      sides, and for a time metric with 5 entries or more moderated over
- *      them (an empirical-Bayes prior, cmp_moderate_within()); sb comes from the baseline's sessions, per kind of metric
- *      (frame times from the scenes' mean frame, which rounding does not
- *      hide), combined with a documented prior (session.<kind>, weight
+ *      them (an empirical-Bayes prior, cmp_moderate_within()); sb comes
+ *      from the baseline's sessions, per kind of metric (frame times
+ *      from the scenes' mean frame, which rounding does not hide),
+ *      combined with a documented prior (session.<kind>, weight
  *      session.prior_runs) that alone decides with one baseline run; a
  *      metric whose own sessions, pulled toward the kind's by that
  *      weight, differ more than its kind's uses its own (never less):
  *      always on the t test of step 4, after an F test on the others.
- *      A kind that drifted steadily over the
- *      window (a phone getting slower night after night) has that drift
- *      taken off tonight's values first (fit_trend in compare.c).
+ *      A kind that drifted steadily over the window (a phone getting
+ *      slower night after night) has that drift taken off tonight's
+ *      values first (fit_trend in compare.c).
  *   4. The test, each direction one-sided: for values without a long
  *      tail (times, frame shares and counts; compare_test.c's
  *      CMP_LIGHT_TAIL), for small counts of events (metrics.h by_means)
@@ -44,11 +45,12 @@
  *      Satterthwaite's degrees of freedom; else (a long tail, the sums
  *      of block walls) Mann-Whitney (exact for a small side) read as z
  *      and shrunk by the root of the design effect of the sessions, its
- *      Hodges-Lehmann shift with the interval widened alike.  The p-values of each
- *      direction are adjusted (Holm by default, or Benjamini-Hochberg)
- *      over every metric tested in this comparison and compared with
- *      this look's share of this comparison's share of alpha (`share`:
- *      the night is the family; see enum cmp_spending for the looks).
+ *      Hodges-Lehmann shift with the interval widened alike.  The
+ *      p-values of each direction are adjusted (Holm by default, or
+ *      Benjamini-Hochberg) over every metric tested in this comparison
+ *      and compared with this look's share of this comparison's share
+ *      of alpha (`share`: the night is the family; see enum
+ *      cmp_spending for the looks).
  *      Metrics whose values are all one and the same number on both
  *      sides cannot reject and are left out of the family: they pass.
  *   5. Practical size: T = max(absolute, relative * |baseline median|,
