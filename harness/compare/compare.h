@@ -31,14 +31,16 @@
  *      from the scenes' mean frame, which rounding does not hide),
  *      combined with a documented prior (session.<kind>, weight
  *      session.prior_runs) that alone decides with one baseline run; a
- *      metric whose own sessions, pulled toward the kind's by that
- *      weight, differ more than its kind's uses its own (never less):
- *      always on the t test of step 4, after an F test on the others.
+ *      metric whose own sessions differ more than its kind's uses its
+ *      own (never less): on the t test of step 4 shrunk toward its
+ *      kind's entries by how much they differ beyond noise
+ *      (cmp_own_shrunk()), on the others pulled toward the kind's by
+ *      the prior's weight after an F test.
  *      A kind that drifted steadily over the window (a phone getting
  *      slower night after night) has that drift taken off tonight's
  *      values first (fit_trend in compare.c).
  *   4. The test, each direction one-sided: for values without a long
- *      tail (times, frame shares and counts; compare_test.c's
+ *      tail (times, frame shares and counts; compare_int.h's
  *      CMP_LIGHT_TAIL), for small counts of events (metrics.h by_means)
  *      and where ranks cannot reach the level (a baseline of one run of
  *      5, say), Student's t on the sessions' weighted means with

@@ -89,6 +89,22 @@ void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 
 /* ---- compare_session.c -------------------------------------------------- */
 
+/*
+ * Where the t test on session means decides though ranks could reach the
+ * level: a metric whose values have no long tail (their variance at most
+ * this many times what ranks feel), of the kinds whose session spread the
+ * model measures as a level (times, frame shares and counts; not blocks,
+ * whose sums are mostly zeros and a few long stalls).  There ranks throw
+ * away how far apart the values are, and on whole-ms percentiles, a step
+ * or two apart, they tie so much that 15 values against 100 cannot reach
+ * the level one metric of 480 is tested at.  Measured with `make bench`
+ * (README, Method): at 2 % drift a p90 1.5 IQR slower was found on
+ * 11.5 % of gate nights by ranks, on 44 % on session means, a launch on
+ * 68.5 % and 89.5 %, with no more false alarms once each metric's own
+ * session spread counts (compare_test.c).
+ */
+#define CMP_LIGHT_TAIL 1.5
+
 /* Sums over one kind's entries for its between-session spread. */
 struct cmp_kind_acc {
 	double sum;		/* times: between-session variances; other
@@ -98,6 +114,11 @@ struct cmp_kind_acc {
 	size_t sessions;	/* the most baseline sessions of an entry;
 				   interleaved: its pairs of blocks + 1 */
 	bool both;		/* interleaved: both sides' blocks */
+	/* The light-tailed entries' own estimates on the kind's scale, for
+	 * how much they differ beyond their noise (cmp_kind_finish). */
+	double own_n, own_sum, own_sum2;
+	double noise[4];	/* sums of the terms of their noise
+				   (compare_session.c's own_noise()) */
 };
 
 /*
@@ -115,6 +136,17 @@ void cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p);
 void cmp_kind_finish(struct cmp_session_kind *out,
     const struct cmp_kind_acc *acc, enum metric_kind kind, double prior,
     double prior_runs);
+
+/*
+ * The entry's own between-session variance, shrunk toward what its kind's
+ * entries share by how much of its spread over them is noise: on the
+ * kind's scale (the log scale's variance for times, a ratio to the
+ * within-session variance for the rest), with its degrees of freedom in
+ * *df.  NAN when the entry has no estimate of its own or its kind's
+ * entries do not differ beyond noise.
+ */
+double cmp_own_shrunk(const struct cmp_pending *p,
+    const struct cmp_session_kind *sk, double *df);
 
 /* The test of one entry under the session model. */
 struct cmp_model {

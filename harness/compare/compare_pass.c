@@ -49,9 +49,16 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 		    p->metric->dir == METRIC_HIGHER_IS_BETTER, &p->sd_base);
 	}
 	/* Frame times drift as the scenes' mean frames do (above). */
-	if (x->frame_drift.entries)
-		acc[METRIC_KIND_FRAME_TIME] = x->frame_drift;
-	else
+	if (x->frame_drift.entries) {
+		struct cmp_kind_acc *ft = &acc[METRIC_KIND_FRAME_TIME];
+
+		/* ... but how their entries differ is the entries' own. */
+		x->frame_drift.own_n = ft->own_n;
+		x->frame_drift.own_sum = ft->own_sum;
+		x->frame_drift.own_sum2 = ft->own_sum2;
+		memcpy(x->frame_drift.noise, ft->noise, sizeof(ft->noise));
+		*ft = x->frame_drift;
+	} else
 		SWAP(x->series[METRIC_KIND_FRAME_TIME], x->frame_pct);
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		cmp_fit_trend(x, &c->kinds[k], &x->series[k]);

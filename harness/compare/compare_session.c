@@ -222,10 +222,86 @@ cmp_rank_within(const struct cmp_sample *const *side,
 
 /* ---- the spread of a kind ----------------------------------------------- */
 
+/*
+ * How the entries of a kind differ in their own between-session spread.
+ * Metrics of one kind do not all feel a session alike (a share of janky
+ * frames moves a lot when frames sit near the deadline, little when they
+ * are far from it; a whole-ms p90 jumps a step when the phone is a few
+ * percent slower), so an entry's own estimate says something its kind's
+ * does not -- but from the baseline's few sessions, and mostly noise when
+ * the kind's entries are in truth alike.  Each entry's own estimate r
+ * (on the kind's scale: the variance on the log scale for times, a ratio
+ * to the entry's within-session variance for the rest, unit m = its
+ * within variance or 1) has, as a one-way analysis's (MSB - MSW) / n0,
+ * sampling variance about
+ *
+ *	2 (m + n0 r)^2 / (dfb n0^2) + 2 m^2 / (dfw n0^2),
+ *
+ * so the spread of the true values is what the estimates' variance over
+ * the kind's entries leaves beyond the mean of that (a method of moments,
+ * as a random-effects meta-analysis estimates its between-study
+ * variance), and an entry's own estimate is shrunk toward the kind's
+ * mean by A / (A + its noise).  Alike entries (A = 0) all take their
+ * kind's; one that truly moves more keeps the share of its own estimate
+ * its precision earns.
+ */
+static double
+own_unit(const struct cmp_pending *p)
+{
+	return metric_kind_is_log(p->metric->kind) ? p->msw_own : 1;
+}
+
+static double
+own_noise(double m, double r, double n0, double dfb, double dfw)
+{
+	return 2 * (m + n0 * r) * (m + n0 * r) / (dfb * n0 * n0) +
+	    2 * m * m / (dfw * n0 * n0);
+}
+
+double
+cmp_own_shrunk(const struct cmp_pending *p,
+    const struct cmp_session_kind *sk, double *df)
+{
+	double m = own_unit(p), dfb, dfw, sv, b, mean = sk->own_mean;
+
+	*df = NAN;
+	if (p->s_own < 2 || p->values_own <= p->s_own ||
+	    !(p->msw_own > 0) || !(p->n0_own > 0) || !(sk->own_spread > 0) ||
+	    isnan(mean))
+		return NAN;
+	dfb = (double)p->s_own - 1;
+	dfw = (double)(p->values_own - p->s_own);
+	/* Its noise at the kind's mean: a large estimate is not taken
+	 * for a noisy one. */
+	sv = own_noise(m, fmax(mean, 0), p->n0_own, dfb, dfw);
+	b = sk->own_spread / (sk->own_spread + sv);
+	/* Shared sessions: the kind's mean has no more degrees of freedom
+	 * than the entry's own estimate. */
+	*df = dfb;
+	return mean + b * (p->vb_own / (m == 1 ? p->msw_own : 1) - mean);
+}
+
+/*
+ * Whether values with within-session variance `msw` have no long tail:
+ * what cmp_model_test() asks before it tests on session means, here on
+ * the sessions given (the baseline's, or both sides' blocks).
+ */
+static bool
+light_tailed(const struct cmp_sample *s, const struct cmp_sessions *g,
+    const struct cmp_sample *s2, const struct cmp_sessions *g2,
+    bool log_scale, double msw)
+{
+	const struct cmp_sample *sides[2] = { s, s2 };
+	const struct cmp_sessions *gs[2] = { g, g2 };
+	double vr = cmp_rank_within(sides, gs, log_scale, NULL);
+
+	return isnan(vr) || msw <= CMP_LIGHT_TAIL * vr;
+}
+
 /* Account one entry's own estimate (mean squares, degrees) to its kind. */
 static void
 kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
-    double msw, double n0, double dfb, double dfw)
+    double msw, double n0, double dfb, double dfw, bool light)
 {
 	p->vb_own = (msb - msw) / n0;
 	p->s_own = (size_t)dfb + 1;	/* as sessions: dfb + 1 */
@@ -238,6 +314,19 @@ kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
 	acc->entries++;
 	if (p->s_own > acc->sessions)
 		acc->sessions = p->s_own;
+	/* Only entries a test on session means may decide: a long tail's
+	 * own estimate scatters far more than normal values' would. */
+	if (light && msw > 0 && dfb > 0 && dfw > 0 && n0 > 0) {
+		double m = own_unit(p), r = p->vb_own / (m == 1 ? msw : 1);
+
+		acc->own_n++;
+		acc->own_sum += r;
+		acc->own_sum2 += r * r;
+		acc->noise[0] += m * m / (dfb * n0 * n0);
+		acc->noise[1] += m / (dfb * n0);
+		acc->noise[2] += 1 / dfb;
+		acc->noise[3] += m * m / (dfw * n0 * n0);
+	}
 }
 
 /*
@@ -251,7 +340,7 @@ kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
  */
 static void
 kind_add_pairs(struct cmp_kind_acc *acc, struct cmp_pending *p,
-    const struct cmp_sessions *g)
+    const struct cmp_sessions *g, bool log_scale)
 {
 	double d2 = 0, inv = 0, ssw = 0, dfw = 0, pairs = 0;
 
@@ -278,12 +367,14 @@ kind_add_pairs(struct cmp_kind_acc *acc, struct cmp_pending *p,
 		return;
 	/* MSB = n0 sum d^2 / 2P, E = sw^2 + n0 sb^2, n0 = 2P / sum(1/n) */
 	kind_account(acc, p, d2 / inv, ssw / dfw, 2 * pairs / inv, pairs,
-	    dfw);
+	    dfw, light_tailed(&p->b, &g[0], &p->cu, &g[1], log_scale,
+	    ssw / dfw));
 }
 
 void
 cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p)
 {
+	static const struct cmp_sample none;
 	struct cmp_sessions g[2] = { { 0 }, { 0 } };
 	bool log_scale = cmp_use_log(p);
 	double grand = 0, msb = 0, n0, sum_n2 = 0, nn;
@@ -294,7 +385,7 @@ cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p)
 	cmp_group(&g[0], &p->b, log_scale, NULL);
 	if (acc->both) {
 		cmp_group(&g[1], &p->cu, log_scale, NULL);
-		kind_add_pairs(acc, p, g);
+		kind_add_pairs(acc, p, g, log_scale);
 		goto out;
 	}
 	/* One-way analysis of variance over the baseline's sessions. */
@@ -317,7 +408,8 @@ cmp_kind_add(struct cmp_kind_acc *acc, struct cmp_pending *p)
 	/* Not floored: rounding hides drift between sessions no less than
 	 * within them, and a floor here would read it as none. */
 	kind_account(acc, p, msb, g[0].ss / (nn - (double)s_nr), n0,
-	    (double)(s_nr - 1), nn - (double)s_nr);
+	    (double)(s_nr - 1), nn - (double)s_nr, light_tailed(&p->b, &g[0],
+	    &none, &g[1], log_scale, g[0].ss / (nn - (double)s_nr)));
 out:
 	free(g[0].s);
 	free(g[1].s);
@@ -342,6 +434,16 @@ cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
 		v = acc->sum_within > 0 ? acc->sum / acc->sum_within : 0;
 	v = fmax(v, 0);
 	out->estimate = sqrt(v);
+	if (acc->own_n >= 2) {
+		double n = acc->own_n, mean = acc->own_sum / n;
+		double var = (acc->own_sum2 - n * mean * mean) / (n - 1);
+		double rb = fmax(mean, 0), noise = (2 * acc->noise[0] +
+		    4 * rb * acc->noise[1] + 2 * rb * rb * acc->noise[2] +
+		    2 * acc->noise[3]) / n;
+
+		out->own_mean = mean;
+		out->own_spread = fmax(var - noise, 0);
+	}
 	nd = (double)acc->sessions - 1;
 	if (prior_runs > 0) {
 		out->used = sqrt((prior_runs * v0 + nd * v) /

@@ -26,22 +26,6 @@
 #include "banned.h"
 
 /*
- * Where the t test on session means decides though ranks could reach the
- * level: a metric whose values have no long tail (their variance at most
- * this many times what ranks feel), of the kinds whose session spread the
- * model measures as a level (times, frame shares and counts; not blocks,
- * whose sums are mostly zeros and a few long stalls).  There ranks throw
- * away how far apart the values are, and on whole-ms percentiles, a step
- * or two apart, they tie so much that 15 values against 100 cannot reach
- * the level one metric of 480 is tested at.  Measured with `make bench`
- * (README, Method): at 2 % drift a p90 1.5 IQR slower was found on
- * 11.5 % of gate nights by ranks, on 44 % on session means, a launch on
- * 68.5 % and 89.5 %, with no more false alarms once each metric's own
- * session spread counts (below).
- */
-#define CMP_LIGHT_TAIL 1.5
-
-/*
  * The other tests take a metric's own between-session spread in place of
  * its kind's only when an F test says its sessions differ more (p below
  * this): their p-values are bounded (ranks) or were measured calibrated
@@ -315,24 +299,35 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * kind: metrics of one kind do not all feel a session alike (a share
 	 * of janky frames moves a lot when frames sit near the deadline,
 	 * little when they are far from it; a whole-ms p90 jumps a step when
-	 * the phone is a few percent slower).  Its own estimate, pulled
-	 * toward the kind's by the prior's weight, replaces the kind's: for
-	 * the t test on session means (by_means) whenever it is larger,
-	 * since that test's p-value follows any session it underrates (at
-	 * 3 % drift, 2.5 % of 200 gate nights had a false alarm with the
-	 * kind's alone, 0.5 % with this); for the others only when an F
+	 * the phone is a few percent slower).  The t test on session means
+	 * (by_means), whose p-value follows any session spread it underrates,
+	 * takes its own estimate shrunk toward its kind's entries by how much
+	 * they differ beyond noise (cmp_own_shrunk()) whenever that is the
+	 * larger: taken whole, an estimate from 20 sessions is large by
+	 * chance for half the metrics, and at drift 0 the gate found a jank
+	 * share 1.5 IQR worse on 83 % of nights where it now finds it on
+	 * 88.5 %, a p90 at 2 % drift on 44 % where it now finds it on 65.5 %,
+	 * with false alarms still within their targets (README, Method).  The other tests take
+	 * it, pulled toward the kind's by the prior's weight, only when an F
 	 * test says so (CMP_OWN_P).  Never smaller than the kind's: a
 	 * metric's few sessions cannot talk the spread down.
 	 */
-	if (p->s_own >= 2 && p->values_own > p->s_own &&
+	if (by_means) {
+		double dfo, r = cmp_own_shrunk(p, sk, &dfo);
+		double own = metric_kind_is_log(p->metric->kind) ? r : r * vw;
+
+		if (!isnan(own) && own > vb) {
+			vb = own;
+			df_b = dfo;
+		}
+	} else if (p->s_own >= 2 && p->values_own > p->s_own &&
 	    metric_kind_is_log(p->metric->kind) == log_scale) {
 		double nd = (double)p->s_own - 1, w = o->prior_runs;
 		double dw = (double)(p->values_own - p->s_own);
 		double f = p->msb_own / (p->msw_own + p->n0_own * vb);
 		double own = (w * vb + nd * p->vb_own) / (w + nd);
 
-		if (own > vb && (by_means || stats_f_sf(f, nd, dw) <
-		    CMP_OWN_P)) {
+		if (own > vb && stats_f_sf(f, nd, dw) < CMP_OWN_P) {
 			vb = own;
 			df_b = w > 0 ? (w + nd) * (w + nd) / nd : nd;
 		}

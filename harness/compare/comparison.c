@@ -115,7 +115,8 @@ comparison_new(void)
 		struct cmp_session_kind *sk = &c->kinds[k];
 
 		sk->prior = sk->estimate = sk->sessions = NAN;
-		sk->used = sk->df = NAN;
+		sk->used = sk->df = sk->own_mean = NAN;
+		sk->own_spread = 0;
 		sk->trend = sk->trend_t = sk->trend_mean_pos = NAN;
 	}
 	strlist_init(&c->mismatches);

@@ -191,6 +191,10 @@ struct cmp_session_kind {
 	double used;		/* what the tests used */
 	double df;		/* its degrees of freedom; INFINITY: the
 				   prior alone */
+	/* How its entries' own estimates spread (compare_session.c): their
+	 * mean, and the variance of their true values around it beyond
+	 * what their noise explains (0: they are alike). */
+	double own_mean, own_spread;
 	/* The kind's drift over the window (compare.c's fit_trend). */
 	double trend;		/* worse-way, per run: relative for times,
 				   in within-session sds for the rest */
