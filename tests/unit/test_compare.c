@@ -768,9 +768,9 @@ run_of_scenes(struct stats_rng *r, int iterations, double sb, double sb0)
  * The session spread of a metric tested on its session means: scenes
  * whose sessions differ alike (none) all take their kind's, though the 20
  * sessions of some show more by chance (taken whole, as before, they
- * raised those scenes' spread and cost the gate a fifth of its power at
- * drift 0); a scene whose sessions truly move 1.5 times its within
- * spread keeps its own.
+ * raised those scenes' spread up to 2.9 times the kind's here; README,
+ * Method, step 2); a scene whose sessions truly move 1.5 times its
+ * within spread keeps its own.
  */
 static void
 alike_scenes_share_their_kinds_spread(void **state)
