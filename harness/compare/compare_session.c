@@ -423,7 +423,8 @@ cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
 
 	out->prior = prior;
 	out->sessions = (double)acc->sessions;
-	out->estimate = NAN;
+	out->estimate = out->own_mean = NAN;
+	out->own_spread = 0;
 	out->used = prior;
 	out->df = INFINITY;
 	if (!acc->entries || acc->sessions < 2)
