@@ -116,9 +116,11 @@ struct cmp_kind_acc {
 	bool both;		/* interleaved: both sides' blocks */
 	/* The light-tailed entries' own estimates on the kind's scale, for
 	 * how much they differ beyond their noise (cmp_kind_finish). */
-	double own_n, own_sum, own_sum2;
-	double noise[4];	/* sums of the terms of their noise
-				   (compare_session.c's own_noise()) */
+	struct {
+		double n, sum, sum2;
+		double noise[4];	/* sums of the terms of their noise
+					   (compare_session.c's own_noise()) */
+	} own;
 };
 
 /*

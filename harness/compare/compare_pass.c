@@ -53,10 +53,7 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 		struct cmp_kind_acc *ft = &acc[METRIC_KIND_FRAME_TIME];
 
 		/* ... but how their entries differ is the entries' own. */
-		x->frame_drift.own_n = ft->own_n;
-		x->frame_drift.own_sum = ft->own_sum;
-		x->frame_drift.own_sum2 = ft->own_sum2;
-		memcpy(x->frame_drift.noise, ft->noise, sizeof(ft->noise));
+		x->frame_drift.own = ft->own;
 		*ft = x->frame_drift;
 	} else
 		SWAP(x->series[METRIC_KIND_FRAME_TIME], x->frame_pct);

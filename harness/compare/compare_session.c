@@ -319,13 +319,13 @@ kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
 	if (light && msw > 0 && dfb > 0 && dfw > 0 && n0 > 0) {
 		double m = own_unit(p), r = p->vb_own / (m == 1 ? msw : 1);
 
-		acc->own_n++;
-		acc->own_sum += r;
-		acc->own_sum2 += r * r;
-		acc->noise[0] += m * m / (dfb * n0 * n0);
-		acc->noise[1] += m / (dfb * n0);
-		acc->noise[2] += 1 / dfb;
-		acc->noise[3] += m * m / (dfw * n0 * n0);
+		acc->own.n++;
+		acc->own.sum += r;
+		acc->own.sum2 += r * r;
+		acc->own.noise[0] += m * m / (dfb * n0 * n0);
+		acc->own.noise[1] += m / (dfb * n0);
+		acc->own.noise[2] += 1 / dfb;
+		acc->own.noise[3] += m * m / (dfw * n0 * n0);
 	}
 }
 
@@ -435,12 +435,12 @@ cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
 		v = acc->sum_within > 0 ? acc->sum / acc->sum_within : 0;
 	v = fmax(v, 0);
 	out->estimate = sqrt(v);
-	if (acc->own_n >= 2) {
-		double n = acc->own_n, mean = acc->own_sum / n;
-		double var = (acc->own_sum2 - n * mean * mean) / (n - 1);
-		double rb = fmax(mean, 0), noise = (2 * acc->noise[0] +
-		    4 * rb * acc->noise[1] + 2 * rb * rb * acc->noise[2] +
-		    2 * acc->noise[3]) / n;
+	if (acc->own.n >= 2) {
+		double n = acc->own.n, mean = acc->own.sum / n;
+		double var = (acc->own.sum2 - n * mean * mean) / (n - 1);
+		const double *t = acc->own.noise;
+		double rb = fmax(mean, 0), noise = (2 * t[0] + 4 * rb * t[1] +
+		    2 * rb * rb * t[2] + 2 * t[3]) / n;
 
 		out->own_mean = mean;
 		out->own_spread = fmax(var - noise, 0);

@@ -307,10 +307,11 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * chance for half the metrics, and at drift 0 the gate found a jank
 	 * share 1.5 IQR worse on 83 % of nights where it now finds it on
 	 * 88.5 %, a p90 at 2 % drift on 44 % where it now finds it on 65.5 %,
-	 * with false alarms still within their targets (README, Method).  The other tests take
-	 * it, pulled toward the kind's by the prior's weight, only when an F
-	 * test says so (CMP_OWN_P).  Never smaller than the kind's: a
-	 * metric's few sessions cannot talk the spread down.
+	 * with false alarms still within their targets (README, Method).
+	 * The other tests take it, pulled toward the kind's by the prior's
+	 * weight, only when an F test says so (CMP_OWN_P).  Never smaller
+	 * than the kind's: a metric's few sessions cannot talk the spread
+	 * down.
 	 */
 	if (by_means) {
 		double dfo, r = cmp_own_shrunk(p, sk, &dfo);
