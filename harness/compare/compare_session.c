@@ -251,6 +251,14 @@ own_unit(const struct cmp_pending *p)
 	return metric_kind_is_log(p->metric->kind) ? p->msw_own : 1;
 }
 
+/* The entry's own estimate on its kind's scale. */
+static double
+own_ratio(const struct cmp_pending *p)
+{
+	return metric_kind_is_log(p->metric->kind) ? p->vb_own :
+	    p->vb_own / p->msw_own;
+}
+
 static double
 own_noise(double m, double r, double n0, double dfb, double dfw)
 {
@@ -278,7 +286,7 @@ cmp_own_shrunk(const struct cmp_pending *p,
 	/* Shared sessions: the kind's mean has no more degrees of freedom
 	 * than the entry's own estimate. */
 	*df = dfb;
-	return mean + b * (p->vb_own / (m == 1 ? p->msw_own : 1) - mean);
+	return mean + b * (own_ratio(p) - mean);
 }
 
 /*
@@ -317,7 +325,7 @@ kind_account(struct cmp_kind_acc *acc, struct cmp_pending *p, double msb,
 	/* Only entries a test on session means may decide: a long tail's
 	 * own estimate scatters far more than normal values' would. */
 	if (light && msw > 0 && dfb > 0 && dfw > 0 && n0 > 0) {
-		double m = own_unit(p), r = p->vb_own / (m == 1 ? msw : 1);
+		double m = own_unit(p), r = own_ratio(p);
 
 		acc->own.n++;
 		acc->own.sum += r;
