@@ -61,6 +61,7 @@
  *
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
+ *                      [--history N]
  *                      [--only aa|ab|first|creep|inter]
  */
 #include <math.h>
@@ -83,7 +84,8 @@
 #define ITERATIONS 5
 #define MAX_ITERATIONS 15
 #define LOOKS (MAX_ITERATIONS / ITERATIONS)
-#define HISTORY 20
+#define HISTORY 20		/* baseline.history's default */
+#define MAX_HISTORY 60		/* --history */
 #define MAX_KEYS 2
 #define MAX_SHARDS 4
 #define THREADS 2
@@ -415,7 +417,7 @@ session_factor(const struct night_noise *nn, struct stats_rng *r)
 
 /* A window of recorded runs, oldest first. */
 struct window {
-	struct results *runs[HISTORY];
+	struct results *runs[MAX_HISTORY];
 	int nr;
 };
 
@@ -444,6 +446,8 @@ struct look {
 	enum cmp_verdict run;
 	enum cmp_verdict target;
 	bool target_crept;
+	bool scene_regressed;	/* any metric of the target's scene */
+	double target_threshold;	/* T of the target's entry */
 	size_t entries, tests, regressions;
 	bool undecided[NR_SCENARIOS];
 	double kind_used[METRIC_NR_KINDS];
@@ -463,12 +467,30 @@ is_target(const struct cmp_entry *e, const struct shift *sh)
 	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
 }
 
+/*
+ * An entry of the target's scene, any metric (for a scenario's metric,
+ * the scenario's own metrics): a per-frame slowdown moves all of them,
+ * and the scene is named whichever crosses first.
+ */
+static int
+is_target_scene(const struct cmp_entry *e, const struct shift *sh)
+{
+	char scenario[16], scene[16];
+
+	if (!sh || sh->kind == SHIFT_NONE)
+		return 0;
+	snprintf(scenario, sizeof(scenario), "s%d", sh->scenario);
+	snprintf(scene, sizeof(scene), "scene%d", sh->scene);
+	return !strcmp(e->scenario, scenario) &&
+	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
+}
+
 static struct comparison *
 look(struct look *out, const struct window *w, const struct results *cur,
     const struct shift *sh, const struct setup *su, double share, int k,
     int looks, const struct comparison *prior)
 {
-	struct compare_input in_base[HISTORY], in_cur = { cur, NULL };
+	struct compare_input in_base[MAX_HISTORY], in_cur = { cur, NULL };
 	struct compare_opts opts;
 	struct comparison *c;
 
@@ -491,6 +513,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	}
 	memset(out, 0, sizeof(*out));
 	out->target = CMP_NEW;
+	out->target_threshold = NAN;
 	out->entries = c->nr_entries;
 	out->tests = c->tests;
 	for (int kd = 0; kd < METRIC_NR_KINDS; kd++)
@@ -499,6 +522,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		const struct cmp_entry *e = &c->entries[i];
 
 		out->regressions += e->verdict == CMP_REGRESSION;
+		out->scene_regressed |= e->verdict == CMP_REGRESSION &&
+		    is_target_scene(e, sh);
 		if (e->verdict == CMP_INCONCLUSIVE)
 			out->undecided[atoi(e->scenario + 1)] = true;
 		if (trace && e->verdict == CMP_REGRESSION && !is_target(e, sh))
@@ -527,6 +552,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 				    e->reason ? e->reason : "");
 			out->target = e->verdict;
 			out->target_crept = e->trend.crept;
+			out->target_threshold = e->threshold;
 		}
 	}
 	for (size_t i = 0; i < c->nr_scenarios; i++)
@@ -541,7 +567,8 @@ struct verdicts {
 	struct look single;	/* compare: one look, 5 iterations */
 	struct look final;	/* the gate's last look */
 	int looks, iterations;	/* the gate's looks, iterations measured */
-	bool gate_regressed, gate_target, gate_crept;
+	bool gate_regressed, gate_target, gate_crept, gate_scene;
+	double threshold;	/* the target's T (from the baseline alone) */
 	bool compare_target;
 	struct results *cur;	/* what the gate measured, for recording */
 };
@@ -573,6 +600,8 @@ gate_night(struct verdicts *v, const struct window *w,
 	v->gate_regressed = v->final.regressions > 0;
 	v->gate_target = v->final.target == CMP_REGRESSION;
 	v->gate_crept = v->final.target_crept;
+	v->gate_scene = v->final.scene_regressed;
+	v->threshold = v->final.target_threshold;
 	while (v->looks < looks) {
 		struct comparison *c;
 		int any = 0;
@@ -595,6 +624,7 @@ gate_night(struct verdicts *v, const struct window *w,
 		v->gate_regressed |= v->final.regressions > 0;
 		v->gate_target |= v->final.target == CMP_REGRESSION;
 		v->gate_crept |= v->final.target_crept;
+		v->gate_scene |= v->final.scene_regressed;
 	}
 	comparison_free(prior);
 	v->cur = cur;
@@ -609,12 +639,15 @@ struct tally {
 	size_t iterations, base_iterations;	/* measured, and planned */
 	size_t looks, comparisons;
 	size_t t_single, t_gate, t_crept;	/* the target found */
+	size_t t_scene;			/* ... its scene, by any metric */
 	size_t caught_by[64];		/* creep: caught on night k */
 	size_t series;
 	size_t ab_false, ab_target, ab_inc;	/* interleaved A/B nights */
 	size_t ab_iterations;			/* ... both builds' */
 	double tests;			/* per comparison, summed */
 	double kind_used[METRIC_NR_KINDS];	/* summed over comparisons */
+	double *thr;			/* the target's T, night by night */
+	size_t nr_thr, alloc_thr;
 };
 
 enum mode {
@@ -691,6 +724,12 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 			for (int k = 0; k < METRIC_NR_KINDS; k++)
 				t->kind_used[k] += v[d].final.kind_used[k];
 			t->t_single += v[d].compare_target;
+			t->t_scene += v[d].gate_scene;
+			if (isfinite(v[d].threshold)) {
+				XALLOC_GROW(t->thr, t->nr_thr + 1,
+				    t->alloc_thr);
+				t->thr[t->nr_thr++] = v[d].threshold;
+			}
 			if (v[d].gate_target) {
 				found = 1;
 				t->t_gate++;
@@ -923,6 +962,7 @@ run_series(struct tally *out, const struct app_model *app,
 	struct series s[THREADS];
 	pthread_t tid[THREADS];
 
+	free(out->thr);	/* what an earlier series left; the rest is counts */
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < THREADS; i++) {
 		s[i].app = app;
@@ -949,6 +989,11 @@ run_series(struct tally *out, const struct app_model *app,
 		out->tests += s[i].tally.tests;
 		for (int k = 0; k < METRIC_NR_KINDS; k++)
 			out->kind_used[k] += s[i].tally.kind_used[k];
+		for (size_t k = 0; k < s[i].tally.nr_thr; k++) {
+			XALLOC_GROW(out->thr, out->nr_thr + 1, out->alloc_thr);
+			out->thr[out->nr_thr++] = s[i].tally.thr[k];
+		}
+		free(s[i].tally.thr);
 	}
 }
 
@@ -1068,6 +1113,48 @@ ceiling(const struct truth *aa, const struct truth *ab, int base_runs,
 	    stats_norm_quantile(1 - level)) / se1);
 }
 
+/*
+ * The same ceiling under the gate's threshold rule: a regression is also
+ * a shift estimated at T or more (README, Method, step 6), so the test
+ * that knows the variances rejects where its estimate passes both its
+ * critical value and T.  Averaged over the nights' T (each night's from
+ * its baseline, as the gate drew it), on the test's scale: for a time,
+ * d >= log(1 + T / base).  Where the shift is near T, no method can
+ * reach the plain ceiling without flagging shifts below T.
+ */
+static double
+ceiling_at_threshold(const struct truth *aa, const struct truth *ab,
+    int base_runs, int cur_sessions, double level, const double *thr,
+    size_t nr, bool log_scale)
+{
+	double per0 = aa->sb2 + aa->sw2 / ITERATIONS;
+	double per1 = ab->sb2 + ab->sw2 / ITERATIONS;
+	double se0 = sqrt(per0 / base_runs + per0 / cur_sessions);
+	double se1 = sqrt(per0 / base_runs + per1 / cur_sessions);
+	double delta = fabs(ab->mean - aa->mean), crit, sum = 0;
+
+	crit = se0 * stats_norm_quantile(1 - level);
+	if (!nr)
+		return NAN;
+	for (size_t i = 0; i < nr; i++) {
+		double t = log_scale ? log1p(thr[i] / exp(aa->mean)) : thr[i];
+
+		sum += stats_norm_cdf((delta - fmax(crit, t)) / se1);
+	}
+	return sum / (double)nr;
+}
+
+/* The median of the nights' T, to print next to it. */
+static double
+median_threshold(const struct tally *t)
+{
+	double m = NAN;
+
+	if (t->nr_thr)
+		stats_quantile(&m, t->thr, t->nr_thr, 0.5);
+	return m;
+}
+
 /* ---- printing ----------------------------------------------------------- */
 
 static double
@@ -1115,7 +1202,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
-	    "                     [--trace]\n"
+	    "                     [--trace] [--history N (1-60)]\n"
 	    "                     [--only aa|ab|first|creep|inter]\n");
 	exit(2);
 }
@@ -1188,7 +1275,7 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 		0, log(1.03) / (4 * AB_ROUNDS * NR_SCENARIOS * ITERATIONS) };
 	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
 	const double mult[] = { 1.0, 1.5 };
-	struct tally t;
+	struct tally t = { 0 };
 	struct shift sh;
 
 	printf("\nInterleaved A/B (jankgate ab): one phone, drift 3 %% between "
@@ -1197,7 +1284,7 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 	    "ABBA of %d iterations, up to %d, A's blocks the baseline; the "
 	    "gate at the same\n  device time: batches of %d as new sessions, "
 	    "up to %d, against %d recorded nights\n", 100 * AB_BLOCK_SD,
-	    ITERATIONS, AB_ROUNDS, ITERATIONS, 4 * AB_ROUNDS, HISTORY);
+	    ITERATIONS, AB_ROUNDS, ITERATIONS, 4 * AB_ROUNDS, su->history);
 	run_series(&t, app, NULL, &inter, su, MODE_INTER, nights, 0,
 	    seed + 100);
 	printf("  A/A, %zu nights: ab %.2f %% +-%.2f  gate %.2f %% +-%.2f of "
@@ -1258,7 +1345,7 @@ main(int argc, char **argv)
 	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0 };
 	struct shift targets[4], sh;
 	struct app_model app;
-	struct tally t;
+	struct tally t = { 0 };
 	uint64_t seed = 20240501;
 	int nights = 400, quick = 0;
 	const char *only = NULL;
@@ -1281,7 +1368,11 @@ main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--only"))
 			only = argv[++i];
-		else if (!strcmp(argv[i], "--alpha"))
+		else if (!strcmp(argv[i], "--history")) {
+			su.history = (int)strtol(argv[++i], NULL, 10);
+			if (su.history < 1 || su.history > MAX_HISTORY)
+				usage();
+		} else if (!strcmp(argv[i], "--alpha"))
 			su.alpha = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--spending")) {
 			if (cmp_spending_parse(&su.spending, argv[++i]))
@@ -1300,7 +1391,7 @@ main(int argc, char **argv)
 	    "metrics a key); baseline the last\n  %d recorded runs "
 	    "(on-pass); alpha %g over the night, Holm; the gate looks at 5, "
 	    "then 5 more\n  iterations of undecided scenarios as a new "
-	    "session, up to %d (%s spending); seed %llu\n", HISTORY,
+	    "session, up to %d (%s spending); seed %llu\n", su.history,
 	    su.alpha, MAX_ITERATIONS, cmp_spending_name(su.spending),
 	    (unsigned long long)seed);
 
@@ -1365,8 +1456,8 @@ ab:
 			sh.amount = calibrate(&app, sh, &aa, 1.5, seed + 30 + k);
 			measure_truth(&ab, &app, &targets[k], &sh, nzs[j],
 			    seed + 20 + k);
-			c_gate = ceiling(&aa, &ab, HISTORY, LOOKS, level);
-			c_cmp = ceiling(&aa, &ab, HISTORY, 1, level);
+			c_gate = ceiling(&aa, &ab, su.history, LOOKS, level);
+			c_cmp = ceiling(&aa, &ab, su.history, 1, level);
 			run_series(&t, &app, &sh, nzs[j], &su, MODE_AB,
 			    nights / 2, 0, seed + 40 + 10 * k + j);
 			printf("  %-13s %-10s (IQR %.3g): compare %5.1f %% "
@@ -1375,6 +1466,16 @@ ab:
 			    nzs[j]->name, aa.iqr, pct(t.t_single, t.nights),
 			    100 * c_cmp, pct(t.t_gate, t.nights),
 			    100 * c_gate, j ? ">= 0.9 x ceiling" : ">= 90 %");
+			printf("  %-13s %-10s T %.3g (median; the shift is "
+			    "%.3g): gate ceiling with shift >= T %5.1f %%; "
+			    "the scene named\n  %-13s %-10s by any metric "
+			    "%5.1f %%\n", "", "", median_threshold(&t),
+			    1.5 * aa.iqr,
+			    100 * ceiling_at_threshold(&aa, &ab, su.history,
+			    LOOKS, level, t.thr, t.nr_thr,
+			    metric_kind_is_log(metric_find(
+			    targets[k].metric)->kind)), "", "",
+			    pct(t.t_scene, t.nights));
 		}
 	}
 
