@@ -304,10 +304,11 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * takes its own estimate shrunk toward its kind's entries by how much
 	 * they differ beyond noise (cmp_own_shrunk()) whenever that is the
 	 * larger: taken whole, an estimate from 20 sessions is large by
-	 * chance for half the metrics, and at drift 0 the gate found a jank
-	 * share 1.5 IQR worse on 83 % of nights where it now finds it on
-	 * 88.5 %, a p90 at 2 % drift on 44 % where it now finds it on 65.5 %,
-	 * with false alarms still within their targets (README, Method).
+	 * chance for half the metrics, and (with a window of 20) the gate
+	 * found a jank share 1.5 IQR worse at drift 0 on 83 % of nights
+	 * where shrunk it finds it on 88.5 %, a p90 at 2 % drift on 44 %
+	 * where shrunk it finds it on 65.5 %, with false alarms still within
+	 * their targets (README, Method).
 	 * The other tests take it, pulled toward the kind's by the prior's
 	 * weight, only when an F test says so (CMP_OWN_P).  Never smaller
 	 * than the kind's: a metric's few sessions cannot talk the spread

@@ -97,7 +97,7 @@ static const struct key config_keys[] = {
 	  "repository: a local path, file://, ssh:// or https:// URL" },
 	{ "baseline.ref", K_STRING, O(baseline.ref), NONE, "\"main\"", 0,
 	  "branch records go to and compare reads by default" },
-	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "20", 0,
+	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "40", 0,
 	  "K: accepted runs pooled into the baseline sample" },
 	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
 	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },

@@ -84,7 +84,7 @@
 #define ITERATIONS 5
 #define MAX_ITERATIONS 15
 #define LOOKS (MAX_ITERATIONS / ITERATIONS)
-#define HISTORY 20		/* baseline.history's default */
+#define HISTORY 40		/* baseline.history's default */
 #define MAX_HISTORY 60		/* --history */
 #define MAX_KEYS 2
 #define MAX_SHARDS 4
