@@ -48,6 +48,10 @@ Case file syntax (one directive per line; '#' starts a comment line):
                                   gone, e.g. to test a server that is down
   file PATH <<TAG                 write the lines up to TAG into %T/PATH
   env: NAME=VALUE                 for every later command
+  timeout: SECONDS                how long each later run: or sh: may take
+                                  before the case fails (default 120); for
+                                  a step whose simulated device time is
+                                  itself near the default
   run: ARGS...                    run a command (shlex-split; a leading
                                   `jankgate`, `simdevice` or `adbprobe`
                                   is the built one)
@@ -137,6 +141,7 @@ class Case:
         self.procs = []          # (label, Popen) to stop at the end
         self.log = []
         self.last = None         # (rc, out, err, argv)
+        self.cmd_timeout = CMD_TIMEOUT
         self.title = self.name_file
         self.adb_port = None
         self.mailboxes = {}      # smtp NAME -> Maildir
@@ -183,9 +188,9 @@ class Case:
         try:
             p = subprocess.run(argv if not shell else ["/bin/sh", "-c", argv],
                                cwd=self.tmp, env=env, capture_output=True,
-                               timeout=CMD_TIMEOUT)
+                               timeout=self.cmd_timeout)
         except subprocess.TimeoutExpired:
-            raise CaseError("command timed out after %d s: %s" % (CMD_TIMEOUT, shown))
+            raise CaseError("command timed out after %d s: %s" % (self.cmd_timeout, shown))
         out = p.stdout.decode("utf-8", "replace")
         err = p.stderr.decode("utf-8", "replace")
         self.note("exit %d\n--- stdout\n%s--- stderr\n%s---" % (p.returncode, out, err))
@@ -558,6 +563,10 @@ class Case:
                 elif key == "env":
                     k, _, v = arg.partition("=")
                     self.env[k] = v
+                elif key == "timeout":
+                    if not arg.isdigit() or int(arg) < 1:
+                        raise CaseError("timeout: expected whole seconds, got %r" % arg)
+                    self.cmd_timeout = int(arg)
                 elif key == "run":
                     self.do_run(self.resolve_prog(shlex.split(arg)))
                 elif key == "sh":
