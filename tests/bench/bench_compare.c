@@ -453,20 +453,6 @@ struct look {
 	double kind_used[METRIC_NR_KINDS];
 };
 
-static int
-is_target(const struct cmp_entry *e, const struct shift *sh)
-{
-	char scenario[16], scene[16];
-
-	if (!sh || sh->kind == SHIFT_NONE)
-		return 0;
-	snprintf(scenario, sizeof(scenario), "s%d", sh->scenario);
-	snprintf(scene, sizeof(scene), "scene%d", sh->scene);
-	return !strcmp(e->scenario, scenario) &&
-	    !strcmp(e->metric, sh->metric) &&
-	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
-}
-
 /*
  * An entry of the target's scene, any metric (for a scenario's metric,
  * the scenario's own metrics): a per-frame slowdown moves all of them,
@@ -483,6 +469,13 @@ is_target_scene(const struct cmp_entry *e, const struct shift *sh)
 	snprintf(scene, sizeof(scene), "scene%d", sh->scene);
 	return !strcmp(e->scenario, scenario) &&
 	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
+}
+
+/* The shifted metric's own entry. */
+static int
+is_target(const struct cmp_entry *e, const struct shift *sh)
+{
+	return is_target_scene(e, sh) && !strcmp(e->metric, sh->metric);
 }
 
 static struct comparison *
@@ -1329,6 +1322,7 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 		}
 		printf("\n");
 	}
+	free(t.thr);
 }
 
 int
@@ -1542,5 +1536,6 @@ creep:
 inter:
 	if (!only || !strcmp(only, "inter"))
 		bench_inter(&app, targets, &su, nights, seed);
+	free(t.thr);
 	return 0;
 }
