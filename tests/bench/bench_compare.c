@@ -47,7 +47,9 @@
  * scale, for the gate's largest design (15 iterations in 3 sessions
  * against the window), at the night's alpha shared over its tests by
  * Bonferroni.  No method that keeps the false-alarm rate can beat it by
- * more than noise.
+ * more than noise.  Under each A/B row, the same test under the gate's
+ * threshold rule (its estimate must also reach T: ceiling_at_threshold)
+ * and how often the shifted scene was named by any of its metrics.
  *
  * --trace prints, on stderr, each look's numbers for the shifted metric
  * and every false regression: what a figure is made of.
