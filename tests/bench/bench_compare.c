@@ -1085,31 +1085,8 @@ measure_truth(struct truth *t, const struct app_model *app,
 }
 
 /*
- * The ceiling: a z test that knows sw2 and sb2, one-sided at `level`, for
- * `cur_sessions` current sessions of 5 iterations (1 for compare, 3 for
- * the gate's largest design) against `base_runs` baseline runs of 5.  It
- * rejects where the difference passes its critical value under no change
- * (the spread of `aa` on both sides); its power is reached with the
- * spread the shifted side really has (`ab`): a count of blocks 1.5 more
- * an iteration is a Poisson count with a larger variance, and a test
- * that knew the variances would know that too.
- */
-static double
-ceiling(const struct truth *aa, const struct truth *ab, int base_runs,
-    int cur_sessions, double level)
-{
-	double per0 = aa->sb2 + aa->sw2 / ITERATIONS;
-	double per1 = ab->sb2 + ab->sw2 / ITERATIONS;
-	double se0 = sqrt(per0 / base_runs + per0 / cur_sessions);
-	double se1 = sqrt(per0 / base_runs + per1 / cur_sessions);
-	double delta = fabs(ab->mean - aa->mean);
-
-	return stats_norm_cdf((delta - se0 *
-	    stats_norm_quantile(1 - level)) / se1);
-}
-
-/*
- * The same ceiling under the gate's threshold rule: a regression is also
+ * The ceiling under the gate's threshold rule (ceiling() below, with no
+ * threshold, is the plain one): a regression is also
  * a shift estimated at T or more (README, Method, step 6), so the test
  * that knows the variances rejects where its estimate passes both its
  * critical value and T.  Averaged over the nights' T (each night's from
@@ -1137,6 +1114,26 @@ ceiling_at_threshold(const struct truth *aa, const struct truth *ab,
 		sum += stats_norm_cdf((delta - fmax(crit, t)) / se1);
 	}
 	return sum / (double)nr;
+}
+
+/*
+ * The ceiling: a z test that knows sw2 and sb2, one-sided at `level`, for
+ * `cur_sessions` current sessions of 5 iterations (1 for compare, 3 for
+ * the gate's largest design) against `base_runs` baseline runs of 5.  It
+ * rejects where the difference passes its critical value under no change
+ * (the spread of `aa` on both sides); its power is reached with the
+ * spread the shifted side really has (`ab`): a count of blocks 1.5 more
+ * an iteration is a Poisson count with a larger variance, and a test
+ * that knew the variances would know that too.
+ */
+static double
+ceiling(const struct truth *aa, const struct truth *ab, int base_runs,
+    int cur_sessions, double level)
+{
+	const double no_threshold = 0;
+
+	return ceiling_at_threshold(aa, ab, base_runs, cur_sessions, level,
+	    &no_threshold, 1, false);
 }
 
 /* The median of the nights' T, to print next to it. */
