@@ -196,6 +196,12 @@ session_sentence(struct strbuf *sb, const struct comparison *c)
 		else
 			strbuf_addf(sb, " (estimated from %.0f baseline "
 			    "sessions with the prior)", sk->sessions);
+		/* compare_test.c, speed_prior(): the jank kind's prior is a
+		 * scene's own where its speed says more. */
+		if (k == METRIC_KIND_JANK && c->prior_runs > 0)
+			strbuf_addstr(sb, ", or, where larger, what the frame "
+			    "times' spread makes of how the scene follows its "
+			    "frames' speed");
 		if (sk->trend_on) {
 			strbuf_addstr(sb, ", drifting ");
 			view_text_num(sb, rel ? 100 * sk->trend : sk->trend);

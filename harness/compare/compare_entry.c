@@ -46,9 +46,70 @@ cmp_valid_iterations(const struct rs_scenario *sc)
 }
 
 /*
+ * The mean frame time of a scene, from its histogram: every frame counts,
+ * so unlike the whole-ms percentiles it follows a phone running 2 %
+ * slower instead of sticking at a bucket.  Not a compared metric; the
+ * session model reads the drift of frame times from it.
+ */
+static int
+mean_frame_ms(double *out, const struct rs_scene *sn)
+{
+	double sum = 0, n = 0;
+
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
+		sum += (double)sn->frames.histogram[i].ms *
+		    (double)sn->frames.histogram[i].count;
+		n += (double)sn->frames.histogram[i].count;
+	}
+	if (!(n > 0 && sum > 0))
+		return -1;
+	*out = sum / n;
+	return 0;
+}
+
+/*
+ * How fast a scene's frames came in one iteration, for the jank kind's
+ * speed_prior() (compare_test.c): the log of the mean of its middle 80 %
+ * of frames (the plain mean follows the few 20-40 ms spikes more than
+ * the phone's speed, and a jank share does not), and that log's sampling
+ * variance from those frames' own spread, which the slope on it must be
+ * corrected for.
+ */
+static int
+scene_speed(double *out, double *var, const struct rs_scene *sn)
+{
+	double n = 0, lo, hi, at = 0, sum = 0, sum2 = 0, kept = 0, mean;
+
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++)
+		n += (double)sn->frames.histogram[i].count;
+	if (!(n >= 10))
+		return -1;
+	lo = 0.1 * n;
+	hi = 0.9 * n;
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
+		double c = (double)sn->frames.histogram[i].count;
+		double from = fmax(at, lo), to = fmin(at + c, hi);
+		double ms = (double)sn->frames.histogram[i].ms;
+
+		if (to > from) {
+			sum += (to - from) * ms;
+			sum2 += (to - from) * ms * ms;
+			kept += to - from;
+		}
+		at += c;
+	}
+	if (!(kept > 1 && sum > 0))
+		return -1;
+	mean = sum / kept;
+	*out = log(mean);
+	*var = fmax(sum2 / kept - mean * mean, 0) / kept / (mean * mean);
+	return 0;
+}
+
+/*
  * Append the values of `m` in scene `scene` (NULL: the launch) of `sc`,
  * each with its run (the baseline input's index, -1 for the current run)
- * and session.
+ * and session, and for the jank kind the iteration's speed.
  */
 static void
 gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
@@ -56,7 +117,7 @@ gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
 {
 	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
 		const struct rs_iteration *it = &sc->iterations[i];
-		const struct rs_scene *sn;
+		const struct rs_scene *sn = NULL;
 		double x;
 		int rc;
 
@@ -80,6 +141,11 @@ gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
 			continue;
 		}
 		cmp_sample_add(s, x, run, it->session);
+		/* What moves a scene's jank shares most: its frames' speed
+		 * (compare_test.c, speed_prior()). */
+		if (sn && m->kind == METRIC_KIND_JANK)
+			(void)scene_speed(&s->speed[s->n - 1],
+			    &s->speed_var[s->n - 1], sn);
 	}
 }
 
@@ -286,28 +352,6 @@ cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
 out:
 	free(sum);
 	free(n);
-}
-
-/*
- * The mean frame time of a scene, from its histogram: every frame counts,
- * so unlike the whole-ms percentiles it follows a phone running 2 %
- * slower instead of sticking at a bucket.  Not a compared metric; the
- * session model reads the drift of frame times from it.
- */
-static int
-mean_frame_ms(double *out, const struct rs_scene *sn)
-{
-	double sum = 0, n = 0;
-
-	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
-		sum += (double)sn->frames.histogram[i].ms *
-		    (double)sn->frames.histogram[i].count;
-		n += (double)sn->frames.histogram[i].count;
-	}
-	if (!(n > 0 && sum > 0))
-		return -1;
-	*out = sum / n;
-	return 0;
 }
 
 /* Add the baseline's sessions of `scene`'s mean frame time to the drift. */

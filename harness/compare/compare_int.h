@@ -37,6 +37,10 @@ struct cmp_sample {
 	int *run;		/* the baseline input it came from; -1: the
 				   current run */
 	int *sess;		/* its session in that run */
+	double *speed;		/* jank kind: how fast its scene's frames
+				   came in that iteration, as a log; NAN:
+				   not known (what cmp_sample_add leaves) */
+	double *speed_var;	/* ... and that log's sampling variance */
 	size_t n, alloc;
 	size_t dropped;		/* values that were not finite */
 };
@@ -169,6 +173,8 @@ struct cmp_test_opts {
 	double level;		/* what a lone change is tested at */
 	double prior_runs;	/* weight of the kind's spread against a
 				   metric's own sessions */
+	double speed_vb;	/* the session spread of frame times (the
+				   frame-time kind's, as a variance of logs) */
 };
 
 /*

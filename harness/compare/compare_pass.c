@@ -105,6 +105,8 @@ cmp_test_all(struct cmp_ctx *x)
 		family += !x->pend[i].degenerate && !x->pend[i].explain;
 	to.ci_level = tt.ci_level = c->ci_level;
 	to.prior_runs = tt.prior_runs = x->o->prior_runs;
+	to.speed_vb = tt.speed_vb = c->kinds[METRIC_KIND_FRAME_TIME].used *
+	    c->kinds[METRIC_KIND_FRAME_TIME].used;
 	/*
 	 * Which test decides is a matter of the sample sizes, never of the
 	 * look: the rank test wherever it could reach the comparison's

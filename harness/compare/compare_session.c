@@ -57,7 +57,13 @@ cmp_sample_add(struct cmp_sample *s, double v, int run, int sess)
 		s->v = xreallocarray(s->v, s->alloc, sizeof(*s->v));
 		s->run = xreallocarray(s->run, s->alloc, sizeof(*s->run));
 		s->sess = xreallocarray(s->sess, s->alloc, sizeof(*s->sess));
+		s->speed = xreallocarray(s->speed, s->alloc,
+		    sizeof(*s->speed));
+		s->speed_var = xreallocarray(s->speed_var, s->alloc,
+		    sizeof(*s->speed_var));
 	}
+	s->speed[s->n] = NAN;
+	s->speed_var[s->n] = 0;
 	s->v[s->n] = v;
 	s->run[s->n] = run;
 	s->sess[s->n] = sess;
@@ -70,7 +76,9 @@ cmp_sample_release(struct cmp_sample *s)
 	free(s->v);
 	free(s->run);
 	free(s->sess);
-	s->v = NULL;
+	free(s->speed);
+	free(s->speed_var);
+	s->v = s->speed = s->speed_var = NULL;
 	s->run = s->sess = NULL;
 	s->n = s->alloc = 0;
 }

@@ -84,6 +84,74 @@ values_of(size_t *n, const struct cmp_sample *s, const bool *anchor)
 }
 
 /*
+ * How much the phone's speed moves this entry, as a session variance: a
+ * jank share, a frame rate or a count of dropped frames is a function of
+ * how fast the scene's frames come, and a session moves that speed (the
+ * frame-time kind's spread, `speed_vb`, on the log scale).  Within a
+ * session the iterations' speeds differ too, so the entry's slope on its
+ * scene's log mean frame time, fitted within the sessions of both sides
+ * (what a session or tonight's change does to both is taken out with the
+ * session's means), says how much.  A share of frames near the deadline
+ * moves by several of its within-session spreads when the phone is 2 %
+ * slower, one far from it not at all, so a ratio to the within spread
+ * cannot be one number for every scene.  The plain slope squared, not less
+ * its sampling variance: a prior that errs wide.  0 when fewer than three
+ * degrees of freedom are left to fit it.
+ */
+static double
+speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)
+{
+	const struct cmp_sample *side[2] = { &p->b, &p->cu };
+	double sxx = 0, sxy = 0, noise = 0, df = 0;
+
+	if (!(speed_vb > 0))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		const struct cmp_sample *s = side[k];
+
+		if (!s->speed)
+			continue;
+		/* Values of one session come together (gather order). */
+		for (size_t i = 0, j; i < s->n; i = j) {
+			double mx = 0, my = 0, m = 0;
+
+			for (j = i; j < s->n && s->run[j] == s->run[i] &&
+			    s->sess[j] == s->sess[i]; j++)
+				if (isfinite(s->speed[j])) {
+					mx += s->speed[j];
+					my += s->v[j];
+					m++;
+				}
+			if (m < 2 || (k == 0 && anchor && s->run[i] >= 0 &&
+			    !anchor[s->run[i]]))
+				continue;
+			mx /= m;
+			my /= m;
+			for (size_t q = i; q < j; q++)
+				if (isfinite(s->speed[q])) {
+					sxx += (s->speed[q] - mx) *
+					    (s->speed[q] - mx);
+					sxy += (s->speed[q] - mx) *
+					    (s->v[q] - my);
+					noise += s->speed_var[q] *
+					    (m - 1) / m;
+				}
+			df += m - 1;
+		}
+	}
+	if (df - 1 < 3 || !(sxx > 0))
+		return 0;
+	/*
+	 * The speeds are measured with the sampling error of a few hundred
+	 * frames, which flattens the slope (regression dilution): their
+	 * spread less that error is the speeds' own, but never taken below
+	 * half of what was seen (a slope at most doubled).
+	 */
+	sxx = fmax(sxx - noise, 0.5 * sxx);
+	return sxy / sxx * (sxy / sxx) * speed_vb;
+}
+
+/*
  * A one-sided p-value as the z it stands for, shrunk by sqrt(deff), and
  * read on Student's t with the df the session variance's estimate has.
  */
@@ -278,6 +346,21 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	else
 		vb = sk->used * center * sk->used * center;
 	df_b = sk->df;
+	/*
+	 * The jank kind's prior, a share of the within spread, is the
+	 * entry's speed_prior() where that is larger: weighted as the kind's
+	 * prior is (prior_runs against the sessions behind its estimate), so
+	 * it decides the first nights and fades as the window fills.
+	 */
+	if (p->metric->kind == METRIC_KIND_JANK && o->prior_runs > 0) {
+		double sens = speed_prior(p, anchor, o->speed_vb);
+		double v0 = sk->prior * sk->prior * vw;
+		double nd = isnan(sk->estimate) ? 0 : sk->sessions - 1;
+
+		if (sens > v0)
+			vb += o->prior_runs / (o->prior_runs + nd) *
+			    (sens - v0);
+	}
 	/*
 	 * The within spread ranks feel (cmp_rank_within()), and with it
 	 * which test decides: a long tail's variance is far above it.

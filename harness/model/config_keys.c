@@ -145,7 +145,9 @@ static const struct key config_keys[] = {
 	{ "session.jank", K_NUMBER, O(compare.session.jank), 0, 10, NULL,
 	  "0.5", 0,
 	  "prior: session-to-session spread of fps, jank shares and dropped "
-	  "or frozen frames, as a share of their spread within a session" },
+	  "or frozen frames, as a share of their spread within a session "
+	  "(or, where larger, what session.frame_time makes of how the "
+	  "metric follows its scene's frame speed)" },
 	{ "session.blocks", K_NUMBER, O(compare.session.blocks), 0, 10, NULL,
 	  "0.5", 0,
 	  "prior: the same for blocks and block_ms" },

@@ -823,6 +823,116 @@ alike_scenes_share_their_kinds_spread(void **state)
 	}
 }
 
+/*
+ * A run of feed with 12 scenes, one iteration per speed factor f[i]: 300
+ * frames a scene at the quantiles of a lognormal (sigma 0.12) whose
+ * median is 10.5 ms times f (scene s0, near the 11.1 ms deadline of 90 Hz)
+ * or 6 ms times f (the rest, never janky), counted into the histogram (whole ms) and,
+ * above the deadline, as janky.  `histogram` false leaves the histogram
+ * out: the same jank shares with no frame times to read a speed from.
+ */
+static struct results *
+run_of_speeds(const double *f, size_t n, bool histogram)
+{
+	struct results *x = run_new(KEY);
+
+	for (size_t i = 0; i < n; i++) {
+		struct rs_iteration *it = rs_scenario_add_iteration(
+		    scenario_of(x, "feed"), false);
+
+		it->ok = true;
+		for (int j = 0; j < 12; j++) {
+			char name[8];
+			struct rs_scene *sc;
+			double janky = 0;
+
+			snprintf(name, sizeof(name), "s%d", j);
+			sc = rs_iteration_add_scene(it, name);
+			sc->frames.present = true;
+			sc->frames.count = 300;
+			for (int k = 0; k < 300; k++) {
+				double ms = (j ? 6 : 10.5) * f[i] * exp(0.12 *
+				    stats_norm_quantile((k + 0.5) / 300));
+
+				janky += ms > 1000.0 / 90;
+				if (histogram)
+					rs_frames_add_bucket(&sc->frames,
+					    (uint32_t)ms, 1);
+			}
+			sc->frames.janky = janky;
+		}
+	}
+	return x;
+}
+
+/*
+ * The first week on a phone that drifts: one baseline session against
+ * tonight's, 5 % slower all along (two and a half times the frame-time
+ * prior: an ordinary session, not a change).  Scene s0's frames sit just
+ * under the deadline, so its jank share goes from 32 to 47 % -- several
+ * times its spread within a session, where the iterations' speeds differ
+ * by 1-2 %.  How far the share moves with its frames' speed is in those
+ * iterations (compare_test.c, speed_prior()): with the frame times to read
+ * it from, the jank share's session spread is what that slope makes of
+ * the frame-time prior, and the share is not a regression; without them,
+ * only the jank prior (half the within spread) is left, and the same
+ * values are one, as every such first week was before.  Against 20 runs
+ * that show no session spread at all, the prior has faded and the 15
+ * points are a regression.
+ */
+static void
+jank_share_follows_the_frames_speed(void **state)
+{
+	static const double base[] = { 1.0, 1.015, 0.99, 1.005, 0.985 };
+	double slow[5];
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		slow[i] = 1.05 * base[(i + 2) % 5];
+	for (int hist = 0; hist < 2; hist++) {
+		struct results *w = run_of_speeds(base, 5, hist);
+		struct results *cur = run_of_speeds(slow, 5, hist);
+		struct comparison *c = compare_ok(cur, w, NULL);
+		const struct cmp_entry *e = entry(c, "s0", "jank_pct");
+
+		assert_true(e->cur.median - e->base.median > 10);
+		assert_true(isnan(c->kinds[METRIC_KIND_JANK].estimate));
+		if (hist) {
+			/* A slope near 330 points a unit of log speed, at
+			 * the 2 % prior: a session spread of about 7 points,
+			 * twice the within spread (the jank prior: half). */
+			assert_true(e->sd_session > 1.5 * e->sd_within);
+			assert_int_not_equal(e->verdict, CMP_REGRESSION);
+		} else {
+			assert_true(fabs(e->sd_session / e->sd_within - 0.5) <
+			    1e-9);
+			assert_int_equal(e->verdict, CMP_REGRESSION);
+		}
+		comparison_free(c);
+		results_free(w);
+		results_free(cur);
+	}
+	/* A full window whose sessions do not differ: the speed prior, a
+	 * prior like the one it stands for, has faded with it. */
+	{
+		struct results *w[20], *cur = run_of_speeds(slow, 5, true);
+		struct comparison *c;
+		const struct cmp_entry *e;
+
+		for (int k = 0; k < 20; k++)
+			w[k] = run_of_speeds(base, 5, true);
+		c = compare_window(cur, w, 20, NULL);
+		e = entry(c, "s0", "jank_pct");
+		assert_false(isnan(c->kinds[METRIC_KIND_JANK].estimate));
+		assert_true(e->sd_session < 0.5 * e->sd_within);
+		assert_int_equal(e->verdict, CMP_REGRESSION);
+		comparison_free(c);
+		results_free(cur);
+		for (int k = 0; k < 20; k++)
+			results_free(w[k]);
+	}
+}
+
 /* No baseline at all, or a scene the baseline never had: new, exit pass. */
 static void
 no_baseline_values_is_new(void **state)
@@ -1819,6 +1929,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(spread_is_within_runs),
 	cmocka_unit_test(unsupported_worse_estimate_passes),
 	cmocka_unit_test(first_week_large_shift_is_regression),
+	cmocka_unit_test(jank_share_follows_the_frames_speed),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(light_tails_use_session_means),
 	cmocka_unit_test(alike_scenes_share_their_kinds_spread),

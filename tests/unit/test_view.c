@@ -313,6 +313,42 @@ numbers_read_as_people_write_them(void **state)
 }
 
 /*
+ * The method line says which session spread each kind's tests used and
+ * where it came from; for jank counts and shares, that a scene's own
+ * speed prior takes over where it says more (compare_test.c), as long
+ * as priors have any weight.
+ */
+static void
+session_spread_is_named_with_its_source(void **state)
+{
+	(void)state;
+	for (int w = 0; w < 2; w++) {
+		struct comparison *c = new_comparison("pixel-7", "feed",
+		    CMP_PASS);
+		struct view_input in = { .cmp = c };
+		const char *line;
+		cJSON *m;
+
+		c->prior_runs = w;
+		c->kinds[METRIC_KIND_FRAME_TIME].used = 0.018;
+		c->kinds[METRIC_KIND_FRAME_TIME].estimate = 0.017;
+		c->kinds[METRIC_KIND_FRAME_TIME].sessions = 20;
+		c->kinds[METRIC_KIND_JANK].used = 0.5;
+		c->kinds[METRIC_KIND_JANK].sessions = 1;
+		m = model_of(&in, 1, NULL);
+		line = str_at(m, "method.session");
+		assert_non_null(strstr(line, "frame times 1.8 % (estimated "
+		    "from 20 baseline sessions with the prior)"));
+		assert_non_null(strstr(line, "jank counts and shares 0.5 of "
+		    "the within-session spread (the prior: 1 baseline "
+		    "session)"));
+		assert_true(!strstr(line, "frames' speed") == !w);
+		cJSON_Delete(m);
+		comparison_free(c);
+	}
+}
+
+/*
  * Every list has its has_ flag, false too, so a section inside a scene
  * never sees the enclosing scenario's blocks.
  */
@@ -515,6 +551,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shards_merge_by_key_and_serial),
 	cmocka_unit_test(regressions_come_first),
 	cmocka_unit_test(numbers_read_as_people_write_them),
+	cmocka_unit_test(session_spread_is_named_with_its_source),
 	cmocka_unit_test(list_flags_do_not_leak_into_scenes),
 	cmocka_unit_test(charts_come_from_results_and_history),
 	cmocka_unit_test(notes_and_warnings_are_collected),
