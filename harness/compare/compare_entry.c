@@ -46,28 +46,6 @@ cmp_valid_iterations(const struct rs_scenario *sc)
 }
 
 /*
- * The mean frame time of a scene, from its histogram: every frame counts,
- * so unlike the whole-ms percentiles it follows a phone running 2 %
- * slower instead of sticking at a bucket.  Not a compared metric; the
- * session model reads the drift of frame times from it.
- */
-static int
-mean_frame_ms(double *out, const struct rs_scene *sn)
-{
-	double sum = 0, n = 0;
-
-	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
-		sum += (double)sn->frames.histogram[i].ms *
-		    (double)sn->frames.histogram[i].count;
-		n += (double)sn->frames.histogram[i].count;
-	}
-	if (!(n > 0 && sum > 0))
-		return -1;
-	*out = sum / n;
-	return 0;
-}
-
-/*
  * How fast a scene's frames came in one iteration, for the jank kind's
  * speed_prior() (compare_test.c): the log of the mean of its middle 80 %
  * of frames (the plain mean follows the few 20-40 ms spikes more than
@@ -352,6 +330,28 @@ cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
 out:
 	free(sum);
 	free(n);
+}
+
+/*
+ * The mean frame time of a scene, from its histogram: every frame counts,
+ * so unlike the whole-ms percentiles it follows a phone running 2 %
+ * slower instead of sticking at a bucket.  Not a compared metric; the
+ * session model reads the drift of frame times from it.
+ */
+static int
+mean_frame_ms(double *out, const struct rs_scene *sn)
+{
+	double sum = 0, n = 0;
+
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
+		sum += (double)sn->frames.histogram[i].ms *
+		    (double)sn->frames.histogram[i].count;
+		n += (double)sn->frames.histogram[i].count;
+	}
+	if (!(n > 0 && sum > 0))
+		return -1;
+	*out = sum / n;
+	return 0;
 }
 
 /* Add the baseline's sessions of `scene`'s mean frame time to the drift. */
