@@ -91,12 +91,12 @@ values_of(size_t *n, const struct cmp_sample *s, const bool *anchor)
  * session the iterations' speeds differ too, so the entry's slope on its
  * scene's log speed (compare_entry.c, scene_speed()), fitted within the
  * sessions of both sides (what a session or tonight's change does to both
- * is taken out with the session's means), says how much.  A share of frames near the deadline
- * moves by several of its within-session spreads when the phone is 2 %
- * slower, one far from it not at all, so a ratio to the within spread
- * cannot be one number for every scene.  The slope squared, not less its
- * sampling variance: a prior that errs wide.  0 when fewer than three
- * degrees of freedom are left to fit it.
+ * is taken out with the session's means), says how much.  A share of
+ * frames near the deadline moves by several of its within-session spreads
+ * when the phone is 2 % slower, one far from it not at all, so a ratio to
+ * the within spread cannot be one number for every scene.  The slope
+ * squared, not less its sampling variance: a prior that errs wide.  0 when
+ * fewer than three degrees of freedom are left to fit it.
  */
 static double
 speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)

@@ -1380,8 +1380,7 @@ main(int argc, char **argv)
 			su.launch_prior = strtod(argv[++i], NULL);
 			if (!(su.launch_prior >= 0 && su.launch_prior <= 1))
 				usage();
-		}
-		else if (!strcmp(argv[i], "--spending")) {
+		} else if (!strcmp(argv[i], "--spending")) {
 			if (cmp_spending_parse(&su.spending, argv[++i]))
 				usage();
 		} else
@@ -1511,8 +1510,8 @@ first:
 	}
 	/* The same first week without a change: what a new team's nights
 	 * cost in false alarms while the window has one run, on a phone
-	 * that does not drift and on phones that do (the launch's prior,
-	 * session.launch, is all the test knows of their sessions then). */
+	 * that does not drift and on phones that do (the priors are all the
+	 * test knows of their sessions then). */
 	{
 		const struct noise *fw[] = { &drift0, &drift2, &drift3 };
 

@@ -827,9 +827,10 @@ alike_scenes_share_their_kinds_spread(void **state)
  * A run of feed with 12 scenes, one iteration per speed factor f[i]: 300
  * frames a scene at the quantiles of a lognormal (sigma 0.12) whose
  * median is 10.5 ms times f (scene s0, near the 11.1 ms deadline of 90 Hz)
- * or 6 ms times f (the rest, never janky), counted into the histogram (whole ms) and,
- * above the deadline, as janky.  `histogram` false leaves the histogram
- * out: the same jank shares with no frame times to read a speed from.
+ * or 6 ms times f (the rest, never janky), counted into the histogram
+ * (whole ms) and, above the deadline, as janky.  `histogram` false leaves
+ * the histogram out: the same jank shares with no frame times to read a
+ * speed from.
  */
 static struct results *
 run_of_speeds(const double *f, size_t n, bool histogram)
