@@ -732,6 +732,31 @@ light_tails_use_session_means(void **state)
 	window_free(w, 20);
 }
 
+/* An ok iteration of feed in `x`. */
+static struct rs_iteration *
+add_ok_iteration(struct results *x)
+{
+	struct rs_iteration *it = rs_scenario_add_iteration(
+	    scenario_of(x, "feed"), false);
+
+	it->ok = true;
+	return it;
+}
+
+/* Scene s`j` of `it`, with `count` frames. */
+static struct rs_scene *
+add_numbered_scene(struct rs_iteration *it, int j, double count)
+{
+	char name[8];
+	struct rs_scene *sc;
+
+	snprintf(name, sizeof(name), "s%d", j);
+	sc = rs_iteration_add_scene(it, name);
+	sc->frames.present = true;
+	sc->frames.count = count;
+	return sc;
+}
+
 /*
  * A run of `iterations` iterations of feed, each with 12 scenes s0..s11
  * whose fps is 50 + a session effect (sd sb, scene s0: sb0) + N(0, 1).
@@ -745,18 +770,11 @@ run_of_scenes(struct stats_rng *r, int iterations, double sb, double sb0)
 	for (int j = 0; j < 12; j++)
 		u[j] = stats_rng_normal(r, 0, j ? sb : sb0);
 	for (int i = 0; i < iterations; i++) {
-		struct rs_iteration *it = rs_scenario_add_iteration(
-		    scenario_of(x, "feed"), false);
+		struct rs_iteration *it = add_ok_iteration(x);
 
-		it->ok = true;
 		for (int j = 0; j < 12; j++) {
-			char name[8];
-			struct rs_scene *sc;
+			struct rs_scene *sc = add_numbered_scene(it, j, 100);
 
-			snprintf(name, sizeof(name), "s%d", j);
-			sc = rs_iteration_add_scene(it, name);
-			sc->frames.present = true;
-			sc->frames.count = 100;
 			sc->fps.value = round(100 * (50 + u[j] +
 			    stats_rng_normal(r, 0, 1))) / 100;
 		}
@@ -838,19 +856,12 @@ run_of_speeds(const double *f, size_t n, bool histogram)
 	struct results *x = run_new(KEY);
 
 	for (size_t i = 0; i < n; i++) {
-		struct rs_iteration *it = rs_scenario_add_iteration(
-		    scenario_of(x, "feed"), false);
+		struct rs_iteration *it = add_ok_iteration(x);
 
-		it->ok = true;
 		for (int j = 0; j < 12; j++) {
-			char name[8];
-			struct rs_scene *sc;
+			struct rs_scene *sc = add_numbered_scene(it, j, 300);
 			double janky = 0;
 
-			snprintf(name, sizeof(name), "s%d", j);
-			sc = rs_iteration_add_scene(it, name);
-			sc->frames.present = true;
-			sc->frames.count = 300;
 			for (int k = 0; k < 300; k++) {
 				double ms = (j ? 6 : 10.5) * f[i] * exp(0.12 *
 				    stats_norm_quantile((k + 0.5) / 300));
