@@ -56,10 +56,9 @@ cmp_valid_iterations(const struct rs_scenario *sc)
 static int
 scene_speed(double *out, double *var, const struct rs_scene *sn)
 {
-	double n = 0, lo, hi, at = 0, sum = 0, sum2 = 0, kept = 0, mean;
+	double n = (double)rs_frames_histogram_total(&sn->frames), lo, hi;
+	double at = 0, sum = 0, sum2 = 0, kept = 0, mean;
 
-	for (size_t i = 0; i < sn->frames.nr_histogram; i++)
-		n += (double)sn->frames.histogram[i].count;
 	if (!(n >= 10))
 		return -1;
 	lo = 0.1 * n;
