@@ -57,7 +57,14 @@
  * comparison, to measure what the launch's prior costs and buys there.
  *
  * --trace prints, on stderr, each look's numbers for the shifted metric
- * and every false regression: what a figure is made of.
+ * and every false regression: what a figure is made of; and, numbered by
+ * comparison, every entry that kept its scenario measuring (`undecided`)
+ * and every pass before the last look with raw p <= 0.1 (`lean`), with
+ * its worse shift over T: what step 6's rule for another look costs and
+ * buys (README, Method).
+ *
+ * --metric NAME runs only that metric's A/B rows (frame_p90_ms,
+ * startup_ms, jank_pct or blocks), to measure one row at a time.
  *
  * Nights run on two threads with their own seeded streams, so the figures
  * are the same on every machine for a given seed and --nights.
@@ -69,10 +76,11 @@
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--history N] [--launch-prior X]
- *                      [--only aa|ab|first|creep|inter]
+ *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +108,7 @@
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
+static _Atomic unsigned long look_seq;
 
 struct scene_model {
 	double median, sigma, spike_p, spike_ms;
@@ -494,6 +503,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	struct compare_input in_base[MAX_HISTORY], in_cur = { cur, NULL };
 	struct compare_opts opts;
 	struct comparison *c;
+	unsigned long id;
 
 	for (int i = 0; i < w->nr; i++) {
 		in_base[i].results = w->runs[i];
@@ -515,6 +525,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		exit(1);
 	}
 	memset(out, 0, sizeof(*out));
+	id = atomic_fetch_add(&look_seq, 1);
 	out->target = CMP_NEW;
 	out->target_threshold = NAN;
 	out->entries = c->nr_entries;
@@ -529,6 +540,15 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		    is_target_scene(e, sh);
 		if (e->verdict == CMP_INCONCLUSIVE)
 			out->undecided[atoi(e->scenario + 1)] = true;
+		if (trace && (e->verdict == CMP_INCONCLUSIVE ||
+		    (e->verdict == CMP_PASS && e->p_value <= 0.1 && k < looks &&
+		    e->tested)))
+			fprintf(stderr, "%s %lu %s %s %s look %d/%d p %.3g "
+			    "ratio %.3g\n", e->verdict == CMP_PASS ? "lean" :
+			    "undecided", id, is_target(e, sh) ? "T" : "-",
+			    e->metric, e->scenario, k, looks, e->p_value,
+			    (e->higher_is_better ? -e->shift : e->shift) /
+			    e->threshold);
 		if (trace && e->verdict == CMP_REGRESSION && !is_target(e, sh))
 			fprintf(stderr, "false %s %s/%s look %d/%d p %.3g "
 			    "shift %.4g T %.4g %s deff %.3g df %.3g sw %.3g "
@@ -1204,7 +1224,8 @@ usage(void)
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
 	    "                     [--trace] [--history N (1-60)] "
 	    "[--launch-prior X]\n"
-	    "                     [--only aa|ab|first|creep|inter]\n");
+	    "                     [--only aa|ab|first|creep|inter] "
+	    "[--metric NAME]\n");
 	exit(2);
 }
 
@@ -1350,7 +1371,7 @@ main(int argc, char **argv)
 	struct tally t = { 0 };
 	uint64_t seed = 20240501;
 	int nights = 400, quick = 0;
-	const char *only = NULL;
+	const char *only = NULL, *metric = NULL;
 	double tests;
 
 	for (int i = 1; i < argc; i++) {
@@ -1370,6 +1391,8 @@ main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--only"))
 			only = argv[++i];
+		else if (!strcmp(argv[i], "--metric"))
+			metric = argv[++i];
 		else if (!strcmp(argv[i], "--history")) {
 			su.history = (int)strtol(argv[++i], NULL, 10);
 			if (su.history < 1 || su.history > MAX_HISTORY)
@@ -1392,6 +1415,14 @@ main(int argc, char **argv)
 		usage();
 	app_init(&app, seed);
 	pick_targets(targets, &app);
+	if (metric) {
+		int k = 0;
+
+		while (k < 4 && strcmp(metric, targets[k].metric))
+			k++;
+		if (k == 4)
+			usage();
+	}
 
 	printf("compare: synthetic nights of 10 scenarios x 5 scenes (600 "
 	    "metrics a key); baseline the last\n  %d recorded runs "
@@ -1452,6 +1483,8 @@ ab:
 	for (int k = 0; k < 4; k++) {
 		const struct noise *nzs[] = { &drift0, &drift2 };
 
+		if (metric && strcmp(metric, targets[k].metric))
+			continue;
 		for (int j = 0; j < 2; j++) {
 			struct truth aa, ab;
 			double c_gate, c_cmp, level = su.alpha / tests;
