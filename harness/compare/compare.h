@@ -69,21 +69,19 @@
  *        improvement   p <= a and worse <= -T
  *        pass          the interval's worse end is below T (it rules out
  *                      worse than that end); or the estimate is below T
- *                      (better included) and the sample does not lean
- *                      toward T (below): then nothing is ruled out, and
+ *                      (better included) and, before the last of several
+ *                      looks, p_raw > a: then nothing is ruled out, and
  *                      the reason says so; or it reaches T without
- *                      evidence: not leaning before the last of several
- *                      looks (p_raw above a for a single look), or at the
- *                      last look p > alpha;
+ *                      evidence: p_raw above CMP_PROMISE before the last
+ *                      of several looks (above a for a single look), or
+ *                      at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
- *                      cannot tell: before the last of several looks the
- *                      sample leans toward T (a worse estimate of at
- *                      least CMP_LEAN x T with p_raw <= CMP_PROMISE, or
- *                      any worse estimate with p_raw <= a), where more
- *                      iterations (a new session) can settle it; at the
- *                      last look the estimate reaches T and a < p <=
- *                      alpha (significant at the comparison's alpha, not
- *                      at this look's share).
+ *                      cannot tell: before the last look a worse estimate
+ *                      at T with p_raw <= CMP_PROMISE, or below T with
+ *                      p_raw <= a, where more iterations (a new session)
+ *                      can settle it; at the last look the estimate
+ *                      reaches T and a < p <= alpha (significant at the
+ *                      comparison's alpha, not at this look's share).
  *      Earlier looks: a regression an earlier look found (opts.prior)
  *      stays one, with that look's numbers.
  *   7. The trend line, with a tenth of the look's alpha, when the window

@@ -50,31 +50,12 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
 /* ---- verdicts ----------------------------------------------------------- */
 
 /*
- * Before a sequential caller's last look, an entry whose sample leans
- * toward a regression of practical size is measured again rather than
- * passed: a worse estimate of at least CMP_LEAN x T (at T, or below it
- * with the interval reaching T) whose raw p is at most CMP_PROMISE, or any
- * worse estimate significant alone at the look's share of alpha.  At 5
- * iterations a real shift of 1.5 IQR often shows only p = 0.001-0.02, or
- * an estimate short of T, and a pass ends the looking at it; an unchanged
- * metric leans so seldom that the looks it buys stay within the device
- * time the gate is allowed (make bench measures both; README, Method,
- * step 6).
+ * Before a sequential caller's last look, a worse estimate at T or more
+ * whose raw p is at most this is measured again rather than passed: at 5
+ * iterations a real shift of 1.5 IQR often shows only p = 0.01-0.05, and a
+ * pass ends the looking at it.
  */
-#define CMP_PROMISE 0.02
-#define CMP_LEAN 0.75
-
-/* Whether another look should measure an entry rather than pass it. */
-static bool
-leans(const struct cmp_entry *e, const struct cmp_rules *r, double worse,
-    double t)
-{
-	if (!r->sequential || r->last || worse <= 0)
-		return false;
-	if (e->p_value <= r->alpha)
-		return true;	/* significant alone at this look's share */
-	return worse >= CMP_LEAN * t && e->p_value <= CMP_PROMISE;
-}
+#define CMP_PROMISE 0.05
 
 /* A number for people: up to 4 significant digits, no exponent below 1e6. */
 static void
@@ -164,12 +145,13 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		strbuf_addstr(&sb, "; threshold ");
 		add_qty(&sb, t, e->unit, false);
 		strbuf_addch(&sb, ')');
-	} else if (worse < t && !leans(e, r, worse, t)) {
+	} else if (worse < t && (!r->sequential || r->last || worse <= 0 ||
+	    e->p_value > r->alpha)) {
 		/*
 		 * Below T, or better: no sign of a practical regression, but
 		 * nothing ruled out either.  Not before a sequential caller's
-		 * last look when the sample leans toward T (leans()): the
-		 * interval reaches T, and the next look's iterations can tell.
+		 * last look when the shift is significant alone: the interval
+		 * reaches T, and the next look's iterations can tell.
 		 */
 		e->verdict = CMP_PASS;
 		strbuf_addstr(&sb, "shift ");
@@ -180,8 +162,8 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		    "of practical size (");
 		add_interval(&sb, e);
 		strbuf_addch(&sb, ')');
-	} else if (r->last ? e->p_adjusted > r->alpha_run : r->sequential ?
-	    !leans(e, r, worse, t) : e->p_value > r->alpha) {
+	} else if (r->last ? e->p_adjusted > r->alpha_run :
+	    e->p_value > (r->sequential ? CMP_PROMISE : r->alpha)) {
 		e->verdict = CMP_PASS;
 		add_worse(&sb, e, "worse");
 		strbuf_addstr(&sb, " but not significant, ");
