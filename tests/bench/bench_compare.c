@@ -108,6 +108,7 @@
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
+/* --trace: numbers the comparisons, so that one's lines can be grouped. */
 static _Atomic unsigned long look_seq;
 
 struct scene_model {
