@@ -59,6 +59,34 @@ put_change(cJSON *o, const struct cmp_entry *e)
 	strbuf_release(&sb);
 }
 
+/*
+ * The session spread the entry was tested with, when it is not its kind's
+ * (the method paragraph names those): a metric whose own sessions move
+ * more, or a jank share whose scene's speed says more.  NULL otherwise.
+ */
+static void
+put_spread(cJSON *o, const struct cmp_entry *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if ((e->spread_from == CMP_SPREAD_OWN ||
+	    e->spread_from == CMP_SPREAD_SPEED) && isfinite(e->sd_session)) {
+		strbuf_addstr(&sb, "tested with a session spread of ");
+		if (e->log_scale) {
+			view_text_num(&sb, 100 * e->sd_session);
+			strbuf_addstr(&sb, " %");
+		} else {
+			view_text_value(&sb, e->sd_session, e->unit);
+		}
+		strbuf_addstr(&sb, e->spread_from == CMP_SPREAD_OWN ?
+		    ": this metric's own sessions differ more than its "
+		    "kind's" : ": what the frame times' spread makes of how "
+		    "this scene follows its frames' speed");
+	}
+	view_json_str(o, "spread", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
+}
+
 cJSON *
 view_row(struct view_dev *d, const struct cmp_entry *e)
 {
@@ -87,6 +115,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	view_text_detectable(&sb, e);
 	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
 	view_json_str(o, "reason", e->reason);
+	put_spread(o, e);
 	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
 	trend = view_chart_sparkline(d, e);
 	view_json_str(o, "trend", trend);

@@ -161,6 +161,7 @@ struct cmp_model {
 	double p_greater, p_less;	/* one-sided: cur larger, smaller */
 	double shift, lo, hi;	/* cur - base in unit, at ci_level */
 	double sd_within, sd_session;
+	enum cmp_spread spread_from;	/* where sd_session came from */
 	double deff;		/* the design effect of the sessions */
 	size_t sessions_base, sessions_cur;
 	bool log_scale;

@@ -152,6 +152,7 @@ cmp_test_all(struct cmp_ctx *x)
 		e->shift_level = c->ci_level;
 		e->sd_within = m.sd_within;
 		e->sd_session = m.sd_session;
+		e->spread_from = m.spread_from;
 		e->df = m.df;
 		e->tested = true;
 

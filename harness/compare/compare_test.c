@@ -346,6 +346,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	else
 		vb = sk->used * center * sk->used * center;
 	df_b = sk->df;
+	out->spread_from = CMP_SPREAD_KIND;
 	/*
 	 * The jank kind's prior, a share of the within spread, is the
 	 * entry's speed_prior() where that is larger: weighted as the kind's
@@ -357,9 +358,11 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		double v0 = sk->prior * sk->prior * vw;
 		double nd = isnan(sk->estimate) ? 0 : sk->sessions - 1;
 
-		if (sens > v0)
+		if (sens > v0) {
 			vb += o->prior_runs / (o->prior_runs + nd) *
 			    (sens - v0);
+			out->spread_from = CMP_SPREAD_SPEED;
+		}
 	}
 	/*
 	 * The within spread ranks feel (cmp_rank_within()), and with it
@@ -404,6 +407,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		if (!isnan(own) && own > vb) {
 			vb = own;
 			df_b = dfo;
+			out->spread_from = CMP_SPREAD_OWN;
 		}
 	} else if (p->s_own >= 2 && p->values_own > p->s_own &&
 	    metric_kind_is_log(p->metric->kind) == log_scale) {
@@ -415,6 +419,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		if (own > vb && stats_f_sf(f, nd, dw) < CMP_OWN_P) {
 			vb = own;
 			df_b = w > 0 ? (w + nd) * (w + nd) / nd : nd;
+			out->spread_from = CMP_SPREAD_OWN;
 		}
 	}
 	out->sd_within = sqrt(vw);

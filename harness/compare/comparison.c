@@ -56,6 +56,31 @@ cmp_verdict_parse(enum cmp_verdict *out, const char *name)
 	return jg_error_set(JG_EINVAL, "unknown verdict '%s'", name);
 }
 
+static const char *const spread_names[] = {
+	[CMP_SPREAD_NONE] = NULL,
+	[CMP_SPREAD_KIND] = "kind",
+	[CMP_SPREAD_SPEED] = "speed",
+	[CMP_SPREAD_OWN] = "own",
+};
+
+const char *
+cmp_spread_name(enum cmp_spread s)
+{
+	return (unsigned)s <= CMP_SPREAD_OWN ? spread_names[s] : NULL;
+}
+
+int
+cmp_spread_parse(enum cmp_spread *out, const char *name)
+{
+	for (int i = CMP_SPREAD_KIND; i <= CMP_SPREAD_OWN; i++)
+		if (!strcmp(spread_names[i], name)) {
+			*out = (enum cmp_spread)i;
+			return 0;
+		}
+	return jg_error_set(JG_EINVAL, "unknown session spread source '%s'",
+	    name);
+}
+
 static const char *const spending_names[] = {
 	[CMP_SPEND_POCOCK] = "pocock",
 	[CMP_SPEND_EQUAL] = "equal",

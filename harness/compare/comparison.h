@@ -35,6 +35,20 @@ enum cmp_verdict {
 };
 #define CMP_NR_VERDICTS 6
 
+/*
+ * Where an entry's session spread came from (compare_test.c): its kind's
+ * (the prior, the baseline's sessions or both: the kind says which); the
+ * jank kind's speed prior, what the frame times' spread makes of how the
+ * scene follows its frames' speed, where that is larger; or the metric's
+ * own sessions, where they show it moves more than its kind.
+ */
+enum cmp_spread {
+	CMP_SPREAD_NONE,	/* not tested */
+	CMP_SPREAD_KIND,
+	CMP_SPREAD_SPEED,
+	CMP_SPREAD_OWN,
+};
+
 enum cmp_block_status {
 	CMP_BLOCK_UNCHANGED,
 	CMP_BLOCK_NEW,		/* only in the current run */
@@ -116,6 +130,7 @@ struct cmp_entry {
 	double sd_within;	/* iteration to iteration within a session,
 				   on the test's scale (relative for times) */
 	double sd_session;	/* session to session, same scale */
+	enum cmp_spread spread_from;	/* where sd_session came from */
 	double drift;		/* tonight's values were taken back by this
 				   much of the kind's trend (unit, worse
 				   positive); 0: none */
@@ -350,6 +365,11 @@ int comparison_write(const struct comparison *c, const char *path);
 int comparison_parse(struct comparison **out, const char *buf, size_t len,
     const char *name);
 int comparison_read(struct comparison **out, const char *path);
+
+/* "kind", "speed" or "own"; NULL for CMP_SPREAD_NONE. */
+const char *cmp_spread_name(enum cmp_spread s);
+/* The inverse of cmp_spread_name(); JG_EINVAL for another name. */
+int cmp_spread_parse(enum cmp_spread *out, const char *name);
 
 /* "pocock", "equal" or "late"; never NULL. */
 const char *cmp_spending_name(enum cmp_spending how);

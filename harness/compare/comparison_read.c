@@ -422,7 +422,7 @@ read_entry_session(struct cr *r, const cJSON *o, void *dst)
 {
 	struct cmp_entry *e = dst;
 
-	char *test = NULL;
+	char *test = NULL, *from = NULL;
 
 	if (get_str(r, o, "test", &test))
 		return JG_EINVAL;
@@ -432,6 +432,16 @@ read_entry_session(struct cr *r, const cJSON *o, void *dst)
 	}
 	e->rank_test = test && !strcmp(test, "rank");
 	free(test);
+	if (get_str(r, o, "spread_from", &from))
+		return JG_EINVAL;
+	e->spread_from = CMP_SPREAD_NONE;
+	if (from && cmp_spread_parse(&e->spread_from, from)) {
+		jg_error_clear();
+		free(from);
+		return bad(r, "spread_from", "\"kind\", \"speed\", \"own\" "
+		    "or null");
+	}
+	free(from);
 	if (get_num(r, o, "deff", &e->deff) ||
 	    get_num(r, o, "drift", &e->drift) ||
 	    get_bool(r, o, "log_scale", &e->log_scale) ||

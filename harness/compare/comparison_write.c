@@ -33,8 +33,9 @@
  *                      detectable: { shift, possible },
  *                      session: { test: "rank" | "t", deff, drift,
  *                                 log_scale,
- *                                 sd_within, sd_session, df,
- *                                 sessions_base, sessions_cur },
+ *                                 sd_within, sd_session,
+ *                                 spread_from: "kind" | "speed" | "own",
+ *                                 df, sessions_base, sessions_cur },
  *                      trend: { tested, shift, lo, hi, p_value,
  *                               p_adjusted, crept, stepped_run,
  *                               stepped_started, stepped_by },
@@ -161,6 +162,7 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	jsonw_lit(w, "log_scale", e->log_scale ? "true" : "false");
 	jsonw_num(w, "sd_within", e->sd_within);
 	jsonw_num(w, "sd_session", e->sd_session);
+	jsonw_str(w, "spread_from", cmp_spread_name(e->spread_from));
 	jsonw_num(w, "df", e->df);
 	jsonw_num(w, "sessions_base", e->sessions_base);
 	jsonw_num(w, "sessions_cur", e->sessions_cur);

@@ -286,6 +286,7 @@ same_distribution_passes(void **state)
 	assert_true(e->tested);
 	/* One baseline session: the frame-time prior is the spread. */
 	assert_true(fabs(e->sd_session - 0.02) < 1e-12);
+	assert_int_equal(e->spread_from, CMP_SPREAD_KIND);
 	assert_non_null(strstr(e->reason, "rules out worse than +"));
 	assert_int_equal(comparison_verdict(c), CMP_PASS);
 	comparison_free(c);
@@ -474,8 +475,8 @@ noise_floor_raises_threshold(void **state)
  * by 0.2 ms, so T stays at the table's 1 ms.  The same two runs say that
  * sessions differ a lot, and the session model takes that in: a run at
  * +2.1 ms from their mean is not a regression, since either run was that
- * far from the other; an F test shows this metric's own sessions differ
- * more than its kind's prior allows, so its own spread is used.
+ * far from the other.  The spread is its kind's, estimated from these two
+ * sessions (the only frame-time metric here), with the prior.
  */
 static void
 spread_is_within_runs(void **state)
@@ -498,6 +499,10 @@ spread_is_within_runs(void **state)
 	assert_true(e->spread > 0.1 && e->spread < 0.5);
 	assert_true(e->threshold == 1 && e->shift > 2 && e->shift < 3);
 	assert_true(e->sd_session > 0.1);
+	assert_int_equal(e->spread_from, CMP_SPREAD_KIND);
+	assert_false(isnan(c->kinds[METRIC_KIND_FRAME_TIME].estimate));
+	assert_true(fabs(e->sd_session - c->kinds[METRIC_KIND_FRAME_TIME].used)
+	    < 1e-12);
 	assert_int_not_equal(e->verdict, CMP_REGRESSION);
 	comparison_free(c);
 	results_free(w[0]);
@@ -816,6 +821,11 @@ alike_scenes_share_their_kinds_spread(void **state)
 			e = entry(c, name, "fps");
 			assert_false(e->rank_test);
 			ratio = e->sd_session / e->sd_within;
+			/* A larger spread than its kind's is its own. */
+			assert_int_equal(e->spread_from, moved && !j ?
+			    CMP_SPREAD_OWN : ratio > c->kinds[
+			    METRIC_KIND_JANK].used + 1e-12 ? CMP_SPREAD_OWN :
+			    CMP_SPREAD_KIND);
 			if (!j)
 				s0 = ratio;
 			else {
@@ -914,10 +924,12 @@ jank_share_follows_the_frames_speed(void **state)
 			 * the 2 % prior: a session spread of about 7 points,
 			 * twice the within spread (the jank prior: half). */
 			assert_true(e->sd_session > 1.5 * e->sd_within);
+			assert_int_equal(e->spread_from, CMP_SPREAD_SPEED);
 			assert_int_not_equal(e->verdict, CMP_REGRESSION);
 		} else {
 			assert_true(fabs(e->sd_session / e->sd_within - 0.5) <
 			    1e-9);
+			assert_int_equal(e->spread_from, CMP_SPREAD_KIND);
 			assert_int_equal(e->verdict, CMP_REGRESSION);
 		}
 		comparison_free(c);
@@ -1786,6 +1798,9 @@ json_round_trip(void **state)
 	    0);
 	two = comparison_to_json(back);
 	assert_string_equal(one, two);
+	assert_non_null(strstr(one, "\"spread_from\": \"kind\""));
+	assert_int_equal(entry(back, "list", "frame_p90_ms")->spread_from,
+	    entry(c, "list", "frame_p90_ms")->spread_from);
 	assert_int_equal(back->look, 2);
 	assert_int_equal(back->looks, 3);
 	assert_int_equal(back->spending, CMP_SPEND_EQUAL);
@@ -1869,6 +1884,10 @@ json_reader_checks_schema_and_types(void **state)
 		  "[{\"scenario\": \"a\", \"metric\": \"fps\", \"verdict\": "
 		  "\"pass\", \"look\": 1.5}]}", JG_EINVAL,
 		  "entries[0].look: expected a look number" },
+		{ "{\"schema\": \"jankgate.comparison/1\", \"entries\": "
+		  "[{\"scenario\": \"a\", \"metric\": \"fps\", \"verdict\": "
+		  "\"pass\", \"session\": {\"spread_from\": \"guess\"}}]}",
+		  JG_EINVAL, "entries[0].session.spread_from: expected \"kind\"" },
 		{ "[1, 2]", JG_EINVAL, "expected a JSON object" },
 		{ "{\"schema\": ", JG_EINVAL, "invalid JSON" },
 	};

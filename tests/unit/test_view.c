@@ -316,7 +316,8 @@ numbers_read_as_people_write_them(void **state)
  * The method line says which session spread each kind's tests used and
  * where it came from; for jank counts and shares, that a scene's own
  * speed prior takes over where it says more (compare_test.c), as long
- * as priors have any weight.
+ * as priors have any weight.  A row whose spread is not its kind's says
+ * which it was, and how large: its own sessions', or its scene's speed's.
  */
 static void
 session_spread_is_named_with_its_source(void **state)
@@ -326,10 +327,22 @@ session_spread_is_named_with_its_source(void **state)
 		struct comparison *c = new_comparison("pixel-7", "feed",
 		    CMP_PASS);
 		struct view_input in = { .cmp = c };
+		struct cmp_entry *own, *speed;
 		const char *line;
-		cJSON *m;
+		cJSON *m, *row;
+		int rows = 0;
 
 		c->prior_runs = w;
+		c->entries[0].spread_from = CMP_SPREAD_KIND;
+		c->entries[0].sd_session = 0.018;
+		c->entries[0].log_scale = true;
+		own = add_entry(c, "feed", "list", "frame_p95_ms", CMP_PASS);
+		own->spread_from = CMP_SPREAD_OWN;
+		own->sd_session = 0.031;
+		own->log_scale = true;
+		speed = add_entry(c, "feed", "list", "jank_pct", CMP_PASS);
+		speed->spread_from = CMP_SPREAD_SPEED;
+		speed->sd_session = 2.5;
 		c->kinds[METRIC_KIND_FRAME_TIME].used = 0.018;
 		c->kinds[METRIC_KIND_FRAME_TIME].estimate = 0.017;
 		c->kinds[METRIC_KIND_FRAME_TIME].sessions = 20;
@@ -343,6 +356,30 @@ session_spread_is_named_with_its_source(void **state)
 		    "the within-session spread (the prior: 1 baseline "
 		    "session)"));
 		assert_true(!strstr(line, "frames' speed") == !w);
+		row = cJSON_GetArrayItem(cJSON_GetObjectItem(
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		    m, "devices"), 0), "scenarios"), 0), "scenes"), 0),
+		    "metrics"), 0);
+		for (; row; row = row->next) {
+			const char *metric = str_at(row, "metric");
+			const char *spread = str_at(row, "spread");
+
+			rows++;
+			if (!strcmp(metric, "frame_p90_ms"))
+				assert_string_equal(spread, "(null)");
+			else if (!strcmp(metric, "frame_p95_ms"))
+				assert_string_equal(spread, "tested with a "
+				    "session spread of 3.1 %: this metric's "
+				    "own sessions differ more than its "
+				    "kind's");
+			else
+				assert_string_equal(spread, "tested with a "
+				    "session spread of 2.5%: what the frame "
+				    "times' spread makes of how this scene "
+				    "follows its frames' speed");
+		}
+		assert_int_equal(rows, 3);
 		cJSON_Delete(m);
 		comparison_free(c);
 	}
