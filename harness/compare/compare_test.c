@@ -34,10 +34,11 @@
 #define CMP_OWN_P 0.01
 
 /*
- * The speed prior is named as where an entry's session spread came from
- * when it raised the spread by 10 % or more (its variance by 21 %).
+ * The speed prior or a metric's own sessions are named as where an entry's
+ * session spread came from when they raised it by 10 % or more (its
+ * variance by 21 %); less than that, and it reads as its kind's.
  */
-#define CMP_SPEED_NAMED 0.21
+#define CMP_SPREAD_NAMED 1.21
 
 /* A side's weighted mean and the two parts of its variance. */
 struct side {
@@ -368,9 +369,8 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 			double add = o->prior_runs / (o->prior_runs + nd) *
 			    (sens - v0);
 
-			/* Named when it moved the spread by a tenth or more:
-			 * faded into a full window, it is the kind's. */
-			if (add >= CMP_SPEED_NAMED * vb)
+			/* Faded into a full window, it is the kind's. */
+			if (vb + add >= CMP_SPREAD_NAMED * vb)
 				out->spread_from = CMP_SPREAD_SPEED;
 			vb += add;
 		}
@@ -416,9 +416,10 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		double own = metric_kind_is_log(p->metric->kind) ? r : r * vw;
 
 		if (!isnan(own) && own > vb) {
+			if (own >= CMP_SPREAD_NAMED * vb)
+				out->spread_from = CMP_SPREAD_OWN;
 			vb = own;
 			df_b = dfo;
-			out->spread_from = CMP_SPREAD_OWN;
 		}
 	} else if (p->s_own >= 2 && p->values_own > p->s_own &&
 	    metric_kind_is_log(p->metric->kind) == log_scale) {
@@ -428,9 +429,10 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		double own = (w * vb + nd * p->vb_own) / (w + nd);
 
 		if (own > vb && stats_f_sf(f, nd, dw) < CMP_OWN_P) {
+			if (own >= CMP_SPREAD_NAMED * vb)
+				out->spread_from = CMP_SPREAD_OWN;
 			vb = own;
 			df_b = w > 0 ? (w + nd) * (w + nd) / nd : nd;
-			out->spread_from = CMP_SPREAD_OWN;
 		}
 	}
 	out->sd_within = sqrt(vw);

@@ -39,9 +39,9 @@ enum cmp_verdict {
  * Where an entry's session spread came from (compare_test.c): its kind's
  * (the prior, the baseline's sessions or both: the kind says which); the
  * jank kind's speed prior, what the frame times' spread makes of how the
- * scene follows its frames' speed, where that raised it by a tenth or
- * more; or the metric's own sessions, where they show it moves more than
- * its kind.
+ * scene follows its frames' speed; or the metric's own sessions, where
+ * they show it moves more than its kind.  Either of the last two only
+ * where it raised the spread by a tenth or more.
  */
 enum cmp_spread {
 	CMP_SPREAD_NONE,	/* not tested */
