@@ -1187,12 +1187,12 @@ poisson_upper(double mu, long c)
  * far too thin (its critical value, 7.5 + 4.1 sqrt 7.5 events over 15
  * iterations at 0.5 a block each, is passed by chance 15 times as often
  * as it says: 3.0e-4 against 2.1e-5), so its power is a figure no test
- * that keeps the level can reach.  This one knows the baseline's rate exactly and counts the
- * current side's events: the exact one-sided Poisson test, the most
- * powerful at its level, with the threshold rule (the sum must also
- * reach n (rate + T)) averaged over the nights' T as the other ceiling
- * is.  The bench draws counts without a session factor, so the rate is
- * all there is to know.
+ * that keeps the level can reach.  This one knows the baseline's rate
+ * exactly and counts the current side's events: the exact one-sided
+ * Poisson test, the most powerful at its level, with the threshold rule
+ * (the sum must also reach n (rate + T)) averaged over the nights' T as
+ * the other ceiling is.  The bench draws counts without a session
+ * factor, so the rate is all there is to know.
  */
 static double
 ceiling_counts(const struct truth *aa, const struct truth *ab,
