@@ -104,8 +104,9 @@ model_of(const struct view_input *in, size_t nr, struct view **out)
 	return root;
 }
 
-static const char *
-str_at(const cJSON *o, const char *path)
+/* The node at a dotted path ("devices.0.scenarios"); NULL when absent. */
+static const cJSON *
+node_at(const cJSON *o, const char *path)
 {
 	char *copy = xstrdup(path), *save = NULL;
 	const cJSON *cur = o;
@@ -119,6 +120,14 @@ str_at(const cJSON *o, const char *path)
 		    cJSON_GetArrayItem(cur, (int)idx);
 	}
 	free(copy);
+	return cur;
+}
+
+static const char *
+str_at(const cJSON *o, const char *path)
+{
+	const cJSON *cur = node_at(o, path);
+
 	return cur && cJSON_IsString(cur) ? cur->valuestring :
 	    cur && cJSON_IsNull(cur) ? "(null)" : "(absent)";
 }
@@ -268,7 +277,8 @@ numbers_read_as_people_write_them(void **state)
 	struct comparison *c = new_comparison("pixel-7", "feed", CMP_PASS);
 	struct view_input in = { .cmp = c };
 	struct cmp_entry *e;
-	cJSON *m, *row;
+	cJSON *m;
+	const cJSON *row;
 
 	e = add_entry(c, "feed", "list", "jank_pct", CMP_INCONCLUSIVE);
 	e->base.median = 4.25;
@@ -279,10 +289,7 @@ numbers_read_as_people_write_them(void **state)
 	add_entry(c, "feed", "list", "frozen_frames", CMP_REGRESSION)->cur
 	    .median = 1;
 	m = model_of(&in, 1, NULL);
-	row = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
-	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
-	    cJSON_GetArrayItem(cJSON_GetObjectItem(m, "devices"), 0),
-	    "scenarios"), 0), "scenes"), 0), "metrics"), 0);
+	row = node_at(m, "devices.0.scenarios.0.scenes.0.metrics.0");
 	/* the first row of the table is frame_p90_ms, a pass */
 	assert_string_equal(str_at(row, "metric"), "frame_p90_ms");
 	assert_string_equal(str_at(row, "baseline"), "10 ms");
@@ -329,7 +336,8 @@ session_spread_is_named_with_its_source(void **state)
 		struct view_input in = { .cmp = c };
 		struct cmp_entry *own, *speed;
 		const char *line;
-		cJSON *m, *row;
+		cJSON *m;
+		const cJSON *row;
 		int rows = 0;
 
 		c->prior_runs = w;
@@ -356,11 +364,7 @@ session_spread_is_named_with_its_source(void **state)
 		    "the within-session spread (the prior: 1 baseline "
 		    "session)"));
 		assert_true(!strstr(line, "frames' speed") == !w);
-		row = cJSON_GetArrayItem(cJSON_GetObjectItem(
-		    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
-		    m, "devices"), 0), "scenarios"), 0), "scenes"), 0),
-		    "metrics"), 0);
+		row = node_at(m, "devices.0.scenarios.0.scenes.0.metrics.0");
 		for (; row; row = row->next) {
 			const char *metric = str_at(row, "metric");
 			const char *spread = str_at(row, "spread");
