@@ -59,7 +59,9 @@
  * comparison, to measure what the launch's prior costs and buys there.
  *
  * --trace prints, on stderr, each look's numbers for the shifted metric
- * and every false regression: what a figure is made of; and, numbered by
+ * and every false regression: what a figure is made of; a line a night,
+ * key and shard with what the gate found (`night SERIES/N`: two builds
+ * set side by side night by night); and, numbered by
  * comparison, every entry that kept its scenario measuring (`undecided`)
  * and every pass before the last look with raw p <= 0.1 (`lean`), with
  * its worse shift over T: what step 6's rule for another look costs and
@@ -69,7 +71,11 @@
  * startup_ms, jank_pct or blocks), to measure one row at a time.
  *
  * Nights run on two threads with their own seeded streams, so the figures
- * are the same on every machine for a given seed and --nights.
+ * are the same on every machine for a given seed and --nights; within a
+ * series each night's looks draw from streams keyed by night, look and
+ * scenario (substream()), so that two builds of the method see the same
+ * nights and a change's figures can be set against the old ones night by
+ * night.
  *
  * `--only inter` (issue 18) sets `jankgate ab` against the gate at the
  * same device time: ab's nights are one session of the phone, its blocks
@@ -367,38 +373,79 @@ run_new(const char *key, int night)
  * exp(slope x clock) slower at each iteration: a trend inside a session.
  */
 static void
+gen_scenario(struct results *res, const struct app_model *app, int i, int n,
+    bool warmup, int session, double sf, const struct noise *nz,
+    const struct shift *sh, int *clock, struct stats_rng *r)
+{
+	char name[16];
+	struct rs_scenario *s;
+
+	snprintf(name, sizeof(name), "s%d", i);
+	s = results_find_scenario(res, name);
+	if (!s)
+		s = results_add_scenario(res, name);
+	if (warmup) {
+		struct rs_iteration *it = rs_scenario_add_iteration(s, true);
+
+		/* A warm-up compare must not see: wildly slow. */
+		gen_iteration(it, &app->sc[i], i, sf * 3, nz, NULL, r);
+		it->session = session;
+	}
+	for (int k = 0; k < n; k++) {
+		struct rs_iteration *it = rs_scenario_add_iteration(s, false);
+
+		gen_iteration(it, &app->sc[i], i, clock ? sf *
+		    exp(nz->slope * (double)(*clock)++) : sf, nz, sh, r);
+		it->session = session;
+	}
+}
+
+static void
 gen_session_at(struct results *res, const struct app_model *app,
     const bool *sel, int n, bool warmup, int session, double sf,
     const struct noise *nz, const struct shift *sh, int *clock,
     struct stats_rng *r)
 {
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		if (sel[i])
+			gen_scenario(res, app, i, n, warmup, session, sf, nz,
+			    sh, clock, r);
+}
+
+/*
+ * Keyed streams.  What a night's comparisons draw comes from one value of
+ * the series' stream, split by what it is drawn for (a look's session
+ * factor, one scenario of one look), never from the series' stream itself:
+ * a rule that measures one scenario more or one fewer moves no other draw
+ * of the series, so two builds of the method meet the same nights and
+ * their figures differ by what the method did, not by where a shared
+ * stream happened to be (before, a change to one metric's rule moved every
+ * cell by several points through the draws alone).
+ */
+static void
+substream(struct stats_rng *out, uint64_t base, unsigned what, unsigned which)
+{
+	stats_rng_init(out, base ^ (((uint64_t)what << 32 | which) *
+	    0x9e3779b97f4a7c15ULL));
+}
+
+#define STREAM_FACTOR 1000	/* `which` of a look's session factor */
+
+/* gen_session_at(), each scenario from its own stream of look `what`. */
+static void
+gen_session_keyed(struct results *res, const struct app_model *app,
+    const bool *sel, int n, bool warmup, int session, double sf,
+    const struct noise *nz, const struct shift *sh, int *clock,
+    uint64_t base, unsigned what)
+{
 	for (int i = 0; i < NR_SCENARIOS; i++) {
-		char name[16];
-		struct rs_scenario *s;
+		struct stats_rng r;
 
 		if (!sel[i])
 			continue;
-		snprintf(name, sizeof(name), "s%d", i);
-		s = results_find_scenario(res, name);
-		if (!s)
-			s = results_add_scenario(res, name);
-		if (warmup) {
-			struct rs_iteration *it = rs_scenario_add_iteration(s,
-			    true);
-
-			/* A warm-up compare must not see: wildly slow. */
-			gen_iteration(it, &app->sc[i], i, sf * 3, nz, NULL, r);
-			it->session = session;
-		}
-		for (int k = 0; k < n; k++) {
-			struct rs_iteration *it = rs_scenario_add_iteration(s,
-			    false);
-
-			gen_iteration(it, &app->sc[i], i, clock ? sf *
-			    exp(nz->slope * (double)(*clock)++) : sf, nz, sh,
-			    r);
-			it->session = session;
-		}
+		substream(&r, base, what, (unsigned)i);
+		gen_scenario(res, app, i, n, warmup, session, sf, nz, sh,
+		    clock, &r);
 	}
 }
 
@@ -611,13 +658,16 @@ gate_night(struct verdicts *v, const struct window *w,
 {
 	struct results *cur = run_new(key, night);
 	struct comparison *prior;
+	struct stats_rng fr;
 	bool more[NR_SCENARIOS];
 	int n = 0, clock = 0;
+	uint64_t base = stats_rng_next(r);	/* the night's only draw */
 
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		n += sel[i];
-	gen_session_at(cur, app, sel, ITERATIONS, true, 0,
-	    session_factor(nn, r), nn->nz, sh, &clock, r);
+	substream(&fr, base, 0, STREAM_FACTOR);
+	gen_session_keyed(cur, app, sel, ITERATIONS, true, 0,
+	    session_factor(nn, &fr), nn->nz, sh, &clock, base, 0);
 	comparison_free(look(&v->single, w, cur, sh, su, share, 1, 1, NULL));
 	v->compare_target = v->single.target == CMP_REGRESSION;
 	prior = look(&v->final, w, cur, sh, su, share, 1, looks, NULL);
@@ -640,8 +690,10 @@ gate_night(struct verdicts *v, const struct window *w,
 			break;
 		/* After the cool-down the phone starts its session afresh. */
 		clock = 0;
-		gen_session_at(cur, app, more, ITERATIONS, false, v->looks,
-		    session_factor(nn, r), nn->nz, sh, &clock, r);
+		substream(&fr, base, (unsigned)v->looks, STREAM_FACTOR);
+		gen_session_keyed(cur, app, more, ITERATIONS, false,
+		    v->looks, session_factor(nn, &fr), nn->nz, sh, &clock,
+		    base, (unsigned)v->looks);
 		v->iterations += any * ITERATIONS;
 		c = look(&v->final, w, cur, sh, su, share, ++v->looks, looks,
 		    prior);
@@ -751,6 +803,14 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 				t->kind_used[k] += v[d].final.kind_used[k];
 			t->t_single += v[d].compare_target;
 			t->t_scene += v[d].gate_scene;
+			if (trace)
+				fprintf(stderr, "night %llx/%d key %d shard %d: "
+				    "target %d regressed %d looks %d "
+				    "iterations %d\n",
+				    (unsigned long long)s->seed, night, d,
+				    shard, v[d].gate_target,
+				    v[d].gate_regressed, v[d].looks,
+				    v[d].iterations);
 			if (isfinite(v[d].threshold)) {
 				XALLOC_GROW(t->thr, t->nr_thr + 1,
 				    t->alloc_thr);
@@ -843,6 +903,7 @@ ab_night(struct tally *t, const struct app_model *app, const struct shift *sh,
 	struct look lk = { 0 };
 	bool sel[NR_SCENARIOS];
 	double night_f = exp(stats_rng_normal(r, 0, nz->drift));
+	uint64_t base = stats_rng_next(r);	/* keyed streams, as a gate night */
 	int blocks[2] = { 0, 0 }, clock = 0;
 	bool regressed = false, target = false;
 	struct setup ab_su = *su;
@@ -856,11 +917,16 @@ ab_night(struct tally *t, const struct app_model *app, const struct shift *sh,
 
 		for (int b = 0; b < 4; b++) {
 			int x = order[b] == 'B';
-			double bf = night_f * exp(stats_rng_normal(r, 0,
-			    AB_BLOCK_SD));
+			unsigned what = (unsigned)(round * 4 + b);
+			struct stats_rng br;
+			double bf;
 
-			gen_session_at(ab[x], app, sel, ITERATIONS, false,
-			    blocks[x]++, bf, nz, x ? sh : NULL, &clock, r);
+			substream(&br, base, what, STREAM_FACTOR);
+			bf = night_f * exp(stats_rng_normal(&br, 0,
+			    AB_BLOCK_SD));
+			gen_session_keyed(ab[x], app, sel, ITERATIONS, false,
+			    blocks[x]++, bf, nz, x ? sh : NULL, &clock, base,
+			    what);
 		}
 		for (int i = 0; i < NR_SCENARIOS; i++)
 			t->ab_iterations += sel[i] ? 4 * ITERATIONS : 0;
