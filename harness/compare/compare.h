@@ -77,7 +77,8 @@
  *                      at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
  *                      cannot tell: before the last look a worse estimate
- *                      at T with p_raw <= CMP_PROMISE, or below T with
+ *                      at T with p_raw <= CMP_PROMISE (a count of blocks:
+ *                      at T / 2, compare_verdict.c), or below T with
  *                      p_raw <= a, where more iterations (a new session)
  *                      can settle it; at the last look the estimate
  *                      reaches T and a < p <= alpha (significant at the

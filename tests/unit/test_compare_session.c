@@ -2,13 +2,18 @@
  * test_compare_session.c: the session model's estimates of how much one
  * session moves a metric (compare_session.c): a kind's entries that are
  * alike take the kind's spread, whatever one entry's few sessions say by
- * chance; an entry that truly moves more keeps most of its own.
+ * chance; an entry that truly moves more keeps most of its own.  And the
+ * two rules made for counts of events (blocks): the mid-p of their test
+ * (compare_test.c) and another look when they promise to reach T
+ * (compare_verdict.c).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
 
+#include "compare.h"
 #include "compare_int.h"
 #include "metrics.h"
 #include "stats.h"
@@ -156,10 +161,110 @@ no_spread_without_sessions_or_peers(void **state)
 	cmp_sample_release(&p.b);
 }
 
+/* P(X = k) for X binomial(n, f), from the definition. */
+static double
+binom_at(int k, int n, double f)
+{
+	return exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+	    k * log(f) + (n - k) * log1p(-f));
+}
+
+/*
+ * A count of blocks is tested by the conditional test of two Poisson
+ * rates, its tails mid-p values: with no session spread (the design
+ * effect 1, nothing estimated), the p-value is P(X > 10) + P(X = 10) / 2
+ * for X binomial(16, 5 / 25), the current side's share of the 16 blocks.
+ * The exact tail P(X >= 10) would be larger by half of P(X = 10), and a
+ * t quantile with the within spread's degrees of freedom larger still.
+ */
+static void
+block_counts_take_the_mid_p(void **state)
+{
+	static const double base[20] = { 0, 1, 0, 0, 1, 0, 0, 1, 0, 0,
+		1, 0, 0, 0, 1, 0, 0, 1, 0, 0 };
+	static const double cur[5] = { 2, 1, 3, 2, 2 };
+	struct cmp_pending p;
+	struct cmp_session_kind sk;
+	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0 };
+	struct cmp_model m;
+	double above = 0, at = binom_at(10, 16, 0.2);
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	memset(&sk, 0, sizeof(sk));
+	p.metric = metric_find("blocks");
+	assert_true(p.metric->by_means);
+	for (int i = 0; i < 20; i++)
+		cmp_sample_add(&p.b, base[i], i / 5, 0);
+	for (int i = 0; i < 5; i++)
+		cmp_sample_add(&p.cu, cur[i], 0, 0);
+	sk.estimate = NAN;
+	sk.df = INFINITY;
+	cmp_model_test(&m, &p, &sk, 0, NULL, 0, &o);
+	for (int k = 11; k <= 16; k++)
+		above += binom_at(k, 16, 0.2);
+	assert_false(m.untestable);
+	assert_true(fabs(m.p_greater - (above + at / 2)) <= 1e-9 *
+	    (above + at / 2));
+	/* The other way: P(X < 10) + P(X = 10) / 2, the two summing to 1. */
+	assert_true(fabs(m.p_less + m.p_greater - 1) <= 1e-9);
+	cmp_sample_release(&p.b);
+	cmp_sample_release(&p.cu);
+}
+
+/* An entry of `metric` 0.6 worse against T 1, its raw p `p_raw`. */
+static enum cmp_verdict
+decide(const char *metric, double p_raw, bool last)
+{
+	struct cmp_entry e;
+	struct cmp_pending p;
+	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, last, true };
+	enum cmp_verdict v;
+
+	memset(&e, 0, sizeof(e));
+	memset(&p, 0, sizeof(p));
+	p.metric = metric_find(metric);
+	e.unit = (char *)p.metric->unit;
+	e.shift = 0.6;
+	e.shift_lo = -0.15;
+	e.shift_hi = 1.35;
+	e.shift_level = 0.98;
+	e.threshold = 1;
+	p.p_worse_raw = p_raw;
+	p.p_worse = 1;
+	p.p_better_raw = 1 - p_raw;
+	p.p_better = 1;
+	cmp_decide(&e, &p, &r);
+	v = e.verdict;
+	if (v == CMP_INCONCLUSIVE)
+		assert_non_null(strstr(e.reason, "run more iterations"));
+	free(e.reason);
+	return v;
+}
+
+/*
+ * Before the last look, a count whose estimate reaches half of T with raw
+ * p <= 0.05 is measured again (a rate 1.5 blocks higher often shows as
+ * 0.6-1.0 more at 5 iterations); a metric that is not a count, a weaker
+ * p, or the last look pass it as before.
+ */
+static void
+promising_counts_are_measured_again(void **state)
+{
+	(void)state;
+	assert_int_equal(decide("blocks", 0.03, false), CMP_INCONCLUSIVE);
+	assert_int_equal(decide("blocks", 0.08, false), CMP_PASS);
+	assert_int_equal(decide("blocks", 0.03, true), CMP_PASS);
+	assert_int_equal(decide("frame_p90_ms", 0.03, false), CMP_PASS);
+	assert_int_equal(decide("block_ms", 0.03, false), CMP_PASS);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(alike_entries_take_their_kind),
 	cmocka_unit_test(unalike_entries_keep_their_own),
 	cmocka_unit_test(no_spread_without_sessions_or_peers),
+	cmocka_unit_test(block_counts_take_the_mid_p),
+	cmocka_unit_test(promising_counts_are_measured_again),
 };
 
 JG_UNIT_GROUP(compare_session, tests, NULL, NULL)
