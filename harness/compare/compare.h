@@ -47,7 +47,9 @@
  *      Satterthwaite's degrees of freedom; else (a long tail, the sums
  *      of block walls) Mann-Whitney (exact for a small side) read as z
  *      and shrunk by the root of the design effect of the sessions, its
- *      Hodges-Lehmann shift with the interval widened alike.  The
+ *      Hodges-Lehmann shift with the interval widened alike; a sum of
+ *      block walls against a side without any event always so (the
+ *      zeros have no spread for a t test to read).  The
  *      p-values of each direction are adjusted (Holm by default, or
  *      Benjamini-Hochberg) over every metric tested in this comparison
  *      and compared with this look's share of this comparison's share

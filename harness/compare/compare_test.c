@@ -34,6 +34,20 @@
 #define CMP_OWN_P 0.01
 
 /*
+ * Whether a side of a sum of event walls (block_ms) saw no event at all:
+ * every value it counts is 0.
+ */
+static bool
+without_events(const struct cmp_sample *s, const bool *anchor)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if ((!anchor || s->run[i] < 0 || anchor[s->run[i]]) &&
+		    s->v[i] != 0)
+			return false;
+	return true;
+}
+
+/*
  * The speed prior or a metric's own sessions are named as where an entry's
  * session spread came from when they raised it by 10 % or more (its
  * variance by 21 %); less than that, and it reads as its kind's.
@@ -321,7 +335,7 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	bool log_scale = cmp_use_log(p);
 	double vw, vw_own, vb, vr, dfw, q, base, den, deff, naive, min_p, df_b;
 	double b_plain, df_session;
-	bool rank_only, by_means;
+	bool rank_only, by_means, no_events = false;
 
 	memset(out, 0, sizeof(*out));
 	moved.cu.v = NULL;
@@ -402,6 +416,20 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		    cmp_rounding_floor(p->metric, center, log_scale));
 	}
 	rank_only = !p->metric->by_means && vw_own > 2.5 * vr;
+	/*
+	 * A sum of event walls (block_ms) against a side that saw no event:
+	 * the zeros have no spread, so a t test would take the other side's
+	 * spread of walls for the noise and call five iterations that each
+	 * caught a block a certain change, when five without one were as
+	 * likely (one baseline run at a rate of one block every two
+	 * iterations).  What the values can say then is only which of them
+	 * had an event, and the ordering of the values says that: the rank
+	 * test decides, even where it cannot reach the level (the count of
+	 * `blocks` beside it, a conditional Poisson test, agrees).
+	 */
+	if (p->metric->kind == METRIC_KIND_BLOCKS && !p->metric->by_means &&
+	    (without_events(&p->b, anchor) || without_events(&p->cu, NULL)))
+		no_events = rank_only = true;
 	by_means = p->metric->kind != METRIC_KIND_BLOCKS &&
 	    metric_kind_is_log(p->metric->kind) == log_scale &&
 	    vw_own <= CMP_LIGHT_TAIL * vr;
@@ -511,6 +539,14 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	}
 	if (p->metric->by_means)
 		count_test(out, p, anchor, sqrt(deff), df_session);
+	/* Where the ranks' interval could not be had, still no more
+	 * evidence than the rarest ordering of these values. */
+	if (no_events) {
+		double floor_p = shrink(min_p, sqrt(deff), df_session);
+
+		out->p_greater = fmax(out->p_greater, floor_p);
+		out->p_less = fmax(out->p_less, floor_p);
+	}
 	q = stats_t_quantile(1 - (1 - o->ci_level) / 2, out->df);
 	out->shift = unscale(out->d, base, log_scale);
 	out->lo = unscale(out->d - q * out->se, base, log_scale);

@@ -212,6 +212,64 @@ block_counts_take_the_mid_p(void **state)
 	cmp_sample_release(&p.cu);
 }
 
+/*
+ * The sum of block walls against a side that saw no block: one baseline
+ * run of 5 iterations without a block against 5 that each caught one is
+ * what a rate of one block every two iterations gives on one night in
+ * forty, and no ordering of 5 values against 5 is rarer than 1 / 252; the
+ * t test, taking the walls' spread for the noise, called it certain
+ * (p 5e-8 in `make bench`'s first week).  Against a window that never saw
+ * a block (40 runs), the same 15 blocked iterations are a regression far
+ * below the level.
+ */
+static void
+walls_against_no_blocks_are_ranks(void **state)
+{
+	static const double walls[15] = { 480, 520, 455, 610, 500, 530,
+		470, 590, 505, 515, 460, 640, 495, 525, 545 };
+	struct cmp_pending p;
+	struct cmp_session_kind sk;
+	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0 };
+	struct cmp_model m;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	memset(&sk, 0, sizeof(sk));
+	p.metric = metric_find("block_ms");
+	assert_false(p.metric->by_means);
+	sk.estimate = NAN;
+	sk.prior = sk.used = 0.5;
+	sk.df = INFINITY;
+	for (int i = 0; i < 5; i++) {
+		cmp_sample_add(&p.b, 0, 0, 0);
+		cmp_sample_add(&p.cu, walls[i], -1, 0);
+	}
+	cmp_model_test(&m, &p, &sk, 0, NULL, 0, &o);
+	assert_false(m.untestable);
+	assert_true(m.rank);
+	assert_true(m.p_greater >= 1.0 / 252 * (1 - 1e-9));
+	assert_true(m.p_greater > o.level);
+	/* The other side without events is held alike. */
+	cmp_model_test(&m, &(struct cmp_pending){ .metric = p.metric,
+	    .b = p.cu, .cu = p.b }, &sk, 0, NULL, 0, &o);
+	assert_true(m.p_less >= 1.0 / 252 * (1 - 1e-9));
+	cmp_sample_release(&p.b);
+	cmp_sample_release(&p.cu);
+
+	memset(&p, 0, sizeof(p));
+	p.metric = metric_find("block_ms");
+	for (int i = 0; i < 200; i++)
+		cmp_sample_add(&p.b, 0, i / 5, 0);
+	for (int i = 0; i < 15; i++)
+		cmp_sample_add(&p.cu, walls[i], -1, i / 5);
+	cmp_model_test(&m, &p, &sk, 0, NULL, 0, &o);
+	assert_true(m.rank);
+	assert_true(m.p_greater < o.level);
+	assert_true(m.shift > 400);
+	cmp_sample_release(&p.b);
+	cmp_sample_release(&p.cu);
+}
+
 /* An entry of `metric` 0.6 worse against T 1, its raw p `p_raw`. */
 static enum cmp_verdict
 decide(const char *metric, double p_raw, bool last)
@@ -264,6 +322,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unalike_entries_keep_their_own),
 	cmocka_unit_test(no_spread_without_sessions_or_peers),
 	cmocka_unit_test(block_counts_take_the_mid_p),
+	cmocka_unit_test(walls_against_no_blocks_are_ranks),
 	cmocka_unit_test(promising_counts_are_measured_again),
 };
 
