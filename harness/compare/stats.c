@@ -139,13 +139,25 @@ cmp_ranked_p(const void *a, const void *b)
 int
 stats_p_adjust(double *out, const double *p, size_t n, enum stats_adjust how)
 {
-	struct ranked_p *r;
-	double run;
+	return stats_p_adjust_weighted(out, p, NULL, n, how);
+}
 
-	for (size_t i = 0; i < n; i++)
+int
+stats_p_adjust_weighted(double *out, const double *p, const double *w,
+    size_t n, enum stats_adjust how)
+{
+	struct ranked_p *r;
+	double run, total = 0, rest;
+
+	for (size_t i = 0; i < n; i++) {
 		if (!(p[i] >= 0 && p[i] <= 1))
 			return jg_error_set(JG_EINVAL,
 			    "p-value %zu is outside [0, 1] (%g)", i, p[i]);
+		if (w && !(w[i] > 0 && isfinite(w[i])))
+			return jg_error_set(JG_EINVAL,
+			    "weight %zu is not a positive number (%g)", i,
+			    w[i]);
+	}
 	if (how == STATS_ADJUST_NONE) {
 		if (out != p && n)
 			memmove(out, p, n * sizeof(*out));
@@ -156,27 +168,35 @@ stats_p_adjust(double *out, const double *p, size_t n, enum stats_adjust how)
 		    (int)how);
 	if (!n)
 		return 0;
-	/* Copy first: out may be p, and every rank needs the raw values. */
+	/*
+	 * Copy first: out may be p, and every rank needs the raw values.
+	 * Weighted, the order is that of p / w, and a hypothesis' share of
+	 * what is left is its weight over the weights left.
+	 */
 	r = xmalloc(n * sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
-		r[i].p = p[i];
+		r[i].p = w ? p[i] / w[i] : p[i];
 		r[i].i = i;
+		total += w ? w[i] : 1;
 	}
 	qsort(r, n, sizeof(*r), cmp_ranked_p);
 	if (how == STATS_ADJUST_HOLM) {
-		/* Step down: the j-th smallest faces n - j + 1 hypotheses. */
+		/* Step down: the j-th smallest faces the weight left. */
 		run = 0;
+		rest = total;
 		for (size_t j = 0; j < n; j++) {
-			double v = fmin(1, (double)(n - j) * r[j].p);
+			double v = fmin(1, rest * r[j].p);
 
+			rest -= w ? w[r[j].i] : 1;
 			run = fmax(run, v);
 			out[r[j].i] = run;
 		}
 	} else {
-		/* Step up: a p-value is no worse than any larger one's. */
+		/* Step up: a p-value is no worse than any larger one's;
+		 * weighted, p / w against the mean weight (Genovese et al.). */
 		run = 1;
 		for (size_t j = n; j-- > 0;) {
-			double v = fmin(1, (double)n * r[j].p / (double)(j + 1));
+			double v = fmin(1, total * r[j].p / (double)(j + 1));
 
 			run = fmin(run, v);
 			out[r[j].i] = run;

@@ -159,6 +159,16 @@ enum stats_adjust {
 int stats_p_adjust(double *out, const double *p, size_t n,
     enum stats_adjust how);
 
+/*
+ * The same with a positive weight per hypothesis (NULL: all equal):
+ * weighted Holm (Holm 1979: ordered by p / w, the j-th rejected when
+ * p <= alpha w / the weights not yet rejected; any dependence) and
+ * weighted BH (p / w against the mean weight).  Scaling every weight
+ * alike changes nothing.  JG_EINVAL for a weight that is not positive.
+ */
+int stats_p_adjust_weighted(double *out, const double *p, const double *w,
+    size_t n, enum stats_adjust how);
+
 /* "none", "holm" or "bh"; never NULL. */
 const char *stats_adjust_name(enum stats_adjust how);
 

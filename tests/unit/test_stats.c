@@ -610,6 +610,40 @@ adjust_hand_examples(void **state)
 		assert_near(out[i], p[i], 0);
 }
 
+/*
+ * Weighted, by hand: p / w of 0.01 0.04 0.03 0.005 over weights 4 1 1 2
+ * is .0025 .04 .03 .0025; in that order (ties by input) Holm multiplies
+ * by the weight left, 8 4 2 1: .02 .01 .06 .04, running max .02 .02 .06
+ * .06; BH by 8 / rank: .02 .01 .08 .08, running min from the top .01 .01
+ * .08 .08.  Equal weights are plain Holm, whatever their scale.
+ */
+static void
+adjust_weighted_hand_examples(void **state)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double w[] = { 4, 1, 1, 2 }, same[] = { 3, 3, 3, 3 };
+	static const double holm[] = { 0.02, 0.06, 0.06, 0.02 };
+	static const double bh[] = { 0.01, 0.08, 0.08, 0.01 };
+	static const double plain[] = { 0.03, 0.06, 0.06, 0.02 };
+	static const double zero[] = { 1, 0, 1, 1 };
+	double out[4];
+
+	assert_int_equal(stats_p_adjust_weighted(out, p, w, 4,
+	    STATS_ADJUST_HOLM), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_near(out[i], holm[i], 1e-15);
+	assert_int_equal(stats_p_adjust_weighted(out, p, w, 4,
+	    STATS_ADJUST_BH), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_near(out[i], bh[i], 1e-15);
+	assert_int_equal(stats_p_adjust_weighted(out, p, same, 4,
+	    STATS_ADJUST_HOLM), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_near(out[i], plain[i], 1e-15);
+	assert_int_equal(stats_p_adjust_weighted(out, p, zero, 4,
+	    STATS_ADJUST_HOLM), JG_EINVAL);
+}
+
 /* Adjusted values cap at 1, work in place, and equal p stay equal. */
 static void
 adjust_caps_and_in_place(void **state)
@@ -771,6 +805,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hl_interval_inverts_the_test),
 	cmocka_unit_test(hl_normal_interval_close_to_exact),
 	cmocka_unit_test(adjust_hand_examples),
+	cmocka_unit_test(adjust_weighted_hand_examples),
 	cmocka_unit_test(adjust_caps_and_in_place),
 	cmocka_unit_test(adjust_rejects_bad_input),
 	cmocka_unit_test(normal_quantile_known_values),
