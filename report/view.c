@@ -222,6 +222,12 @@ put_method(cJSON *root, const struct comparison *c)
 	view_text_num(&sb, c->alpha);
 	view_json_str(m, "alpha", sb.buf);
 	view_json_str(m, "correction", stats_adjust_name(c->correction));
+	/* Only where it weighs: "weighted 4" is news, "weighted 1" is not. */
+	if (c->primary_weight != 1) {
+		strbuf_setlen(&sb, 0);
+		view_text_num(&sb, c->primary_weight);
+		view_json_str(m, "primary_weight", sb.buf);
+	}
 	strbuf_setlen(&sb, 0);
 	view_text_num(&sb, 100 * (1 - 2 * c->alpha));
 	strbuf_addch(&sb, '%');

@@ -82,6 +82,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 	o->look = o->looks = 1;
 	o->spending = CMP_SPEND_LATE;
 	o->share = 1;
+	o->primary_weight = cfg ? cfg->primary_weight : CMP_PRIMARY_WEIGHT;
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		o->session_prior[k] = default_prior[k];
 	o->prior_runs = 1;
@@ -237,6 +238,9 @@ check_opts(const struct compare_opts *o)
 	    o->correction != STATS_ADJUST_BH)
 		return jg_error_set(JG_EINVAL, "unknown correction %d",
 		    (int)o->correction);
+	if (!(o->primary_weight > 0 && isfinite(o->primary_weight)))
+		return jg_error_set(JG_EINVAL, "primary_weight %g is not a "
+		    "positive number", o->primary_weight);
 	if (!(o->prior_runs >= 0))
 		return jg_error_set(JG_EINVAL, "prior weight %g is negative",
 		    o->prior_runs);
@@ -357,6 +361,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	c->alpha = o->alpha;
 	c->share = o->share;
 	c->correction = o->correction;
+	c->primary_weight = o->primary_weight;
 	c->ci_level = fmax(1 - 2 * o->alpha, 0.5);
 	c->min_iterations = o->min_iterations;
 	c->noise = o->noise;

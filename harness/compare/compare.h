@@ -51,10 +51,11 @@
  *      block walls against a side without any event always so (the
  *      zeros have no spread for a t test to read).  The
  *      p-values of each direction are adjusted (Holm by default, or
- *      Benjamini-Hochberg) over every metric tested in this comparison
- *      and compared with this look's share of this comparison's share
- *      of alpha (`share`: the night is the family; see enum
- *      cmp_spending for the looks).
+ *      Benjamini-Hochberg; weighted, a metric_def.primary one by
+ *      opts.primary_weight, every other by 1) over every metric tested
+ *      in this comparison and compared with this look's share of this
+ *      comparison's share of alpha (`share`: the night is the family;
+ *      see enum cmp_spending for the looks).
  *      Metrics whose values are all one and the same number on both
  *      sides cannot reject and are left out of the family: they pass.
  *   5. Practical size: T = max(absolute, relative * |baseline median|,
@@ -109,6 +110,17 @@
 
 struct config_compare;
 struct results;
+
+/*
+ * The metric a team reads first for a scene or a launch (metrics.h
+ * `primary`) gets this many times another metric's share of alpha in the
+ * correction (step 5; config `primary_weight`).  Measured with make bench
+ * (README, Method): at 4 the gate finds a p90 1.5 IQR worse at 2 % drift
+ * on 73 % of nights where alike it found 64 %, and a 30 % slower launch
+ * against one baseline run on 78.5 % where it found 67.5 %, for a point
+ * or two of the jank share's and the blocks' power.
+ */
+#define CMP_PRIMARY_WEIGHT 4
 struct rs_scenario;
 
 /*
@@ -134,6 +146,13 @@ struct compare_opts {
 	 * night's (device key, scenario) pairs, so the night is the family.
 	 */
 	double share;
+	/*
+	 * The weight of each scene's frame_p90_ms and each scenario's
+	 * startup_ms in the correction (weighted Holm or BH) against 1 for
+	 * every other metric; 1: all alike.  CMP_PRIMARY_WEIGHT without a
+	 * configuration.
+	 */
+	double primary_weight;
 	/* The session model's priors (step 3), and their weight in runs. */
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
@@ -175,9 +194,9 @@ void compare_methods(struct comparison *c, const char *scenario,
     size_t nr_base, const struct compare_opts *o);
 
 /*
- * Fill *o from `cfg` (alpha, correction, min_iterations, thresholds, the
- * session priors), or with alpha 0.01, Holm, 3 and the priors' defaults
- * when `cfg` is NULL; noise 1; share 1; the trend line on; one look that
+ * Fill *o from `cfg` (alpha, correction, primary_weight, min_iterations,
+ * thresholds, the session priors), or with alpha 0.01, Holm,
+ * CMP_PRIMARY_WEIGHT, 3 and the priors' defaults when `cfg` is NULL; noise 1; share 1; the trend line on; one look that
  * is not the last (look 1 of 1, late spending, last false).
  */
 void compare_opts_init(struct compare_opts *o,

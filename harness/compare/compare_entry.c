@@ -360,7 +360,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 {
 	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
 		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
-		METRIC_KIND_FRAME_TIME, 0, 0, 0 };
+		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
 	struct cmp_pending p;
 
 	memset(&p, 0, sizeof(p));

@@ -79,6 +79,7 @@ struct cmp_rules {
 	double alpha;		/* this look's share for the main test */
 	double alpha_run;	/* all looks' */
 	enum stats_adjust how;	/* named in reasons */
+	double primary_weight;	/* ... with it, for a primary metric */
 	bool last;		/* no more iterations will follow */
 	bool sequential;	/* the caller takes more than one look */
 };

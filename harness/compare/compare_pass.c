@@ -178,19 +178,33 @@ cmp_test_all(struct cmp_ctx *x)
 	}
 }
 
+/* An entry's weight in the correction (compare_opts.primary_weight). */
+static double
+weight(const struct cmp_ctx *x, const struct cmp_pending *p)
+{
+	return p->metric->primary && !p->explain ? x->o->primary_weight : 1;
+}
+
 /* Adjust `get`'s p-values of the pending entries `want` selects. */
 static int
 adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
     int), bool (*want)(const struct cmp_pending *))
 {
 	double *p = xcalloc(x->nr_pend + 1, sizeof(*p));
+	double *w = NULL;
 	size_t n = 0;
 	int rc;
 
+	if (x->o->primary_weight != 1)
+		w = xcalloc(x->nr_pend + 1, sizeof(*w));
 	for (size_t i = 0; i < x->nr_pend; i++)
-		if (want(&x->pend[i]))
+		if (want(&x->pend[i])) {
+			if (w)
+				w[n] = weight(x, &x->pend[i]);
 			p[n++] = *get(&x->pend[i], 0);
-	rc = stats_p_adjust(p, p, n, x->c->correction);
+		}
+	rc = stats_p_adjust_weighted(p, p, w, n, x->c->correction);
+	free(w);
 	if (tests)
 		*tests = n;
 	n = 0;
@@ -251,9 +265,9 @@ cmp_decide_all(struct cmp_ctx *x)
 {
 	struct comparison *c = x->c;
 	struct cmp_rules r = { c->alpha_look - c->alpha_trend,
-		c->alpha * c->share, c->correction, x->o->last,
-		x->o->looks > 1 };
-	double alpha_one, alpha_expl;
+		c->alpha * c->share, c->correction, x->o->primary_weight,
+		x->o->last, x->o->looks > 1 };
+	double alpha_one, alpha_expl, wsum = 0;
 	int rc;
 
 	rc = adjust(x, &c->tests, p_worse, in_family);
@@ -267,7 +281,11 @@ cmp_decide_all(struct cmp_ctx *x)
 		rc = adjust(x, NULL, p_better, in_explain_family);
 	if (rc)
 		return rc;
-	alpha_one = r.alpha / (double)(c->tests ? c->tests : 1);
+	/* One metric's share of the family: its weight over the weights. */
+	for (size_t i = 0; i < x->nr_pend; i++)
+		if (in_family(&x->pend[i]))
+			wsum += weight(x, &x->pend[i]);
+	alpha_one = r.alpha / (wsum > 0 ? wsum : 1);
 	alpha_expl = r.alpha / (double)(c->explain_tests ?
 	    c->explain_tests : 1);
 	for (size_t i = 0; i < x->nr_pend; i++) {
@@ -290,7 +308,8 @@ cmp_decide_all(struct cmp_ctx *x)
 			m.log_scale = e->log_scale;
 			e->detectable = cmp_model_detectable(&m,
 			    e->base.median, e->higher_is_better,
-			    p->explain ? alpha_expl : alpha_one);
+			    p->explain ? alpha_expl : alpha_one *
+			    weight(x, p));
 		}
 		if (p->trend)
 			cmp_decide_trend(x, p, e);

@@ -96,12 +96,25 @@ add_qty(struct strbuf *sb, double x, const char *unit, bool sign)
 	strbuf_addf(sb, " %s", unit);
 }
 
+/* "holm", or for a primary metric weighted in it "holm, weighted 4". */
 static void
-add_p(struct strbuf *sb, const struct cmp_entry *e, enum stats_adjust how)
+add_how(struct strbuf *sb, const struct cmp_pending *p,
+    const struct cmp_rules *r)
+{
+	strbuf_addstr(sb, stats_adjust_name(r->how));
+	if (p->metric->primary && !p->explain && r->primary_weight != 1)
+		strbuf_addf(sb, ", weighted %g", r->primary_weight);
+}
+
+static void
+add_p(struct strbuf *sb, const struct cmp_entry *e,
+    const struct cmp_pending *p, const struct cmp_rules *r)
 {
 	strbuf_addf(sb, "p = %.2g", e->p_adjusted);
-	if (how != STATS_ADJUST_NONE)
-		strbuf_addf(sb, " after %s", stats_adjust_name(how));
+	if (r->how != STATS_ADJUST_NONE) {
+		strbuf_addstr(sb, " after ");
+		add_how(sb, p, r);
+	}
 }
 
 static void
@@ -149,12 +162,12 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		e->verdict = CMP_REGRESSION;
 		add_worse(&sb, e, "worse");
 		strbuf_addstr(&sb, ", ");
-		add_p(&sb, e, r->how);
+		add_p(&sb, e, p, r);
 	} else if (sig && worse < 0 && -worse >= t) {
 		e->verdict = CMP_IMPROVEMENT;
 		add_worse(&sb, e, "better");
 		strbuf_addstr(&sb, ", ");
-		add_p(&sb, e, r->how);
+		add_p(&sb, e, p, r);
 	} else if (worse_hi < t) {
 		/* What a pass can claim: the interval's worse end. */
 		e->verdict = CMP_PASS;
@@ -189,7 +202,7 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		add_worse(&sb, e, "worse");
 		strbuf_addstr(&sb, " but not significant, ");
 		if (r->last)
-			add_p(&sb, e, r->how);
+			add_p(&sb, e, p, r);
 		else
 			strbuf_addf(&sb, "p = %.2g even alone", e->p_value);
 		strbuf_addstr(&sb, ": this sample cannot tell a change of "
@@ -207,15 +220,17 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 	} else {
 		e->verdict = CMP_INCONCLUSIVE;
 		add_worse(&sb, e, "worse");
-		if (r->last)
-			strbuf_addf(&sb, ", p = %.2g after %s: below alpha "
-			    "%.2g but not this last look's %.2g",
-			    e->p_adjusted, stats_adjust_name(r->how),
-			    r->alpha_run, r->alpha);
-		else
-			strbuf_addf(&sb, ", p = %.2g alone but %.2g after "
-			    "%s; run more iterations", e->p_value,
-			    e->p_adjusted, stats_adjust_name(r->how));
+		if (r->last) {
+			strbuf_addf(&sb, ", p = %.2g after ", e->p_adjusted);
+			add_how(&sb, p, r);
+			strbuf_addf(&sb, ": below alpha %.2g but not this "
+			    "last look's %.2g", r->alpha_run, r->alpha);
+		} else {
+			strbuf_addf(&sb, ", p = %.2g alone but %.2g after ",
+			    e->p_value, e->p_adjusted);
+			add_how(&sb, p, r);
+			strbuf_addstr(&sb, "; run more iterations");
+		}
 	}
 	free(e->reason);
 	e->reason = strbuf_detach(&sb, NULL);

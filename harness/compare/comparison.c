@@ -134,6 +134,7 @@ comparison_new(void)
 	c->ci_level = NAN;
 	c->look = c->looks = 1;
 	c->share = 1;
+	c->primary_weight = 1;
 	c->alpha_trend = 0;
 	c->prior_runs = NAN;
 	for (int k = 0; k < METRIC_NR_KINDS; k++) {

@@ -236,6 +236,7 @@ struct comparison {
 
 	double alpha;		/* over all looks */
 	enum stats_adjust correction;
+	double primary_weight;	/* of frame_p90_ms, startup_ms: 1 alike */
 	double ci_level;
 	int min_iterations;
 	double noise;		/* T >= noise x spread */

@@ -270,9 +270,10 @@ read_session_kinds(struct cr *r, const cJSON *o, void *dst)
 static int
 read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 {
-	double share, n_trend, n_anchor;
+	double share, n_trend, n_anchor, weight;
 
 	if (get_num(r, o, "share", &share) ||
+	    get_num(r, o, "primary_weight", &weight) ||
 	    get_num(r, o, "alpha_trend", &c->alpha_trend) ||
 	    get_num(r, o, "trend_tests", &n_trend) ||
 	    get_num(r, o, "anchor_runs", &n_anchor) ||
@@ -281,6 +282,9 @@ read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 	    read_object(r, o, "session", read_session_kinds, c))
 		return JG_EINVAL;
 	c->share = isnan(share) ? 1 : share;
+	if (!isnan(weight) && !(weight > 0))
+		return bad(r, "primary_weight", "a positive number");
+	c->primary_weight = isnan(weight) ? 1 : weight;
 	if (isnan(c->alpha_trend))
 		c->alpha_trend = 0;
 	if (!isnan(n_trend) && (n_trend < 0 || n_trend != floor(n_trend)))

@@ -266,6 +266,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "alpha", c->alpha);
 	jsonw_num(&w, "share", c->share);
 	jsonw_str(&w, "correction", stats_adjust_name(c->correction));
+	jsonw_num(&w, "primary_weight", c->primary_weight);
 	jsonw_num(&w, "ci_level", c->ci_level);
 	jsonw_num(&w, "min_iterations", c->min_iterations);
 	jsonw_num(&w, "tests", (double)c->tests);

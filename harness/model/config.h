@@ -93,6 +93,7 @@ struct config_compare {
 	size_t nr_thresholds;
 	double alpha;
 	enum config_correction correction;
+	double primary_weight;	/* frame_p90_ms, startup_ms in the family */
 	int min_iterations;	/* fewer valid iterations: inconclusive */
 	struct config_session session;
 };

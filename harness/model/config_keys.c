@@ -132,6 +132,10 @@ static const struct key config_keys[] = {
 	  "after correction" },
 	{ "correction", K_ENUM, O(compare.correction), 0, 0, correction_names,
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
+	{ "primary_weight", K_NUMBER, O(compare.primary_weight), 1, 100,
+	  NULL, "4", 0,
+	  "weight of each scene's frame_p90_ms and each scenario's startup_ms "
+	  "in the correction, against 1 for every other metric" },
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },

@@ -71,6 +71,13 @@ struct metric_def {
 	 * exit status (compare.h, metrics_explain.h).
 	 */
 	int explain;
+	/*
+	 * The metric a team reads first for its scope (a scene's
+	 * frame_p90_ms, a scenario's startup_ms): `primary_weight` gives it
+	 * that many times another metric's share of the correction
+	 * (compare.h step 5).
+	 */
+	int primary;
 };
 
 /* "frame_time", "launch", "jank", "blocks"; never NULL. */

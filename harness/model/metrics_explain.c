@@ -30,18 +30,18 @@
 #define PHASE(p, words) \
 	{ "phase_" p "_p50_ms", "ms", LOWER, METRIC_SCENE, 0.10, 0.5, \
 	  "median " words " per frame (framestats rows)", \
-	  METRIC_KIND_FRAME_TIME, 0, 0, 1 }, \
+	  METRIC_KIND_FRAME_TIME, 0, 0, 1, 0 }, \
 	{ "phase_" p "_p90_ms", "ms", LOWER, METRIC_SCENE, 0.10, 0.5, \
 	  "90th percentile " words " per frame (framestats rows)", \
-	  METRIC_KIND_FRAME_TIME, 0, 0, 1 }
+	  METRIC_KIND_FRAME_TIME, 0, 0, 1, 0 }
 #define MEAN(p, words) \
 	{ "phase_" p "_mean_ms", "ms", LOWER, METRIC_SCENE, 0.10, 0.5, \
 	  "mean " words " per frame (Matrix 2.1 FrameMetrics)", \
-	  METRIC_KIND_FRAME_TIME, 0, 0, 1 }
+	  METRIC_KIND_FRAME_TIME, 0, 0, 1, 0 }
 #define JANK(t, words) \
 	{ "jank_type_" t, "frames", LOWER, METRIC_SCENE, 0.25, 1, \
 	  "frames SurfaceFlinger judged janky: " words " (API 31+)", \
-	  METRIC_KIND_JANK, 1, 1, 1 }
+	  METRIC_KIND_JANK, 1, 1, 1, 0 }
 
 /* In the order of enum rs_phase and enum rs_jank_type. */
 static const struct metric_def explain_table[] = {

@@ -58,6 +58,12 @@
  * then is the priors.  --launch-prior X sets session.launch for every
  * comparison, to measure what the launch's prior costs and buys there.
  *
+ * --primary-weight W sets compare_opts.primary_weight (default
+ * CMP_PRIMARY_WEIGHT): frame_p90_ms and startup_ms weigh W in the
+ * correction.  Every ceiling is at its metric's weighted share of alpha
+ * (metric_level()), so a weighting moves the ceilings as it moves the
+ * test.
+ *
  * --trace prints, on stderr, each look's numbers for the shifted metric
  * and every false regression: what a figure is made of; a line a night,
  * key and shard with what the gate found (`night SERIES/N`: two builds
@@ -84,6 +90,7 @@
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--history N] [--launch-prior X]
+ *                      [--primary-weight W]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
 #include <math.h>
@@ -168,6 +175,7 @@ struct setup {
 	int history;
 	bool interleaved;	/* compare_opts.interleaved (jankgate ab) */
 	double launch_prior;	/* session.launch; NAN: the default */
+	double primary_weight;	/* compare_opts.primary_weight */
 };
 
 static double
@@ -516,6 +524,7 @@ struct look {
 	bool scene_regressed;	/* any metric of the target's scene */
 	double target_threshold;	/* T of the target's entry */
 	size_t entries, tests, regressions;
+	size_t primaries;	/* of the tests, metric_def.primary */
 	bool undecided[NR_SCENARIOS];
 	double kind_used[METRIC_NR_KINDS];
 };
@@ -563,6 +572,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	opts.alpha = su->alpha;
 	if (!isnan(su->launch_prior))
 		opts.session_prior[METRIC_KIND_LAUNCH] = su->launch_prior;
+	opts.primary_weight = su->primary_weight;
 	opts.spending = su->spending;
 	opts.share = share;
 	opts.look = k;
@@ -584,7 +594,10 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		out->kind_used[kd] = c->kinds[kd].used;
 	for (size_t i = 0; i < c->nr_entries; i++) {
 		const struct cmp_entry *e = &c->entries[i];
+		const struct metric_def *md = metric_find(e->metric);
 
+		out->primaries += e->tested && md && md->primary &&
+		    !md->explain;
 		out->regressions += e->verdict == CMP_REGRESSION;
 		out->scene_regressed |= e->verdict == CMP_REGRESSION &&
 		    is_target_scene(e, sh);
@@ -723,6 +736,7 @@ struct tally {
 	size_t ab_false, ab_target, ab_inc;	/* interleaved A/B nights */
 	size_t ab_iterations;			/* ... both builds' */
 	double tests;			/* per comparison, summed */
+	double primaries;		/* ... of them primary, summed */
 	double kind_used[METRIC_NR_KINDS];	/* summed over comparisons */
 	double *thr;			/* the target's T, night by night */
 	size_t nr_thr, alloc_thr;
@@ -799,6 +813,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 			t->looks += (size_t)v[d].looks;
 			t->comparisons++;
 			t->tests += (double)v[d].single.tests;
+			t->primaries += (double)v[d].single.primaries;
 			for (int k = 0; k < METRIC_NR_KINDS; k++)
 				t->kind_used[k] += v[d].final.kind_used[k];
 			t->t_single += v[d].compare_target;
@@ -1079,6 +1094,7 @@ run_series(struct tally *out, const struct app_model *app,
 		for (size_t k = 0; k < nsz; k++)
 			d[k] += from[k];
 		out->tests += s[i].tally.tests;
+		out->primaries += s[i].tally.primaries;
 		for (int k = 0; k < METRIC_NR_KINDS; k++)
 			out->kind_used[k] += s[i].tally.kind_used[k];
 		for (size_t k = 0; k < s[i].tally.nr_thr; k++) {
@@ -1090,6 +1106,27 @@ run_series(struct tally *out, const struct app_model *app,
 }
 
 /* ---- the truth, for targets and ceilings -------------------------------- */
+
+/*
+ * The level one metric of a night of `tests` is tested at: alpha over the
+ * family, or with --primary-weight W (compare_opts.primary_weight) its
+ * weight's share of the weights, the share of primaries among the tests
+ * taken from the series `t` just ran.  The ceilings are at that level: a
+ * weighting moves them as it moves the test.
+ */
+static double
+metric_level(const struct setup *su, const struct tally *t,
+    const char *metric, double tests)
+{
+	const struct metric_def *m = metric_find(metric);
+	double share = t->tests > 0 ? t->primaries / t->tests : 0;
+	double w = m && m->primary ? su->primary_weight : 1;
+
+	if (su->primary_weight == 1)
+		return su->alpha / tests;
+	return su->alpha * w / (tests * (1 + (su->primary_weight - 1) *
+	    share));
+}
 
 /* The value of the shift's metric in one iteration, on the test's scale. */
 static int
@@ -1339,7 +1376,7 @@ usage(void)
 	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
 	    "                     [--trace] [--history N (1-60)] "
-	    "[--launch-prior X]\n"
+	    "[--launch-prior X] [--primary-weight W]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
 	exit(2);
@@ -1473,7 +1510,8 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 int
 main(int argc, char **argv)
 {
-	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN };
+	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
+	    CMP_PRIMARY_WEIGHT };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
@@ -1519,6 +1557,11 @@ main(int argc, char **argv)
 			su.launch_prior = strtod(argv[++i], NULL);
 			if (!(su.launch_prior >= 0 && su.launch_prior <= 1))
 				usage();
+		} else if (!strcmp(argv[i], "--primary-weight")) {
+			su.primary_weight = strtod(argv[++i], NULL);
+			if (!(su.primary_weight > 0 &&
+			    su.primary_weight <= 1000))
+				usage();
 		} else if (!strcmp(argv[i], "--spending")) {
 			if (cmp_spending_parse(&su.spending, argv[++i]))
 				usage();
@@ -1563,6 +1606,9 @@ main(int argc, char **argv)
 	print_aa("drift 0", &t, 1);
 	print_kinds(&t);
 	tests = t.tests / (double)t.comparisons;
+	printf("  (%.0f tests a comparison, %.0f of them primary: weighted %g "
+	    "in the correction)\n", tests, t.primaries / (double)t.comparisons,
+	    su.primary_weight);
 	run_series(&t, &app, NULL, &drift2, &su, MODE_AA, nights, 0,
 	    seed + 2);
 	print_aa("drift 2 %", &t, 1);
@@ -1596,6 +1642,10 @@ ab:
 	    "nights it is called a regression, next to the\n  ceiling "
 	    "(a z test knowing the true variances, at alpha / %.0f tests)\n",
 	    nights / 2, tests);
+	if (su.primary_weight != 1)
+		printf("  (frame_p90_ms and startup_ms weighted %g in the "
+		    "correction: every ceiling at its metric's share)\n",
+		    su.primary_weight);
 	for (int k = 0; k < 4; k++) {
 		const struct noise *nzs[] = { &drift0, &drift2 };
 
@@ -1603,7 +1653,7 @@ ab:
 			continue;
 		for (int j = 0; j < 2; j++) {
 			struct truth aa, ab;
-			double c_gate, c_cmp, level = su.alpha / tests;
+			double c_gate, c_cmp, level;
 
 			measure_truth(&aa, &app, &targets[k], NULL, nzs[j],
 			    seed + 20 + k);
@@ -1611,10 +1661,11 @@ ab:
 			sh.amount = calibrate(&app, sh, &aa, 1.5, seed + 30 + k);
 			measure_truth(&ab, &app, &targets[k], &sh, nzs[j],
 			    seed + 20 + k);
-			c_gate = ceiling(&aa, &ab, su.history, LOOKS, level);
-			c_cmp = ceiling(&aa, &ab, su.history, 1, level);
 			run_series(&t, &app, &sh, nzs[j], &su, MODE_AB,
 			    nights / 2, 0, seed + 40 + 10 * k + j);
+			level = metric_level(&su, &t, sh.metric, tests);
+			c_gate = ceiling(&aa, &ab, su.history, LOOKS, level);
+			c_cmp = ceiling(&aa, &ab, su.history, 1, level);
 			printf("  %-13s %-10s (IQR %.3g): compare %5.1f %% "
 			    "(ceiling %5.1f %%)  gate %5.1f %% (ceiling %5.1f "
 			    "%%) [target %s]\n", targets[k].metric,
@@ -1654,7 +1705,7 @@ first:
 	    "a single baseline run of 5\n", nights / 2);
 	for (int k = 0; k < 2; k++) {
 		struct truth aa, ab;
-		double level = su.alpha / tests;
+		double level;
 
 		sh = targets[k];
 		sh.kind = k ? SHIFT_LAUNCH_SCALE : SHIFT_FRAME_SCALE;
@@ -1663,6 +1714,7 @@ first:
 		measure_truth(&ab, &app, &targets[k], &sh, &drift0, seed + 50);
 		run_series(&t, &app, &sh, &drift0, &su, MODE_FIRST,
 		    nights / 2, 0, seed + 60 + k);
+		level = metric_level(&su, &t, sh.metric, tests);
 		printf("  %-13s +30 %%: compare %5.1f %% (ceiling %5.1f %%)  "
 		    "gate %5.1f %% (ceiling %5.1f %%) [target >= 90 %%]\n",
 		    sh.metric, pct(t.t_single, t.nights),

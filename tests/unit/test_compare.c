@@ -1186,12 +1186,117 @@ correction_spans_all_metrics(void **state)
 	assert_true(e->p_value <= c->alpha_look &&
 	    e->p_adjusted > c->alpha_look);
 	assert_int_equal(e->verdict, CMP_INCONCLUSIVE);
-	assert_non_null(strstr(e->reason, "after holm; run more "
+	/* Every metric here is a p90: weighted alike, they are plain Holm,
+	 * and the reason names the weight. */
+	assert_non_null(strstr(e->reason, "after holm, weighted 4; run more "
 	    "iterations"));
 	assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
 	comparison_free(c);
 	window_free(w, 20);
 	results_free(r);
+}
+
+/* 70 more scenes of four frame percentiles each, unchanged, into `x`. */
+static void
+add_four_percentiles(struct results *x, size_t k)
+{
+	for (size_t i = 0; i < x->scenarios[0].nr_iterations; i++)
+		for (int j = 0; j < 70; j++) {
+			char name[16];
+			struct rs_scene *sc;
+			double v = base25[(5 * k + i + (size_t)j) % 25];
+
+			snprintf(name, sizeof(name), "s%d", j);
+			sc = rs_iteration_add_scene(
+			    &x->scenarios[0].iterations[i], name);
+			sc->frames.present = true;
+			sc->frames.count = 100;
+			sc->frames.p50_ms = v - 3;
+			sc->frames.p90_ms = v;
+			sc->frames.p95_ms = v + 3;
+			sc->frames.p99_ms = v + 9;
+		}
+}
+
+/*
+ * The primary metric's weight (compare_opts.primary_weight): beside 70
+ * scenes of four frame percentiles each, of which the p90s are primary,
+ * the changed p90's adjusted p is its p over its weight's share of the
+ * weights; and as its shift grows, the default weight calls it a
+ * regression while the same values with every metric alike are not one
+ * yet.
+ */
+static void
+primary_metrics_weigh_more(void **state)
+{
+	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
+	struct results **w = window_stretched(20, 5);
+	struct compare_opts o;
+	struct comparison *c;
+	const struct cmp_entry *e;
+	double wsum = 71 * CMP_PRIMARY_WEIGHT + 3 * 70;
+	bool found = false;
+
+	(void)state;
+	for (size_t k = 0; k < 20; k++)
+		add_four_percentiles(w[k], k);
+	compare_opts_init(&o, NULL);
+	o.trend = false;
+	assert_true(o.primary_weight == CMP_PRIMARY_WEIGHT);
+	for (double s = 1; s <= 4 && !found; s += 0.05) {
+		struct results *r = run_new(KEY);
+		double v[5];
+		enum cmp_verdict alike;
+
+		for (size_t i = 0; i < 5; i++)
+			v[i] = 10 + s * (cur[i] - 10);
+		add_p90(r, v, 5);
+		add_four_percentiles(r, 20);
+		o.primary_weight = 1;
+		c = compare_window(r, w, 20, &o);
+		e = entry(c, "list", "frame_p90_ms");
+		assert_int_equal(c->tests, 71 + 3 * 70);
+		assert_true(fabs(e->p_adjusted - fmin(1, (double)c->tests *
+		    e->p_value)) < 1e-12);
+		alike = e->verdict;
+		comparison_free(c);
+
+		o.primary_weight = CMP_PRIMARY_WEIGHT;
+		c = compare_window(r, w, 20, &o);
+		e = entry(c, "list", "frame_p90_ms");
+		assert_true(c->primary_weight == CMP_PRIMARY_WEIGHT);
+		assert_true(fabs(e->p_adjusted - fmin(1, wsum /
+		    CMP_PRIMARY_WEIGHT * e->p_value)) < 1e-12);
+		assert_non_null(strstr(e->reason, "after holm, weighted 4") ||
+		    e->verdict == CMP_REGRESSION);
+		if (e->verdict == CMP_REGRESSION) {
+			/* The first shift the weight finds: alike, it is
+			 * not found yet. */
+			assert_int_not_equal(alike, CMP_REGRESSION);
+			assert_non_null(strstr(e->reason,
+			    "after holm, weighted 4"));
+			found = true;
+		}
+		comparison_free(c);
+
+		if (found) {
+			struct compare_input in_cur = { r, "cur.json" };
+			struct compare_input in[20];
+
+			for (size_t k = 0; k < 20; k++) {
+				in[k].results = w[k];
+				in[k].name = NULL;
+			}
+			o.primary_weight = 0;
+			c = NULL;
+			assert_int_equal(compare_run(&c, &in_cur, in, 20, &o),
+			    JG_EINVAL);
+			assert_null(c);
+		}
+		results_free(r);
+	}
+	assert_true(found);
+	window_free(w, 20);
 }
 
 /* ---- thresholds --------------------------------------------------------- */
@@ -1972,6 +2077,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(non_finite_and_missing_values_are_left_out),
 	cmocka_unit_test(constant_metrics_pass_outside_the_family),
 	cmocka_unit_test(correction_spans_all_metrics),
+	cmocka_unit_test(primary_metrics_weigh_more),
 	cmocka_unit_test(thresholds_and_overrides),
 	cmocka_unit_test(options_come_from_config),
 	cmocka_unit_test(alpha_spending_across_looks),

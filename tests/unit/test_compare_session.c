@@ -276,7 +276,8 @@ decide(const char *metric, double p_raw, bool last)
 {
 	struct cmp_entry e;
 	struct cmp_pending p;
-	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, last, true };
+	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, 1, last,
+	    true };
 	enum cmp_verdict v;
 
 	memset(&e, 0, sizeof(e));

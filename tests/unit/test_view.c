@@ -390,6 +390,34 @@ session_spread_is_named_with_its_source(void **state)
 }
 
 /*
+ * The method names the primary metrics' weight where they weigh more,
+ * and says nothing of it where every metric weighs alike.
+ */
+static void
+primary_weight_is_named_where_it_weighs(void **state)
+{
+	(void)state;
+	for (int w = 0; w < 2; w++) {
+		struct comparison *c = new_comparison("pixel-7", "feed",
+		    CMP_PASS);
+		struct view_input in = { .cmp = c };
+		cJSON *m;
+
+		c->primary_weight = w ? 4 : 1;
+		c->correction = STATS_ADJUST_HOLM;
+		m = model_of(&in, 1, NULL);
+		if (w)
+			assert_string_equal(str_at(m,
+			    "method.primary_weight"), "4");
+		else
+			assert_null(node_at(m, "method.primary_weight"));
+		assert_string_equal(str_at(m, "method.correction"), "holm");
+		cJSON_Delete(m);
+		comparison_free(c);
+	}
+}
+
+/*
  * Every list has its has_ flag, false too, so a section inside a scene
  * never sees the enclosing scenario's blocks.
  */
@@ -593,6 +621,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(regressions_come_first),
 	cmocka_unit_test(numbers_read_as_people_write_them),
 	cmocka_unit_test(session_spread_is_named_with_its_source),
+	cmocka_unit_test(primary_weight_is_named_where_it_weighs),
 	cmocka_unit_test(list_flags_do_not_leak_into_scenes),
 	cmocka_unit_test(charts_come_from_results_and_history),
 	cmocka_unit_test(notes_and_warnings_are_collected),
