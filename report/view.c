@@ -23,10 +23,14 @@
  *     regressions: [ ROW ]          every regression
  *     others: [ ROW ]               inconclusive, missing, improvement
  *     attention: [ ROW ], attention_more   both, capped (for mail)
+ *     suspects: [ ROW ], suspects_more   worse by T, listed by BH at
+ *                                   method.suspect_fdr, not regressions;
+ *                                   capped (each row's table marks all)
  *     changed_blocks: [ BLOCK ], changed_blocks_more,
  *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
- *     method: { alpha, correction, level, power } }
+ *     method: { alpha, correction, primary_weight, suspect_fdr, level,
+ *               share, session } }
  *
  *   VERDICT = { name, label, headline (report only), <name>: true,
  *               color, background }          name: pass | regression |
@@ -54,7 +58,8 @@
  *   ROW     = { device, scenario, scene, where, metric, description, unit,
  *               better, verdict, baseline, baseline_n, current, current_n,
  *               change, change_pct, interval, interval_level, p,
- *               threshold, detectable, reason, trend (svg) }
+ *               threshold, detectable, reason, suspect, q (its BH
+ *               q-value, only on a suspect), trend (svg) }
  *   BLOCK   = { device, scenario, scene, where, status, status_label,
  *               <status>: true, color, background, signature,
  *               short_signature, top, stack: [str], stack_more,
@@ -228,6 +233,13 @@ put_method(cJSON *root, const struct comparison *c)
 		view_text_num(&sb, c->primary_weight);
 		view_json_str(m, "primary_weight", sb.buf);
 	}
+	/* Only where suspects are looked for. */
+	if (c->suspect_fdr > 0) {
+		strbuf_setlen(&sb, 0);
+		view_text_num(&sb, 100 * c->suspect_fdr);
+		strbuf_addch(&sb, '%');
+		view_json_str(m, "suspect_fdr", sb.buf);
+	}
 	strbuf_setlen(&sb, 0);
 	view_text_num(&sb, 100 * (1 - 2 * c->alpha));
 	strbuf_addch(&sb, '%');
@@ -360,6 +372,8 @@ view_build(const struct view_input *in, size_t nr,
 	    CMP_IMPROVEMENT, CMP_INCONCLUSIVE);
 	view_list_add(root, "attention", b.rows, b.nr_rows, o.max_attention,
 	    CMP_IMPROVEMENT, CMP_REGRESSION);
+	view_list_add(root, "suspects", b.suspects, b.nr_suspects,
+	    o.max_attention, INT_MIN, INT_MAX);
 	view_list_add(root, "changed_blocks", b.blocks, b.nr_blocks,
 	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
 	view_explain_report(root, &b);	/* issue 20: changed_methods */
@@ -369,6 +383,7 @@ view_build(const struct view_input *in, size_t nr,
 	/* Last, so the summary comes first when people read view.json. */
 	view_json_list(root, "devices", devices);
 	free(b.rows);
+	free(b.suspects);
 	free(b.blocks);
 	return v;
 }

@@ -51,6 +51,8 @@ struct view_builder {
 	const struct view_opts *o;
 	struct view_item *rows;		/* entries that are not pass or new */
 	size_t nr_rows, alloc_rows;
+	struct view_item *suspects;	/* entries compare named suspects */
+	size_t nr_suspects, alloc_suspects;
 	struct view_item *blocks;		/* new and worse blocks */
 	size_t nr_blocks, alloc_blocks;
 	size_t counts[CMP_NR_VERDICTS];
@@ -146,6 +148,8 @@ void view_note_row(struct view_builder *b, const cJSON *row,
     enum cmp_verdict v);
 void view_note_block(struct view_builder *b, const cJSON *blk,
     enum cmp_block_status s);
+/* A row compare named a suspect (compare.h step 8), in report order. */
+void view_note_suspect(struct view_builder *b, const cJSON *row);
 void view_list_add(cJSON *root, const char *key, struct view_item *items,
     size_t nr, size_t max, int min_severity, int max_severity);
 /* Severity of a block status for sorting: worse > new > resolved. */

@@ -36,6 +36,15 @@ view_note_row(struct view_builder *b, const cJSON *row, enum cmp_verdict v)
 }
 
 void
+view_note_suspect(struct view_builder *b, const cJSON *row)
+{
+	XALLOC_GROW(b->suspects, b->nr_suspects + 1, b->alloc_suspects);
+	b->suspects[b->nr_suspects] = (struct view_item){ row, 0,
+	    b->nr_suspects };
+	b->nr_suspects++;
+}
+
+void
 view_note_block(struct view_builder *b, const cJSON *blk,
     enum cmp_block_status s)
 {

@@ -115,6 +115,14 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	view_text_detectable(&sb, e);
 	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
 	view_json_str(o, "reason", e->reason);
+	/* compare.h step 8: worse by T, listed by BH, not a verdict. */
+	if (e->suspect) {
+		cJSON_AddTrueToObject(o, "suspect");
+		strbuf_setlen(&sb, 0);
+		view_text_p_value(&sb, e->q_value);
+		view_json_str(o, "q", sb.buf);
+		strbuf_setlen(&sb, 0);
+	}
 	put_spread(o, e);
 	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
 	trend = view_chart_sparkline(d, e);

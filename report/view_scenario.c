@@ -102,6 +102,8 @@ add_rows(struct view_dev *d, cJSON *arr, const char *scenario,
 		counts[e->verdict]++;
 		d->b->counts[e->verdict]++;
 		view_note_row(d->b, row, e->verdict);
+		if (e->suspect)
+			view_note_suspect(d->b, row);
 		if ((int)e->verdict > worst)
 			worst = (int)e->verdict;
 	}

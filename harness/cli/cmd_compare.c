@@ -206,6 +206,7 @@ print_table(const struct comparison *cmp)
 {
 	size_t counts[CMP_NR_VERDICTS], blocks[CMP_BLOCK_RESOLVED + 1] = { 0 };
 	int all = diag_level() >= DIAG_VERBOSE, header = 0;
+	size_t suspects = 0;
 
 	for (size_t i = 0; i < cmp->nr_scenarios; i++) {
 		const struct cmp_scenario *s = &cmp->scenarios[i];
@@ -223,13 +224,21 @@ print_table(const struct comparison *cmp)
 	}
 	for (size_t i = 0; i < cmp->nr_entries; i++) {
 		const struct cmp_entry *e = &cmp->entries[i];
+		char why[1024];
 
-		if (!all && (e->verdict == CMP_PASS || e->verdict == CMP_NEW))
+		suspects += e->suspect;
+		if (!all && ((e->verdict == CMP_PASS && !e->suspect) ||
+		    e->verdict == CMP_NEW))
 			continue;
 		if (!header++)
 			print_header();
-		print_row(cmp_verdict_name(e->verdict), e->scenario, e->scene,
-		    e->metric, e, e->reason);
+		/* A suspect passes; the row says why it is listed. */
+		if (e->suspect)
+			snprintf(why, sizeof(why), "q = %.2g: %s", e->q_value,
+			    e->reason ? e->reason : "");
+		print_row(e->suspect ? "suspect" : cmp_verdict_name(e->verdict),
+		    e->scenario, e->scene, e->metric, e, e->suspect ? why :
+		    e->reason);
 	}
 	comparison_count(cmp, counts);
 	for (size_t i = 0; i < cmp->nr_blocks; i++)
@@ -249,6 +258,10 @@ print_table(const struct comparison *cmp)
 		    "%zu unchanged\n", blocks[CMP_BLOCK_NEW],
 		    blocks[CMP_BLOCK_WORSE], blocks[CMP_BLOCK_RESOLVED],
 		    blocks[CMP_BLOCK_UNCHANGED]);
+	if (suspects)
+		printf("suspects: %zu (passes worse by their threshold, listed "
+		    "at a false discovery rate of %g; never a verdict)\n",
+		    suspects, cmp->suspect_fdr);
 	printf("verdict: %s\n", cmp_verdict_name(comparison_verdict(cmp)));
 }
 

@@ -83,6 +83,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 	o->spending = CMP_SPEND_LATE;
 	o->share = 1;
 	o->primary_weight = cfg ? cfg->primary_weight : CMP_PRIMARY_WEIGHT;
+	o->suspect_fdr = cfg ? cfg->suspect_fdr : CMP_SUSPECT_FDR;
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		o->session_prior[k] = default_prior[k];
 	o->prior_runs = 1;
@@ -241,6 +242,9 @@ check_opts(const struct compare_opts *o)
 	if (!(o->primary_weight > 0 && isfinite(o->primary_weight)))
 		return jg_error_set(JG_EINVAL, "primary_weight %g is not a "
 		    "positive number", o->primary_weight);
+	if (!(o->suspect_fdr >= 0 && o->suspect_fdr < 1))
+		return jg_error_set(JG_EINVAL, "suspect_fdr %g is not in "
+		    "[0, 1)", o->suspect_fdr);
 	if (!(o->prior_runs >= 0))
 		return jg_error_set(JG_EINVAL, "prior weight %g is negative",
 		    o->prior_runs);
@@ -362,6 +366,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	c->share = o->share;
 	c->correction = o->correction;
 	c->primary_weight = o->primary_weight;
+	c->suspect_fdr = o->suspect_fdr;
 	c->ci_level = fmax(1 - 2 * o->alpha, 0.5);
 	c->min_iterations = o->min_iterations;
 	c->noise = o->noise;

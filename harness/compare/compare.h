@@ -95,6 +95,17 @@
  *      passing and recorded) is a regression too, `crept`.  For every
  *      regression, the run where the metric's series of run means
  *      stepped is named (cmp_trend.stepped_run).
+ *   8. Suspects: Holm answers "is anything here worse?" for the whole
+ *      night; a team reading a pass also wants to know which metrics
+ *      lean that way.  The worse way's p-values are adjusted by
+ *      Benjamini-Hochberg over the same family with the same weights (a
+ *      q-value: the false discovery rate of listing every metric at or
+ *      below it), and a metric whose estimate is worse by T or more,
+ *      which is not a regression, and whose q is at most suspect_fdr
+ *      times `share` is a suspect: named in the report, never a verdict
+ *      (BH controls the share of wrong names among those listed, not
+ *      the chance of any, so it lists; it does not fail a gate).  Only
+ *      passes: an inconclusive metric is listed as that already.
  *
  */
 #ifndef JG_COMPARE_H
@@ -121,6 +132,12 @@ struct results;
  * or two of the jank share's and the blocks' power.
  */
 #define CMP_PRIMARY_WEIGHT 4
+
+/*
+ * The false discovery rate of the suspects a pass lists (step 8; config
+ * `suspect_fdr`).  Measured with make bench (README, Method).
+ */
+#define CMP_SUSPECT_FDR 0.1
 struct rs_scenario;
 
 /*
@@ -153,6 +170,12 @@ struct compare_opts {
 	 * configuration.
 	 */
 	double primary_weight;
+	/*
+	 * The false discovery rate at which a metric that is worse by its
+	 * threshold but passes is listed as a suspect (step 8):
+	 * CMP_SUSPECT_FDR without a configuration; 0: no suspects.
+	 */
+	double suspect_fdr;
 	/* The session model's priors (step 3), and their weight in runs. */
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;

@@ -60,6 +60,7 @@ struct cmp_pending {
 	double se, df;		/* the test's, on its scale */
 	double p_worse_raw, p_better_raw;	/* one-sided t tests */
 	double p_worse, p_better;		/* the same, adjusted */
+	double q_worse;		/* p_worse_raw's BH q-value (step 8) */
 	bool trend;		/* in the trend test's family */
 	double trend_p_raw, trend_p;		/* the worse way */
 	/* The metric's own between-session variance in the baseline

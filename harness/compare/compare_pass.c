@@ -124,7 +124,7 @@ cmp_test_all(struct cmp_ctx *x)
 		double off;
 
 		p->p_worse_raw = p->p_better_raw = p->p_worse = 1;
-		p->p_better = p->trend_p_raw = p->trend_p = 1;
+		p->p_better = p->trend_p_raw = p->trend_p = p->q_worse = 1;
 		if (p->degenerate) {
 			e->shift = e->shift_lo = e->shift_hi = 0;
 			e->shift_level = 1;
@@ -185,10 +185,13 @@ weight(const struct cmp_ctx *x, const struct cmp_pending *p)
 	return p->metric->primary && !p->explain ? x->o->primary_weight : 1;
 }
 
-/* Adjust `get`'s p-values of the pending entries `want` selects. */
+/*
+ * Adjust `get`'s p-values of the pending entries `want` selects, by `how`
+ * (the comparison's correction but for the suspects' q-values).
+ */
 static int
-adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
-    int), bool (*want)(const struct cmp_pending *))
+adjust_by(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
+    int), bool (*want)(const struct cmp_pending *), enum stats_adjust how)
 {
 	double *p = xcalloc(x->nr_pend + 1, sizeof(*p));
 	double *w = NULL;
@@ -203,7 +206,7 @@ adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
 				w[n] = weight(x, &x->pend[i]);
 			p[n++] = *get(&x->pend[i], 0);
 		}
-	rc = stats_p_adjust_weighted(p, p, w, n, x->c->correction);
+	rc = stats_p_adjust_weighted(p, p, w, n, how);
 	free(w);
 	if (tests)
 		*tests = n;
@@ -213,6 +216,13 @@ adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
 			*get(&x->pend[i], 1) = p[n++];
 	free(p);
 	return rc;
+}
+
+static int
+adjust(struct cmp_ctx *x, size_t *tests, double *(*get)(struct cmp_pending *,
+    int), bool (*want)(const struct cmp_pending *))
+{
+	return adjust_by(x, tests, get, want, x->c->correction);
 }
 
 static bool
@@ -255,6 +265,31 @@ p_trend(struct cmp_pending *p, int adjusted)
 	return adjusted ? &p->trend_p : &p->trend_p_raw;
 }
 
+static double *
+q_worse(struct cmp_pending *p, int adjusted)
+{
+	return adjusted ? &p->q_worse : &p->p_worse_raw;
+}
+
+/*
+ * compare.h step 8: a pass whose estimate is worse by T or more, listed
+ * by BH at the configured false discovery rate (this comparison's share
+ * of it, as alpha is shared).  At every look: a gate that stops at a look
+ * leaves that look's comparison as the night's.  Inconclusive entries
+ * are listed as such already.
+ */
+static void
+mark_suspect(const struct cmp_ctx *x, const struct cmp_pending *p,
+    struct cmp_entry *e)
+{
+	double worse = (e->higher_is_better ? -1 : 1) * e->shift;
+
+	e->q_value = p->q_worse;
+	e->suspect = x->o->suspect_fdr > 0 && e->verdict == CMP_PASS &&
+	    worse > 0 && worse >= e->threshold &&
+	    p->q_worse <= x->o->suspect_fdr * x->c->share;
+}
+
 /*
  * Pass 3: adjust the one-sided p-values of every tested entry, each
  * direction and the trend line as a family of their own, then decide
@@ -279,6 +314,8 @@ cmp_decide_all(struct cmp_ctx *x)
 		rc = adjust(x, &c->explain_tests, p_worse, in_explain_family);
 	if (!rc)
 		rc = adjust(x, NULL, p_better, in_explain_family);
+	if (!rc)
+		rc = adjust_by(x, NULL, q_worse, in_family, STATS_ADJUST_BH);
 	if (rc)
 		return rc;
 	/* One metric's share of the family: its weight over the weights. */
@@ -300,6 +337,8 @@ cmp_decide_all(struct cmp_ctx *x)
 			continue;
 		}
 		cmp_decide(e, p, &r);
+		if (in_family(p))
+			mark_suspect(x, p, e);
 		if (e->tested) {
 			struct cmp_model m = { 0 };
 

@@ -187,7 +187,7 @@ cmp_entry_init(struct cmp_entry *e, int look)
 	empty_summary(&e->base);
 	empty_summary(&e->cur);
 	e->shift = e->shift_lo = e->shift_hi = e->shift_level = NAN;
-	e->p_value = e->p_adjusted = NAN;
+	e->p_value = e->p_adjusted = e->q_value = NAN;
 	e->rel_threshold = e->abs_threshold = e->threshold = NAN;
 	e->noise_threshold = e->spread = NAN;
 	e->detectable = NAN;

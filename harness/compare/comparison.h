@@ -114,6 +114,14 @@ struct cmp_entry {
 	double p_value;		/* one-sided Mann-Whitney, in the direction
 				   the shift points (worse when 0) */
 	double p_adjusted;	/* the same after the correction */
+	/*
+	 * The worse way's Benjamini-Hochberg q-value over the same family
+	 * (weighted alike); NAN: not in the family.  `suspect`: worse by
+	 * at least T, a pass, and q at most suspect_fdr times the share
+	 * (compare.h step 8).
+	 */
+	double q_value;
+	bool suspect;
 	bool tested;		/* counted in the correction's family */
 	double rel_threshold, abs_threshold;
 	double noise_threshold;	/* in units of `spread` */
@@ -237,6 +245,7 @@ struct comparison {
 	double alpha;		/* over all looks */
 	enum stats_adjust correction;
 	double primary_weight;	/* of frame_p90_ms, startup_ms: 1 alike */
+	double suspect_fdr;	/* BH's level for suspects; 0: none */
 	double ci_level;
 	int min_iterations;
 	double noise;		/* T >= noise x spread */

@@ -270,10 +270,11 @@ read_session_kinds(struct cr *r, const cJSON *o, void *dst)
 static int
 read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 {
-	double share, n_trend, n_anchor, weight;
+	double share, n_trend, n_anchor, weight, fdr;
 
 	if (get_num(r, o, "share", &share) ||
 	    get_num(r, o, "primary_weight", &weight) ||
+	    get_num(r, o, "suspect_fdr", &fdr) ||
 	    get_num(r, o, "alpha_trend", &c->alpha_trend) ||
 	    get_num(r, o, "trend_tests", &n_trend) ||
 	    get_num(r, o, "anchor_runs", &n_anchor) ||
@@ -285,6 +286,9 @@ read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 	if (!isnan(weight) && !(weight > 0))
 		return bad(r, "primary_weight", "a positive number");
 	c->primary_weight = isnan(weight) ? 1 : weight;
+	if (!isnan(fdr) && !(fdr >= 0 && fdr < 1))
+		return bad(r, "suspect_fdr", "a number in [0, 1)");
+	c->suspect_fdr = isnan(fdr) ? 0 : fdr;	/* older files: none */
 	if (isnan(c->alpha_trend))
 		c->alpha_trend = 0;
 	if (!isnan(n_trend) && (n_trend < 0 || n_trend != floor(n_trend)))
@@ -536,6 +540,10 @@ read_entry_into(struct cr *r, const cJSON *o, struct comparison *c,
 		rc = get_num(r, o, "p_value", &e->p_value);
 	if (!rc)
 		rc = get_num(r, o, "p_adjusted", &e->p_adjusted);
+	if (!rc)
+		rc = get_num(r, o, "q_value", &e->q_value);
+	if (!rc)
+		rc = get_bool(r, o, "suspect", &e->suspect);
 	if (!rc)
 		rc = get_bool(r, o, "tested", &e->tested);
 	if (!rc)

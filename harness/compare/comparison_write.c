@@ -10,7 +10,8 @@
  *     "device", "package",
  *     "current":   RUN,   "baselines": [ RUN ],
  *     "method":    { test: "session-t", shift: "session-mean",
- *                   alpha, share, correction, ci_level, min_iterations,
+ *                   alpha, share, correction, primary_weight,
+ *                   suspect_fdr, ci_level, min_iterations,
  *                   tests, noise, look, looks, last, spending,
  *                   alpha_look, alpha_trend, trend_tests, anchor_runs,
  *                   prior_runs, interleaved (jankgate ab: the
@@ -27,7 +28,7 @@
  *                      better: "lower" | "higher", verdict, reason,
  *                      baseline: SUMMARY, current: SUMMARY,
  *                      shift: { estimate, lo, hi, level },
- *                      p_value, p_adjusted, tested,
+ *                      p_value, p_adjusted, q_value, suspect, tested,
  *                      threshold: { relative, absolute, noise, spread,
  *                                   value },
  *                      detectable: { shift, possible },
@@ -141,6 +142,8 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	jsonw_close(w, '}');
 	jsonw_num(w, "p_value", e->p_value);
 	jsonw_num(w, "p_adjusted", e->p_adjusted);
+	jsonw_num(w, "q_value", e->q_value);
+	jsonw_lit(w, "suspect", e->suspect ? "true" : "false");
 	jsonw_lit(w, "tested", e->tested ? "true" : "false");
 	jsonw_open(w, "threshold", '{');
 	jsonw_num(w, "relative", e->rel_threshold);
@@ -267,6 +270,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "share", c->share);
 	jsonw_str(&w, "correction", stats_adjust_name(c->correction));
 	jsonw_num(&w, "primary_weight", c->primary_weight);
+	jsonw_num(&w, "suspect_fdr", c->suspect_fdr);
 	jsonw_num(&w, "ci_level", c->ci_level);
 	jsonw_num(&w, "min_iterations", c->min_iterations);
 	jsonw_num(&w, "tests", (double)c->tests);

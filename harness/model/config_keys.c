@@ -136,6 +136,10 @@ static const struct key config_keys[] = {
 	  NULL, "4", 0,
 	  "weight of each scene's frame_p90_ms and each scenario's startup_ms "
 	  "in the correction, against 1 for every other metric" },
+	{ "suspect_fdr", K_NUMBER, O(compare.suspect_fdr), 0, 0.5, NULL,
+	  "0.1", 0,
+	  "false discovery rate at which a worse metric the correction did "
+	  "not flag is listed as a suspect (never a regression); 0: none" },
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },

@@ -64,6 +64,11 @@
  * (metric_level()), so a weighting moves the ceilings as it moves the
  * test.
  *
+ * --suspect-fdr Q sets compare_opts.suspect_fdr (default CMP_SUSPECT_FDR):
+ * every A/A row says on how many nights a suspect was listed (a pass
+ * worse by T that BH lists at Q: never a verdict), every A/B row on how
+ * many of the nights the gate missed the shift it named it a suspect.
+ *
  * --trace prints, on stderr, each look's numbers for the shifted metric
  * and every false regression: what a figure is made of; a line a night,
  * key and shard with what the gate found (`night SERIES/N`: two builds
@@ -90,7 +95,7 @@
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--history N] [--launch-prior X]
- *                      [--primary-weight W]
+ *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
 #include <math.h>
@@ -123,6 +128,7 @@
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
+static double su_suspect_fdr = CMP_SUSPECT_FDR;	/* for print_aa() */
 /* --trace: numbers the comparisons, so that one's lines can be grouped. */
 static _Atomic unsigned long look_seq;
 
@@ -176,6 +182,7 @@ struct setup {
 	bool interleaved;	/* compare_opts.interleaved (jankgate ab) */
 	double launch_prior;	/* session.launch; NAN: the default */
 	double primary_weight;	/* compare_opts.primary_weight */
+	double suspect_fdr;	/* compare_opts.suspect_fdr */
 };
 
 static double
@@ -525,6 +532,8 @@ struct look {
 	double target_threshold;	/* T of the target's entry */
 	size_t entries, tests, regressions;
 	size_t primaries;	/* of the tests, metric_def.primary */
+	size_t suspects;	/* entries listed as suspects */
+	bool target_suspect;	/* the shifted metric among them */
 	bool undecided[NR_SCENARIOS];
 	double kind_used[METRIC_NR_KINDS];
 };
@@ -573,6 +582,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	if (!isnan(su->launch_prior))
 		opts.session_prior[METRIC_KIND_LAUNCH] = su->launch_prior;
 	opts.primary_weight = su->primary_weight;
+	opts.suspect_fdr = su->suspect_fdr;
 	opts.spending = su->spending;
 	opts.share = share;
 	opts.look = k;
@@ -599,6 +609,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		out->primaries += e->tested && md && md->primary &&
 		    !md->explain;
 		out->regressions += e->verdict == CMP_REGRESSION;
+		out->suspects += e->suspect;
+		out->target_suspect |= e->suspect && is_target(e, sh);
 		out->scene_regressed |= e->verdict == CMP_REGRESSION &&
 		    is_target_scene(e, sh);
 		if (e->verdict == CMP_INCONCLUSIVE)
@@ -735,6 +747,8 @@ struct tally {
 	size_t series;
 	size_t ab_false, ab_target, ab_inc;	/* interleaved A/B nights */
 	size_t ab_iterations;			/* ... both builds' */
+	size_t s_nights;	/* nights whose last looks list a suspect */
+	size_t t_suspect;	/* ... the target, on a night that missed it */
 	double tests;			/* per comparison, summed */
 	double primaries;		/* ... of them primary, summed */
 	double kind_used[METRIC_NR_KINDS];	/* summed over comparisons */
@@ -782,6 +796,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 {
 	const struct setup *su = s->setup;
 	bool any_single = false, any_gate = false, any_inc = false;
+	bool any_suspect = false, target_suspect = false, target_found = false;
 	int found = 0;
 
 	for (int shard = 0; shard < su->shards; shard++) {
@@ -808,6 +823,9 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 			any_inc |= v[d].final.run == CMP_INCONCLUSIVE &&
 			    !v[d].gate_regressed;
 			shard_regressed |= v[d].gate_regressed;
+			any_suspect |= v[d].final.suspects > 0;
+			target_suspect |= v[d].final.target_suspect;
+			target_found |= v[d].gate_target;
 			t->iterations += (size_t)v[d].iterations;
 			t->base_iterations += (size_t)(n * ITERATIONS);
 			t->looks += (size_t)v[d].looks;
@@ -850,6 +868,8 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 	t->false_single += any_single;
 	t->false_gate += any_gate;
 	t->inc_final += any_inc;
+	t->s_nights += any_suspect;
+	t->t_suspect += target_suspect && !target_found;
 	return found;
 }
 
@@ -1358,6 +1378,10 @@ print_aa(const char *what, const struct tally *t, double target)
 	    pct(t->inc_final, t->nights), (double)t->iterations /
 	    (double)t->base_iterations, (double)t->looks /
 	    (double)t->comparisons);
+	if (t->s_nights)
+		printf("  %-32s a suspect listed (FDR %g, never a verdict) on "
+		    "%.2f %% of nights\n", "", su_suspect_fdr,
+		    pct(t->s_nights, t->nights));
 }
 
 static void
@@ -1377,6 +1401,7 @@ usage(void)
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
 	    "                     [--trace] [--history N (1-60)] "
 	    "[--launch-prior X] [--primary-weight W]\n"
+	    "                     [--suspect-fdr Q]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
 	exit(2);
@@ -1511,7 +1536,7 @@ int
 main(int argc, char **argv)
 {
 	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
-	    CMP_PRIMARY_WEIGHT };
+	    CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
@@ -1557,6 +1582,11 @@ main(int argc, char **argv)
 			su.launch_prior = strtod(argv[++i], NULL);
 			if (!(su.launch_prior >= 0 && su.launch_prior <= 1))
 				usage();
+		} else if (!strcmp(argv[i], "--suspect-fdr")) {
+			su.suspect_fdr = strtod(argv[++i], NULL);
+			if (!(su.suspect_fdr >= 0 && su.suspect_fdr < 1))
+				usage();
+			su_suspect_fdr = su.suspect_fdr;
 		} else if (!strcmp(argv[i], "--primary-weight")) {
 			su.primary_weight = strtod(argv[++i], NULL);
 			if (!(su.primary_weight > 0 &&
@@ -1682,6 +1712,11 @@ ab:
 			    metric_kind_is_log(metric_find(
 			    targets[k].metric)->kind)), "", "",
 			    pct(t.t_scene, t.nights));
+			printf("  %-13s %-10s missed but listed as a suspect "
+			    "(FDR %g) on %.1f %% of nights (any suspect on "
+			    "%.1f %%)\n", "", "", su.suspect_fdr,
+			    pct(t.t_suspect, t.nights),
+			    pct(t.s_nights, t.nights));
 			if (metric_find(targets[k].metric)->by_means) {
 				const double none = 0;
 
@@ -1721,6 +1756,9 @@ first:
 		    100 * ceiling(&aa, &ab, 1, 1, level),
 		    pct(t.t_gate, t.nights),
 		    100 * ceiling(&aa, &ab, 1, LOOKS, level));
+		printf("  %-13s        missed but listed as a suspect (FDR %g) "
+		    "on %.1f %% of nights\n", "", su.suspect_fdr,
+		    pct(t.t_suspect, t.nights));
 	}
 	/* The same first week without a change: what a new team's nights
 	 * cost in false alarms while the window has one run, on a phone
@@ -1745,6 +1783,9 @@ first:
 			    margin(t.false_gate, t.nights),
 			    pct(t.false_gate, t.nights) <= 1 ? "met" :
 			    "MISSED");
+			printf("  %-20s a suspect listed (FDR %g, never a "
+			    "verdict) on %.2f %% of nights\n", "",
+			    su.suspect_fdr, pct(t.s_nights, t.nights));
 		}
 	}
 	if (!isnan(su.launch_prior))

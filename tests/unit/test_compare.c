@@ -1297,6 +1297,95 @@ primary_metrics_weigh_more(void **state)
 	window_free(w, 20);
 }
 
+/*
+ * Suspects (compare.h step 8), at a gate's last look: as a p90's shift
+ * grows beside 70 unchanged scenes, it is first a pass that BH lists (q
+ * at most suspect_fdr, worse by T, Holm's p above alpha: never a
+ * regression), and only later a regression, which is no suspect; an
+ * inconclusive entry is listed as that, not as a suspect.  For the one
+ * small p of the family the q-value is Holm's adjusted p.  With
+ * suspect_fdr 0 nothing is listed; comparison.json carries the flag and
+ * the level back.
+ */
+static void
+suspects_are_listed_not_flagged(void **state)
+{
+	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
+	struct results **w = window_stretched(20, 5);
+	struct compare_opts o;
+	bool listed = false, flagged = false;
+
+	(void)state;
+	for (size_t k = 0; k < 20; k++)
+		add_four_percentiles(w[k], k);
+	compare_opts_init(&o, NULL);
+	o.trend = false;
+	o.look = o.looks = 3;
+	o.last = true;
+	assert_true(o.suspect_fdr == CMP_SUSPECT_FDR);
+	for (double s = 0; s <= 6 && !flagged; s += 0.05) {
+		struct results *r = run_new(KEY);
+		struct comparison *c, *back = NULL;
+		const struct cmp_entry *e;
+		double v[5], worse;
+		char *json;
+
+		for (size_t i = 0; i < 5; i++)
+			v[i] = 10 + s * (cur[i] - 10);
+		add_p90(r, v, 5);
+		add_four_percentiles(r, 20);
+		o.suspect_fdr = CMP_SUSPECT_FDR;
+		c = compare_window(r, w, 20, &o);
+		e = entry(c, "list", "frame_p90_ms");
+		worse = e->shift;
+		assert_true(e->q_value >= e->p_value - 1e-15);
+		if (e->verdict == CMP_REGRESSION) {
+			assert_false(e->suspect);
+			flagged = true;
+		} else if (e->suspect) {
+			assert_int_equal(e->verdict, CMP_PASS);
+			assert_true(worse >= e->threshold);
+			assert_true(e->q_value <= CMP_SUSPECT_FDR);
+			assert_true(e->p_adjusted > c->alpha);
+			assert_true(fabs(e->q_value - e->p_adjusted) < 1e-12);
+			/* Back from comparison.json as it was. */
+			json = comparison_to_json(c);
+			assert_int_equal(comparison_parse(&back, json,
+			    strlen(json), "c.json"), 0);
+			assert_true(entry(back, "list",
+			    "frame_p90_ms")->suspect);
+			assert_true(entry(back, "list",
+			    "frame_p90_ms")->q_value == e->q_value);
+			assert_true(back->suspect_fdr == CMP_SUSPECT_FDR);
+			free(json);
+			comparison_free(back);
+			listed = true;
+		} else {
+			/* Not listed: not a pass, q above the level, or not
+			 * worse by T. */
+			assert_true(e->verdict != CMP_PASS ||
+			    e->q_value > CMP_SUSPECT_FDR ||
+			    worse < e->threshold);
+		}
+		/* The other metrics, unchanged, are never suspects here. */
+		for (size_t i = 0; i < c->nr_entries; i++)
+			if (strcmp(c->entries[i].metric, "frame_p90_ms") ||
+			    strcmp(c->entries[i].scene, "list"))
+				assert_false(c->entries[i].suspect);
+		comparison_free(c);
+
+		o.suspect_fdr = 0;
+		c = compare_window(r, w, 20, &o);
+		for (size_t i = 0; i < c->nr_entries; i++)
+			assert_false(c->entries[i].suspect);
+		comparison_free(c);
+		results_free(r);
+	}
+	assert_true(listed);
+	assert_true(flagged);
+	window_free(w, 20);
+}
+
 /* ---- thresholds --------------------------------------------------------- */
 
 static struct config *
@@ -2076,6 +2165,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(constant_metrics_pass_outside_the_family),
 	cmocka_unit_test(correction_spans_all_metrics),
 	cmocka_unit_test(primary_metrics_weigh_more),
+	cmocka_unit_test(suspects_are_listed_not_flagged),
 	cmocka_unit_test(thresholds_and_overrides),
 	cmocka_unit_test(options_come_from_config),
 	cmocka_unit_test(alpha_spending_across_looks),

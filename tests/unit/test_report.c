@@ -7,6 +7,7 @@
  * x 5 scenes x 3 devices, every metric a regression (the worst case for
  * the attention list), and checks email.html stays under 100 KB.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -543,6 +544,61 @@ writes_every_format(void **state)
 }
 
 /*
+ * A suspect (compare.h step 8) is listed under its own heading in the
+ * report, the mails and the summary, with its q-value and the level; it
+ * is no regression: a pass stays exit 0, and its row in the scene's
+ * table keeps the pass badge.  With suspect_fdr 0 no list appears.
+ */
+static void
+suspects_are_listed_in_every_format(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct comparison *c = new_comparison("pixel-7");
+		char *dir = tmp_path(on ? "suspect" : "nosuspect");
+		char *out = xasprintf("%s/out", dir);
+		struct report_result res;
+		struct strbuf sb = STRBUF_INIT;
+		struct cmp_entry *e;
+
+		(void)state;
+		add_scenario(c, "feed");
+		add_entry(c, "feed", "list", "fps", CMP_PASS);
+		e = add_entry(c, "feed", "list", "frame_p90_ms", CMP_PASS);
+		e->p_value = 0.0004;
+		e->p_adjusted = 0.031;
+		e->q_value = on ? 0.031 : NAN;
+		e->suspect = on;
+		c->suspect_fdr = on ? 0.1 : 0;
+		assert_int_equal(write_report(&res, dir, c, NULL), 0);
+		assert_int_equal(res.verdict, OUTCOME_PASS);
+		assert_int_equal(res.exit_code, 0);
+		read_text(&sb, out, "report.html");
+		assert_true(!strstr(sb.buf, "<h2>Suspects</h2>") == !on);
+		assert_true(!strstr(sb.buf, "false discovery rate of 10%") ==
+		    !on);
+		assert_true(!strstr(sb.buf, "<td class=\"num\">0.031</td>") ==
+		    !on);
+		assert_true(!strstr(sb.buf, "suspect: q = 0.031") == !on);
+		read_text(&sb, out, "email.txt");
+		assert_true(!strstr(sb.buf, "SUSPECTS") == !on);
+		assert_true(!strstr(sb.buf, "pixel-7 feed / list frame_p90_ms: "
+		    "10 ms -> 13.1 ms (+3.1 ms), q = 0.031") == !on);
+		read_text(&sb, out, "email.html");
+		assert_true(!strstr(sb.buf, "q = 0.031") == !on);
+		read_text(&sb, out, "summary.md");
+		assert_true(!strstr(sb.buf, "#### Suspects (not regressions)") ==
+		    !on);
+		read_text(&sb, out, "comparison.json");
+		assert_true(!strstr(sb.buf, "\"suspect\": true") == !on);
+		report_result_release(&res);
+		comparison_free(c);
+		strbuf_release(&sb);
+		free(out);
+		free(dir);
+	}
+}
+
+/*
  * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
  * metric of the table a regression, a new block and a slower method per
  * scene, every explanation moved, so each frame-time row names a phase)
@@ -851,6 +907,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(junit_is_well_formed_with_failures_and_skips),
 	cmocka_unit_test(github_commands_are_one_line_each),
 	cmocka_unit_test(writes_every_format),
+	cmocka_unit_test(suspects_are_listed_in_every_format),
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
 	cmocka_unit_test(errors_name_the_file_and_key),
