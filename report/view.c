@@ -29,8 +29,9 @@
  *     changed_blocks: [ BLOCK ], changed_blocks_more,
  *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
- *     method: { alpha, correction, primary_weight, suspect_fdr, level,
- *               share, session } }
+ *     method: { alpha, correction, primary_weight, primary_metrics
+ *               ("frame_p90_ms and startup_ms"; both only where they
+ *               weigh), suspect_fdr, level, share, session } }
  *
  *   VERDICT = { name, label, headline (report only), <name>: true,
  *               color, background }          name: pass | regression |
@@ -228,10 +229,16 @@ put_method(cJSON *root, const struct comparison *c)
 	view_json_str(m, "alpha", sb.buf);
 	view_json_str(m, "correction", stats_adjust_name(c->correction));
 	/* Only where it weighs: "weighted 4" is news, "weighted 1" is not. */
-	if (c->primary_weight != 1) {
+	if (c->primary_weight != 1 && c->primary_metrics.nr) {
 		strbuf_setlen(&sb, 0);
 		view_text_num(&sb, c->primary_weight);
 		view_json_str(m, "primary_weight", sb.buf);
+		strbuf_setlen(&sb, 0);
+		for (size_t i = 0; i < c->primary_metrics.nr; i++)
+			strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 <
+			    c->primary_metrics.nr ? ", " : " and ",
+			    c->primary_metrics.items[i]);
+		view_json_str(m, "primary_metrics", sb.buf);
 	}
 	/* Only where suspects are looked for. */
 	if (c->suspect_fdr > 0) {

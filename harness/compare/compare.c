@@ -84,6 +84,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 	o->share = 1;
 	o->primary_weight = cfg ? cfg->primary_weight : CMP_PRIMARY_WEIGHT;
 	o->suspect_fdr = cfg ? cfg->suspect_fdr : CMP_SUSPECT_FDR;
+	o->primary_metrics = cfg ? &cfg->primary_metrics : NULL;
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		o->session_prior[k] = default_prior[k];
 	o->prior_runs = 1;
@@ -367,6 +368,9 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	c->correction = o->correction;
 	c->primary_weight = o->primary_weight;
 	c->suspect_fdr = o->suspect_fdr;
+	for (size_t i = 0; i < metric_count(); i++)
+		if (cmp_is_primary(o, metric_at(i)))
+			strlist_add(&c->primary_metrics, metric_at(i)->name);
 	c->ci_level = fmax(1 - 2 * o->alpha, 0.5);
 	c->min_iterations = o->min_iterations;
 	c->noise = o->noise;

@@ -171,6 +171,12 @@ struct compare_opts {
 	 */
 	double primary_weight;
 	/*
+	 * Which metrics are primary (config `primary_metrics`: a team that
+	 * reads its jank share first names it); NULL: those metrics.h marks
+	 * primary.  Borrowed.
+	 */
+	const struct strlist *primary_metrics;
+	/*
 	 * The false discovery rate at which a metric that is worse by its
 	 * threshold but passes is listed as a suspect (step 8):
 	 * CMP_SUSPECT_FDR without a configuration; 0: no suspects.

@@ -61,6 +61,7 @@ struct cmp_pending {
 	double p_worse_raw, p_better_raw;	/* one-sided t tests */
 	double p_worse, p_better;		/* the same, adjusted */
 	double q_worse;		/* p_worse_raw's BH q-value (step 8) */
+	bool primary;		/* weighed opts.primary_weight (step 4) */
 	bool trend;		/* in the trend test's family */
 	double trend_p_raw, trend_p;		/* the worse way */
 	/* The metric's own between-session variance in the baseline
@@ -92,6 +93,12 @@ struct cmp_rules {
  */
 void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
     const struct cmp_rules *r);
+
+/*
+ * Whether `m` is primary under `o` (opts.primary_metrics, else the
+ * metric table's mark); an explanation never is.
+ */
+bool cmp_is_primary(const struct compare_opts *o, const struct metric_def *m);
 
 /* ---- compare_session.c -------------------------------------------------- */
 

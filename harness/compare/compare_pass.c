@@ -178,11 +178,21 @@ cmp_test_all(struct cmp_ctx *x)
 	}
 }
 
+bool
+cmp_is_primary(const struct compare_opts *o, const struct metric_def *m)
+{
+	if (m->explain)
+		return false;
+	if (!o->primary_metrics)
+		return m->primary;
+	return strlist_find(o->primary_metrics, m->name) >= 0;
+}
+
 /* An entry's weight in the correction (compare_opts.primary_weight). */
 static double
 weight(const struct cmp_ctx *x, const struct cmp_pending *p)
 {
-	return p->metric->primary && !p->explain ? x->o->primary_weight : 1;
+	return p->primary && !p->explain ? x->o->primary_weight : 1;
 }
 
 /*
@@ -304,6 +314,9 @@ cmp_decide_all(struct cmp_ctx *x)
 		x->o->last, x->o->looks > 1 };
 	double alpha_one, alpha_expl, wsum = 0;
 	int rc;
+
+	for (size_t i = 0; i < x->nr_pend; i++)
+		x->pend[i].primary = cmp_is_primary(x->o, x->pend[i].metric);
 
 	rc = adjust(x, &c->tests, p_worse, in_family);
 	if (!rc)

@@ -102,7 +102,7 @@ add_how(struct strbuf *sb, const struct cmp_pending *p,
     const struct cmp_rules *r)
 {
 	strbuf_addstr(sb, stats_adjust_name(r->how));
-	if (p->metric->primary && !p->explain && r->primary_weight != 1)
+	if (p->primary && !p->explain && r->primary_weight != 1)
 		strbuf_addf(sb, ", weighted %g", r->primary_weight);
 }
 

@@ -308,6 +308,7 @@ comparison_free(struct comparison *c)
 	free(c->baselines);
 	strlist_release(&c->mismatches);
 	strlist_release(&c->warnings);
+	strlist_release(&c->primary_metrics);
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		free(c->scenarios[i].name);
 	free(c->scenarios);

@@ -246,6 +246,7 @@ struct comparison {
 	enum stats_adjust correction;
 	double primary_weight;	/* of frame_p90_ms, startup_ms: 1 alike */
 	double suspect_fdr;	/* BH's level for suspects; 0: none */
+	struct strlist primary_metrics;	/* weighed primary_weight */
 	double ci_level;
 	int min_iterations;
 	double noise;		/* T >= noise x spread */

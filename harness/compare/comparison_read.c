@@ -275,6 +275,7 @@ read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 	if (get_num(r, o, "share", &share) ||
 	    get_num(r, o, "primary_weight", &weight) ||
 	    get_num(r, o, "suspect_fdr", &fdr) ||
+	    get_list(r, o, "primary_metrics", &c->primary_metrics) ||
 	    get_num(r, o, "alpha_trend", &c->alpha_trend) ||
 	    get_num(r, o, "trend_tests", &n_trend) ||
 	    get_num(r, o, "anchor_runs", &n_anchor) ||
@@ -286,6 +287,12 @@ read_method_session(struct cr *r, const cJSON *o, struct comparison *c)
 	if (!isnan(weight) && !(weight > 0))
 		return bad(r, "primary_weight", "a positive number");
 	c->primary_weight = isnan(weight) ? 1 : weight;
+	/* Older files: the metrics the table marked primary then. */
+	if (!member(o, "primary_metrics"))
+		for (size_t i = 0; i < metric_count(); i++)
+			if (metric_at(i)->primary && !metric_at(i)->explain)
+				strlist_add(&c->primary_metrics,
+				    metric_at(i)->name);
 	if (!isnan(fdr) && !(fdr >= 0 && fdr < 1))
 		return bad(r, "suspect_fdr", "a number in [0, 1)");
 	c->suspect_fdr = isnan(fdr) ? 0 : fdr;	/* older files: none */

@@ -11,7 +11,8 @@
  *     "current":   RUN,   "baselines": [ RUN ],
  *     "method":    { test: "session-t", shift: "session-mean",
  *                   alpha, share, correction, primary_weight,
- *                   suspect_fdr, ci_level, min_iterations,
+ *                   primary_metrics: [str], suspect_fdr, ci_level,
+ *                   min_iterations,
  *                   tests, noise, look, looks, last, spending,
  *                   alpha_look, alpha_trend, trend_tests, anchor_runs,
  *                   prior_runs, interleaved (jankgate ab: the
@@ -270,6 +271,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_num(&w, "share", c->share);
 	jsonw_str(&w, "correction", stats_adjust_name(c->correction));
 	jsonw_num(&w, "primary_weight", c->primary_weight);
+	write_list(&w, "primary_metrics", &c->primary_metrics);
 	jsonw_num(&w, "suspect_fdr", c->suspect_fdr);
 	jsonw_num(&w, "ci_level", c->ci_level);
 	jsonw_num(&w, "min_iterations", c->min_iterations);

@@ -95,6 +95,7 @@ struct config_compare {
 	enum config_correction correction;
 	double primary_weight;	/* frame_p90_ms, startup_ms in the family */
 	double suspect_fdr;	/* BH's level for suspects; 0: none */
+	struct strlist primary_metrics;	/* weighed primary_weight */
 	int min_iterations;	/* fewer valid iterations: inconclusive */
 	struct config_session session;
 };

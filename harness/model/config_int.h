@@ -64,6 +64,7 @@ struct config_schema {
 	size_t *opt;
 	size_t nr;
 	const char **names;	/* the plug-ins', NULL-terminated */
+	const char **metric_names;	/* primary_metrics' values, too */
 	char **owned;		/* paths and literals made here */
 	size_t nr_owned;
 };

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "config_int.h"
+#include "metrics.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -136,6 +137,9 @@ static const struct key config_keys[] = {
 	  NULL, "4", 0,
 	  "weight of each scene's frame_p90_ms and each scenario's startup_ms "
 	  "in the correction, against 1 for every other metric" },
+	{ "primary_metrics", K_LIST, O(compare.primary_metrics), NONE, NULL,
+	  0, "the metrics primary_weight weighs: each scene's or scenario's "
+	  "value of these (default: those metrics.h marks primary)" },
 	{ "suspect_fdr", K_NUMBER, O(compare.suspect_fdr), 0, 0.5, NULL,
 	  "0.1", 0,
 	  "false discovery rate at which a worse metric the correction did "
@@ -256,6 +260,35 @@ sources_key(struct config_schema *s, struct key *k,
 	k->def = own(s, strbuf_detach(&def, NULL));
 }
 
+/*
+ * `primary_metrics`: any metric of the table but the explanations, which
+ * never enter the correction; by default the ones metrics.h marks
+ * primary.
+ */
+static void
+primary_metrics_key(struct config_schema *s, struct key *k)
+{
+	struct strbuf def = STRBUF_INIT;
+	size_t n = 0;
+
+	s->metric_names = xcalloc(metric_count() + 1,
+	    sizeof(*s->metric_names));
+	strbuf_addch(&def, '[');
+	for (size_t i = 0; i < metric_count(); i++) {
+		const struct metric_def *m = metric_at(i);
+
+		if (m->explain)
+			continue;
+		s->metric_names[n++] = m->name;
+		if (m->primary)
+			strbuf_addf(&def, "%s\"%s\"", def.len > 1 ? ", " : "",
+			    m->name);
+	}
+	strbuf_addch(&def, ']');
+	k->values = s->metric_names;
+	k->def = own(s, strbuf_detach(&def, NULL));
+}
+
 /* The key of option `o`. */
 static struct key
 option_key(struct config_schema *s, const struct config_opt *o)
@@ -290,6 +323,8 @@ config_schema_init(struct config_schema *s,
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->keys[i].type == K_SOURCES)
 			sources_key(s, &s->keys[i], plugins);
+		else if (!strcmp(s->keys[i].path, "primary_metrics"))
+			primary_metrics_key(s, &s->keys[i]);
 	for (size_t n = 0; plugins && plugins->get(n, &p); n++)
 		for (const struct config_opt *o = p.opts; o && o->name; o++) {
 			if (s->nr + 1 > alloc) {
@@ -320,6 +355,7 @@ config_schema_release(struct config_schema *s)
 		free(s->owned[i]);
 	free(s->owned);
 	free(s->names);
+	free(s->metric_names);
 	free(s->keys);
 	free(s->opt);
 	memset(s, 0, sizeof(*s));

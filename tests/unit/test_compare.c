@@ -1298,6 +1298,64 @@ primary_metrics_weigh_more(void **state)
 }
 
 /*
+ * A team names its primary metrics (config primary_metrics): with the
+ * 70 scenes' p95s primary, the changed p90 weighs 1 among 70 x 4 + 211,
+ * its reason names no weight, and comparison.json says which metrics
+ * weighed; with none named every metric weighs alike.
+ */
+static void
+a_team_names_its_primary_metrics(void **state)
+{
+	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
+	struct results **w = window_stretched(20, 5);
+	struct results *r = run_new(KEY);
+	struct strlist primary = STRLIST_INIT;
+	struct compare_opts o;
+	struct comparison *c, *back = NULL;
+	const struct cmp_entry *e;
+	double v[5];
+	char *json;
+
+	(void)state;
+	for (size_t k = 0; k < 20; k++)
+		add_four_percentiles(w[k], k);
+	for (size_t i = 0; i < 5; i++)
+		v[i] = 10 + 3 * (cur[i] - 10);
+	add_p90(r, v, 5);
+	add_four_percentiles(r, 20);
+	compare_opts_init(&o, NULL);
+	o.trend = false;
+	strlist_add(&primary, "frame_p95_ms");
+	o.primary_metrics = &primary;
+	c = compare_window(r, w, 20, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_int_equal(c->tests, 71 + 3 * 70);
+	assert_true(e->p_value < 1e-4);
+	assert_true(fabs(e->p_adjusted - fmin(1, (70.0 * CMP_PRIMARY_WEIGHT +
+	    211) * e->p_value)) < 1e-12);
+	assert_null(strstr(e->reason, "weighted"));
+	assert_int_equal(c->primary_metrics.nr, 1);
+	assert_string_equal(c->primary_metrics.items[0], "frame_p95_ms");
+	json = comparison_to_json(c);
+	assert_int_equal(comparison_parse(&back, json, strlen(json), "c.json"),
+	    0);
+	assert_int_equal(back->primary_metrics.nr, 1);
+	assert_string_equal(back->primary_metrics.items[0], "frame_p95_ms");
+	free(json);
+	comparison_free(back);
+	comparison_free(c);
+
+	strlist_release(&primary);
+	c = compare_window(r, w, 20, &o);
+	e = entry(c, "list", "frame_p90_ms");
+	assert_true(fabs(e->p_adjusted - fmin(1, 281 * e->p_value)) < 1e-12);
+	assert_int_equal(c->primary_metrics.nr, 0);
+	comparison_free(c);
+	results_free(r);
+	window_free(w, 20);
+}
+
+/*
  * Suspects (compare.h step 8), at a gate's last look: as a p90's shift
  * grows beside 70 unchanged scenes, it is first a pass that BH lists (q
  * at most suspect_fdr, worse by T, Holm's p above alpha: never a
@@ -2118,6 +2176,10 @@ json_without_looks_is_one_look(void **state)
 	assert_false(c->last);
 	assert_true(c->alpha_look == 0.05);
 	assert_true(isnan(c->noise));
+	/* Before primary_metrics: the metrics the table marks primary. */
+	assert_int_equal(c->primary_metrics.nr, 2);
+	assert_string_equal(c->primary_metrics.items[0], "frame_p90_ms");
+	assert_true(c->suspect_fdr == 0);
 	comparison_free(c);
 }
 
@@ -2166,6 +2228,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(correction_spans_all_metrics),
 	cmocka_unit_test(primary_metrics_weigh_more),
 	cmocka_unit_test(suspects_are_listed_not_flagged),
+	cmocka_unit_test(a_team_names_its_primary_metrics),
 	cmocka_unit_test(thresholds_and_overrides),
 	cmocka_unit_test(options_come_from_config),
 	cmocka_unit_test(alpha_spending_across_looks),

@@ -55,6 +55,13 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
 	assert_int_equal(cfg->devices.command_timeout_ms, 30000);
+	/* The metrics the table marks primary, in its order. */
+	assert_int_equal(cfg->compare.primary_metrics.nr, 2);
+	assert_string_equal(cfg->compare.primary_metrics.items[0],
+	    "frame_p90_ms");
+	assert_string_equal(cfg->compare.primary_metrics.items[1],
+	    "startup_ms");
+	assert_true(fabs(cfg->compare.suspect_fdr - 0.1) < 1e-12);
 	config_free(cfg);
 }
 
@@ -139,6 +146,9 @@ static const struct bad_case bad_cases[] = {
 	  { "f.json:3:17: invalid JSON" } },
 	{ "[1, 2]",
 	  { "f.json: expected a JSON object at the top level, got a list" } },
+	{ "{" MINIMAL ", \"suspect_fdr\": 0.6}",
+	  { "f.json: suspect_fdr: expected a number between 0 and 0.5, got "
+	    "0.6" } },
 	{ "{" MINIMAL ", \"scene_thresholds\": {\"feed\": {\"fps\": "
 	  "{\"absolute\": -1, \"typo\": 1}}}}",
 	  { "f.json: scene_thresholds.feed.fps.absolute: expected a number "
@@ -215,6 +225,51 @@ environment_overrides_file(void **state)
 	    "iterations: expected an integer between 1 and 1000, got \"many\"");
 	unsetenv("JANKGATE_ITERATIONS");
 	strlist_release(&problems);
+}
+
+/*
+ * primary_metrics takes the decision metrics' names, from the file or
+ * from JANKGATE_PRIMARY_METRICS; an explanation or a typo is refused with
+ * the names it could be; [] weighs nothing.
+ */
+static void
+primary_metrics_are_metric_names(void **state)
+{
+	static const char *const bad[] = { "\"jank\"", "\"phase_wait_p90_ms\"" };
+	struct config *cfg = parse_ok("{" MINIMAL ", \"primary_metrics\": "
+	    "[\"jank_pct\", \"startup_ms\"]}");
+
+	(void)state;
+	assert_int_equal(cfg->compare.primary_metrics.nr, 2);
+	assert_string_equal(cfg->compare.primary_metrics.items[0],
+	    "jank_pct");
+	config_free(cfg);
+	cfg = parse_ok("{" MINIMAL ", \"primary_metrics\": []}");
+	assert_int_equal(cfg->compare.primary_metrics.nr, 0);
+	config_free(cfg);
+	setenv("JANKGATE_PRIMARY_METRICS", "fps, blocks", 1);
+	cfg = parse_ok("{" MINIMAL "}");
+	assert_int_equal(cfg->compare.primary_metrics.nr, 2);
+	assert_string_equal(cfg->compare.primary_metrics.items[1], "blocks");
+	config_free(cfg);
+	unsetenv("JANKGATE_PRIMARY_METRICS");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct strlist problems = STRLIST_INIT;
+		char json[256];
+
+		snprintf(json, sizeof(json), "{" MINIMAL ", \"primary_metrics\": "
+		    "[\"fps\", %s]}", bad[i]);
+		cfg = NULL;
+		assert_int_equal(config_parse(&cfg, json, strlen(json),
+		    "f.json", &source_plugins, &problems), JG_EINVAL);
+		assert_null(cfg);
+		assert_int_equal(problems.nr, 1);
+		assert_non_null(strstr(problems.items[0],
+		    "f.json: primary_metrics[1]: expected one of "));
+		assert_non_null(strstr(problems.items[0], "\"frame_p90_ms\""));
+		assert_non_null(strstr(problems.items[0], bad[i]));
+		strlist_release(&problems);
+	}
 }
 
 /* A scene override beats a global override, which beats the default. */
@@ -399,6 +454,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(paths_resolve_against_config_dir),
 	cmocka_unit_test(bad_configs_name_key_and_expectation),
 	cmocka_unit_test(environment_overrides_file),
+	cmocka_unit_test(primary_metrics_are_metric_names),
 	cmocka_unit_test(threshold_precedence),
 	cmocka_unit_test(missing_file_is_not_found),
 	cmocka_unit_test(every_key_is_documented),

@@ -390,8 +390,8 @@ session_spread_is_named_with_its_source(void **state)
 }
 
 /*
- * The method names the primary metrics' weight where they weigh more,
- * and says nothing of it where every metric weighs alike.
+ * The method names the primary metrics and their weight where they weigh
+ * more, and says nothing of them where every metric weighs alike.
  */
 static void
 primary_weight_is_named_where_it_weighs(void **state)
@@ -405,12 +405,20 @@ primary_weight_is_named_where_it_weighs(void **state)
 
 		c->primary_weight = w ? 4 : 1;
 		c->correction = STATS_ADJUST_HOLM;
+		strlist_add(&c->primary_metrics, "frame_p90_ms");
+		strlist_add(&c->primary_metrics, "jank_pct");
+		strlist_add(&c->primary_metrics, "startup_ms");
 		m = model_of(&in, 1, NULL);
-		if (w)
+		if (w) {
 			assert_string_equal(str_at(m,
 			    "method.primary_weight"), "4");
-		else
+			assert_string_equal(str_at(m,
+			    "method.primary_metrics"),
+			    "frame_p90_ms, jank_pct and startup_ms");
+		} else {
 			assert_null(node_at(m, "method.primary_weight"));
+			assert_null(node_at(m, "method.primary_metrics"));
+		}
 		assert_string_equal(str_at(m, "method.correction"), "holm");
 		cJSON_Delete(m);
 		comparison_free(c);
