@@ -105,6 +105,10 @@ ci_github_commands(const struct view *v, struct strlist *out)
 		    "verdict"), "name"), "inconclusive"))
 			row_command(out, "warning", "jankgate inconclusive",
 			    it);
+	/* A suspect fails nothing: a notice, not a warning. */
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v->root,
+	    "suspects"))
+		row_command(out, "notice", "jankgate suspect", it);
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v->root,
 	    "warnings")) {
 		char *msg = xasprintf("%s: %s", str(it, "device"),

@@ -590,6 +590,12 @@ suspects_are_listed_in_every_format(void **state)
 		    !on);
 		read_text(&sb, out, "comparison.json");
 		assert_true(!strstr(sb.buf, "\"suspect\": true") == !on);
+		/* GitHub: a notice, never an error or a warning. */
+		assert_int_equal(res.github.nr, on ? 1 : 0);
+		if (on)
+			assert_true(!strncmp(res.github.items[0], "::notice "
+			    "title=jankgate suspect::pixel-7 feed / list "
+			    "frame_p90_ms: 10 ms -> 13.1 ms", 75));
 		report_result_release(&res);
 		comparison_free(c);
 		strbuf_release(&sb);
