@@ -1219,6 +1219,37 @@ add_four_percentiles(struct results *x, size_t k)
 }
 
 /*
+ * The window of 20 nights with 70 more scenes of four percentiles each
+ * (window_stretched(20, 5) and add_four_percentiles()), and tonight: the
+ * list scene's p90 at `s` times cur_p90's distance from 10 ms, beside
+ * the same 70 scenes.
+ */
+static const double cur_p90[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
+
+static struct results **
+percentile_window(void)
+{
+	struct results **w = window_stretched(20, 5);
+
+	for (size_t k = 0; k < 20; k++)
+		add_four_percentiles(w[k], k);
+	return w;
+}
+
+static struct results *
+percentile_night(double s)
+{
+	struct results *r = run_new(KEY);
+	double v[5];
+
+	for (size_t i = 0; i < 5; i++)
+		v[i] = 10 + s * (cur_p90[i] - 10);
+	add_p90(r, v, 5);
+	add_four_percentiles(r, 20);
+	return r;
+}
+
+/*
  * The primary metric's weight (compare_opts.primary_weight): beside 70
  * scenes of four frame percentiles each, of which the p90s are primary,
  * the changed p90's adjusted p is its p over its weight's share of the
@@ -1229,8 +1260,7 @@ add_four_percentiles(struct results *x, size_t k)
 static void
 primary_metrics_weigh_more(void **state)
 {
-	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
-	struct results **w = window_stretched(20, 5);
+	struct results **w = percentile_window();
 	struct compare_opts o;
 	struct comparison *c;
 	const struct cmp_entry *e;
@@ -1238,20 +1268,13 @@ primary_metrics_weigh_more(void **state)
 	bool found = false;
 
 	(void)state;
-	for (size_t k = 0; k < 20; k++)
-		add_four_percentiles(w[k], k);
 	compare_opts_init(&o, NULL);
 	o.trend = false;
 	assert_true(o.primary_weight == CMP_PRIMARY_WEIGHT);
 	for (double s = 1; s <= 4 && !found; s += 0.05) {
-		struct results *r = run_new(KEY);
-		double v[5];
+		struct results *r = percentile_night(s);
 		enum cmp_verdict alike;
 
-		for (size_t i = 0; i < 5; i++)
-			v[i] = 10 + s * (cur[i] - 10);
-		add_p90(r, v, 5);
-		add_four_percentiles(r, 20);
 		o.primary_weight = 1;
 		c = compare_window(r, w, 20, &o);
 		e = entry(c, "list", "frame_p90_ms");
@@ -1306,23 +1329,15 @@ primary_metrics_weigh_more(void **state)
 static void
 a_team_names_its_primary_metrics(void **state)
 {
-	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
-	struct results **w = window_stretched(20, 5);
-	struct results *r = run_new(KEY);
+	struct results **w = percentile_window();
+	struct results *r = percentile_night(3);
 	struct strlist primary = STRLIST_INIT;
 	struct compare_opts o;
 	struct comparison *c, *back = NULL;
 	const struct cmp_entry *e;
-	double v[5];
 	char *json;
 
 	(void)state;
-	for (size_t k = 0; k < 20; k++)
-		add_four_percentiles(w[k], k);
-	for (size_t i = 0; i < 5; i++)
-		v[i] = 10 + 3 * (cur[i] - 10);
-	add_p90(r, v, 5);
-	add_four_percentiles(r, 20);
 	compare_opts_init(&o, NULL);
 	o.trend = false;
 	strlist_add(&primary, "frame_p95_ms");
@@ -1368,30 +1383,23 @@ a_team_names_its_primary_metrics(void **state)
 static void
 suspects_are_listed_not_flagged(void **state)
 {
-	const double cur[] = { 10.6, 11.0, 12.2, 11.6, 11.2 };
-	struct results **w = window_stretched(20, 5);
+	struct results **w = percentile_window();
 	struct compare_opts o;
 	bool listed = false, flagged = false;
 
 	(void)state;
-	for (size_t k = 0; k < 20; k++)
-		add_four_percentiles(w[k], k);
 	compare_opts_init(&o, NULL);
 	o.trend = false;
 	o.look = o.looks = 3;
 	o.last = true;
 	assert_true(o.suspect_fdr == CMP_SUSPECT_FDR);
 	for (double s = 0; s <= 6 && !flagged; s += 0.05) {
-		struct results *r = run_new(KEY);
+		struct results *r = percentile_night(s);
 		struct comparison *c, *back = NULL;
 		const struct cmp_entry *e;
-		double v[5], worse;
+		double worse;
 		char *json;
 
-		for (size_t i = 0; i < 5; i++)
-			v[i] = 10 + s * (cur[i] - 10);
-		add_p90(r, v, 5);
-		add_four_percentiles(r, 20);
 		o.suspect_fdr = CMP_SUSPECT_FDR;
 		c = compare_window(r, w, 20, &o);
 		e = entry(c, "list", "frame_p90_ms");
