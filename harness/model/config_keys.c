@@ -135,11 +135,11 @@ static const struct key config_keys[] = {
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
 	{ "primary_weight", K_NUMBER, O(compare.primary_weight), 1, 100,
 	  NULL, "4", 0,
-	  "weight of each scene's frame_p90_ms and each scenario's startup_ms "
-	  "in the correction, against 1 for every other metric" },
+	  "weight of each value of a primary metric (primary_metrics) in the "
+	  "correction, against 1 for every other metric" },
 	{ "primary_metrics", K_LIST, O(compare.primary_metrics), NONE, NULL,
-	  0, "the metrics primary_weight weighs: each scene's or scenario's "
-	  "value of these (default: those metrics.h marks primary)" },
+	  0, "the metrics whose values weigh primary_weight in the correction "
+	  "(default: the ones the metric table marks primary)" },
 	{ "suspect_fdr", K_NUMBER, O(compare.suspect_fdr), 0, 0.5, NULL,
 	  "0.1", 0,
 	  "false discovery rate at which a worse metric the correction did "
