@@ -128,7 +128,6 @@
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
-static double su_suspect_fdr = CMP_SUSPECT_FDR;	/* for print_aa() */
 /* --trace: numbers the comparisons, so that one's lines can be grouped. */
 static _Atomic unsigned long look_seq;
 
@@ -1366,7 +1365,8 @@ margin(size_t k, size_t n)
 }
 
 static void
-print_aa(const char *what, const struct tally *t, double target)
+print_aa(const char *what, const struct tally *t, double target,
+    const struct setup *su)
 {
 	printf("  %-32s compare %5.2f %% +-%-4.2f  gate %5.2f %% +-%-4.2f  "
 	    "[target <= %.0f %%: %s]\n", what, pct(t->false_single, t->nights),
@@ -1380,7 +1380,7 @@ print_aa(const char *what, const struct tally *t, double target)
 	    (double)t->comparisons);
 	if (t->s_nights)
 		printf("  %-32s a suspect listed (FDR %g, never a verdict) on "
-		    "%.2f %% of nights\n", "", su_suspect_fdr,
+		    "%.2f %% of nights\n", "", su->suspect_fdr,
 		    pct(t->s_nights, t->nights));
 }
 
@@ -1586,7 +1586,6 @@ main(int argc, char **argv)
 			su.suspect_fdr = strtod(argv[++i], NULL);
 			if (!(su.suspect_fdr >= 0 && su.suspect_fdr < 1))
 				usage();
-			su_suspect_fdr = su.suspect_fdr;
 		} else if (!strcmp(argv[i], "--primary-weight")) {
 			su.primary_weight = strtod(argv[++i], NULL);
 			if (!(su.primary_weight > 0 &&
@@ -1633,7 +1632,7 @@ main(int argc, char **argv)
 	    nights);
 	run_series(&t, &app, NULL, &drift0, &su, MODE_AA, nights, 0,
 	    seed + 1);
-	print_aa("drift 0", &t, 1);
+	print_aa("drift 0", &t, 1, &su);
 	print_kinds(&t);
 	tests = t.tests / (double)t.comparisons;
 	printf("  (%.0f tests a comparison, %.0f of them primary: weighted %g "
@@ -1641,27 +1640,27 @@ main(int argc, char **argv)
 	    su.primary_weight);
 	run_series(&t, &app, NULL, &drift2, &su, MODE_AA, nights, 0,
 	    seed + 2);
-	print_aa("drift 2 %", &t, 1);
+	print_aa("drift 2 %", &t, 1, &su);
 	print_kinds(&t);
 	run_series(&t, &app, NULL, &drift3, &su, MODE_AA, nights, 0,
 	    seed + 3);
-	print_aa("drift 3 %", &t, 1);
+	print_aa("drift 3 %", &t, 1, &su);
 	run_series(&t, &app, NULL, &trend, &su, MODE_AA, nights, 0, seed + 4);
-	print_aa("trend 0.3 %/night", &t, 1);
+	print_aa("trend 0.3 %/night", &t, 1, &su);
 	if (!quick) {
 		struct setup sharded = su;
 
 		run_series(&t, &app, NULL, &sticky2, &su, MODE_AA, nights, 0,
 		    seed + 5);
-		print_aa("drift 2 %, half of it per night", &t, 1);
+		print_aa("drift 2 %, half of it per night", &t, 1, &su);
 		run_series(&t, &app, NULL, &harsh, &su, MODE_AA, nights, 0,
 		    seed + 7);
-		print_aa("drift 2 %, 2 % outlier iterations", &t, 1);
+		print_aa("drift 2 %, 2 % outlier iterations", &t, 1, &su);
 		sharded.keys = 2;
 		sharded.shards = 4;
 		run_series(&t, &app, NULL, &drift2, &sharded, MODE_AA,
 		    nights / 2, 0, seed + 6);
-		print_aa("drift 2 %, 2 keys x 4 shards", &t, 1);
+		print_aa("drift 2 %, 2 keys x 4 shards", &t, 1, &su);
 	}
 
 ab:
