@@ -19,6 +19,7 @@
  *                 time=>                      one per compared metric
  *         <failure type="regression" .../>    a regression
  *         <skipped message="inconclusive: ..."/>   inconclusive, missing
+ *         <system-out>suspect (q = ...): ...</system-out>   a suspect
  *       </testcase>
  *       <testcase ... name="[SCENE: ]block APP-FRAME (SIGNATURE)">
  *         <system-out>new or worse, counts, stack</system-out>
@@ -29,7 +30,9 @@
  *
  * tests counts every testcase, failures those with a failure, errors those
  * with an error, skipped those skipped; testsuites sums its suites (the
- * schema has no skipped there).  A block is a passing testcase: blocks
+ * schema has no skipped there).  A suspect (a pass that leans worse,
+ * compare.h step 8) passes too, with the why in its system-out.  A block
+ * is a passing testcase: blocks
  * explain the blocks/block_ms metrics and do not change the verdict, but
  * a CI's test history should track them by name.  Times are seconds of
  * the current run: a scene's measured windows shared by its metrics, a
@@ -127,6 +130,15 @@ add_row(struct jsuite *s, const char *classname, const cJSON *row,
 	} else if (!strcmp(v, "inconclusive") || !strcmp(v, "missing")) {
 		c->status = J_SKIPPED;
 		c->message = xasprintf("%s: %s", v, str(row, "reason"));
+	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row,
+	    "suspect"))) {
+		/* Still a pass; the test history shows why it is named. */
+		c->text = xasprintf("suspect (q = %s; listed, not a verdict): "
+		    "%s %s: baseline %s, current %s, change %s (%s); %s",
+		    str(row, "q"), str(row, "where"), str(row, "metric"),
+		    str(row, "baseline"), str(row, "current"),
+		    str(row, "change"), str(row, "interval"),
+		    str(row, "reason"));
 	}
 	free(name);
 }

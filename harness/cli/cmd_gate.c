@@ -4,7 +4,8 @@
  * Options over the configuration (flags > environment > file), then
  * gate_execute() (gate.h), then the verdict table on stdout: one block per
  * device key with its devices, iterations, looks and verdict, the counts
- * of each verdict, the regressions by scenario, scene and metric, the new
+ * of each verdict, the regressions by scenario, scene and metric, the
+ * suspects (passes that lean worse, never a verdict: compare.h), the new
  * and worse main-thread blocks, and what became of the baseline; then
  * every problem, where the report is, what became of the mail, and the
  * verdict with its exit status.  The warnings of the runs (a source that
@@ -267,6 +268,8 @@ print_key(const struct gate_key *k)
 		    k->counts[CMP_NEW], k->counts[CMP_MISSING]);
 	for (size_t i = 0; i < k->regressions.nr; i++)
 		printf("    worse     %s\n", k->regressions.items[i]);
+	for (size_t i = 0; i < k->suspects.nr; i++)
+		printf("    suspect   %s\n", k->suspects.items[i]);
 	for (size_t i = 0; i < k->blocks.nr; i++)
 		printf("    block     %s\n", k->blocks.items[i]);
 	for (size_t i = 0; i < k->notes.nr; i++)

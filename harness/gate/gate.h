@@ -135,6 +135,8 @@ struct gate_key {
 	int iterations;		/* most measured iterations of one
 				   scenario on one device */
 	struct strlist regressions;	/* "scn/scene metric: a -> b unit" */
+	struct strlist suspects;	/* passes listed as suspects (compare.h
+					   step 8), the same layout + q */
 	struct strlist blocks;	/* new and worse blocks, one line each */
 	char *commit_verdict;	/* gate_commit_verdict(), or NULL */
 	char commit[BASELINE_OID_HEXSZ + 1];	/* recorded, else "" */

@@ -189,6 +189,27 @@ list_regressions(struct strlist *out, const struct comparison *c)
 }
 
 /*
+ * The suspects of `c` (compare.h step 8: passes worse by their threshold
+ * that Benjamini-Hochberg lists), laid out as list_regressions() does,
+ * with their q-value: never a verdict, but the night's table names them
+ * as the report does, so a reader of the CI log sees what to rerun.
+ */
+static void
+list_suspects(struct strlist *out, const struct comparison *c)
+{
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		const struct cmp_entry *e = &c->entries[i];
+
+		if (!e->suspect)
+			continue;
+		strlist_addf(out, "%s%s%s %s: %.4g -> %.4g %s (q = %.2g)",
+		    e->scenario, e->scene ? "/" : "", e->scene ? e->scene : "",
+		    e->metric, e->base.median, e->cur.median,
+		    e->unit ? e->unit : "", e->q_value);
+	}
+}
+
+/*
  * The new and worse main-thread blocks of `c`, one line each, named by
  * their innermost application frame (the one the signature starts with).
  */
@@ -394,6 +415,8 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 	comparison_count(cmp, k->counts);
 	strlist_release(&k->regressions);
 	list_regressions(&k->regressions, cmp);
+	strlist_release(&k->suspects);
+	list_suspects(&k->suspects, cmp);
 	strlist_release(&k->blocks);
 	list_blocks(&k->blocks, cmp);
 	dir = xstrdup(k->results.items[0]);

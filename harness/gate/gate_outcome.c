@@ -71,6 +71,7 @@ key_release(struct gate_key *k)
 	free(k->current);
 	free(k->comparison);
 	strlist_release(&k->regressions);
+	strlist_release(&k->suspects);
 	strlist_release(&k->blocks);
 	free(k->commit_verdict);
 	strlist_release(&k->notes);
@@ -110,6 +111,7 @@ gate_key_find_or_add(struct gate_ctx *g, const char *key)
 	strlist_init(&k->serials);
 	strlist_init(&k->results);
 	strlist_init(&k->regressions);
+	strlist_init(&k->suspects);
 	strlist_init(&k->blocks);
 	strlist_init(&k->notes);
 	return k;

@@ -124,6 +124,71 @@ commit_verdict_names_the_news(void **state)
 	}
 }
 
+/*
+ * What a look leaves in the key's table (cmd_gate prints it): the
+ * regressions and, apart, the suspects with their q-value (compare.h step
+ * 8) -- a suspect is a pass, so the key's verdict stays pass; a pass that
+ * is not a suspect is in neither list.  The comparison is written.
+ */
+static void
+a_look_lists_regressions_and_suspects_apart(void **state)
+{
+	for (int regressed = 0; regressed < 2; regressed++) {
+		struct gate_opts o = { 0 };
+		struct gate_outcome out;
+		struct gate_work work = { 0 };
+		struct gate_ctx g = { 0 };
+		struct comparison *c = comparison_new();
+		struct gate_key *k;
+		struct cmp_entry *e;
+		char *dir = xasprintf("%s/gate-store-%d", unit_tmpdir(),
+		    regressed);
+		char *res = xasprintf("%s/results.json", dir);
+
+		(void)state;
+		assert_int_equal(file_mkdirs(dir, 0700), 0);
+		gate_outcome_init(&out);
+		g.o = &o;
+		g.out = &out;
+		g.work = &work;
+		k = gate_key_find_or_add(&g, "pixel-7");
+		strlist_add(&k->results, res);
+		add_entry(c, "feed", regressed ? CMP_REGRESSION : CMP_PASS);
+		e = &c->entries[0];
+		e->scene = xstrdup("list");
+		e->base.median = 10;
+		e->cur.median = 14;
+		e->unit = xstrdup("ms");
+		add_entry(c, "feed", CMP_PASS);
+		e = &c->entries[1];
+		free(e->metric);
+		e->metric = xstrdup("jank_pct");
+		e->base.median = 2;
+		e->cur.median = 3.5;
+		e->unit = xstrdup("%");
+		e->suspect = true;
+		e->q_value = 0.031;
+		add_entry(c, "login", CMP_PASS);
+		gate_key_store(&g, 0, c, 2);
+		assert_int_equal(k->looks, 2);
+		assert_int_equal(k->verdict, regressed ? CMP_REGRESSION :
+		    CMP_PASS);
+		assert_int_equal(k->regressions.nr, regressed ? 1 : 0);
+		if (regressed)
+			assert_string_equal(k->regressions.items[0],
+			    "feed/list frame_p90_ms: 10 -> 14 ms");
+		assert_int_equal(k->suspects.nr, 1);
+		assert_string_equal(k->suspects.items[0],
+		    "feed jank_pct: 2 -> 3.5 % (q = 0.031)");
+		assert_non_null(k->comparison);
+		assert_true(file_exists(k->comparison) > 0);
+		comparison_free(work.cmp);
+		gate_outcome_release(&out);
+		free(res);
+		free(dir);
+	}
+}
+
 /* mail.when: always mails, regression only on one, never not at all. */
 static void
 mail_policy_follows_mail_when(void **state)
@@ -423,6 +488,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(batch_stops_at_the_max),
 	cmocka_unit_test(undecided_names_each_open_scenario_once),
 	cmocka_unit_test(commit_verdict_names_the_news),
+	cmocka_unit_test(a_look_lists_regressions_and_suspects_apart),
 	cmocka_unit_test(mail_policy_follows_mail_when),
 	cmocka_unit_test(record_policy_follows_update),
 	cmocka_unit_test(pool_moves_iterations_to_the_first_device),

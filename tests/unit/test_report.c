@@ -590,6 +590,12 @@ suspects_are_listed_in_every_format(void **state)
 		    !on);
 		read_text(&sb, out, "comparison.json");
 		assert_true(!strstr(sb.buf, "\"suspect\": true") == !on);
+		/* JUnit: a passing testcase that says why it is named. */
+		read_text(&sb, out, "junit.xml");
+		assert_non_null(strstr(sb.buf, "failures=\"0\""));
+		assert_null(strstr(sb.buf, "<failure"));
+		assert_true(!strstr(sb.buf, "<system-out>suspect (q = 0.031; "
+		    "listed, not a verdict): feed / list frame_p90_ms") == !on);
 		/* GitHub: a notice, never an error or a warning. */
 		assert_int_equal(res.github.nr, on ? 1 : 0);
 		if (on)
