@@ -75,17 +75,20 @@
  *                      (better included) and, before the last of several
  *                      looks, p_raw > a: then nothing is ruled out, and
  *                      the reason says so; or it reaches T without
- *                      evidence: p_raw above CMP_PROMISE before the last
- *                      of several looks (above a for a single look), or
- *                      at the last look p > alpha;
+ *                      evidence: p_raw above the look's promise
+ *                      before the last of several looks (above a for a
+ *                      single look), or at the last look p > alpha;
  *        inconclusive  could be a regression of practical size and we
  *                      cannot tell: before the last look a worse estimate
- *                      at T with p_raw <= CMP_PROMISE (a count of blocks:
- *                      at T / 2, compare_verdict.c), or below T with
+ *                      at T with p_raw <= the look's promise (a count of
+ *                      blocks: at T / 2, compare_verdict.c), or below T with
  *                      p_raw <= a, where more iterations (a new session)
  *                      can settle it; at the last look the estimate
  *                      reaches T and a < p <= alpha (significant at the
  *                      comparison's alpha, not at this look's share).
+ *      The promise (cmp_promise()) is 0.05 at the first look; a later
+ *      look asks for as much as that holds at the first of three, by
+ *      conditional power: 0.0046 at the second of three.
  *      Earlier looks: a regression an earlier look found (opts.prior)
  *      stays one, with that look's numbers.
  *   7. The trend line, with a tenth of the look's alpha, when the window

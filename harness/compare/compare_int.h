@@ -84,7 +84,13 @@ struct cmp_rules {
 	double primary_weight;	/* ... with it, for a primary metric */
 	bool last;		/* no more iterations will follow */
 	bool sequential;	/* the caller takes more than one look */
+	double promise;		/* before the last look, a worse estimate at
+				   T with raw p at most this measures again:
+				   cmp_promise() */
 };
+
+/* The raw p that promises a regression at look `look` of `looks`. */
+double cmp_promise(int look, int looks);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction

@@ -51,13 +51,55 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
 
 /*
  * Before a sequential caller's last look, a worse estimate at T or more
- * whose raw p is at most this is measured again rather than passed: at 5
- * iterations a real shift of 1.5 IQR often shows only p = 0.01-0.05, and a
- * pass ends the looking at it.  It is most of what an unchanged night
- * measures again: at 0.02 device time met 1.3 x at every drift and every
- * A/B row of make bench lost 0.5-4.5 points of detection (README, Method).
+ * whose raw p is at most cmp_promise() is measured again rather than
+ * passed: at 5 iterations a real shift of 1.5 IQR often shows only p =
+ * 0.01-0.05, and a pass ends the looking at it.  It is most of what an
+ * unchanged night measures again: at 0.02 device time met 1.3 x at every
+ * drift and every A/B row of make bench lost 0.5-4.5 points of detection
+ * (README, Method).  CMP_PROMISE is the first look's.
  */
 #define CMP_PROMISE 0.05
+
+/*
+ * The z a lone change of practical size is tested at by the last look
+ * (one test of some 500 at alpha 0.01, weighted Holm: 3.9 to 4.3), the
+ * reference for how much promise a raw p holds (cmp_promise()).
+ */
+#define CMP_PROMISE_Z 4.0
+
+/*
+ * A later look asks for as much promise as the first of three does,
+ * measured by conditional power: with the information at look k a share
+ * t = k / looks of the last look's (the current side's sessions; the
+ * baseline's do not grow, so this is an upper bound), an estimate at z
+ * would end near z / sqrt t if the shift is what it shows, give or take
+ * sqrt(1 - t) (Lan and Wittes' B-value).  At the first of three looks
+ * CMP_PROMISE leaves that short of CMP_PROMISE_Z by
+ *   c = (z_0.05 sqrt 3 - CMP_PROMISE_Z) / sqrt(2/3) = -1.41 spreads
+ * (a conditional power of 8 %), and look k keeps measuring what falls
+ * short by no more:  z_k = sqrt t_k (CMP_PROMISE_Z + c sqrt(1 - t_k)),
+ * never above CMP_PROMISE.  At the second of three looks that is raw p
+ * 0.0046 where it was 0.05: an estimate at p = 0.03 after two sessions
+ * would need a third far luckier than both (conditional power 0.2 %),
+ * and measuring it again was an eighth of what an unchanged night
+ * measured beyond its first batch at 2 % drift, for no A/B detection
+ * (README, Method).  Of four looks: 0.017 and 0.0022 at the second and
+ * third.  The first look keeps CMP_PROMISE whatever the number of looks:
+ * that is what make bench measured.
+ */
+double
+cmp_promise(int look, int looks)
+{
+	double z1, c, tk, zk;
+
+	if (look <= 1 || looks <= look)
+		return CMP_PROMISE;
+	z1 = stats_norm_quantile(1 - CMP_PROMISE);
+	c = (z1 * sqrt(3.0) - CMP_PROMISE_Z) / sqrt(2.0 / 3);
+	tk = (double)look / looks;
+	zk = sqrt(tk) * (CMP_PROMISE_Z + c * sqrt(1 - tk));
+	return fmin(stats_norm_sf(zk), CMP_PROMISE);
+}
 
 /*
  * ... and, for a count of events (metrics.h by_means: blocks), one whose
@@ -71,7 +113,7 @@ static bool
 promising(const struct cmp_entry *e, const struct cmp_pending *p,
     const struct cmp_rules *r, double worse)
 {
-	if (!r->sequential || r->last || e->p_value > CMP_PROMISE)
+	if (!r->sequential || r->last || e->p_value > r->promise)
 		return false;
 	return worse >= e->threshold || (p->metric->by_means &&
 	    !p->explain && worse >= e->threshold / 2);
@@ -197,7 +239,7 @@ cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
 		add_interval(&sb, e);
 		strbuf_addch(&sb, ')');
 	} else if (r->last ? e->p_adjusted > r->alpha_run :
-	    e->p_value > (r->sequential ? CMP_PROMISE : r->alpha)) {
+	    e->p_value > (r->sequential ? r->promise : r->alpha)) {
 		e->verdict = CMP_PASS;
 		add_worse(&sb, e, "worse");
 		strbuf_addstr(&sb, " but not significant, ");

@@ -270,23 +270,26 @@ walls_against_no_blocks_are_ranks(void **state)
 	cmp_sample_release(&p.cu);
 }
 
-/* An entry of `metric` 0.6 worse against T 1, its raw p `p_raw`. */
+/*
+ * An entry of `metric` `worse` worse against T 1 (interval +-0.75), its
+ * raw p `p_raw`, at look `look` of 3.
+ */
 static enum cmp_verdict
-decide(const char *metric, double p_raw, bool last)
+decide_at(const char *metric, double worse, double p_raw, int look)
 {
 	struct cmp_entry e;
 	struct cmp_pending p;
-	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, 1, last,
-	    true };
+	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, 1, look == 3,
+	    true, cmp_promise(look, 3) };
 	enum cmp_verdict v;
 
 	memset(&e, 0, sizeof(e));
 	memset(&p, 0, sizeof(p));
 	p.metric = metric_find(metric);
 	e.unit = (char *)p.metric->unit;
-	e.shift = 0.6;
-	e.shift_lo = -0.15;
-	e.shift_hi = 1.35;
+	e.shift = worse;
+	e.shift_lo = worse - 0.75;
+	e.shift_hi = worse + 0.75;
 	e.shift_level = 0.98;
 	e.threshold = 1;
 	p.p_worse_raw = p_raw;
@@ -299,6 +302,13 @@ decide(const char *metric, double p_raw, bool last)
 		assert_non_null(strstr(e.reason, "run more iterations"));
 	free(e.reason);
 	return v;
+}
+
+/* ... 0.6 worse, at the first look of 3 or (`last`) the last. */
+static enum cmp_verdict
+decide(const char *metric, double p_raw, bool last)
+{
+	return decide_at(metric, 0.6, p_raw, last ? 3 : 1);
 }
 
 /*
@@ -318,6 +328,39 @@ promising_counts_are_measured_again(void **state)
 	assert_int_equal(decide("block_ms", 0.03, false), CMP_PASS);
 }
 
+/*
+ * A later look asks more of a raw p before it measures again: what held
+ * the first look's promise (conditional power, cmp_promise()) after one
+ * session holds far less after two.  Worse by 1.2 T: at p 0.02 the first
+ * look of three measures again, the second passes it; at p 0.003 both
+ * measure again.  The promise never rises look by look nor above the
+ * first look's, and the look before the last asks for much.
+ */
+static void
+later_looks_ask_more_promise(void **state)
+{
+	(void)state;
+	assert_int_equal(decide_at("frame_p90_ms", 1.2, 0.02, 1),
+	    CMP_INCONCLUSIVE);
+	assert_int_equal(decide_at("frame_p90_ms", 1.2, 0.02, 2), CMP_PASS);
+	assert_int_equal(decide_at("frame_p90_ms", 1.2, 0.003, 1),
+	    CMP_INCONCLUSIVE);
+	assert_int_equal(decide_at("frame_p90_ms", 1.2, 0.003, 2),
+	    CMP_INCONCLUSIVE);
+	assert_true(fabs(cmp_promise(2, 3) - 0.0046) < 0.0002);
+	assert_true(fabs(cmp_promise(2, 4) - 0.017) < 0.001);
+	assert_true(fabs(cmp_promise(3, 4) - 0.0022) < 0.0002);
+	for (int looks = 2; looks <= 20; looks++) {
+		assert_true(cmp_promise(1, looks) == 0.05);
+		for (int k = 2; k < looks; k++)
+			assert_true(cmp_promise(k, looks) <=
+			    cmp_promise(k - 1, looks));
+		/* Just before the last look little can still change. */
+		if (looks > 2)
+			assert_true(cmp_promise(looks - 1, looks) < 0.005);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(alike_entries_take_their_kind),
 	cmocka_unit_test(unalike_entries_keep_their_own),
@@ -325,6 +368,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(block_counts_take_the_mid_p),
 	cmocka_unit_test(walls_against_no_blocks_are_ranks),
 	cmocka_unit_test(promising_counts_are_measured_again),
+	cmocka_unit_test(later_looks_ask_more_promise),
 };
 
 JG_UNIT_GROUP(compare_session, tests, NULL, NULL)
