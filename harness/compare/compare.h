@@ -88,7 +88,8 @@
  *                      comparison's alpha, not at this look's share).
  *      The promise (cmp_promise()) is 0.05 at the first look; a later
  *      look asks for as much as that holds at the first of three, by
- *      conditional power: 0.0046 at the second of three.
+ *      conditional power: 0.0046 at the second of three (an interleaved
+ *      A/B keeps 0.05 at every round).
  *      Earlier looks: a regression an earlier look found (opts.prior)
  *      stays one, with that look's numbers.
  *   7. The trend line, with a tenth of the look's alpha, when the window

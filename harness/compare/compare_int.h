@@ -89,8 +89,11 @@ struct cmp_rules {
 				   cmp_promise() */
 };
 
-/* The raw p that promises a regression at look `look` of `looks`. */
-double cmp_promise(int look, int looks);
+/*
+ * The raw p that promises a regression at look `look` of `looks`; an
+ * `interleaved` A/B (`jankgate ab`) keeps the first look's at every look.
+ */
+double cmp_promise(int look, int looks, bool interleaved);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction
