@@ -28,6 +28,7 @@
 #include "results.h"
 #include "run.h"
 #include "signature.h"
+#include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -173,40 +174,32 @@ key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 	return 0;
 }
 
-/* The regressions of `c`, one line each, for the table and the notes. */
-static void
-list_regressions(struct strlist *out, const struct comparison *c)
-{
-	for (size_t i = 0; i < c->nr_entries; i++) {
-		const struct cmp_entry *e = &c->entries[i];
-
-		if (e->verdict != CMP_REGRESSION)
-			continue;
-		strlist_addf(out, "%s%s%s %s: %.4g -> %.4g %s", e->scenario,
-		    e->scene ? "/" : "", e->scene ? e->scene : "", e->metric,
-		    e->base.median, e->cur.median, e->unit ? e->unit : "");
-	}
-}
-
 /*
- * The suspects of `c` (compare.h step 8: passes worse by their threshold
- * that Benjamini-Hochberg lists), laid out as list_regressions() does,
- * with their q-value: never a verdict, but the night's table names them
- * as the report does, so a reader of the CI log sees what to rerun.
+ * The regressions of `c`, or (`suspects`) its suspects (compare.h step 8:
+ * passes worse by their threshold that Benjamini-Hochberg lists, never a
+ * verdict) with their q-value, one line each, for the table and the notes:
+ * the night's table names the suspects as the report does, so a reader of
+ * the CI log sees what to rerun.
  */
 static void
-list_suspects(struct strlist *out, const struct comparison *c)
+list_entries(struct strlist *out, const struct comparison *c, bool suspects)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	for (size_t i = 0; i < c->nr_entries; i++) {
 		const struct cmp_entry *e = &c->entries[i];
 
-		if (!e->suspect)
+		if (suspects ? !e->suspect : e->verdict != CMP_REGRESSION)
 			continue;
-		strlist_addf(out, "%s%s%s %s: %.4g -> %.4g %s (q = %.2g)",
-		    e->scenario, e->scene ? "/" : "", e->scene ? e->scene : "",
-		    e->metric, e->base.median, e->cur.median,
-		    e->unit ? e->unit : "", e->q_value);
+		strbuf_setlen(&sb, 0);
+		strbuf_addf(&sb, "%s%s%s %s: %.4g -> %.4g %s", e->scenario,
+		    e->scene ? "/" : "", e->scene ? e->scene : "", e->metric,
+		    e->base.median, e->cur.median, e->unit ? e->unit : "");
+		if (suspects)
+			strbuf_addf(&sb, " (q = %.2g)", e->q_value);
+		strlist_add(out, sb.buf);
 	}
+	strbuf_release(&sb);
 }
 
 /*
@@ -414,9 +407,9 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 	k->verdict = comparison_verdict(cmp);
 	comparison_count(cmp, k->counts);
 	strlist_release(&k->regressions);
-	list_regressions(&k->regressions, cmp);
+	list_entries(&k->regressions, cmp, false);
 	strlist_release(&k->suspects);
-	list_suspects(&k->suspects, cmp);
+	list_entries(&k->suspects, cmp, true);
 	strlist_release(&k->blocks);
 	list_blocks(&k->blocks, cmp);
 	dir = xstrdup(k->results.items[0]);
