@@ -397,7 +397,7 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 {
 	struct gate_key *k = &g->out->keys[i];
 	struct gate_work *w = &g->work[i];
-	char *dir;
+	char *dir, *what;
 
 	comparison_free(w->cmp);
 	w->cmp = cmp;
@@ -422,9 +422,19 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 		free(k->comparison);
 		k->comparison = NULL;
 	}
+	/* Suspects are named at the look too, not only in the final table. */
+	if (k->no_data)
+		what = xstrdup("no valid iteration");
+	else if (k->suspects.nr)
+		what = xasprintf("%s (%zu suspect%s listed)",
+		    cmp_verdict_name(k->verdict), k->suspects.nr,
+		    k->suspects.nr == 1 ? "" : "s");
+	else
+		what = xstrdup(cmp_verdict_name(k->verdict));
 	gate_note(g, "compare: %s, look %d of %d, %d iteration%s: %s", k->key,
 	    look, g->looks, k->iterations, k->iterations == 1 ? "" : "s",
-	    k->no_data ? "no valid iteration" : cmp_verdict_name(k->verdict));
+	    what);
+	free(what);
 }
 
 void

@@ -130,6 +130,16 @@ commit_verdict_names_the_news(void **state)
  * 8) -- a suspect is a pass, so the key's verdict stays pass; a pass that
  * is not a suspect is in neither list.  The comparison is written.
  */
+/* gate_opts.note for a_look_lists_...: keeps the last line. */
+static void
+keep_note(void *data, const char *line)
+{
+	char **last = data;
+
+	free(*last);
+	*last = xstrdup(line);
+}
+
 static void
 a_look_lists_regressions_and_suspects_apart(void **state)
 {
@@ -144,10 +154,13 @@ a_look_lists_regressions_and_suspects_apart(void **state)
 		char *dir = xasprintf("%s/gate-store-%d", unit_tmpdir(),
 		    regressed);
 		char *res = xasprintf("%s/results.json", dir);
+		char *note = NULL;
 
 		(void)state;
 		assert_int_equal(file_mkdirs(dir, 0700), 0);
 		gate_outcome_init(&out);
+		o.note = keep_note;
+		o.note_data = &note;
 		g.o = &o;
 		g.out = &out;
 		g.work = &work;
@@ -169,6 +182,7 @@ a_look_lists_regressions_and_suspects_apart(void **state)
 		e->suspect = true;
 		e->q_value = 0.031;
 		add_entry(c, "login", CMP_PASS);
+		comparison_add_scenario(c)->cur_valid = 5;
 		gate_key_store(&g, 0, c, 2);
 		assert_int_equal(k->looks, 2);
 		assert_int_equal(k->verdict, regressed ? CMP_REGRESSION :
@@ -182,6 +196,11 @@ a_look_lists_regressions_and_suspects_apart(void **state)
 		    "feed jank_pct: 2 -> 3.5 % (q = 0.031)");
 		assert_non_null(k->comparison);
 		assert_true(file_exists(k->comparison) > 0);
+		/* The look's line on stderr counts the suspects too. */
+		assert_non_null(note);
+		assert_non_null(strstr(note, regressed ? ": regression (1 "
+		    "suspect listed)" : ": pass (1 suspect listed)"));
+		free(note);
 		comparison_free(work.cmp);
 		gate_outcome_release(&out);
 		free(res);
