@@ -55,8 +55,10 @@
  *
  * The first week (one baseline run) is also run without a change on
  * phones that drift 2 % and 3 %: all the test knows of their sessions
- * then is the priors.  --launch-prior X sets session.launch for every
- * comparison, to measure what the launch's prior costs and buys there.
+ * then is the priors.  --launch-prior X sets session.launch and
+ * --frame-prior X session.frame_time (and with it the speed prior) for
+ * every comparison, to measure what a prior costs and buys there; with
+ * --history 3, a team's first nights after the first.
  *
  * --primary-weight W sets compare_opts.primary_weight (default
  * CMP_PRIMARY_WEIGHT): frame_p90_ms and startup_ms weigh W in the
@@ -94,7 +96,7 @@
  *
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
- *                      [--history N] [--launch-prior X]
+ *                      [--history N] [--launch-prior X] [--frame-prior X]
  *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
@@ -180,6 +182,8 @@ struct setup {
 	int history;
 	bool interleaved;	/* compare_opts.interleaved (jankgate ab) */
 	double launch_prior;	/* session.launch; NAN: the default */
+	double frame_prior;	/* session.frame_time; NAN: the default */
+	double prior_runs;	/* session.prior_runs; NAN: the default */
 	double primary_weight;	/* compare_opts.primary_weight */
 	double suspect_fdr;	/* compare_opts.suspect_fdr */
 };
@@ -580,6 +584,10 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	opts.alpha = su->alpha;
 	if (!isnan(su->launch_prior))
 		opts.session_prior[METRIC_KIND_LAUNCH] = su->launch_prior;
+	if (!isnan(su->frame_prior))
+		opts.session_prior[METRIC_KIND_FRAME_TIME] = su->frame_prior;
+	if (!isnan(su->prior_runs))
+		opts.prior_runs = su->prior_runs;
 	opts.primary_weight = su->primary_weight;
 	opts.suspect_fdr = su->suspect_fdr;
 	opts.spending = su->spending;
@@ -1402,7 +1410,8 @@ usage(void)
 	fprintf(stderr, "usage: bench-compare [--nights N] [--seed S] "
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
 	    "                     [--trace] [--history N (1-60)] "
-	    "[--launch-prior X] [--primary-weight W]\n"
+	    "[--launch-prior X] [--frame-prior X]\n"
+	    "                     [--primary-weight W]\n"
 	    "                     [--suspect-fdr Q]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
@@ -1538,7 +1547,7 @@ int
 main(int argc, char **argv)
 {
 	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
-	    CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR };
+	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
@@ -1583,6 +1592,14 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--launch-prior")) {
 			su.launch_prior = strtod(argv[++i], NULL);
 			if (!(su.launch_prior >= 0 && su.launch_prior <= 1))
+				usage();
+		} else if (!strcmp(argv[i], "--prior-runs")) {
+			su.prior_runs = strtod(argv[++i], NULL);
+			if (!(su.prior_runs >= 0 && su.prior_runs <= 100))
+				usage();
+		} else if (!strcmp(argv[i], "--frame-prior")) {
+			su.frame_prior = strtod(argv[++i], NULL);
+			if (!(su.frame_prior >= 0 && su.frame_prior <= 1))
 				usage();
 		} else if (!strcmp(argv[i], "--suspect-fdr")) {
 			su.suspect_fdr = strtod(argv[++i], NULL);
@@ -1792,6 +1809,9 @@ first:
 	if (!isnan(su.launch_prior))
 		printf("  (session.launch %g for every comparison)\n",
 		    su.launch_prior);
+	if (!isnan(su.frame_prior))
+		printf("  (session.frame_time %g for every comparison)\n",
+		    su.frame_prior);
 
 creep:
 	if (only && strcmp(only, "creep"))
