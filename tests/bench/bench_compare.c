@@ -57,8 +57,10 @@
  * phones that drift 2 % and 3 %: all the test knows of their sessions
  * then is the priors.  --launch-prior X sets session.launch and
  * --frame-prior X session.frame_time (and with it the speed prior) for
- * every comparison, to measure what a prior costs and buys there; with
- * --history 3, a team's first nights after the first.
+ * every comparison, to measure what a prior costs and buys there, and
+ * --prior-runs W session.prior_runs, how much it weighs against the
+ * window's sessions; with --history 3, a team's first nights after the
+ * first.
  *
  * --primary-weight W sets compare_opts.primary_weight (default
  * CMP_PRIMARY_WEIGHT): frame_p90_ms and startup_ms weigh W in the
@@ -97,6 +99,7 @@
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--history N] [--launch-prior X] [--frame-prior X]
+ *                      [--prior-runs W]
  *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
@@ -1411,7 +1414,7 @@ usage(void)
 	    "[--alpha A] [--spending pocock|equal|late] [--quick]\n"
 	    "                     [--trace] [--history N (1-60)] "
 	    "[--launch-prior X] [--frame-prior X]\n"
-	    "                     [--primary-weight W]\n"
+	    "                     [--prior-runs W] [--primary-weight W]\n"
 	    "                     [--suspect-fdr Q]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
