@@ -124,12 +124,6 @@ commit_verdict_names_the_news(void **state)
 	}
 }
 
-/*
- * What a look leaves in the key's table (cmd_gate prints it): the
- * regressions and, apart, the suspects with their q-value (compare.h step
- * 8) -- a suspect is a pass, so the key's verdict stays pass; a pass that
- * is not a suspect is in neither list.  The comparison is written.
- */
 /* gate_opts.note for a_look_lists_...: keeps the last line. */
 static void
 keep_note(void *data, const char *line)
@@ -140,6 +134,13 @@ keep_note(void *data, const char *line)
 	*last = xstrdup(line);
 }
 
+/*
+ * What a look leaves in the key's table (cmd_gate prints it): the
+ * regressions and, apart, the suspects with their q-value (compare.h step
+ * 8) -- a suspect is a pass, so the key's verdict stays pass; a pass that
+ * is not a suspect is in neither list.  The comparison is written, and
+ * the look's line for the log counts the suspects.
+ */
 static void
 a_look_lists_regressions_and_suspects_apart(void **state)
 {
