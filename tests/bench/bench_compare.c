@@ -1641,6 +1641,16 @@ main(int argc, char **argv)
 	    "session, up to %d (%s spending); seed %llu\n", su.history,
 	    su.alpha, MAX_ITERATIONS, cmp_spending_name(su.spending),
 	    (unsigned long long)seed);
+	/* Every section's comparisons use them, so the header names them. */
+	if (!isnan(su.launch_prior))
+		printf("  session.launch %g for every comparison\n",
+		    su.launch_prior);
+	if (!isnan(su.frame_prior))
+		printf("  session.frame_time %g for every comparison\n",
+		    su.frame_prior);
+	if (!isnan(su.prior_runs))
+		printf("  session.prior_runs %g for every comparison\n",
+		    su.prior_runs);
 
 	if (only && strcmp(only, "aa") && strcmp(only, "ab") &&
 	    strcmp(only, "first") && strcmp(only, "creep") &&
@@ -1809,12 +1819,6 @@ first:
 			    su.suspect_fdr, pct(t.s_nights, t.nights));
 		}
 	}
-	if (!isnan(su.launch_prior))
-		printf("  (session.launch %g for every comparison)\n",
-		    su.launch_prior);
-	if (!isnan(su.frame_prior))
-		printf("  (session.frame_time %g for every comparison)\n",
-		    su.frame_prior);
 
 creep:
 	if (only && strcmp(only, "creep"))
