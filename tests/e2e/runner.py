@@ -120,6 +120,18 @@ class CaseError(Exception):
     pass
 
 
+def tail_of(label, text, n=15):
+    """The last n lines of what a step printed, for a failure's message:
+    the log stays behind on the machine that ran the case, the message
+    is what a CI page shows."""
+    lines = text.splitlines()
+    if not lines:
+        return "\n    (%s was empty)" % label
+    return "\n    last %d line%s of %s:\n%s" % (
+        min(n, len(lines)), "" if min(n, len(lines)) == 1 else "s", label,
+        "".join("      | %s\n" % l for l in lines[-n:]).rstrip("\n"))
+
+
 class Skip(Exception):
     pass
 
@@ -446,14 +458,14 @@ class Case:
         rc, out, err, cmd = self.need_last(key)
         if key == "exit":
             if rc != int(arg):
-                raise CaseError("exit status %d, expected %s" % (rc, arg))
+                raise CaseError("exit status %d, expected %s%s" % (rc, arg, tail_of("stderr", err)))
         elif key in ("stdout", "stderr", "stdout-not", "stderr-not"):
             text = out if key.startswith("stdout") else err
             found = re.search(arg, text, re.M) is not None
             if key.endswith("-not") and found:
                 raise CaseError("%s matches /%s/ but must not" % (key[:6], arg))
             if not key.endswith("-not") and not found:
-                raise CaseError("%s does not match /%s/" % (key, arg))
+                raise CaseError("%s does not match /%s/%s" % (key, arg, tail_of(key, text)))
         elif key in ("stdout-lines", "stderr-lines"):
             text = out if key.startswith("stdout") else err
             n = len(text.splitlines())
