@@ -129,7 +129,8 @@ def tail_of(label, text, n=15):
         return "\n    (%s was empty)" % label
     return "\n    last %d line%s of %s:\n%s" % (
         min(n, len(lines)), "" if min(n, len(lines)) == 1 else "s", label,
-        "".join("      | %s\n" % l for l in lines[-n:]).rstrip("\n"))
+        "".join("      | %s\n" % (l if len(l) <= 300 else l[:300] + " [...]")
+                for l in lines[-n:]).rstrip("\n"))
 
 
 class Skip(Exception):
