@@ -464,7 +464,7 @@ class Case:
             text = out if key.startswith("stdout") else err
             found = re.search(arg, text, re.M) is not None
             if key.endswith("-not") and found:
-                raise CaseError("%s matches /%s/ but must not" % (key[:6], arg))
+                raise CaseError("%s matches /%s/ but must not%s" % (key[:6], arg, tail_of(key[:6], text)))
             if not key.endswith("-not") and not found:
                 raise CaseError("%s does not match /%s/%s" % (key, arg, tail_of(key, text)))
         elif key in ("stdout-lines", "stderr-lines"):
