@@ -88,6 +88,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		o->session_prior[k] = default_prior[k];
 	o->prior_runs = 1;
+	o->offsets = true;
 	if (cfg) {
 		o->session_prior[METRIC_KIND_FRAME_TIME] =
 		    cfg->session.frame_time;
@@ -95,6 +96,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 		o->session_prior[METRIC_KIND_JANK] = cfg->session.jank;
 		o->session_prior[METRIC_KIND_BLOCKS] = cfg->session.blocks;
 		o->prior_runs = cfg->session.prior_runs;
+		o->offsets = cfg->session.offsets;
 	}
 	o->trend = true;
 	o->cfg = cfg;
@@ -398,6 +400,8 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 			    names.items[i]);
 		compare_scenario(&x, &sc);
 	}
+	x.speed_vb = NAN;
+	cmp_session_offsets(&x);
 	cmp_estimate_kinds(&x);
 	cmp_test_all(&x);
 	rc = cmp_decide_all(&x);
@@ -408,6 +412,12 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 		cmp_sample_release(&x.pend[i].cu);
 	}
 	free(x.pend);
+	for (size_t i = 0; i < x.nr_frames; i++) {
+		free(x.frames[i].scene);
+		cmp_sample_release(&x.frames[i].p.b);
+		cmp_sample_release(&x.frames[i].p.cu);
+	}
+	free(x.frames);
 	free(x.anchor);
 	free(x.order);
 	free(x.pos);

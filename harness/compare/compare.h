@@ -36,6 +36,12 @@
  *      kind's entries by how much they differ beyond noise
  *      (cmp_own_shrunk()), on the others pulled toward the kind's by
  *      the prior's weight after an F test.
+ *      Before any of it, the phone's offset in each session is taken off
+ *      every frame time (compare_offset.c): the other scenes of the
+ *      session measure it, so sb is then what a session does to one scene
+ *      beyond what it does to all -- unless tonight's sessions stand
+ *      further from the baseline's than sessions differ (a build slower
+ *      everywhere), when nothing is taken off.
  *      A kind that drifted steadily over the window (a phone getting
  *      slower night after night) has that drift taken off tonight's
  *      values first (fit_trend in compare.c).
@@ -193,6 +199,12 @@ struct compare_opts {
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
 	bool trend;		/* run the trend line when the window allows */
+	/*
+	 * Take the phone's offset in each session off the frame times
+	 * (step 3; config `session.offsets`), measured on the other scenes
+	 * of the session.
+	 */
+	bool offsets;
 	/*
 	 * Current and baseline are blocks of one session of the phone, the
 	 * two builds interleaved (`jankgate ab`): the sessions of both sides

@@ -353,36 +353,13 @@ mean_frame_ms(double *out, const struct rs_scene *sn)
 	return 0;
 }
 
-/* Add the baseline's sessions of `scene`'s mean frame time to the drift. */
-void
-cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
-    const char *scene)
+/* The mean frame time of `scene` in every valid iteration of `sc`. */
+static void
+gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
+    const char *scene, int run)
 {
-	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
-		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
-		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
-	struct cmp_pending p;
-
-	memset(&p, 0, sizeof(p));
-	p.metric = &mean_frame;
-	for (size_t r = 0; r < sc->nr_base; r++)
-		for (size_t i = 0; sc->base[r] && i <
-		    sc->base[r]->nr_iterations; i++) {
-			const struct rs_iteration *it =
-			    &sc->base[r]->iterations[i];
-			const struct rs_scene *sn;
-			double v;
-
-			if (!iteration_valid(it))
-				continue;
-			sn = rs_iteration_find_scene(it, scene);
-			if (sn && !mean_frame_ms(&v, sn))
-				cmp_sample_add(&p.b, v, (int)r, it->session);
-		}
-	/* Interleaved, B's blocks are blocks of the same session too. */
-	for (size_t i = 0; x->o->interleaved && sc->cur && i <
-	    sc->cur->nr_iterations; i++) {
-		const struct rs_iteration *it = &sc->cur->iterations[i];
+	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
+		const struct rs_iteration *it = &sc->iterations[i];
 		const struct rs_scene *sn;
 		double v;
 
@@ -390,16 +367,48 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 			continue;
 		sn = rs_iteration_find_scene(it, scene);
 		if (sn && !mean_frame_ms(&v, sn))
-			cmp_sample_add(&p.cu, v, -1, it->session);
+			cmp_sample_add(s, v, run, it->session);
 	}
-	if (p.b.n) {
+}
+
+/* Keep both sides' sessions of `scene`'s mean frame time for the model. */
+void
+cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
+    const char *scene)
+{
+	static const struct metric_def mean_frame = { "mean_frame_ms", "ms",
+		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
+		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
+	struct cmp_scene_frames *f;
+
+	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
+	f = &x->frames[x->nr_frames++];
+	memset(f, 0, sizeof(*f));
+	f->scenario = sc->scenario;
+	f->scene = xstrdup(scene);
+	f->p.metric = &mean_frame;
+	for (size_t r = 0; r < sc->nr_base; r++)
+		gather_frames(&f->p.b, sc->base[r], scene, (int)r);
+	gather_frames(&f->p.cu, sc->cur, scene, -1);
+}
+
+void
+cmp_frame_drift_account(struct cmp_ctx *x)
+{
+	for (size_t i = 0; i < x->nr_frames; i++) {
+		struct cmp_pending *p = &x->frames[i].p;
+		struct cmp_pending in = *p;
 		double sd;
 
+		if (!p->b.n)
+			continue;
+		/* Interleaved, B's blocks are blocks of the same session
+		 * too; otherwise only the baseline's sessions count. */
+		if (!x->o->interleaved)
+			memset(&in.cu, 0, sizeof(in.cu));
 		x->frame_drift.both = x->o->interleaved;
-		cmp_kind_add(&x->frame_drift, &p);
-		cmp_series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p.b,
+		cmp_kind_add(&x->frame_drift, &in);
+		cmp_series_add(x, &x->series[METRIC_KIND_FRAME_TIME], &p->b,
 		    true, false, &sd);
 	}
-	cmp_sample_release(&p.b);
-	cmp_sample_release(&p.cu);
 }

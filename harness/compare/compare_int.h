@@ -4,6 +4,8 @@
  *   compare.c          compare_run(): options, scenarios, the window
  *   compare_pass.c     the run's passes: session spreads, the tests, the
  *                      correction and the decisions
+ *   compare_offset.c   the phone's offset in each session, taken off
+ *                      frame times before the session spreads
  *   compare_trend.c    the trend line: a kind's drift, a creeping metric,
  *                      the run where a series stepped
  *   compare_entry.c    one entry: its samples and the gates before the
@@ -41,6 +43,9 @@ struct cmp_sample {
 				   came in that iteration, as a log; NAN:
 				   not known (what cmp_sample_add leaves) */
 	double *speed_var;	/* ... and that log's sampling variance */
+	double *off_var;	/* frame times: the variance of the phone's
+				   session offset taken off the value
+				   (compare_offset.c); 0: none */
 	size_t n, alloc;
 	size_t dropped;		/* values that were not finite */
 };
@@ -233,6 +238,8 @@ struct cmp_sess {
 	int run, sess;
 	size_t n;
 	double mean, ss;
+	double vo;		/* the variance of the offset taken off its
+				   values (compare_offset.c); 0: none */
 };
 
 struct cmp_sessions {
@@ -312,8 +319,22 @@ struct cmp_kind_series {
 	double *sum, *n;
 };
 
+/* One scene's mean frames (compare_entry.c's mean_frame_ms), both sides. */
+struct cmp_scene_frames {
+	const char *scenario;	/* borrowed from the scope */
+	char *scene;
+	struct cmp_pending p;	/* p.b, p.cu: the values, p.metric */
+};
+
 struct cmp_ctx {
 	struct cmp_kind_acc frame_drift;	/* from scenes' mean frames */
+	struct cmp_scene_frames *frames;	/* every scene's, for the
+					   session model and the offsets */
+	size_t nr_frames, alloc_frames;
+	/* The frame-time kind's session variance before the offsets were
+	 * taken off (the jank kind's speed prior reads it); NAN: as the
+	 * kind's. */
+	double speed_vb;
 	struct cmp_kind_series series[METRIC_NR_KINDS];
 	struct cmp_kind_series frame_pct;	/* the percentiles' (no
 					   histogram) */
@@ -357,9 +378,22 @@ void cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
     const struct cmp_sample *b, bool log_scale, bool higher_is_better,
     double *sd);
 
-/* The scenes' mean frames of `scene` into x->frame_drift. */
+/* The scenes' mean frames of `scene`, both sides, into x->frames. */
 void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
     const char *scene);
+
+/* The baseline's sessions of every scene's mean frames into
+ * x->frame_drift and the frame-time series (after the offsets). */
+void cmp_frame_drift_account(struct cmp_ctx *x);
+
+/* compare_offset.c: the phone's session offsets (compare.h step 3). */
+
+/*
+ * Take the phone's offset in each session off the frame times of every
+ * scene, measured on the other scenes of that session, unless tonight's
+ * sessions differ from the baseline's by more than sessions do.
+ */
+void cmp_session_offsets(struct cmp_ctx *x);
 
 /* compare_pass.c: the run's passes over the pending entries. */
 

@@ -36,6 +36,7 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 	memset(acc, 0, sizeof(acc));
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
 		acc[k].both = x->o->interleaved;
+	cmp_frame_drift_account(x);
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		enum metric_kind k = p->metric->kind;
@@ -105,8 +106,9 @@ cmp_test_all(struct cmp_ctx *x)
 		family += !x->pend[i].degenerate && !x->pend[i].explain;
 	to.ci_level = tt.ci_level = c->ci_level;
 	to.prior_runs = tt.prior_runs = x->o->prior_runs;
-	to.speed_vb = tt.speed_vb = c->kinds[METRIC_KIND_FRAME_TIME].used *
-	    c->kinds[METRIC_KIND_FRAME_TIME].used;
+	to.speed_vb = tt.speed_vb = isnan(x->speed_vb) ?
+	    c->kinds[METRIC_KIND_FRAME_TIME].used *
+	    c->kinds[METRIC_KIND_FRAME_TIME].used : x->speed_vb;
 	/*
 	 * Which test decides is a matter of the sample sizes, never of the
 	 * look: the rank test wherever it could reach the comparison's

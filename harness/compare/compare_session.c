@@ -61,9 +61,12 @@ cmp_sample_add(struct cmp_sample *s, double v, int run, int sess)
 		    sizeof(*s->speed));
 		s->speed_var = xreallocarray(s->speed_var, s->alloc,
 		    sizeof(*s->speed_var));
+		s->off_var = xreallocarray(s->off_var, s->alloc,
+		    sizeof(*s->off_var));
 	}
 	s->speed[s->n] = NAN;
 	s->speed_var[s->n] = 0;
+	s->off_var[s->n] = 0;
 	s->v[s->n] = v;
 	s->run[s->n] = run;
 	s->sess[s->n] = sess;
@@ -78,7 +81,8 @@ cmp_sample_release(struct cmp_sample *s)
 	free(s->sess);
 	free(s->speed);
 	free(s->speed_var);
-	s->v = s->speed = s->speed_var = NULL;
+	free(s->off_var);
+	s->v = s->speed = s->speed_var = s->off_var = NULL;
 	s->run = s->sess = NULL;
 	s->n = s->alloc = 0;
 }
@@ -129,7 +133,7 @@ session_of(struct cmp_sessions *ss, const struct cmp_sample *s, size_t i)
 	x->run = s->run[i];
 	x->sess = s->sess[i];
 	x->n = 0;
-	x->mean = x->ss = 0;
+	x->mean = x->ss = x->vo = 0;
 	return x;
 }
 
@@ -148,9 +152,11 @@ cmp_group(struct cmp_sessions *out, const struct cmp_sample *s,
 		x = session_of(out, s, i);
 		x->n++;
 		x->mean += cmp_on_scale(s->v[i], log_scale);
+		x->vo += s->off_var[i];
 	}
 	for (size_t k = 0; k < out->nr; k++) {
 		out->s[k].mean /= (double)out->s[k].n;
+		out->s[k].vo /= (double)out->s[k].n;
 		out->values += out->s[k].n;
 	}
 	for (size_t i = 0; i < s->n; i++) {

@@ -57,7 +57,9 @@ without_events(const struct cmp_sample *s, const bool *anchor)
 /* A side's weighted mean and the two parts of its variance. */
 struct side {
 	double mean, var, var_b, var_w;
+	double var_o;		/* of var, the offsets' (known: no df) */
 	double plain_b;		/* sum (n_s / N)^2: sessions in a plain mean */
+	double plain_o;		/* sum (n_s / N)^2 vo_s: their offsets' */
 };
 
 static void
@@ -65,21 +67,24 @@ side_of(struct side *out, const struct cmp_sessions *g, double vb, double vw)
 {
 	double sw = 0, swy = 0, nn = (double)g->values;
 
-	out->var_b = out->var_w = out->plain_b = 0;
+	out->var_b = out->var_w = out->plain_b = out->var_o = 0;
+	out->plain_o = 0;
 	for (size_t k = 0; k < g->nr; k++) {
-		double w = 1 / (vb + vw / (double)g->s[k].n);
+		double w = 1 / (vb + g->s[k].vo + vw / (double)g->s[k].n);
 		double share = (double)g->s[k].n / nn;
 
 		sw += w;
 		swy += w * g->s[k].mean;
 		out->plain_b += share * share;
+		out->plain_o += share * share * g->s[k].vo;
 	}
 	out->mean = swy / sw;
 	out->var = 1 / sw;
 	for (size_t k = 0; k < g->nr; k++) {
-		double f = 1 / (vb + vw / (double)g->s[k].n) / sw;
+		double f = 1 / (vb + g->s[k].vo + vw / (double)g->s[k].n) / sw;
 
 		out->var_b += f * f * vb;
+		out->var_o += f * f * g->s[k].vo;
 		out->var_w += f * f * vw / (double)g->s[k].n;
 	}
 }
@@ -350,6 +355,14 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	out->log_scale = log_scale;
 	cmp_group(&gb, &p->b, log_scale, anchor);
 	cmp_group(&gc, &p->cu, log_scale, NULL);
+	/* An offset's variance is the log scale's (compare_offset.c). */
+	if (!log_scale && metric_kind_is_log(p->metric->kind))
+		for (int k = 0; k < 2; k++) {
+			struct cmp_sessions *g = k ? &gc : &gb;
+
+			for (size_t i = 0; i < g->nr; i++)
+				g->s[i].vo *= center * center;
+		}
 	out->sessions_base = gb.nr;
 	out->sessions_cur = gc.nr;
 	dfw = (double)(gb.values + gc.values) - (double)(gb.nr + gc.nr);
@@ -498,8 +511,9 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 */
 	naive = (vb + vr) * ((double)1 / (double)gc.values +
 	    (double)1 / (double)gb.values);
-	out->deff = (vb * (b.plain_b + c.plain_b) + vr * ((double)1 /
-	    (double)gc.values + (double)1 / (double)gb.values)) / naive;
+	out->deff = (vb * (b.plain_b + c.plain_b) + b.plain_o + c.plain_o +
+	    vr * ((double)1 / (double)gc.values + (double)1 /
+	    (double)gb.values)) / naive;
 	deff = fmax(out->deff, 1);
 	/* The rank test's df: only its session part is estimated. */
 	b_plain = vb * (b.plain_b + c.plain_b);

@@ -144,6 +144,7 @@ comparison_new(void)
 		sk->used = sk->df = sk->own_mean = NAN;
 		sk->own_spread = 0;
 		sk->trend = sk->trend_t = sk->trend_mean_pos = NAN;
+		sk->offset = sk->offset_p = sk->offset_sd = NAN;
 	}
 	strlist_init(&c->mismatches);
 	strlist_init(&c->warnings);

@@ -143,6 +143,10 @@ struct cmp_entry {
 	double drift;		/* tonight's values were taken back by this
 				   much of the kind's trend (unit, worse
 				   positive); 0: none */
+	double offset;		/* ... and by this much of the phone's
+				   session offsets, the mean over tonight's
+				   values (unit, as the baseline median
+				   moves; compare_offset.c); 0: none */
 	bool rank_test;		/* Mann-Whitney decided, else the t test */
 	double deff;		/* the design effect of the sessions */
 	double df;		/* the t test's degrees of freedom */
@@ -225,6 +229,16 @@ struct cmp_session_kind {
 	double trend_t;		/* in its standard errors */
 	bool trend_on;		/* taken off tonight's values */
 	double trend_mean_pos;	/* the window's mean position */
+	/*
+	 * The phone's session offsets (compare_offset.c; frame times
+	 * only): how far tonight's sessions stood from the baseline's as
+	 * the scenes measured them together, on the kind's scale, that
+	 * difference's two-sided p against how much sessions differ
+	 * (offset_sd, a session's offset's spread), and whether each
+	 * session's offset was taken off.  offset NAN: not measured.
+	 */
+	double offset, offset_p, offset_sd;
+	bool offset_on;
 };
 
 /* The run a side came from. */

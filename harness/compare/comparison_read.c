@@ -247,7 +247,11 @@ read_kind(struct cr *r, const cJSON *o, void *dst)
 	    get_num(r, o, "df", &sk->df) ||
 	    get_num(r, o, "trend", &sk->trend) ||
 	    get_num(r, o, "trend_t", &sk->trend_t) ||
-	    get_bool(r, o, "trend_on", &sk->trend_on))
+	    get_bool(r, o, "trend_on", &sk->trend_on) ||
+	    get_num(r, o, "offset", &sk->offset) ||
+	    get_num(r, o, "offset_p", &sk->offset_p) ||
+	    get_num(r, o, "offset_sd", &sk->offset_sd) ||
+	    get_bool(r, o, "offset_on", &sk->offset_on))
 		return JG_EINVAL;
 	if (isnan(sk->df) && !isnan(sk->used))
 		sk->df = INFINITY;
@@ -459,6 +463,7 @@ read_entry_session(struct cr *r, const cJSON *o, void *dst)
 	free(from);
 	if (get_num(r, o, "deff", &e->deff) ||
 	    get_num(r, o, "drift", &e->drift) ||
+	    get_num(r, o, "offset", &e->offset) ||
 	    get_bool(r, o, "log_scale", &e->log_scale) ||
 	    get_num(r, o, "sd_within", &e->sd_within) ||
 	    get_num(r, o, "sd_session", &e->sd_session) ||

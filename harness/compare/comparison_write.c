@@ -34,7 +34,7 @@
  *                                   value },
  *                      detectable: { shift, possible },
  *                      session: { test: "rank" | "t", deff, drift,
- *                                 log_scale,
+ *                                 offset, log_scale,
  *                                 sd_within, sd_session,
  *                                 spread_from: "kind" | "speed" | "own",
  *                                 df, sessions_base, sessions_cur },
@@ -55,7 +55,9 @@
  *   ENTRY   = an element of "entries"; `method.explain_tests` is the size
  *             of the explains' own family
  *   KIND    = { prior, estimate, sessions, used, df, trend, trend_t,
- *               trend_on }   (df null: the prior alone, taken as known)
+ *               trend_on, offset, offset_p, offset_sd, offset_on }
+ *             (df null: the prior alone, taken as known; offset null:
+ *             no session offsets measured, as in files before them)
  *
  * `scene` is null for scenario metrics (launch timing) and for blocks
  * outside every scene.  `detectable.shift` is the smallest worse shift
@@ -163,6 +165,7 @@ write_entry(struct jsonw *w, const struct cmp_entry *e)
 	    "t");
 	jsonw_num(w, "deff", e->deff);
 	jsonw_num(w, "drift", e->drift);
+	jsonw_num(w, "offset", e->offset);
 	jsonw_lit(w, "log_scale", e->log_scale ? "true" : "false");
 	jsonw_num(w, "sd_within", e->sd_within);
 	jsonw_num(w, "sd_session", e->sd_session);
@@ -301,6 +304,10 @@ comparison_to_json(const struct comparison *c)
 		jsonw_num(&w, "trend", sk->trend);
 		jsonw_num(&w, "trend_t", sk->trend_t);
 		jsonw_lit(&w, "trend_on", sk->trend_on ? "true" : "false");
+		jsonw_num(&w, "offset", sk->offset);
+		jsonw_num(&w, "offset_p", sk->offset_p);
+		jsonw_num(&w, "offset_sd", sk->offset_sd);
+		jsonw_lit(&w, "offset_on", sk->offset_on ? "true" : "false");
 		jsonw_close(&w, '}');
 	}
 	jsonw_close(&w, '}');

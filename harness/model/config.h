@@ -80,6 +80,8 @@ struct config_session {
 	double jank;		/* share of the within sd */
 	double blocks;		/* share of the within sd */
 	double prior_runs;	/* their weight, in runs */
+	bool offsets;		/* take each session's offset off frame
+				   times (compare_offset.c) */
 	int cooldown_s;		/* before a gate batch */
 };
 

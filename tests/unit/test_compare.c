@@ -1023,6 +1023,148 @@ jank_share_follows_the_frames_speed(void **state)
 	}
 }
 
+/*
+ * A run of feed with 12 scenes s0..s11, one session: `iterations`
+ * iterations of 300 frames a scene, lognormal (sigma 0.2) around 7 + j / 2
+ * ms, in whole-ms buckets, every frame `f` times slower (the phone in
+ * this session) and each iteration's by its own 1 % or so more or less;
+ * scene s0's frames `add` ms slower still (a change of that scene alone).
+ */
+static struct results *
+run_of_session(struct stats_rng *r, int iterations, double f, double add)
+{
+	struct results *x = run_new(KEY);
+
+	for (int i = 0; i < iterations; i++) {
+		struct rs_iteration *it = add_ok_iteration(x);
+		double fi = f * exp(stats_rng_normal(r, 0, 0.01));
+
+		for (int j = 0; j < 12; j++) {
+			struct rs_scene *sc = add_numbered_scene(it, j, 300);
+
+			for (int k = 0; k < 300; k++) {
+				double ms = (7 + 0.5 * j) * fi *
+				    exp(stats_rng_normal(r, 0, 0.2)) +
+				    (j ? 0 : add);
+
+				rs_frames_add_bucket(&sc->frames,
+				    (uint32_t)ms, 1);
+			}
+		}
+	}
+	return x;
+}
+
+/*
+ * A phone whose sessions differ by 4 %: 20 recorded nights, and tonight a
+ * session 5 % slow with scene s0 1.5 ms slower by itself.  Counted as
+ * noise (session.offsets false, the method before), a session's 4 % is
+ * most of what separates one night from the next, and s0's change (a
+ * p90 1.5 ms slower on some 11 ms) is not told from it.  The other 11
+ * scenes of each session measure the phone in it: with their offset
+ * taken off, s0 is a regression, and no scene is for the 5 % all of them
+ * share.  A build 15 % slower everywhere is no session: tonight then
+ * stands further from the baseline's sessions than they differ, nothing
+ * is taken off, and every scene's verdict is what the session model
+ * alone makes of it (one session cannot tell 15 % from a slow phone:
+ * most ask for more iterations, and a gate measures them).
+ */
+static void
+session_offsets_are_taken_off(void **state)
+{
+	struct results *w[20];
+	struct stats_rng r;
+	double level = 0;
+
+	(void)state;
+	stats_rng_init(&r, 11);
+	for (int k = 0; k < 20; k++) {
+		double u = stats_rng_normal(&r, 0, 0.04);
+
+		level += u / 20;
+		w[k] = run_of_session(&r, 5, exp(u), 0);
+	}
+	for (int on = 0; on < 2; on++) {
+		struct results *cur;
+		struct comparison *c;
+		struct compare_opts o;
+		const struct cmp_session_kind *sk;
+		size_t regressed = 0;
+
+		stats_rng_init(&r, 12);
+		cur = run_of_session(&r, 5, 1.05, 1.5);
+		compare_opts_init(&o, NULL);
+		o.offsets = on;
+		c = compare_window(cur, w, 20, &o);
+		sk = &c->kinds[METRIC_KIND_FRAME_TIME];
+		for (int j = 1; j < 12; j++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "s%d", j);
+			regressed += entry(c, name, "frame_p90_ms")->verdict ==
+			    CMP_REGRESSION;
+		}
+		assert_int_equal(regressed, 0);
+		if (on) {
+			const struct cmp_entry *e = entry(c, "s3",
+			    "frame_p90_ms");
+
+			assert_true(sk->offset_on);
+			/* 5 % against the baseline sessions' mean. */
+			assert_true(fabs(sk->offset - (log(1.05) - level)) <
+			    0.005);
+			assert_true(sk->offset_sd > 0.02 && sk->offset_sd <
+			    0.08);
+			assert_true(sk->offset_p > o.alpha);
+			/* s3's p90 (some 10 ms) was taken back by ~5 %. */
+			assert_true(e->offset > 0.3 && e->offset < 0.8);
+			assert_int_equal(entry(c, "s0", "frame_p90_ms")->
+			    verdict, CMP_REGRESSION);
+		} else {
+			assert_true(isnan(sk->offset));
+			assert_int_not_equal(entry(c, "s0", "frame_p90_ms")->
+			    verdict, CMP_REGRESSION);
+		}
+		comparison_free(c);
+		results_free(cur);
+	}
+	{
+		struct results *cur;
+		struct comparison *c, *before;
+		struct compare_opts o;
+		size_t undecided = 0;
+
+		stats_rng_init(&r, 13);
+		cur = run_of_session(&r, 5, 1.15, 0);
+		c = compare_window(cur, w, 20, NULL);
+		compare_opts_init(&o, NULL);
+		o.offsets = false;
+		before = compare_window(cur, w, 20, &o);
+		assert_false(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+		assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_p <= 0.01);
+		for (int j = 0; j < 12; j++) {
+			char name[8];
+			const struct cmp_entry *e, *b;
+
+			snprintf(name, sizeof(name), "s%d", j);
+			e = entry(c, name, "frame_p90_ms");
+			b = entry(before, name, "frame_p90_ms");
+			assert_true(e->offset == 0);
+			assert_int_equal(e->verdict, b->verdict);
+			assert_true(e->p_value == b->p_value);
+			undecided += e->verdict != CMP_PASS;
+		}
+		/* One session cannot tell 15 % from a slow phone: the scenes
+		 * ask for more iterations, as they did. */
+		assert_true(undecided >= 6);
+		comparison_free(c);
+		comparison_free(before);
+		results_free(cur);
+	}
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
+}
+
 /* No baseline at all, or a scene the baseline never had: new, exit pass. */
 static void
 no_baseline_values_is_new(void **state)
@@ -2117,11 +2259,23 @@ json_round_trip(void **state)
 	o.last = true;
 	o.interleaved = true;
 	c = compare_ok(r, b, &o);
+	/* The session offsets' numbers travel too (compare_offset.c). */
+	c->kinds[METRIC_KIND_FRAME_TIME].offset = 0.021;
+	c->kinds[METRIC_KIND_FRAME_TIME].offset_p = 0.25;
+	c->kinds[METRIC_KIND_FRAME_TIME].offset_sd = 0.0175;
+	c->kinds[METRIC_KIND_FRAME_TIME].offset_on = true;
+	((struct cmp_entry *)entry(c, "list", "frame_p90_ms"))->offset = 0.3;
 	one = comparison_to_json(c);
 	assert_int_equal(comparison_parse(&back, one, strlen(one), "c.json"),
 	    0);
 	two = comparison_to_json(back);
 	assert_string_equal(one, two);
+	assert_true(back->kinds[METRIC_KIND_FRAME_TIME].offset == 0.021 &&
+	    back->kinds[METRIC_KIND_FRAME_TIME].offset_p == 0.25 &&
+	    back->kinds[METRIC_KIND_FRAME_TIME].offset_sd == 0.0175 &&
+	    back->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+	assert_true(isnan(back->kinds[METRIC_KIND_LAUNCH].offset));
+	assert_true(entry(back, "list", "frame_p90_ms")->offset == 0.3);
 	assert_non_null(strstr(one, "\"spread_from\": \"kind\""));
 	assert_int_equal(entry(back, "list", "frame_p90_ms")->spread_from,
 	    entry(c, "list", "frame_p90_ms")->spread_from);
@@ -2289,6 +2443,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unsupported_worse_estimate_passes),
 	cmocka_unit_test(first_week_large_shift_is_regression),
 	cmocka_unit_test(jank_share_follows_the_frames_speed),
+	cmocka_unit_test(session_offsets_are_taken_off),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(whole_ms_percentiles_are_moderated),
 	cmocka_unit_test(light_tails_use_session_means),

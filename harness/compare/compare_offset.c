@@ -1,0 +1,386 @@
+/*
+ * compare_offset.c: the phone's offset in each session, taken off the
+ * frame times (compare.h step 3).
+ *
+ * A session moves every scene it measures alike: a phone 2 % slower
+ * tonight (its temperature, its clocks, what runs beside the app) makes
+ * every scene's frames 2 % slower, on the log scale one number for the
+ * session.  The session model of compare_session.c counts that number as
+ * noise, which at 2 % drift is most of what separates one night from the
+ * next; but the scenes measured in the same session measure it too.  So,
+ * for every session of either side,
+ *
+ *	d(f, s) = the session's mean of log(mean frame) of scene f
+ *	          - scene f's level over the baseline's sessions,
+ *
+ * and the session's offset for scene f is the median of d(g, s) over the
+ * *other* scenes g measured in s (a scene never measures its own offset,
+ * so its own change stays in it; a median, so a few changed scenes do
+ * not move the rest).  That median is an estimate, so it is taken as one:
+ * shrunk toward 0 by the spread offsets have between sessions (their
+ * variance V over the baseline's sessions), with what is left of its
+ * sampling variance (pi/2 times the robust variance of the scenes around
+ * their sessions' offsets, pooled over every session, over the number of
+ * scenes it had) kept with the values (cmp_sample.off_var), which the
+ * test adds to its session's variance.  A session with fewer than OFF_MIN_SCENES
+ * other scenes is left as it was, its offset all variance (V).  The
+ * session spread the tests use is then estimated from the baseline's
+ * sessions with their offsets taken off: what a session does to one
+ * scene beyond what it does to all of them.
+ *
+ * What a session does to every scene, a change of the app does too: a
+ * build 10 % slower everywhere looks like a slow session.  Tonight's
+ * offsets are therefore tested first against the baseline's, on the
+ * spread V sessions show (two-sided, at the comparison's alpha): when
+ * tonight stands further from the baseline than sessions do, nothing is
+ * taken off, and the session model tests every frame time as before
+ * (a slowdown of every scene is then a regression of each one that
+ * shows it).  The same holds when the window's own sessions drift (the
+ * trend of step 3 takes that off instead).
+ *
+ * Only the frame-time kind (the percentiles and the explanations' frame
+ * phases): jank shares move with the phone's speed by a slope of their
+ * own (the speed prior of compare_test.c), and a launch is one number a
+ * scenario, too few to measure a session by.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "metrics.h"
+#include "stats.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* The other scenes a session's offset is measured on, at least. */
+#define OFF_MIN_SCENES 3
+/* The baseline sessions the offsets' spread needs, at least. */
+#define OFF_MIN_SESSIONS 2
+
+struct off_key {
+	int run, sess;
+};
+
+struct offsets {
+	struct off_key *keys;	/* every session of either side */
+	size_t nr, alloc;
+	size_t nf;		/* scenes */
+	double *d;		/* d[f * nr + s]; NAN: not measured */
+	double *off, *var;	/* what is taken off, and its variance */
+};
+
+/* The index of session (run, sess); o->nr when it is not one of them. */
+static size_t
+key_find(const struct offsets *o, int run, int sess)
+{
+	for (size_t k = 0; k < o->nr; k++)
+		if (o->keys[k].run == run && o->keys[k].sess == sess)
+			return k;
+	return o->nr;
+}
+
+/* ... added when new (before the tables are made). */
+static size_t
+key_of(struct offsets *o, int run, int sess)
+{
+	size_t k = key_find(o, run, sess);
+
+	if (k < o->nr)
+		return k;
+	XALLOC_GROW(o->keys, o->nr + 1, o->alloc);
+	o->keys[o->nr].run = run;
+	o->keys[o->nr].sess = sess;
+	return o->nr++;
+}
+
+/* Whether every value of `s` can go on the log scale. */
+static bool
+positive(const struct cmp_sample *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!(s->v[i] > 0))
+			return false;
+	return true;
+}
+
+/* d(f, s) for every scene and session. */
+static void
+deviations(struct offsets *o, const struct cmp_ctx *x)
+{
+	struct cmp_sessions gb = { 0 }, gc = { 0 };
+
+	o->nf = x->nr_frames;
+	for (size_t f = 0; f < x->nr_frames; f++) {
+		const struct cmp_pending *p = &x->frames[f].p;
+
+		for (size_t i = 0; i < p->b.n; i++)
+			(void)key_of(o, p->b.run[i], p->b.sess[i]);
+		for (size_t i = 0; i < p->cu.n; i++)
+			(void)key_of(o, p->cu.run[i], p->cu.sess[i]);
+	}
+	o->d = xcalloc(o->nf * o->nr + 1, sizeof(*o->d));
+	o->off = xcalloc(o->nf * o->nr + 1, sizeof(*o->off));
+	o->var = xcalloc(o->nf * o->nr + 1, sizeof(*o->var));
+	for (size_t k = 0; k < o->nf * o->nr; k++)
+		o->d[k] = NAN;
+	for (size_t f = 0; f < x->nr_frames; f++) {
+		const struct cmp_pending *p = &x->frames[f].p;
+		double level = 0;
+
+		if (!p->b.n || !positive(&p->b) || !positive(&p->cu))
+			continue;
+		cmp_group(&gb, &p->b, true, NULL);
+		cmp_group(&gc, &p->cu, true, NULL);
+		for (size_t k = 0; k < gb.nr; k++)
+			level += gb.s[k].mean;
+		level /= (double)gb.nr;
+		for (size_t k = 0; k < gb.nr; k++)
+			o->d[f * o->nr + key_of(o, gb.s[k].run,
+			    gb.s[k].sess)] = gb.s[k].mean - level;
+		for (size_t k = 0; k < gc.nr; k++)
+			o->d[f * o->nr + key_of(o, gc.s[k].run,
+			    gc.s[k].sess)] = gc.s[k].mean - level;
+	}
+	free(gb.s);
+	free(gc.s);
+}
+
+/*
+ * The median of session s's deviations over its scenes but `skip` (none:
+ * o->nf); the number of scenes it was measured on is returned.
+ */
+static size_t
+median_of(double *med, const struct offsets *o, size_t s, size_t skip,
+    double *buf)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < o->nf; f++)
+		if (f != skip && isfinite(o->d[f * o->nr + s]))
+			buf[n++] = o->d[f * o->nr + s];
+	*med = NAN;
+	if (!n || stats_quantile(med, buf, n, 0.5))
+		return 0;
+	return n;
+}
+
+/*
+ * How far a scene's deviation strays from its session's offset, as a
+ * robust variance (1.4826 times the median absolute residual, squared)
+ * pooled over every session that has an offset (`off`, NAN: none): the
+ * sampling variance of a median of n deviations is pi/2 times it over n.
+ * One pool, not each session's own: a session measured on four scenes
+ * would otherwise take its spread from four values.
+ */
+static double
+residual_variance(const struct offsets *o, const double *off)
+{
+	double *r = xcalloc(o->nf * o->nr + 1, sizeof(*r)), mad = NAN;
+	size_t n = 0;
+
+	for (size_t s = 0; s < o->nr; s++)
+		for (size_t f = 0; isfinite(off[s]) && f < o->nf; f++)
+			if (isfinite(o->d[f * o->nr + s]))
+				r[n++] = fabs(o->d[f * o->nr + s] - off[s]);
+	if (n)
+		(void)stats_quantile(&mad, r, n, 0.5);
+	free(r);
+	return isfinite(mad) ? (1.4826 * mad) * (1.4826 * mad) : 0;
+}
+
+/*
+ * The frame-time kind's session variance as the scenes' mean frames show
+ * it before any offset is taken off: the jank kind's speed prior reads
+ * it, since jank shares keep what a session does to them (above).
+ */
+static double
+raw_spread(const struct cmp_ctx *x)
+{
+	struct cmp_kind_acc acc;
+	struct cmp_session_kind sk;
+
+	memset(&acc, 0, sizeof(acc));
+	for (size_t f = 0; f < x->nr_frames; f++) {
+		struct cmp_pending in = x->frames[f].p;
+
+		if (!in.b.n)
+			continue;
+		memset(&in.cu, 0, sizeof(in.cu));
+		cmp_kind_add(&acc, &in);
+	}
+	cmp_kind_finish(&sk, &acc, METRIC_KIND_FRAME_TIME,
+	    x->o->session_prior[METRIC_KIND_FRAME_TIME], x->o->prior_runs);
+	return sk.used * sk.used;
+}
+
+/*
+ * Take scene f's offsets off the values of `sm`, each by its session's;
+ * a session the scenes did not measure, or any session when f is o->nf
+ * (values the log scale cannot take), keeps its values, its offset all
+ * variance (vv).  Returns the sum of what was taken off.
+ */
+static double
+take_off(struct cmp_sample *sm, const struct offsets *o, size_t f, double vv)
+{
+	double sum = 0;
+
+	for (size_t k = 0; k < sm->n; k++) {
+		size_t s = f < o->nf ? key_find(o, sm->run[k], sm->sess[k]) :
+		    o->nr;
+
+		if (s == o->nr) {
+			sm->off_var[k] = vv;
+			continue;
+		}
+		sm->v[k] *= exp(-o->off[f * o->nr + s]);
+		sm->off_var[k] = o->var[f * o->nr + s];
+		sum += o->off[f * o->nr + s];
+	}
+	return sum;
+}
+
+/*
+ * How far worse tonight's sessions may stand from the baseline's before
+ * nothing is taken off: what the session model calls worth measuring
+ * again at a look before the last (cmp_promise()), so that a build slower
+ * everywhere keeps the looks it had before the offsets; at the last look,
+ * or a single one, the comparison's alpha.
+ */
+static double
+worse_level(const struct compare_opts *o)
+{
+	if (o->looks > 1 && !o->last)
+		return cmp_promise(o->look, o->looks, o->interleaved);
+	return o->alpha * o->share;
+}
+
+/*
+ * Tonight's sessions against the baseline's, by their offsets over all
+ * their scenes (all[s]; NAN: too few scenes): into sk, the difference of
+ * their means, the spread a session's offset has (its variance, with the
+ * prior weighted as the kind's spread is: compare_session.c) and the
+ * one-sided p of the side it points to.  Returns that variance, or NAN
+ * when there are too few sessions to tell (nothing is taken off then).
+ */
+static double
+offset_test(struct cmp_session_kind *sk, const struct offsets *o,
+    const double *all, const struct compare_opts *opt)
+{
+	double v0 = opt->session_prior[METRIC_KIND_FRAME_TIME];
+	double w = opt->prior_runs, sb = 0, sb2 = 0, sc = 0, nb = 0, nc = 0;
+	double vv, df, t;
+
+	for (size_t s = 0; s < o->nr; s++) {
+		if (!isfinite(all[s]))
+			continue;
+		if (o->keys[s].run >= 0) {
+			sb += all[s];
+			sb2 += all[s] * all[s];
+			nb++;
+		} else {
+			sc += all[s];
+			nc++;
+		}
+	}
+	if (nb < OFF_MIN_SESSIONS || !nc)
+		return NAN;
+	vv = fmax((sb2 - sb * sb / nb) / (nb - 1), 0);
+	df = w > 0 ? (w + nb - 1) * (w + nb - 1) / (nb - 1) : nb - 1;
+	vv = w > 0 ? (w * v0 * v0 + (nb - 1) * vv) / (w + nb - 1) : vv;
+	sk->offset = sc / nc - sb / nb;
+	sk->offset_sd = sqrt(vv);
+	t = vv > 0 ? sk->offset / sqrt(vv * (1 / nc + 1 / nb)) :
+	    sk->offset > 0 ? INFINITY : sk->offset < 0 ? -INFINITY : 0;
+	sk->offset_p = stats_t_sf(fabs(t), df);
+	sk->offset_on = sk->offset_p > (t > 0 ? worse_level(opt) :
+	    opt->alpha * opt->share);
+	return vv;
+}
+
+/* What each scene's values take off in each session, and its variance. */
+static void
+offset_table(struct offsets *o, const double *all, double vv)
+{
+	double *buf = xcalloc(o->nf + 1, sizeof(*buf));
+	double vr = residual_variance(o, all);
+
+	for (size_t f = 0; f < o->nf; f++)
+		for (size_t s = 0; s < o->nr; s++) {
+			size_t at = f * o->nr + s;
+			size_t n = median_of(&o->off[at], o, s, f, buf);
+			double var;
+
+			if (n < OFF_MIN_SCENES) {
+				o->off[at] = 0;
+				o->var[at] = vv;
+				continue;
+			}
+			/* Shrunk toward none by what sessions do. */
+			var = M_PI / 2 * vr / (double)n;
+			o->off[at] *= vv + var > 0 ? vv / (vv + var) : 0;
+			o->var[at] = vv + var > 0 ? vv * var / (vv + var) : 0;
+		}
+	free(buf);
+}
+
+/* The scene of frames entry `e` is measured in, or o->nf. */
+static size_t
+scene_of(const struct cmp_ctx *x, const struct cmp_entry *e)
+{
+	for (size_t f = 0; e->scene && f < x->nr_frames; f++)
+		if (!strcmp(x->frames[f].scene, e->scene) &&
+		    !strcmp(x->frames[f].scenario, e->scenario))
+			return f;
+	return x->nr_frames;
+}
+
+void
+cmp_session_offsets(struct cmp_ctx *x)
+{
+	struct offsets o = { 0 };
+	double *buf, *all, vv;
+
+	if (!x->o->offsets || x->o->interleaved || !x->nr_frames)
+		return;
+	deviations(&o, x);
+	buf = xcalloc(o.nf + 1, sizeof(*buf));
+	all = xcalloc(o.nr + 1, sizeof(*all));
+	/* Each session's offset over all its scenes, for the test. */
+	for (size_t s = 0; s < o.nr; s++)
+		if (median_of(&all[s], &o, s, o.nf, buf) < OFF_MIN_SCENES)
+			all[s] = NAN;
+	vv = offset_test(&x->c->kinds[METRIC_KIND_FRAME_TIME], &o, all, x->o);
+	if (isnan(vv) || !x->c->kinds[METRIC_KIND_FRAME_TIME].offset_on)
+		goto out;
+	offset_table(&o, all, vv);
+	x->speed_vb = raw_spread(x);
+	for (size_t i = 0; i < x->nr_pend; i++) {
+		struct cmp_pending *p = &x->pend[i];
+		struct cmp_entry *e = p->explain ? &x->c->explains[p->entry] :
+		    &x->c->entries[p->entry];
+		size_t f = scene_of(x, e);
+
+		if (p->metric->kind != METRIC_KIND_FRAME_TIME || p->degenerate)
+			continue;
+		/* Values the log scale cannot take keep all their offset as
+		 * variance: tested, like the rest, on what is left of it. */
+		if (!positive(&p->b) || !positive(&p->cu))
+			f = o.nf;
+		(void)take_off(&p->b, &o, f, vv);
+		e->offset = take_off(&p->cu, &o, f, vv);
+		e->offset = p->cu.n ? e->base.median *
+		    expm1(e->offset / (double)p->cu.n) : 0;
+	}
+	for (size_t f = 0; f < o.nf; f++) {
+		(void)take_off(&x->frames[f].p.b, &o, f, vv);
+		(void)take_off(&x->frames[f].p.cu, &o, f, vv);
+	}
+out:
+	free(buf);
+	free(all);
+	free(o.keys);
+	free(o.d);
+	free(o.off);
+	free(o.var);
+}
