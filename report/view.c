@@ -208,6 +208,23 @@ session_sentence(struct strbuf *sb, const struct comparison *c)
 			strbuf_addstr(sb, ", or, where larger, what the frame "
 			    "times' spread makes of how the scene follows its "
 			    "frames' speed");
+		/* compare_offset.c: what the other scenes of a session say
+		 * of the phone in it. */
+		if (!isnan(sk->offset)) {
+			strbuf_addstr(sb, sk->offset_on ? ", each session's "
+			    "offset taken off as the other scenes of it "
+			    "measure it (tonight " : ", no session's offset "
+			    "taken off: tonight stood ");
+			view_text_num(sb, 100 * expm1(sk->offset));
+			strbuf_addstr(sb, sk->offset_on ? " % against the "
+			    "baseline's sessions, which differ by " : " % from "
+			    "the baseline's sessions, further than they differ "
+			    "(");
+			view_text_num(sb, 100 * sk->offset_sd);
+			strbuf_addstr(sb, " %, p = ");
+			view_text_num(sb, sk->offset_p);
+			strbuf_addch(sb, ')');
+		}
 		if (sk->trend_on) {
 			strbuf_addstr(sb, ", drifting ");
 			view_text_num(sb, rel ? 100 * sk->trend : sk->trend);

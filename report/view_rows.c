@@ -62,7 +62,8 @@ put_change(cJSON *o, const struct cmp_entry *e)
 /*
  * The session spread the entry was tested with, when it is not its kind's
  * (the method paragraph names those): a metric whose own sessions move
- * more, or a jank share whose scene's speed says more.  NULL otherwise.
+ * more, or a jank share whose scene's speed says more; and the phone's
+ * session offset taken off its values.  NULL when neither.
  */
 static void
 put_spread(cJSON *o, const struct cmp_entry *e)
@@ -82,6 +83,15 @@ put_spread(cJSON *o, const struct cmp_entry *e)
 		    ": this metric's own sessions differ more than its "
 		    "kind's" : ": what the frame times' spread makes of how "
 		    "this scene follows its frames' speed");
+	}
+	/* compare_offset.c: tonight's values taken back by the phone's
+	 * offset in their sessions, as the session's other scenes saw it. */
+	if (isfinite(e->offset) && e->offset != 0) {
+		strbuf_addstr(&sb, sb.len ? "; " : "");
+		strbuf_addstr(&sb, "tonight's values taken back by ");
+		view_text_value(&sb, e->offset, e->unit);
+		strbuf_addstr(&sb, ", the phone's offset in their sessions as "
+		    "the other scenes measured it");
 	}
 	view_json_str(o, "spread", sb.len ? sb.buf : NULL);
 	strbuf_release(&sb);

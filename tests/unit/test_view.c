@@ -356,10 +356,22 @@ session_spread_is_named_with_its_source(void **state)
 		c->kinds[METRIC_KIND_FRAME_TIME].sessions = 20;
 		c->kinds[METRIC_KIND_JANK].used = 0.5;
 		c->kinds[METRIC_KIND_JANK].sessions = 1;
+		/* The phone's session offsets: taken off, or not. */
+		c->kinds[METRIC_KIND_FRAME_TIME].offset = log(1.021);
+		c->kinds[METRIC_KIND_FRAME_TIME].offset_sd = 0.02;
+		c->kinds[METRIC_KIND_FRAME_TIME].offset_p = w ? 0.15 : 0.004;
+		c->kinds[METRIC_KIND_FRAME_TIME].offset_on = w;
+		c->entries[0].offset = w ? 0.31 : 0;
 		m = model_of(&in, 1, NULL);
 		line = str_at(m, "method.session");
 		assert_non_null(strstr(line, "frame times 1.8 % (estimated "
 		    "from 20 baseline sessions with the prior)"));
+		assert_non_null(strstr(line, w ? "each session's offset "
+		    "taken off as the other scenes of it measure it (tonight "
+		    "2.1 % against the baseline's sessions, which differ by "
+		    "2 %, p = 0.15)" : "no session's offset taken off: "
+		    "tonight stood 2.1 % from the baseline's sessions, further "
+		    "than they differ (2 %, p = 0.004)"));
 		assert_non_null(strstr(line, "jank counts and shares 0.5 of "
 		    "the within-session spread (the prior: 1 baseline "
 		    "session)"));
@@ -371,7 +383,10 @@ session_spread_is_named_with_its_source(void **state)
 
 			rows++;
 			if (!strcmp(metric, "frame_p90_ms"))
-				assert_string_equal(spread, "(null)");
+				assert_string_equal(spread, w ? "tonight's "
+				    "values taken back by 0.31 ms, the phone's "
+				    "offset in their sessions as the other "
+				    "scenes measured it" : "(null)");
 			else if (!strcmp(metric, "frame_p95_ms"))
 				assert_string_equal(spread, "tested with a "
 				    "session spread of 3.1 %: this metric's "
