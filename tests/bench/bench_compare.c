@@ -46,8 +46,11 @@
  * on the same generator, the shifted side's as shifted), on the same
  * scale, for the gate's largest design (15 iterations in 3 sessions
  * against the window), at the night's alpha shared over its tests by
- * Bonferroni.  No method that keeps the false-alarm rate can beat it by
- * more than noise.  Under each A/B row, the same test under the gate's
+ * Bonferroni.  No test of the metric's own values that keeps the
+ * false-alarm rate can beat it by more than noise; the session offsets
+ * (compare_offset.c) also read the other scenes of each session, which
+ * measure the phone's drift the ceiling counts as noise, and can.  Under
+ * each A/B row, the same test under the gate's
  * threshold rule (its estimate must also reach T: ceiling_at_threshold)
  * and how often the shifted scene was named by any of its metrics; for
  * a count of blocks, both ceilings again for the exact Poisson test that
@@ -67,6 +70,13 @@
  * correction.  Every ceiling is at its metric's weighted share of alpha
  * (metric_level()), so a weighting moves the ceilings as it moves the
  * test.
+ *
+ * --primary-metrics A,B,... sets compare_opts.primary_metrics (config
+ * `primary_metrics`): the metrics that weigh W, the ceilings with them.
+ *
+ * --no-offsets sets compare_opts.offsets false (session.offsets): frame
+ * times tested with the phone's session offsets left in, the method
+ * before them, to set the two side by side on the same nights.
  *
  * --suspect-fdr Q sets compare_opts.suspect_fdr (default CMP_SUSPECT_FDR):
  * every A/A row says on how many nights a suspect was listed (a pass
@@ -101,6 +111,7 @@
  *                      [--history N] [--launch-prior X] [--frame-prior X]
  *                      [--prior-runs W]
  *                      [--primary-weight W] [--suspect-fdr Q]
+ *                      [--no-offsets] [--primary-metrics A,B,...]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
 #include <math.h>
@@ -189,7 +200,20 @@ struct setup {
 	double prior_runs;	/* session.prior_runs; NAN: the default */
 	double primary_weight;	/* compare_opts.primary_weight */
 	double suspect_fdr;	/* compare_opts.suspect_fdr */
+	bool offsets;		/* compare_opts.offsets (session.offsets) */
+	const struct strlist *primary;	/* compare_opts.primary_metrics;
+					   NULL: the metric table's */
 };
+
+/* Whether `m` weighs su->primary_weight (compare_pass.c's rule). */
+static bool
+is_primary(const struct setup *su, const struct metric_def *m)
+{
+	if (!m || m->explain)
+		return false;
+	return su->primary ? strlist_find(su->primary, m->name) >= 0 :
+	    m->primary;
+}
 
 static double
 uniform(struct stats_rng *r, double lo, double hi)
@@ -593,6 +617,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		opts.prior_runs = su->prior_runs;
 	opts.primary_weight = su->primary_weight;
 	opts.suspect_fdr = su->suspect_fdr;
+	opts.offsets = su->offsets;
+	opts.primary_metrics = su->primary;
 	opts.spending = su->spending;
 	opts.share = share;
 	opts.look = k;
@@ -616,8 +642,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		const struct cmp_entry *e = &c->entries[i];
 		const struct metric_def *md = metric_find(e->metric);
 
-		out->primaries += e->tested && md && md->primary &&
-		    !md->explain;
+		out->primaries += e->tested && is_primary(su, md);
 		out->regressions += e->verdict == CMP_REGRESSION;
 		out->suspects += e->suspect;
 		out->target_suspect |= e->suspect && is_target(e, sh);
@@ -1150,7 +1175,7 @@ metric_level(const struct setup *su, const struct tally *t,
 {
 	const struct metric_def *m = metric_find(metric);
 	double share = t->tests > 0 ? t->primaries / t->tests : 0;
-	double w = m && m->primary ? su->primary_weight : 1;
+	double w = is_primary(su, m) ? su->primary_weight : 1;
 
 	if (su->primary_weight == 1)
 		return su->alpha / tests;
@@ -1415,7 +1440,8 @@ usage(void)
 	    "                     [--trace] [--history N (1-60)] "
 	    "[--launch-prior X] [--frame-prior X]\n"
 	    "                     [--prior-runs W] [--primary-weight W]\n"
-	    "                     [--suspect-fdr Q]\n"
+	    "                     [--suspect-fdr Q] [--no-offsets] "
+	    "[--primary-metrics A,B,...]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
 	exit(2);
@@ -1550,7 +1576,7 @@ int
 main(int argc, char **argv)
 {
 	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
-	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR };
+	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR, true, NULL };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
@@ -1565,6 +1591,7 @@ main(int argc, char **argv)
 	uint64_t seed = 20240501;
 	int nights = 400, quick = 0;
 	const char *only = NULL, *metric = NULL;
+	struct strlist primary = STRLIST_INIT;
 	double tests;
 
 	for (int i = 1; i < argc; i++) {
@@ -1574,6 +1601,24 @@ main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--trace")) {
 			trace = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--primary-metrics")) {
+			char *list = i + 1 < argc ? argv[++i] : NULL;
+
+			if (!list)
+				usage();
+			for (char *tok = strtok(list, ","); tok;
+			    tok = strtok(NULL, ",")) {
+				if (!metric_find(tok))
+					usage();
+				strlist_add(&primary, tok);
+			}
+			su.primary = &primary;
+			continue;
+		}
+		if (!strcmp(argv[i], "--no-offsets")) {
+			su.offsets = false;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -1651,6 +1696,14 @@ main(int argc, char **argv)
 	if (!isnan(su.prior_runs))
 		printf("  session.prior_runs %g for every comparison\n",
 		    su.prior_runs);
+	if (!su.offsets)
+		printf("  session.offsets false for every comparison\n");
+	if (su.primary) {
+		printf("  primary_metrics");
+		for (size_t i = 0; i < su.primary->nr; i++)
+			printf(" %s", su.primary->items[i]);
+		printf(" for every comparison\n");
+	}
 
 	if (only && strcmp(only, "aa") && strcmp(only, "ab") &&
 	    strcmp(only, "first") && strcmp(only, "creep") &&
@@ -1847,5 +1900,6 @@ inter:
 	if (!only || !strcmp(only, "inter"))
 		bench_inter(&app, targets, &su, nights, seed);
 	free(t.thr);
+	strlist_release(&primary);
 	return 0;
 }
