@@ -22,21 +22,27 @@
  * sampling variance (pi/2 times the robust variance of the scenes around
  * their sessions' offsets, pooled over every session, over the number of
  * scenes it had) kept with the values (cmp_sample.off_var), which the
- * test adds to its session's variance.  A session with fewer than OFF_MIN_SCENES
- * other scenes is left as it was, its offset all variance (V).  The
- * session spread the tests use is then estimated from the baseline's
- * sessions with their offsets taken off: what a session does to one
- * scene beyond what it does to all of them.
+ * test adds to its session's variance.  A session with fewer than
+ * OFF_MIN_SCENES other scenes, or that measured fewer than half of the
+ * comparison's scenes (a gate's later batch runs only the scenarios that
+ * looked worse, and their scenes cannot vouch for one another), is left
+ * as it was, its offset all variance (V).  The session spread the tests
+ * use is then estimated from the baseline's sessions with their offsets
+ * taken off: what a session does to one scene beyond what it does to all
+ * of them.
  *
  * What a session does to every scene, a change of the app does too: a
  * build 10 % slower everywhere looks like a slow session.  Tonight's
  * offsets are therefore tested first against the baseline's, on the
- * spread V sessions show (two-sided, at the comparison's alpha): when
- * tonight stands further from the baseline than sessions do, nothing is
- * taken off, and the session model tests every frame time as before
- * (a slowdown of every scene is then a regression of each one that
- * shows it).  The same holds when the window's own sessions drift (the
- * trend of step 3 takes that off instead).
+ * spread V sessions show, one-sided each way: when tonight stands worse
+ * than sessions differ at what the session model would measure again
+ * (the look's promise, before a gate's last look) or at the comparison's
+ * alpha (the last look, or a single one), or better at alpha, nothing is
+ * taken off, and the session model tests every frame time as before (a
+ * slowdown of every scene is then a regression of each one that shows
+ * it, with the looks it had).  A window whose sessions drift steadily
+ * (a phone getting slower) stands tonight where its older sessions do
+ * not, and then may be left to the trend of step 3 instead.
  *
  * Only the frame-time kind (the percentiles and the explanations' frame
  * phases): jank shares move with the phone's speed by a slope of their
@@ -65,6 +71,8 @@ struct off_key {
 struct offsets {
 	struct off_key *keys;	/* every session of either side */
 	size_t nr, alloc;
+	bool *full;		/* full[s]: s measured half the scenes or
+				   more, and its offset can be told */
 	size_t nf;		/* scenes */
 	double *d;		/* d[f * nr + s]; NAN: not measured */
 	double *off, *var;	/* what is taken off, and its variance */
@@ -102,6 +110,35 @@ positive(const struct cmp_sample *s)
 		if (!(s->v[i] > 0))
 			return false;
 	return true;
+}
+
+/*
+ * Which sessions measured half the comparison's scenes or more.  Only
+ * those have their offset measured: a gate's later batch runs the
+ * scenarios that looked worse, whose scenes cannot vouch for one another
+ * (a scenario slower in every scene, measured again alone, would take
+ * its own change for the phone's), so such a session keeps its values
+ * and counts its offset as unknown.
+ */
+static void
+full_sessions(struct offsets *o)
+{
+	size_t scenes = 0;
+
+	o->full = xcalloc(o->nr + 1, sizeof(*o->full));
+	for (size_t f = 0; f < o->nf; f++)
+		for (size_t s = 0; s < o->nr; s++)
+			if (isfinite(o->d[f * o->nr + s])) {
+				scenes++;
+				break;
+			}
+	for (size_t s = 0; s < o->nr; s++) {
+		size_t n = 0;
+
+		for (size_t f = 0; f < o->nf; f++)
+			n += isfinite(o->d[f * o->nr + s]);
+		o->full[s] = 2 * n >= scenes;
+	}
 }
 
 /* d(f, s) for every scene and session. */
@@ -144,6 +181,7 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 	}
 	free(gb.s);
 	free(gc.s);
+	full_sessions(o);
 }
 
 /*
@@ -311,7 +349,7 @@ offset_table(struct offsets *o, const double *all, double vv)
 			size_t n = median_of(&o->off[at], o, s, f, buf);
 			double var;
 
-			if (n < OFF_MIN_SCENES) {
+			if (n < OFF_MIN_SCENES || !o->full[s]) {
 				o->off[at] = 0;
 				o->var[at] = vv;
 				continue;
@@ -348,7 +386,8 @@ cmp_session_offsets(struct cmp_ctx *x)
 	all = xcalloc(o.nr + 1, sizeof(*all));
 	/* Each session's offset over all its scenes, for the test. */
 	for (size_t s = 0; s < o.nr; s++)
-		if (median_of(&all[s], &o, s, o.nf, buf) < OFF_MIN_SCENES)
+		if (!o.full[s] ||
+		    median_of(&all[s], &o, s, o.nf, buf) < OFF_MIN_SCENES)
 			all[s] = NAN;
 	vv = offset_test(&x->c->kinds[METRIC_KIND_FRAME_TIME], &o, all, x->o);
 	if (isnan(vv) || !x->c->kinds[METRIC_KIND_FRAME_TIME].offset_on)
@@ -380,6 +419,7 @@ out:
 	free(buf);
 	free(all);
 	free(o.keys);
+	free(o.full);
 	free(o.d);
 	free(o.off);
 	free(o.var);

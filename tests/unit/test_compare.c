@@ -1165,6 +1165,80 @@ session_offsets_are_taken_off(void **state)
 		results_free(w[k]);
 }
 
+/*
+ * Session `sess` of scenario `scenario` in `x`: 5 iterations of 4 scenes
+ * (300 frames each, lognormal around 8 + j ms, sigma 0.2, whole-ms
+ * buckets), the phone `f` times slower, every scene `add` ms slower.
+ */
+static void
+add_scenario_session(struct results *x, struct stats_rng *r,
+    const char *scenario, double f, double add, int sess)
+{
+	for (int i = 0; i < 5; i++) {
+		struct rs_iteration *it = rs_scenario_add_iteration(
+		    scenario_of(x, scenario), false);
+
+		it->ok = true;
+		it->session = sess;
+		for (int j = 0; j < 4; j++) {
+			struct rs_scene *sc = add_numbered_scene(it, j, 300);
+
+			for (int k = 0; k < 300; k++)
+				rs_frames_add_bucket(&sc->frames, (uint32_t)((8 +
+				    j) * f * exp(stats_rng_normal(r, 0, 0.2)) +
+				    add), 1);
+		}
+	}
+}
+
+/*
+ * A gate's later batch runs only the scenarios that looked worse: here
+ * scenario a, slower by 1.5 ms in every scene, measured again alone in
+ * tonight's second session.  Its scenes cannot vouch for one another
+ * (each one's "other scenes" are as slow as it is), so that session's
+ * offset is not measured and nothing is taken off it; the first session,
+ * which ran all four scenarios, has its offset taken off as usual.
+ */
+static void
+later_batches_keep_their_offsets(void **state)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+	struct results *w[20], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 21);
+	for (int k = 0; k < 20; k++) {
+		double f = exp(stats_rng_normal(&r, 0, 0.03));
+
+		w[k] = run_new(KEY);
+		for (int s = 0; s < 4; s++)
+			add_scenario_session(w[k], &r, names[s], f, 0, 0);
+	}
+	cur = run_new(KEY);
+	for (int s = 0; s < 4; s++)
+		add_scenario_session(cur, &r, names[s], 1.0, s ? 0 : 1.5, 0);
+	add_scenario_session(cur, &r, "a", 1.0, 1.5, 1);
+	c = compare_window(cur, w, 20, NULL);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		const struct cmp_entry *e = &c->entries[i];
+
+		if (strcmp(e->metric, "frame_p90_ms"))
+			continue;
+		/* At most the first session's few percent: the second's
+		 * would be its own 1.5 ms (some 15 % of a's frames). */
+		assert_true(fabs(e->offset) < 0.06 * e->base.median);
+		if (!strcmp(e->scenario, "a"))
+			assert_int_not_equal(e->verdict, CMP_PASS);
+	}
+	comparison_free(c);
+	results_free(cur);
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
+}
+
 /* No baseline at all, or a scene the baseline never had: new, exit pass. */
 static void
 no_baseline_values_is_new(void **state)
@@ -2444,6 +2518,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(first_week_large_shift_is_regression),
 	cmocka_unit_test(jank_share_follows_the_frames_speed),
 	cmocka_unit_test(session_offsets_are_taken_off),
+	cmocka_unit_test(later_batches_keep_their_offsets),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(whole_ms_percentiles_are_moderated),
 	cmocka_unit_test(light_tails_use_session_means),
