@@ -102,16 +102,6 @@ key_of(struct offsets *o, int run, int sess)
 	return o->nr++;
 }
 
-/* Whether every value of `s` can go on the log scale. */
-static bool
-positive(const struct cmp_sample *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!(s->v[i] > 0))
-			return false;
-	return true;
-}
-
 /*
  * Which sessions measured half the comparison's scenes or more.  Only
  * those have their offset measured: a gate's later batch runs the
@@ -165,7 +155,7 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 		const struct cmp_pending *p = &x->frames[f].p;
 		double level = 0;
 
-		if (!p->b.n || !positive(&p->b) || !positive(&p->cu))
+		if (!p->b.n || !cmp_use_log(p))
 			continue;
 		cmp_group(&gb, &p->b, true, NULL);
 		cmp_group(&gc, &p->cu, true, NULL);
@@ -404,7 +394,7 @@ cmp_session_offsets(struct cmp_ctx *x)
 			continue;
 		/* Values the log scale cannot take keep all their offset as
 		 * variance: tested, like the rest, on what is left of it. */
-		if (!positive(&p->b) || !positive(&p->cu))
+		if (!cmp_use_log(p))
 			f = o.nf;
 		(void)take_off(&p->b, &o, f, vv);
 		e->offset = take_off(&p->cu, &o, f, vv);
