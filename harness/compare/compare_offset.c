@@ -88,7 +88,7 @@ key_find(const struct offsets *o, int run, int sess)
 	return o->nr;
 }
 
-/* ... added when new (before the tables are made). */
+/* ... added when new (before the tables are made, deviations()). */
 static size_t
 key_of(struct offsets *o, int run, int sess)
 {
@@ -163,10 +163,10 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 			level += gb.s[k].mean;
 		level /= (double)gb.nr;
 		for (size_t k = 0; k < gb.nr; k++)
-			o->d[f * o->nr + key_of(o, gb.s[k].run,
+			o->d[f * o->nr + key_find(o, gb.s[k].run,
 			    gb.s[k].sess)] = gb.s[k].mean - level;
 		for (size_t k = 0; k < gc.nr; k++)
-			o->d[f * o->nr + key_of(o, gc.s[k].run,
+			o->d[f * o->nr + key_find(o, gc.s[k].run,
 			    gc.s[k].sess)] = gc.s[k].mean - level;
 	}
 	free(gb.s);
