@@ -26,7 +26,11 @@
  * OFF_MIN_SCENES other scenes, or that measured fewer than half of the
  * comparison's scenes (a gate's later batch runs only the scenarios that
  * looked worse, and their scenes cannot vouch for one another), is left
- * as it was, its offset all variance (V).  The session spread the tests
+ * as it was, its offset unknown: it counts what the offsets took away
+ * from the kind's session spread (the spread before them less the
+ * spread after), so that such a session has the whole spread it had
+ * before the offsets, the prior counted once (not once in V and again
+ * in the spread left).  The session spread the tests
  * use is then estimated from the baseline's sessions with their offsets
  * taken off: what a session does to one scene beyond what it does to all
  * of them.
@@ -244,12 +248,14 @@ raw_spread(const struct cmp_ctx *x)
 
 /*
  * Take scene f's offsets off the values of `sm`, each by its session's;
- * a session the scenes did not measure, or any session when f is o->nf
- * (values the log scale cannot take), keeps its values, its offset all
- * variance (vv).  Returns the sum of what was taken off.
+ * a session whose offset was not measured (the table's NAN), or any
+ * session when f is o->nf (values the log scale cannot take), keeps its
+ * values, its offset the variance `unknown`.  Returns the sum of what
+ * was taken off.
  */
 static double
-take_off(struct cmp_sample *sm, const struct offsets *o, size_t f, double vv)
+take_off(struct cmp_sample *sm, const struct offsets *o, size_t f,
+    double unknown)
 {
 	double sum = 0;
 
@@ -257,8 +263,8 @@ take_off(struct cmp_sample *sm, const struct offsets *o, size_t f, double vv)
 		size_t s = f < o->nf ? key_find(o, sm->run[k], sm->sess[k]) :
 		    o->nr;
 
-		if (s == o->nr) {
-			sm->off_var[k] = vv;
+		if (s == o->nr || isnan(o->var[f * o->nr + s])) {
+			sm->off_var[k] = unknown;
 			continue;
 		}
 		sm->v[k] *= exp(-o->off[f * o->nr + s]);
@@ -326,7 +332,8 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 	return vv;
 }
 
-/* What each scene's values take off in each session, and its variance. */
+/* What each scene's values take off in each session, and its variance
+ * (NAN: not measured, take_off()). */
 static void
 offset_table(struct offsets *o, const double *all, double vv)
 {
@@ -341,7 +348,7 @@ offset_table(struct offsets *o, const double *all, double vv)
 
 			if (n < OFF_MIN_SCENES || !o->full[s]) {
 				o->off[at] = 0;
-				o->var[at] = vv;
+				o->var[at] = NAN;	/* not measured */
 				continue;
 			}
 			/* Shrunk toward none by what sessions do. */
@@ -367,7 +374,7 @@ void
 cmp_session_offsets(struct cmp_ctx *x)
 {
 	struct offsets o = { 0 };
-	double *buf, *all, vv;
+	double *buf, *all, vv, raw, unknown;
 
 	if (!x->o->offsets || x->o->interleaved || !x->nr_frames)
 		return;
@@ -383,7 +390,18 @@ cmp_session_offsets(struct cmp_ctx *x)
 	if (isnan(vv) || !x->c->kinds[METRIC_KIND_FRAME_TIME].offset_on)
 		goto out;
 	offset_table(&o, all, vv);
-	x->speed_vb = raw_spread(x);
+	raw = x->speed_vb = raw_spread(x);
+	/* The scenes' mean frames first: the spread left is theirs (their
+	 * off_var is never read, only their values). */
+	for (size_t f = 0; f < o.nf; f++) {
+		(void)take_off(&x->frames[f].p.b, &o, f, 0);
+		(void)take_off(&x->frames[f].p.cu, &o, f, 0);
+	}
+	/* What the offsets took away from the kind's session spread: a
+	 * value whose offset is not measured counts that much as unknown,
+	 * the whole spread it had before with what is left (the prior
+	 * counted once, not as a spread of offsets and a spread left). */
+	unknown = fmax(raw - raw_spread(x), 0);
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		struct cmp_entry *e = p->explain ? &x->c->explains[p->entry] :
@@ -396,14 +414,10 @@ cmp_session_offsets(struct cmp_ctx *x)
 		 * variance: tested, like the rest, on what is left of it. */
 		if (!cmp_use_log(p))
 			f = o.nf;
-		(void)take_off(&p->b, &o, f, vv);
-		e->offset = take_off(&p->cu, &o, f, vv);
+		(void)take_off(&p->b, &o, f, unknown);
+		e->offset = take_off(&p->cu, &o, f, unknown);
 		e->offset = p->cu.n ? e->base.median *
 		    expm1(e->offset / (double)p->cu.n) : 0;
-	}
-	for (size_t f = 0; f < o.nf; f++) {
-		(void)take_off(&x->frames[f].p.b, &o, f, vv);
-		(void)take_off(&x->frames[f].p.cu, &o, f, vv);
 	}
 out:
 	free(buf);
