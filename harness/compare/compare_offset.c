@@ -223,8 +223,10 @@ residual_variance(const struct offsets *o, const double *off)
 
 /*
  * The frame-time kind's session variance as the scenes' mean frames show
- * it before any offset is taken off: the jank kind's speed prior reads
- * it, since jank shares keep what a session does to them (above).
+ * it now, as cmp_estimate_kinds() will.  Before any offset is taken off,
+ * the jank kind's speed prior reads it, since jank shares keep what a
+ * session does to them (above); before and after, it tells what the
+ * offsets took away.
  */
 static double
 raw_spread(const struct cmp_ctx *x)
