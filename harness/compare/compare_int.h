@@ -141,6 +141,11 @@ struct cmp_kind_acc {
 	size_t sessions;	/* the most baseline sessions of an entry;
 				   interleaved: its pairs of blocks + 1 */
 	bool both;		/* interleaved: both sides' blocks */
+	/* What each session's estimate averages over independently: the
+	 * scenarios, once the session offsets took the part every scene
+	 * shares off (cmp_session_offsets()); 0 or 1: one number a session,
+	 * the spread every scene shares. */
+	double units;
 	/* The light-tailed entries' own estimates on the kind's scale, for
 	 * how much they differ beyond their noise (cmp_kind_finish). */
 	struct {
@@ -335,6 +340,9 @@ struct cmp_ctx {
 	 * taken off (the jank kind's speed prior reads it); NAN: as the
 	 * kind's. */
 	double speed_vb;
+	/* The offsets taken off: the scenarios behind the spread left (its
+	 * cmp_kind_acc.units); 0: none taken off. */
+	size_t off_units;
 	struct cmp_kind_series series[METRIC_NR_KINDS];
 	struct cmp_kind_series frame_pct;	/* the percentiles' (no
 					   histogram) */

@@ -30,10 +30,15 @@
  * from the kind's session spread (the spread before them less the
  * spread after), so that such a session has the whole spread it had
  * before the offsets, the prior counted once (not once in V and again
- * in the spread left).  The session spread the tests
- * use is then estimated from the baseline's sessions with their offsets
- * taken off: what a session does to one scene beyond what it does to all
- * of them.
+ * in the spread left); tonight, where the known sessions stand at the
+ * baseline's level, it also counts that level's own draw
+ * (unknown_tonight()).  The session spread the tests use is then
+ * estimated from the baseline's sessions with their offsets taken off:
+ * what a session does to one scene beyond what it does to all of them,
+ * which each scenario draws for itself, so that the estimate has the
+ * sessions' degrees of freedom once per scenario (scenarios_of()) and
+ * the prior, which describes the spread before the offsets, weighs
+ * session.prior_runs against (sessions - 1) x scenarios of it.
  *
  * What a session does to every scene, a change of the app does too: a
  * build 10 % slower everywhere looks like a slow session.  Tonight's
@@ -229,12 +234,13 @@ residual_variance(const struct offsets *o, const double *off)
  * offsets took away.
  */
 static double
-raw_spread(const struct cmp_ctx *x)
+raw_spread(const struct cmp_ctx *x, size_t units)
 {
 	struct cmp_kind_acc acc;
 	struct cmp_session_kind sk;
 
 	memset(&acc, 0, sizeof(acc));
+	acc.units = (double)units;
 	for (size_t f = 0; f < x->nr_frames; f++) {
 		struct cmp_pending in = x->frames[f].p;
 
@@ -246,6 +252,33 @@ raw_spread(const struct cmp_ctx *x)
 	cmp_kind_finish(&sk, &acc, METRIC_KIND_FRAME_TIME,
 	    x->o->session_prior[METRIC_KIND_FRAME_TIME], x->o->prior_runs);
 	return sk.used * sk.used;
+}
+
+/*
+ * The scenarios whose scenes the spread left is estimated on: what a
+ * session does to one scene beyond what it does to all of them is drawn
+ * for each scenario apart (scenes of one scenario may share it: the
+ * scenario's own state in that session), so with two baseline sessions
+ * of ten scenarios the spread left has ten degrees of freedom, not one,
+ * and the prior, which says how far a phone's sessions move every scene,
+ * weighs one against ten: not as much as the spread of two sessions.
+ */
+static size_t
+scenarios_of(const struct cmp_ctx *x)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < x->nr_frames; f++) {
+		size_t g = 0;
+
+		if (!x->frames[f].p.b.n)
+			continue;
+		while (g < f && (!x->frames[g].p.b.n ||
+		    strcmp(x->frames[g].scenario, x->frames[f].scenario)))
+			g++;
+		n += g == f;
+	}
+	return n;
 }
 
 /*
@@ -274,6 +307,61 @@ take_off(struct cmp_sample *sm, const struct offsets *o, size_t f,
 		sum += o->off[f * o->nr + s];
 	}
 	return sum;
+}
+
+/*
+ * The sessions of `sm` whose offset scene f cannot take off (take_off()'s
+ * unknown ones; all of them when f is o->nf), and, into *all, all its
+ * sessions.
+ */
+static size_t
+unknown_sessions(const struct cmp_sample *sm, const struct offsets *o,
+    size_t f, size_t *all)
+{
+	struct off_key *seen = xcalloc(sm->n + 1, sizeof(*seen));
+	size_t nr = 0, unknown = 0;
+
+	for (size_t k = 0; k < sm->n; k++) {
+		size_t j = 0, s;
+
+		while (j < nr && (seen[j].run != sm->run[k] ||
+		    seen[j].sess != sm->sess[k]))
+			j++;
+		if (j < nr)
+			continue;
+		seen[nr].run = sm->run[k];
+		seen[nr++].sess = sm->sess[k];
+		s = f < o->nf ? key_find(o, sm->run[k], sm->sess[k]) : o->nr;
+		unknown += s == o->nr || isnan(o->var[f * o->nr + s]);
+	}
+	free(seen);
+	*all = nr;
+	return unknown;
+}
+
+/*
+ * The variance an unknown offset counts in tonight's sample of scene f.
+ * A known offset sets its session where the baseline's sessions stand on
+ * average (their level), so that what the baseline's few sessions drew in
+ * common cancels between the sides; a session left as it was keeps its
+ * own draw and is set against that common one, whose variance is the
+ * offsets' share of the spread over the nb sessions of the level.  Spread
+ * over the U unknown sessions of the side (equal among themselves, they
+ * weigh alike), each carries U times that on top of its own: with 3
+ * baseline sessions a later batch would otherwise count a third of the
+ * spread too little, and with 40 a fortieth.
+ */
+static double
+unknown_tonight(const struct cmp_pending *p, const struct offsets *o,
+    size_t f, double unknown)
+{
+	size_t nb, nc, u;
+
+	if (f >= o->nf)
+		return unknown;	/* nothing taken off either side */
+	(void)unknown_sessions(&p->b, o, f, &nb);
+	u = unknown_sessions(&p->cu, o, f, &nc);
+	return nb ? unknown * (1 + (double)u / (double)nb) : unknown;
 }
 
 /*
@@ -392,7 +480,8 @@ cmp_session_offsets(struct cmp_ctx *x)
 	if (isnan(vv) || !x->c->kinds[METRIC_KIND_FRAME_TIME].offset_on)
 		goto out;
 	offset_table(&o, all, vv);
-	raw = x->speed_vb = raw_spread(x);
+	raw = x->speed_vb = raw_spread(x, 0);
+	x->off_units = scenarios_of(x);
 	/* The scenes' mean frames first: the spread left is theirs (their
 	 * off_var is never read, only their values). */
 	for (size_t f = 0; f < o.nf; f++) {
@@ -403,7 +492,7 @@ cmp_session_offsets(struct cmp_ctx *x)
 	 * value whose offset is not measured counts that much as unknown,
 	 * the whole spread it had before with what is left (the prior
 	 * counted once, not as a spread of offsets and a spread left). */
-	unknown = fmax(raw - raw_spread(x), 0);
+	unknown = fmax(raw - raw_spread(x, x->off_units), 0);
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		struct cmp_entry *e = p->explain ? &x->c->explains[p->entry] :
@@ -417,7 +506,8 @@ cmp_session_offsets(struct cmp_ctx *x)
 		if (!cmp_use_log(p))
 			f = o.nf;
 		(void)take_off(&p->b, &o, f, unknown);
-		e->offset = take_off(&p->cu, &o, f, unknown);
+		e->offset = take_off(&p->cu, &o, f,
+		    unknown_tonight(p, &o, f, unknown));
 		e->offset = p->cu.n ? e->base.median *
 		    expm1(e->offset / (double)p->cu.n) : 0;
 	}

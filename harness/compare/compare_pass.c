@@ -56,6 +56,7 @@ cmp_estimate_kinds(struct cmp_ctx *x)
 		/* ... but how their entries differ is the entries' own. */
 		x->frame_drift.own = ft->own;
 		*ft = x->frame_drift;
+		ft->units = (double)x->off_units;
 	} else
 		SWAP(x->series[METRIC_KIND_FRAME_TIME], x->frame_pct);
 	for (int k = 0; k < METRIC_NR_KINDS; k++)

@@ -27,7 +27,10 @@
  *         divide their sum by the sum of MSW (a session moves a count by
  *         a share of its own spread).  What a kind's many metrics share
  *         is the same handful of sessions, so the estimate has sessions
- *         - 1 degrees of freedom, however many metrics it averages.  It
+ *         - 1 degrees of freedom, however many metrics it averages
+ *         (but for the frame times once the session offsets took off
+ *         what every scene shares: what is left is each scenario's
+ *         own, and (sessions - 1) x scenarios; compare_offset.c).  It
  *         is combined with the configured prior (session.<kind>) as
  *         (w v0 + (S - 1) v) / (w + S - 1), w = session.prior_runs: the
  *         prior alone with one baseline session (the first nights), the
@@ -467,7 +470,10 @@ cmp_kind_finish(struct cmp_session_kind *out, const struct cmp_kind_acc *acc,
 		out->own_mean = mean;
 		out->own_spread = fmax(var - noise, 0);
 	}
-	nd = (double)acc->sessions - 1;
+	/* A spread every scene shares is one draw a session; what is left of
+	 * it once the offsets took that off is drawn for each scenario on
+	 * its own, and each draws the spread again. */
+	nd = ((double)acc->sessions - 1) * fmax(acc->units, 1);
 	if (prior_runs > 0) {
 		out->used = sqrt((prior_runs * v0 + nd * v) /
 		    (prior_runs + nd));

@@ -21,6 +21,8 @@
 #include "strlist.h"
 
 #define KEY "google-pixel-7-api34-90hz"
+/* Nights of a calibration test: enough to tell a mean square of 1.3 from 1. */
+#define REPS_CALIBRATION 200
 
 /* ---- building results --------------------------------------------------- */
 
@@ -1297,6 +1299,96 @@ unknown_offsets_count_the_prior_once(void **state)
 	}
 	for (int j = 0; j < 4; j++)
 		assert_true(p[1][j] <= p[0][j] * 1.05);
+}
+
+/*
+ * One night of offsets_keep_a_young_window_calibrated(): adds the squared
+ * normal scores of a's tested frame_p90_ms entries to *z2, their number
+ * to *n.
+ */
+static void
+calibration_night(double *z2, int *n, const char *const *names,
+    uint64_t seed, double own, bool on)
+{
+	struct results *w[2], *cur;
+	struct comparison *c;
+	struct compare_opts o;
+	struct stats_rng r;
+	double f[4];
+
+	stats_rng_init(&r, seed);
+	for (int k = 0; k < 4; k++)
+		f[k] = exp(stats_rng_normal(&r, 0, 0.02));
+	for (int k = 0; k < 2; k++) {
+		w[k] = run_new(KEY);
+		for (int s = 0; s < 4; s++)
+			add_scenario_session(w[k], &r, names[s], f[k] *
+			    exp(stats_rng_normal(&r, 0, own)), 0, 0);
+	}
+	cur = run_new(KEY);
+	for (int s = 0; s < 4; s++)
+		add_scenario_session(cur, &r, names[s], f[2] *
+		    exp(stats_rng_normal(&r, 0, own)), 0, 0);
+	add_scenario_session(cur, &r, "a", f[3] * exp(stats_rng_normal(&r,
+	    0, own)), 0, 1);
+	compare_opts_init(&o, NULL);
+	o.offsets = on;
+	c = compare_window(cur, w, 2, &o);
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		const struct cmp_entry *e = &c->entries[i];
+		double z;
+
+		if (strcmp(e->metric, "frame_p90_ms") ||
+		    strcmp(e->scenario, "a") || !e->tested)
+			continue;
+		z = stats_norm_quantile(1 - e->p_value);
+		*z2 += z * z;
+		(*n)++;
+	}
+	comparison_free(c);
+	results_free(cur);
+	results_free(w[0]);
+	results_free(w[1]);
+}
+
+/*
+ * The same nights without a change, many of them: two baseline sessions
+ * and tonight's two (all four scenarios, then scenario a alone), each
+ * session a phone 2 % (the prior) slower or faster than the last, and,
+ * in the second series, each scenario in each session 1.5 % more on its
+ * own (what offsets cannot take off).  Under either, a's entries must be
+ * calibrated: their p-values, as normal scores, a mean square near 1.
+ * The spread left after the offsets, estimated from two sessions of four
+ * scenarios, used to weigh the prior (how far a phone moves every scene)
+ * as one against one, and read 0.70 where the sessions left nothing; it
+ * weighs one against four now, and reads 0.85.  One draw per scenario
+ * and session is what the estimate assumes; the second series checks
+ * that it then sees what is there, and the rows stay calibrated.
+ */
+static void
+offsets_keep_a_young_window_calibrated(void **state)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+	static const double own[] = { 0, 0.015 };
+
+	(void)state;
+	for (int m = 0; m < 2; m++) {
+		double z2[2] = { 0, 0 };
+		int n[2] = { 0, 0 };
+
+		for (int rep = 0; rep < REPS_CALIBRATION; rep++)
+			for (int on = 0; on < 2; on++)
+				calibration_night(z2 + on, n + on, names,
+				    1000 + (uint64_t)rep, own[m], on);
+		assert_true(n[0] >= 4 * REPS_CALIBRATION / 2 && n[1] == n[0]);
+		z2[0] /= n[0];
+		z2[1] /= n[1];
+		print_message("residual %.3f: mean z^2 %.3f without the "
+		    "offsets, %.3f with them (%d entries)\n", own[m], z2[0],
+		    z2[1], n[0]);
+		assert_true(z2[1] > 0.78 && z2[1] < 1.2);
+		assert_true(z2[0] > 0.7 && z2[0] < 1.4);
+	}
 }
 
 /* No baseline at all, or a scene the baseline never had: new, exit pass. */
@@ -2580,6 +2672,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(session_offsets_are_taken_off),
 	cmocka_unit_test(later_batches_keep_their_offsets),
 	cmocka_unit_test(unknown_offsets_count_the_prior_once),
+	cmocka_unit_test(offsets_keep_a_young_window_calibrated),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(whole_ms_percentiles_are_moderated),
 	cmocka_unit_test(light_tails_use_session_means),
