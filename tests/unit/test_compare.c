@@ -1360,8 +1360,8 @@ calibration_night(double *z2, int *n, const char *const *names,
  * calibrated: their p-values, as normal scores, a mean square near 1.
  * The spread left after the offsets, estimated from two sessions of four
  * scenarios, used to weigh the prior (how far a phone moves every scene)
- * as one against one, and read 0.70 where the sessions left nothing; it
- * weighs one against four now, and reads 0.85.  One draw per scenario
+ * as one against one, and read 0.68 where the sessions left nothing; it
+ * weighs one against four now, and reads 0.83.  One draw per scenario
  * and session is what the estimate assumes; the second series checks
  * that it then sees what is there, and the rows stay calibrated.
  */
