@@ -32,7 +32,10 @@
  *     multiplies everything: the run-to-run drift.  `sticky` moves a share
  *     of that variance to the night (one draw for every batch of a night,
  *     which a cool-down does not reset); `trend` multiplies night k by
- *     exp(trend k), a phone slowly getting slower.
+ *     exp(trend k), a phone slowly getting slower.  `own` gives each
+ *     scenario of a session a factor of its own on top, exp(N(0, own)):
+ *     what the session offsets (compare_offset.c) cannot take off, since
+ *     the other scenarios do not share it (one A/A row).
  *
  * Frame metrics are derived the way gfxinfo derives them: 1/2/4 ms
  * histogram buckets and its percentile rule (whole-ms p90 and many ties),
@@ -187,6 +190,8 @@ struct noise {
 	double iter_sd;		/* sd of the iteration factor */
 	double outlier_p;	/* iterations slowed by 15-40 % */
 	double slope;		/* per iteration inside a session (log) */
+	double own;		/* sd of each scenario's own factor in a
+				   session, beyond the session's */
 };
 
 struct setup {
@@ -429,6 +434,9 @@ gen_scenario(struct results *res, const struct app_model *app, int i, int n,
 	s = results_find_scenario(res, name);
 	if (!s)
 		s = results_add_scenario(res, name);
+	/* Drawn only where there is one: the other rows' streams stay. */
+	if (nz->own > 0)
+		sf *= exp(stats_rng_normal(r, 0, nz->own));
 	if (warmup) {
 		struct rs_iteration *it = rs_scenario_add_iteration(s, true);
 
@@ -1478,7 +1486,7 @@ static double
 calibrate(const struct app_model *app, struct shift where,
     const struct truth *aa, double k, uint64_t seed)
 {
-	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0 };
+	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0 };
 	bool log_scale = metric_kind_is_log(metric_find(where.metric)->kind);
 	double want = k * aa->iqr, lo = 0, hi = 20;
 	struct truth t;
@@ -1512,8 +1520,8 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 {
 	/* 3 % slower over AB_ROUNDS rounds of 4 blocks of 10 scenarios x 5 */
 	const struct noise inter = { "drift 3 %, trend", 0.03, 0.5, 0, 0.02,
-		0, log(1.03) / (4 * AB_ROUNDS * NR_SCENARIOS * ITERATIONS) };
-	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
+		0, log(1.03) / (4 * AB_ROUNDS * NR_SCENARIOS * ITERATIONS), 0 };
+	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0 };
 	const double mult[] = { 1.0, 1.5 };
 	struct tally t = { 0 };
 	struct shift sh;
@@ -1577,14 +1585,18 @@ main(int argc, char **argv)
 {
 	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
 	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR, true, NULL };
-	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0 };
-	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0 };
-	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0 };
+	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0 };
+	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0,
+		0 };
+	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0,
+		0 };
 	const struct noise sticky2 = { "drift 2 %, half sticky", 0.02, 0.5,
-		0, 0.02, 0, 0 };
+		0, 0.02, 0, 0, 0 };
 	const struct noise trend = { "trend 0.3 %/night", 0, 0, 0.003, 0.02,
-		0, 0 };
-	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0 };
+		0, 0, 0 };
+	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0, 0 };
+	const struct noise own1 = { "drift 2 %, 1 % a scenario", 0.02, 0, 0,
+		0.02, 0, 0, 0.01 };
 	struct shift targets[4], sh;
 	struct app_model app;
 	struct tally t = { 0 };
@@ -1732,6 +1744,10 @@ main(int argc, char **argv)
 	print_aa("drift 3 %", &t, 1, &su);
 	run_series(&t, &app, NULL, &trend, &su, MODE_AA, nights, 0, seed + 4);
 	print_aa("trend 0.3 %/night", &t, 1, &su);
+	/* What the session offsets cannot take off: each scenario's own
+	 * share of a session, which they must count, not assume away. */
+	run_series(&t, &app, NULL, &own1, &su, MODE_AA, nights, 0, seed + 8);
+	print_aa("drift 2 %, each scenario 1 % on its own", &t, 1, &su);
 	if (!quick) {
 		struct setup sharded = su;
 
