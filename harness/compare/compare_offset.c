@@ -231,7 +231,8 @@ residual_variance(const struct offsets *o, const double *off)
  * it now, as cmp_estimate_kinds() will.  Before any offset is taken off,
  * the jank kind's speed prior reads it, since jank shares keep what a
  * session does to them (above); before and after, it tells what the
- * offsets took away.
+ * offsets took away.  `units`: the cmp_kind_acc.units it is estimated
+ * with (0 before the offsets, x->off_units after).
  */
 static double
 raw_spread(const struct cmp_ctx *x, size_t units)
@@ -261,7 +262,7 @@ raw_spread(const struct cmp_ctx *x, size_t units)
  * scenario's own state in that session), so with two baseline sessions
  * of ten scenarios the spread left has ten degrees of freedom, not one,
  * and the prior, which says how far a phone's sessions move every scene,
- * weighs one against ten: not as much as the spread of two sessions.
+ * weighs one run against those ten where it weighed one against one.
  */
 static size_t
 scenarios_of(const struct cmp_ctx *x)
@@ -311,8 +312,8 @@ take_off(struct cmp_sample *sm, const struct offsets *o, size_t f,
 
 /*
  * The sessions of `sm` whose offset scene f cannot take off (take_off()'s
- * unknown ones; all of them when f is o->nf), and, into *all, all its
- * sessions.
+ * unknown ones; all of them when f is o->nf), and, into *all, how many
+ * sessions it has.
  */
 static size_t
 unknown_sessions(const struct cmp_sample *sm, const struct offsets *o,
@@ -348,8 +349,8 @@ unknown_sessions(const struct cmp_sample *sm, const struct offsets *o,
  * offsets' share of the spread over the nb sessions of the level.  Spread
  * over the U unknown sessions of the side (equal among themselves, they
  * weigh alike), each carries U times that on top of its own: with 3
- * baseline sessions a later batch would otherwise count a third of the
- * spread too little, and with 40 a fortieth.
+ * baseline sessions a later batch alone would otherwise count a third of
+ * the offsets' share too little, and with 40 a fortieth.
  */
 static double
 unknown_tonight(const struct cmp_pending *p, const struct offsets *o,
