@@ -310,33 +310,19 @@ take_off(struct cmp_sample *sm, const struct offsets *o, size_t f,
 	return sum;
 }
 
-/*
- * The sessions of `sm` whose offset scene f cannot take off (take_off()'s
- * unknown ones; all of them when f is o->nf), and, into *all, how many
- * sessions it has.
- */
+/* The sessions of `g` whose offset scene f cannot take off (take_off()'s
+ * unknown ones). */
 static size_t
-unknown_sessions(const struct cmp_sample *sm, const struct offsets *o,
-    size_t f, size_t *all)
+unknown_sessions(const struct cmp_sessions *g, const struct offsets *o,
+    size_t f)
 {
-	struct off_key *seen = xcalloc(sm->n + 1, sizeof(*seen));
-	size_t nr = 0, unknown = 0;
+	size_t unknown = 0;
 
-	for (size_t k = 0; k < sm->n; k++) {
-		size_t j = 0, s;
+	for (size_t k = 0; k < g->nr; k++) {
+		size_t s = key_find(o, g->s[k].run, g->s[k].sess);
 
-		while (j < nr && (seen[j].run != sm->run[k] ||
-		    seen[j].sess != sm->sess[k]))
-			j++;
-		if (j < nr)
-			continue;
-		seen[nr].run = sm->run[k];
-		seen[nr++].sess = sm->sess[k];
-		s = f < o->nf ? key_find(o, sm->run[k], sm->sess[k]) : o->nr;
 		unknown += s == o->nr || isnan(o->var[f * o->nr + s]);
 	}
-	free(seen);
-	*all = nr;
 	return unknown;
 }
 
@@ -356,13 +342,18 @@ static double
 unknown_tonight(const struct cmp_pending *p, const struct offsets *o,
     size_t f, double unknown)
 {
-	size_t nb, nc, u;
+	struct cmp_sessions gb = { 0 }, gc = { 0 };
+	double v = unknown;
 
 	if (f >= o->nf)
 		return unknown;	/* nothing taken off either side */
-	(void)unknown_sessions(&p->b, o, f, &nb);
-	u = unknown_sessions(&p->cu, o, f, &nc);
-	return nb ? unknown * (1 + (double)u / (double)nb) : unknown;
+	cmp_group(&gb, &p->b, true, NULL);
+	cmp_group(&gc, &p->cu, true, NULL);
+	if (gb.nr)
+		v *= 1 + (double)unknown_sessions(&gc, o, f) / (double)gb.nr;
+	free(gb.s);
+	free(gc.s);
+	return v;
 }
 
 /*
