@@ -168,7 +168,7 @@ put_app(cJSON *root, const struct view_input *in, size_t nr,
 
 /*
  * Which session spread each kind's tests used, and where it came from:
- * "frame times 1.8 % from 20 baseline sessions, launch 3 % (the prior:
+ * "frame times 1.8 % from 20 baseline sessions, launch 2 % (the prior:
  * 1 session), ...", and any drift taken off tonight's values.
  */
 static void

@@ -65,7 +65,7 @@
 /* The priors when there is no configuration: config_keys.c's defaults. */
 static const double default_prior[METRIC_NR_KINDS] = {
 	[METRIC_KIND_FRAME_TIME] = 0.02,
-	[METRIC_KIND_LAUNCH] = 0.03,
+	[METRIC_KIND_LAUNCH] = 0.02,
 	[METRIC_KIND_JANK] = 0.5,
 	[METRIC_KIND_BLOCKS] = 0.5,
 };

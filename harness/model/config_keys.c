@@ -152,7 +152,7 @@ static const struct key config_keys[] = {
 	  "prior: relative standard deviation of frame times "
 	  "from one session to the next" },
 	{ "session.launch", K_NUMBER, O(compare.session.launch), 0, 1, NULL,
-	  "0.03", 0,
+	  "0.02", 0,
 	  "prior: the same for launch times" },
 	{ "session.jank", K_NUMBER, O(compare.session.jank), 0, 10, NULL,
 	  "0.5", 0,

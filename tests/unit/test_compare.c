@@ -1985,7 +1985,7 @@ options_come_from_config(void **state)
 	assert_true(o.noise == 1);
 	assert_true(o.share == 1);
 	assert_true(o.trend);
-	assert_true(o.session_prior[METRIC_KIND_LAUNCH] == 0.03);
+	assert_true(o.session_prior[METRIC_KIND_LAUNCH] == 0.02);
 	assert_int_equal(o.spending, CMP_SPEND_LATE);
 	o.alpha = 0;
 	in.results = r;

@@ -48,7 +48,7 @@ defaults_apply(void **state)
 	assert_int_equal(cfg->mail.when, MAIL_ALWAYS);
 	assert_true(fabs(cfg->compare.alpha - 0.01) < 1e-12);
 	assert_true(fabs(cfg->compare.session.frame_time - 0.02) < 1e-12);
-	assert_true(fabs(cfg->compare.session.launch - 0.03) < 1e-12);
+	assert_true(fabs(cfg->compare.session.launch - 0.02) < 1e-12);
 	assert_true(fabs(cfg->compare.session.jank - 0.5) < 1e-12);
 	assert_true(cfg->compare.session.prior_runs == 1);
 	assert_int_equal(cfg->compare.session.cooldown_s, 20);
