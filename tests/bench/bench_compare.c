@@ -606,6 +606,22 @@ is_target_scene(const struct cmp_entry *e, const struct shift *sh)
 	    (sh->scene < 0 ? !e->scene : e->scene && !strcmp(e->scene, scene));
 }
 
+/*
+ * compare.c's defaults with the bench's --launch-prior, --frame-prior and
+ * --prior-runs on top: what every comparison of the bench runs with.
+ */
+static void
+setup_priors(struct compare_opts *o, const struct setup *su)
+{
+	compare_opts_init(o, NULL);
+	if (!isnan(su->launch_prior))
+		o->session_prior[METRIC_KIND_LAUNCH] = su->launch_prior;
+	if (!isnan(su->frame_prior))
+		o->session_prior[METRIC_KIND_FRAME_TIME] = su->frame_prior;
+	if (!isnan(su->prior_runs))
+		o->prior_runs = su->prior_runs;
+}
+
 /* The shifted metric's own entry. */
 static int
 is_target(const struct cmp_entry *e, const struct shift *sh)
@@ -627,14 +643,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		in_base[i].results = w->runs[i];
 		in_base[i].name = NULL;
 	}
-	compare_opts_init(&opts, NULL);
+	setup_priors(&opts, su);
 	opts.alpha = su->alpha;
-	if (!isnan(su->launch_prior))
-		opts.session_prior[METRIC_KIND_LAUNCH] = su->launch_prior;
-	if (!isnan(su->frame_prior))
-		opts.session_prior[METRIC_KIND_FRAME_TIME] = su->frame_prior;
-	if (!isnan(su->prior_runs))
-		opts.prior_runs = su->prior_runs;
 	opts.primary_weight = su->primary_weight;
 	opts.suspect_fdr = su->suspect_fdr;
 	opts.offsets = su->offsets;
@@ -1348,24 +1358,16 @@ ceiling(const struct truth *aa, const struct truth *ab, int base_runs,
 
 /*
  * The session prior a time metric's test takes with one baseline run
- * (session.frame_time or session.launch: compare.c's default, or the
- * bench's --frame-prior / --launch-prior), as a standard deviation on the
- * log scale.
+ * (session.frame_time or session.launch, as setup_priors() sets it), as a
+ * standard deviation on the log scale.
  */
 static double
 first_week_prior(const struct setup *su, const char *metric)
 {
-	enum metric_kind k = metric_find(metric)->kind;
 	struct compare_opts o;
-	double p;
 
-	compare_opts_init(&o, NULL);
-	p = o.session_prior[k];
-	if (k == METRIC_KIND_LAUNCH && !isnan(su->launch_prior))
-		p = su->launch_prior;
-	if (k == METRIC_KIND_FRAME_TIME && !isnan(su->frame_prior))
-		p = su->frame_prior;
-	return p;
+	setup_priors(&o, su);
+	return o.session_prior[metric_find(metric)->kind];
 }
 
 /* P(X >= c) for X Poisson(mu). */
