@@ -120,7 +120,7 @@
  *                      [--prior-runs W]
  *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--no-offsets] [--every-look]
- *                      [--primary-metrics A,B,...]
+ *                      [--primary-metrics A,B,...] [--block-elasticity K]
  *                      [--only aa|ab|first|creep|inter] [--metric NAME]
  */
 #include <math.h>
@@ -153,6 +153,13 @@
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
+/*
+ * --block-elasticity K: a scene's block rate times f^K, f the iteration's
+ * speed factor (session, iteration, outlier): a slower session catches
+ * more blocks.  0 (the default) leaves the rate alone and every stream
+ * where it was; the figures in README are at 0 unless they say otherwise.
+ */
+static double block_elasticity;
 /* --trace: numbers the comparisons, so that one's lines can be grouped. */
 static _Atomic unsigned long look_seq;
 
@@ -352,7 +359,8 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 	for (int i = 0; i < 4; i++)
 		frames_percentile_from_histogram(fr->histogram,
 		    fr->nr_histogram, pct[i], out[i]);
-	nb = poisson(r, m->block_rate * (outlier ? 1.5 : 1));
+	nb = poisson(r, m->block_rate * (block_elasticity > 0 ?
+	    pow(f, block_elasticity) : 1) * (outlier ? 1.5 : 1));
 	if (shifts(sh, scenario, scene, SHIFT_BLOCKS))
 		nb += poisson(r, sh->amount);
 	for (int i = 0; i < nb; i++) {
@@ -1487,7 +1495,8 @@ usage(void)
 	    "                     [--prior-runs W] [--primary-weight W]\n"
 	    "                     [--suspect-fdr Q] [--no-offsets] "
 	    "[--every-look]\n"
-	    "                     [--primary-metrics A,B,...]\n"
+	    "                     [--primary-metrics A,B,...] "
+	    "[--block-elasticity K]\n"
 	    "                     [--only aa|ab|first|creep|inter] "
 	    "[--metric NAME]\n");
 	exit(2);
@@ -1692,7 +1701,11 @@ main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--alpha"))
 			su.alpha = strtod(argv[++i], NULL);
-		else if (!strcmp(argv[i], "--launch-prior")) {
+		else if (!strcmp(argv[i], "--block-elasticity")) {
+			block_elasticity = strtod(argv[++i], NULL);
+			if (!(block_elasticity >= 0 && block_elasticity <= 20))
+				usage();
+		} else if (!strcmp(argv[i], "--launch-prior")) {
 			su.launch_prior = strtod(argv[++i], NULL);
 			if (!(su.launch_prior >= 0 && su.launch_prior <= 1))
 				usage();
