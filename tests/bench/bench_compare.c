@@ -156,8 +156,9 @@ static bool trace;
 /*
  * --block-elasticity K: a scene's block rate times f^K, f the iteration's
  * speed factor (session, iteration, outlier): a slower session catches
- * more blocks.  0 (the default) leaves the rate alone and every stream
- * where it was; the figures in README are at 0 unless they say otherwise.
+ * more blocks.  0, the default, multiplies by exactly 1 (pow(f, 0) is 1)
+ * and leaves every stream where it was; the figures in README are at 0
+ * unless they say otherwise.
  */
 static double block_elasticity;
 /* --trace: numbers the comparisons, so that one's lines can be grouped. */
@@ -359,8 +360,8 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 	for (int i = 0; i < 4; i++)
 		frames_percentile_from_histogram(fr->histogram,
 		    fr->nr_histogram, pct[i], out[i]);
-	nb = poisson(r, m->block_rate * (block_elasticity > 0 ?
-	    pow(f, block_elasticity) : 1) * (outlier ? 1.5 : 1));
+	nb = poisson(r, m->block_rate * pow(f, block_elasticity) *
+	    (outlier ? 1.5 : 1));
 	if (shifts(sh, scenario, scene, SHIFT_BLOCKS))
 		nb += poisson(r, sh->amount);
 	for (int i = 0; i < nb; i++) {
