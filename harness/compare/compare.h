@@ -93,9 +93,11 @@
  *                      reaches T and a < p <= alpha (significant at the
  *                      comparison's alpha, not at this look's share).
  *      The promise (cmp_promise()) is 0.05 at the first look; a later
- *      look asks for as much as that holds at the first of three, by
- *      conditional power: 0.0046 at the second of three (an interleaved
- *      A/B keeps 0.05 at every round).
+ *      look asks for as much as that holds at the first of its K looks,
+ *      by conditional power: 0.0078 and 0.00094 at the second and third
+ *      of four (0.0046 at the second of three); a count of blocks keeps
+ *      three looks' (0.017 and 0.0022 of four); an interleaved A/B keeps
+ *      0.05 at every round.
  *      Earlier looks: a regression an earlier look found (opts.prior)
  *      stays one, with that look's numbers.
  *   7. The trend line, with a tenth of the look's alpha, when the window

@@ -92,6 +92,7 @@ struct cmp_rules {
 	double promise;		/* before the last look, a worse estimate at
 				   T with raw p at most this measures again:
 				   cmp_promise() */
+	double promise_count;	/* ... for a count: cmp_promise_count() */
 };
 
 /*
@@ -99,6 +100,7 @@ struct cmp_rules {
  * `interleaved` A/B (`jankgate ab`) keeps the first look's at every look.
  */
 double cmp_promise(int look, int looks, bool interleaved);
+double cmp_promise_count(int look, int looks, bool interleaved);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction

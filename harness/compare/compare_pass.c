@@ -315,7 +315,8 @@ cmp_decide_all(struct cmp_ctx *x)
 	struct cmp_rules r = { c->alpha_look - c->alpha_trend,
 		c->alpha * c->share, c->correction, x->o->primary_weight,
 		x->o->last, x->o->looks > 1,
-		cmp_promise(x->o->look, x->o->looks, x->o->interleaved) };
+		cmp_promise(x->o->look, x->o->looks, x->o->interleaved),
+		cmp_promise_count(x->o->look, x->o->looks, x->o->interleaved) };
 	double alpha_one, alpha_expl, wsum = 0;
 	int rc;
 

@@ -280,7 +280,8 @@ decide_at(const char *metric, double worse, double p_raw, int look)
 	struct cmp_entry e;
 	struct cmp_pending p;
 	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, 1, look == 3,
-	    true, cmp_promise(look, 3, false) };
+	    true, cmp_promise(look, 3, false),
+	    cmp_promise_count(look, 3, false) };
 	enum cmp_verdict v;
 
 	memset(&e, 0, sizeof(e));
@@ -348,20 +349,68 @@ later_looks_ask_more_promise(void **state)
 	assert_int_equal(decide_at("frame_p90_ms", 1.2, 0.003, 2),
 	    CMP_INCONCLUSIVE);
 	assert_true(fabs(cmp_promise(2, 3, false) - 0.0046) < 0.0002);
-	assert_true(fabs(cmp_promise(2, 4, false) - 0.017) < 0.001);
-	assert_true(fabs(cmp_promise(3, 4, false) - 0.0022) < 0.0002);
+	/* Of four looks the first's 0.05 holds a conditional power of
+	 * 21 %, and the later looks ask as much. */
+	assert_true(fabs(cmp_promise(2, 4, false) - 0.0078) < 0.0002);
+	assert_true(fabs(cmp_promise(3, 4, false) - 0.00094) < 0.00002);
+	/* A count keeps the three looks' 8 %. */
+	assert_true(fabs(cmp_promise_count(2, 4, false) - 0.017) < 0.001);
+	assert_true(fabs(cmp_promise_count(3, 4, false) - 0.0022) < 0.0002);
+	assert_true(cmp_promise_count(2, 3, false) == cmp_promise(2, 3, false));
 	for (int looks = 2; looks <= 20; looks++) {
 		assert_true(cmp_promise(1, looks, false) == 0.05);
+		assert_true(cmp_promise_count(1, looks, false) == 0.05);
 		for (int k = 2; k < looks; k++) {
 			assert_true(cmp_promise(k, looks, false) <=
 			    cmp_promise(k - 1, looks, false));
+			assert_true(cmp_promise_count(k, looks, false) >=
+			    cmp_promise(k, looks, false));
+			assert_true(cmp_promise_count(k, looks, false) <=
+			    cmp_promise_count(k - 1, looks, false));
 			/* ab's rounds keep the first look's. */
 			assert_true(cmp_promise(k, looks, true) == 0.05);
+			assert_true(cmp_promise_count(k, looks, true) == 0.05);
 		}
 		/* Just before the last look little can still change. */
 		if (looks > 2)
 			assert_true(cmp_promise(looks - 1, looks, false) <
 			    0.005);
+	}
+}
+
+/*
+ * Of four looks, at the second: a count of blocks at p 0.012 is measured
+ * again (the promise of three looks, 0.017), a frame time at the same p
+ * passes (0.0078).
+ */
+static void
+counts_keep_three_looks_promise(void **state)
+{
+	struct cmp_entry e;
+	struct cmp_pending p;
+	struct cmp_rules r = { 0.00037, 0.01, STATS_ADJUST_HOLM, 1, false,
+	    true, cmp_promise(2, 4, false), cmp_promise_count(2, 4, false) };
+	const char *names[] = { "blocks", "frame_p90_ms" };
+	enum cmp_verdict want[] = { CMP_INCONCLUSIVE, CMP_PASS };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		memset(&e, 0, sizeof(e));
+		memset(&p, 0, sizeof(p));
+		p.metric = metric_find(names[i]);
+		e.unit = (char *)p.metric->unit;
+		e.shift = 1.2;
+		e.shift_lo = 0.45;
+		e.shift_hi = 1.95;
+		e.shift_level = 0.98;
+		e.threshold = 1;
+		p.p_worse_raw = 0.012;
+		p.p_worse = 1;
+		p.p_better_raw = 0.988;
+		p.p_better = 1;
+		cmp_decide(&e, &p, &r);
+		assert_int_equal(e.verdict, want[i]);
+		free(e.reason);
 	}
 }
 
@@ -373,6 +422,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(walls_against_no_blocks_are_ranks),
 	cmocka_unit_test(promising_counts_are_measured_again),
 	cmocka_unit_test(later_looks_ask_more_promise),
+	cmocka_unit_test(counts_keep_three_looks_promise),
 };
 
 JG_UNIT_GROUP(compare_session, tests, NULL, NULL)
