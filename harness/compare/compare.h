@@ -41,7 +41,10 @@
  *      session measure it, so sb is then what a session does to one scene
  *      beyond what it does to all -- unless tonight's sessions stand
  *      further from the baseline's than sessions differ (a build slower
- *      everywhere), when nothing is taken off.
+ *      everywhere), when nothing is taken off.  When every session of
+ *      tonight has its offset measured (a first look), the jank kind's
+ *      values are taken back too, by their slope on the scene's speed
+ *      times that offset (compare_offset.c, speed_offsets()).
  *      A kind that drifted steadily over the window (a phone getting
  *      slower night after night) has that drift taken off tonight's
  *      values first (fit_trend in compare.c).

@@ -79,6 +79,9 @@ struct cmp_pending {
 	/* The prior of its within-session variance (cmp_moderate_within):
 	 * worth mod_d0 degrees of freedom (0: none), at mod_s2. */
 	double mod_d0, mod_s2;
+	/* A jank-kind entry whose values had their session's speed taken
+	 * off (compare_offset.c, speed_offsets()). */
+	bool speed_off;
 };
 
 /* What the verdict needs to know about the look. */
@@ -101,6 +104,12 @@ struct cmp_rules {
  */
 double cmp_promise(int look, int looks, bool interleaved);
 double cmp_promise_count(int look, int looks, bool interleaved);
+
+/*
+ * The slope of a jank-kind entry's values on its scene's log speed, within
+ * sessions (compare_test.c); 0 when it cannot be fitted.
+ */
+double cmp_speed_slope(const struct cmp_pending *p, const bool *anchor);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction
@@ -206,6 +215,7 @@ struct cmp_test_opts {
 				   metric's own sessions */
 	double speed_vb;	/* the session spread of frame times (the
 				   frame-time kind's, as a variance of logs) */
+	double speed_vb_left;	/* ... what the offsets left of it */
 };
 
 /*

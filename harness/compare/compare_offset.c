@@ -452,6 +452,68 @@ scene_of(const struct cmp_ctx *x, const struct cmp_entry *e)
 	return x->nr_frames;
 }
 
+/*
+ * A jank share, a frame rate or a count of dropped frames moves with its
+ * scene's speed (cmp_speed_slope()), so a session's offset moves it too:
+ * each value is taken back by the entry's slope times its session's
+ * offset, and counts the slope squared times the offset's variance (a
+ * session not measured: times what an unknown offset counts,
+ * unknown_tonight() on tonight's side).  Only when every session of
+ * tonight has its offset measured (the first look, or a single run): a
+ * gate's later batch, a few scenarios of a session, has none, and a share
+ * of frames past a deadline does not move in proportion to the speed, so
+ * a slope fitted over the whole spread of iterations sets such a batch
+ * against a baseline taken back by it and raised false alarms under a
+ * trend (4.5 % of nights, make bench; README, Method).
+ */
+static void
+speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
+{
+	for (size_t s = 0; s < o->nr; s++)
+		if (o->keys[s].run < 0 && !o->full[s])
+			return;
+	for (size_t i = 0; i < x->nr_pend; i++) {
+		struct cmp_pending *p = &x->pend[i];
+		size_t f;
+		double beta, ut;
+
+		if (p->metric->kind != METRIC_KIND_JANK || p->degenerate ||
+		    p->explain)
+			continue;
+		f = scene_of(x, &x->c->entries[p->entry]);
+		beta = f < o->nf ? cmp_speed_slope(p, NULL) : 0;
+		if (beta == 0)
+			continue;
+		ut = unknown_tonight(p, o, f, unknown);
+		for (int side = 0; side < 2; side++) {
+			struct cmp_sample *sm = side ? &p->cu : &p->b;
+			double sum = 0;
+
+			for (size_t k = 0; k < sm->n; k++) {
+				size_t at = key_find(o, sm->run[k],
+				    sm->sess[k]);
+
+				if (at == o->nr ||
+				    isnan(o->var[f * o->nr + at])) {
+					sm->off_var[k] = beta * beta *
+					    (side ? ut : unknown);
+					continue;
+				}
+				sm->v[k] -= beta * o->off[f * o->nr + at];
+				sum += beta * o->off[f * o->nr + at];
+				sm->off_var[k] = beta * beta *
+				    o->var[f * o->nr + at];
+			}
+			/* What tonight's values were taken back by, in unit
+			 * (the report's "taken back by"). */
+			if (side && sm->n)
+				x->c->entries[p->entry].offset =
+				    sum / (double)sm->n;
+		}
+		p->speed_off = true;
+	}
+}
+
 void
 cmp_session_offsets(struct cmp_ctx *x)
 {
@@ -503,6 +565,7 @@ cmp_session_offsets(struct cmp_ctx *x)
 		e->offset = p->cu.n ? e->base.median *
 		    expm1(e->offset / (double)p->cu.n) : 0;
 	}
+	speed_offsets(x, &o, unknown);
 out:
 	free(buf);
 	free(all);

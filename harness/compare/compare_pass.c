@@ -110,6 +110,9 @@ cmp_test_all(struct cmp_ctx *x)
 	to.speed_vb = tt.speed_vb = isnan(x->speed_vb) ?
 	    c->kinds[METRIC_KIND_FRAME_TIME].used *
 	    c->kinds[METRIC_KIND_FRAME_TIME].used : x->speed_vb;
+	to.speed_vb_left = tt.speed_vb_left =
+	    c->kinds[METRIC_KIND_FRAME_TIME].used *
+	    c->kinds[METRIC_KIND_FRAME_TIME].used;
 	/*
 	 * Which test decides is a matter of the sample sizes, never of the
 	 * look: the rank test wherever it could reach the comparison's

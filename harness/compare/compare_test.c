@@ -110,28 +110,24 @@ values_of(size_t *n, const struct cmp_sample *s, const bool *anchor)
 }
 
 /*
- * How much the phone's speed moves this entry, as a session variance: a
- * jank share, a frame rate or a count of dropped frames is a function of
- * how fast the scene's frames come, and a session moves that speed (the
- * frame-time kind's spread, `speed_vb`, on the log scale).  Within a
- * session the iterations' speeds differ too, so the entry's slope on its
- * scene's log speed (compare_entry.c, scene_speed()), fitted within the
- * sessions of both sides (what a session or tonight's change does to both
- * is taken out with the session's means), says how much.  A share of
- * frames near the deadline moves by several of its within-session spreads
- * when the phone is 2 % slower, one far from it not at all, so a ratio to
- * the within spread cannot be one number for every scene.  The slope
- * squared, not less its sampling variance: a prior that errs wide.  0 when
- * fewer than three degrees of freedom are left to fit it.
+ * How the phone's speed moves this entry: a jank share, a frame rate or a
+ * count of dropped frames is a function of how fast the scene's frames
+ * come.  Within a session the iterations' speeds differ, so the entry's
+ * slope on its scene's log speed (compare_entry.c, scene_speed()), fitted
+ * within the sessions of both sides (what a session or tonight's change
+ * does to both is taken out with the session's means), says how much: a
+ * share of frames near the deadline moves by several of its within-session
+ * spreads when the phone is 2 % slower, one far from it not at all, so a
+ * ratio to the within spread cannot be one number for every scene.  0 when
+ * fewer than three degrees of freedom are left to fit it.  Only the
+ * baseline runs with anchor[run] set count when `anchor` is not NULL.
  */
-static double
-speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)
+double
+cmp_speed_slope(const struct cmp_pending *p, const bool *anchor)
 {
 	const struct cmp_sample *side[2] = { &p->b, &p->cu };
 	double sxx = 0, sxy = 0, noise = 0, df = 0;
 
-	if (!(speed_vb > 0))
-		return 0;
 	for (int k = 0; k < 2; k++) {
 		const struct cmp_sample *s = side[k];
 
@@ -174,7 +170,26 @@ speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)
 	 * half of what was seen (a slope at most doubled).
 	 */
 	sxx = fmax(sxx - noise, 0.5 * sxx);
-	return sxy / sxx * (sxy / sxx) * speed_vb;
+	return sxy / sxx;
+}
+
+/*
+ * How much the phone's speed moves this entry, as a session variance: the
+ * slope squared times the session spread of the speed (the frame-time
+ * kind's, `speed_vb`, on the log scale; what is left of it after the
+ * offsets when the entry's values had theirs taken off, p->speed_off).
+ * The slope squared, not less its sampling variance: a prior that errs
+ * wide.
+ */
+static double
+speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)
+{
+	double slope;
+
+	if (!(speed_vb > 0))
+		return 0;
+	slope = cmp_speed_slope(p, anchor);
+	return slope * slope * speed_vb;
 }
 
 /*
@@ -402,7 +417,8 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * it decides the first nights and fades as the window fills.
 	 */
 	if (p->metric->kind == METRIC_KIND_JANK && o->prior_runs > 0) {
-		double sens = speed_prior(p, anchor, o->speed_vb);
+		double sens = speed_prior(p, anchor, p->speed_off ?
+		    o->speed_vb_left : o->speed_vb);
 		double v0 = sk->prior * sk->prior * vw;
 		double nd = isnan(sk->estimate) ? 0 : sk->sessions - 1;
 

@@ -922,14 +922,16 @@ alike_scenes_share_their_kinds_spread(void **state)
 /*
  * A run of feed with 12 scenes, one iteration per speed factor f[i]: 300
  * frames a scene at the quantiles of a lognormal (sigma 0.12) whose
- * median is 10.5 ms times f (scene s0, near the 11.1 ms deadline of 90 Hz)
+ * median is 10.5 ms times f times `own` (scene s0, near the 11.1 ms
+ * deadline of 90 Hz)
  * or 6 ms times f (the rest, never janky), counted into the histogram
  * (whole ms) and, above the deadline, as janky.  `histogram` false leaves
  * the histogram out: the same jank shares with no frame times to read a
  * speed from.
  */
 static struct results *
-run_of_speeds(const double *f, size_t n, bool histogram)
+run_of_speeds_own(const double *f, size_t n, bool histogram, double own,
+    struct stats_rng *r)
 {
 	struct results *x = run_new(KEY);
 
@@ -941,8 +943,10 @@ run_of_speeds(const double *f, size_t n, bool histogram)
 			double janky = 0;
 
 			for (int k = 0; k < 300; k++) {
-				double ms = (j ? 6 : 10.5) * f[i] * exp(0.12 *
-				    stats_norm_quantile((k + 0.5) / 300));
+				double z = r ? stats_rng_normal(r, 0, 1) :
+				    stats_norm_quantile((k + 0.5) / 300);
+				double ms = (j ? 6 : 10.5 * own) * f[i] *
+				    exp(0.12 * z);
 
 				janky += ms > 1000.0 / 90;
 				if (histogram)
@@ -953,6 +957,14 @@ run_of_speeds(const double *f, size_t n, bool histogram)
 		}
 	}
 	return x;
+}
+
+/* ... scene s0 `own` times slower still; the frames drawn from `r`
+ * (NULL: at the quantiles). */
+static struct results *
+run_of_speeds(const double *f, size_t n, bool histogram)
+{
+	return run_of_speeds_own(f, n, histogram, 1, NULL);
 }
 
 /*
@@ -1055,6 +1067,83 @@ run_of_session(struct stats_rng *r, int iterations, double f, double add)
 		}
 	}
 	return x;
+}
+
+/*
+ * A session of run_of_speeds(): five iterations at the phone's speed in it
+ * (`f`), each 1 % or so off it; scene s0 `own` times slower still.
+ */
+static struct results *
+session_of_speeds(struct stats_rng *r, double f, double own)
+{
+	double fi[5];
+
+	for (int i = 0; i < 5; i++)
+		fi[i] = f * exp(stats_rng_normal(r, 0, 0.01));
+	return run_of_speeds_own(fi, 5, true, own, r);
+}
+
+/*
+ * The jank share follows its scene's speed, so the phone's offset in a
+ * session, measured on the other scenes, is taken off it too (by the
+ * share's slope on the speed, compare_offset.c, speed_offsets()).  20
+ * recorded sessions 4 % apart; tonight a session 5 % slow and nothing
+ * changed: s0's share, some 15 points up, is taken back by that much and
+ * falls below T, its session spread less than half what it was.  Tonight
+ * 5 % slow with s0 4 % slower on its own: what is left is the change,
+ * above T with a far smaller p (one session of five iterations cannot
+ * make it a regression of the night, with offsets or without).
+ */
+static void
+jank_shares_take_the_session_offset(void **state)
+{
+	struct results *w[20];
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 21);
+	for (int k = 0; k < 20; k++)
+		w[k] = session_of_speeds(&r, exp(stats_rng_normal(&r, 0, 0.04)),
+		    1);
+	for (int own = 0; own < 2; own++) {
+		struct comparison *c[2];
+		const struct cmp_entry *e[2];
+		struct results *cur;
+
+		stats_rng_init(&r, 22);
+		cur = session_of_speeds(&r, 1.05, own ? 1.04 : 1);
+		for (int on = 0; on < 2; on++) {
+			struct compare_opts o;
+
+			compare_opts_init(&o, NULL);
+			o.offsets = on;
+			c[on] = compare_window(cur, w, 20, &o);
+			e[on] = entry(c[on], "s0", "jank_pct");
+		}
+		assert_true(c[1]->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+		assert_true(e[0]->offset == 0);
+		/* Some 15 points of share at 5 % slower were taken back. */
+		assert_true(e[1]->offset > 8 && e[1]->offset < 25);
+		assert_true(e[1]->shift < e[0]->shift - 8);
+		/* The session's spread left is far less. */
+		assert_true(e[1]->sd_session < 0.5 * e[0]->sd_session);
+		assert_true(e[1]->shift_hi - e[1]->shift_lo <
+		    0.6 * (e[0]->shift_hi - e[0]->shift_lo));
+		if (own) {
+			/* The change stands out from what is left. */
+			assert_true(e[1]->shift > e[1]->threshold);
+			assert_true(e[1]->p_value < 0.5 * e[0]->p_value);
+		} else {
+			assert_true(e[1]->shift < e[1]->threshold);
+		}
+		for (int on = 0; on < 2; on++)
+			assert_int_not_equal(e[on]->verdict, CMP_REGRESSION);
+		comparison_free(c[0]);
+		comparison_free(c[1]);
+		results_free(cur);
+	}
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
 }
 
 /*
@@ -2670,6 +2759,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(first_week_large_shift_is_regression),
 	cmocka_unit_test(jank_share_follows_the_frames_speed),
 	cmocka_unit_test(session_offsets_are_taken_off),
+	cmocka_unit_test(jank_shares_take_the_session_offset),
 	cmocka_unit_test(later_batches_keep_their_offsets),
 	cmocka_unit_test(unknown_offsets_count_the_prior_once),
 	cmocka_unit_test(offsets_keep_a_young_window_calibrated),

@@ -185,7 +185,7 @@ block_counts_take_the_mid_p(void **state)
 	static const double cur[5] = { 2, 1, 3, 2, 2 };
 	struct cmp_pending p;
 	struct cmp_session_kind sk;
-	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0 };
+	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0, 0 };
 	struct cmp_model m;
 	double above = 0, at = binom_at(10, 16, 0.2);
 
@@ -229,7 +229,7 @@ walls_against_no_blocks_are_ranks(void **state)
 		470, 590, 505, 515, 460, 640, 495, 525, 545 };
 	struct cmp_pending p;
 	struct cmp_session_kind sk;
-	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0 };
+	struct cmp_test_opts o = { 0.98, 0.01 / 480, 1, 0, 0 };
 	struct cmp_model m;
 
 	(void)state;
