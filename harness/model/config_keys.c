@@ -59,7 +59,7 @@ static const struct key config_keys[] = {
 	  "measured iterations per scenario" },
 	{ "warmups", K_INT, O(warmups), 0, 100, NULL, "1", 0,
 	  "unmeasured warm-up iterations before them" },
-	{ "max_iterations", K_INT, O(max_iterations), 1, 1000, NULL, "15", 0,
+	{ "max_iterations", K_INT, O(max_iterations), 1, 1000, NULL, "20", 0,
 	  "`gate` runs more iterations up to this when inconclusive" },
 	{ "min_iterations", K_INT, O(compare.min_iterations), 2, 1000, NULL,
 	  "3", 0,

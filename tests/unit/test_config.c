@@ -41,7 +41,7 @@ defaults_apply(void **state)
 	assert_string_equal(cfg->app, "com.example.shop");
 	assert_int_equal(cfg->iterations, 5);
 	assert_int_equal(cfg->warmups, 1);
-	assert_int_equal(cfg->max_iterations, 15);
+	assert_int_equal(cfg->max_iterations, 20);
 	assert_int_equal(cfg->baseline.history, 40);
 	assert_int_equal(cfg->baseline.update, UPDATE_ON_PASS);
 	assert_string_equal(cfg->baseline.ref, "main");
