@@ -86,8 +86,8 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
  * A/B detection.  Of four looks (max_iterations 20): 0.0078 and 0.00094 at
  * the second and third; keeping the three looks' 8 % there instead (0.017
  * and 0.0022) cost 0.02 x the base iterations of device time at 2 %
- * drift and a quarter point of false alarms under a trend, for no
- * detection but the block count's, which keeps them (cmp_promise_count();
+ * drift and a quarter point of false alarms under a trend; what it buys
+ * was measured for the block count, which keeps them (cmp_promise_count();
  * README, Method).  The first look keeps CMP_PROMISE whatever the number
  * of looks: that is what make bench measured.
  *
