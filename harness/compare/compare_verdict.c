@@ -79,17 +79,18 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
  * spreads (of three looks -1.41, a conditional power of 8 %; of four
  * -0.82, 21 %), and look k keeps measuring what falls short by no more:
  *   z_k = sqrt t_k (CMP_PROMISE_Z + c_K sqrt(1 - t_k)),
- * never above CMP_PROMISE.  Of three looks that is raw p 0.0046 at the
- * second: an estimate at p = 0.03 after two sessions would need a third
- * far luckier than both, and measuring it again was an eighth of what an
- * unchanged night measured beyond its first batch at 2 % drift, for no
- * A/B detection.  Of four looks (max_iterations 20): 0.0078 and 0.00094 at
- * the second and third; keeping the three looks' 8 % there instead (0.017
- * and 0.0022) cost 0.02 x the base iterations of device time at 2 %
- * drift and a quarter point of false alarms under a trend; what it buys
- * was measured for the block count, which keeps them (cmp_promise_count();
- * README, Method).  The first look keeps CMP_PROMISE whatever the number
- * of looks: that is what make bench measured.
+ * never above CMP_PROMISE nor an earlier look's.  Of three looks that is
+ * raw p 0.0046 at the second: an estimate at p = 0.03 after two sessions
+ * would need a third far luckier than both, and measuring it again was an
+ * eighth of what an unchanged night measured beyond its first batch at
+ * 2 % drift, for no A/B detection.  Of four looks (max_iterations 20):
+ * 0.0078 and 0.00094 at the second and third; keeping the three looks'
+ * 8 % there instead (0.017 and 0.0022) cost 0.02 x the base iterations
+ * of device time at 2 % drift and a quarter point of false alarms under
+ * a trend; what it buys was measured for the block count, which keeps
+ * them (cmp_promise_count(); README, Method).  The first look keeps
+ * CMP_PROMISE whatever the number of looks: that is what make bench
+ * measured.
  *
  * `jankgate ab` (interleaved) keeps CMP_PROMISE at every round: its rounds
  * are a budget its user set aside before a release, not a nightly's
@@ -117,9 +118,9 @@ cmp_promise(int look, int looks, bool interleaved)
 
 	if (interleaved || looks <= look)
 		return CMP_PROMISE;
-	/* Past six looks c_K turns positive and z_k overshoots before it
-	 * settles at CMP_PROMISE_Z: a look never asks less than an earlier
-	 * one did. */
+	/* With many looks c_K is positive and z_k can overshoot
+	 * CMP_PROMISE_Z before the last look: a look never asks less than
+	 * an earlier one did. */
 	for (int k = 2; k <= look; k++)
 		pr = fmin(pr, promise_at(k, looks, looks));
 	return pr;
@@ -139,7 +140,7 @@ cmp_promise_count(int look, int looks, bool interleaved)
 {
 	if (interleaved || look <= 1 || looks <= look)
 		return CMP_PROMISE;
-	return fmax(promise_at(look, looks, looks),
+	return fmax(cmp_promise(look, looks, false),
 	    promise_at(look, looks, looks < 3 ? looks : 3));
 }
 

@@ -927,7 +927,7 @@ alike_scenes_share_their_kinds_spread(void **state)
  * or 6 ms times f (the rest, never janky), counted into the histogram
  * (whole ms) and, above the deadline, as janky.  `histogram` false leaves
  * the histogram out: the same jank shares with no frame times to read a
- * speed from.
+ * speed from.  With `r` the frames are drawn from it instead.
  */
 static struct results *
 run_of_speeds_own(const double *f, size_t n, bool histogram, double own,
@@ -959,8 +959,7 @@ run_of_speeds_own(const double *f, size_t n, bool histogram, double own,
 	return x;
 }
 
-/* ... scene s0 `own` times slower still; the frames drawn from `r`
- * (NULL: at the quantiles). */
+/* ... s0 at the phone's speed, the frames at the quantiles. */
 static struct results *
 run_of_speeds(const double *f, size_t n, bool histogram)
 {
