@@ -170,9 +170,10 @@ static const struct key config_keys[] = {
 	{ "session.offsets", K_BOOL, O(compare.session.offsets), NONE,
 	  "true", 0,
 	  "take the phone's offset in each session, as the other scenes "
-	  "of that session measure it, off every scene's frame times, "
-	  "unless tonight's sessions stand further from the baseline's than "
-	  "sessions differ" },
+	  "of that session measure it, off every scene's frame times (at "
+	  "a first look also off its jank shares, frame rates and dropped "
+	  "frames), unless tonight's sessions stand further from the "
+	  "baseline's than sessions differ" },
 	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0,
 	  3600, NULL, "20", 0,
 	  "gate: before each extra batch the app is force-stopped "
