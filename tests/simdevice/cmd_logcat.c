@@ -290,7 +290,10 @@ cmd_logcat(struct simcmd_ctx *ctx, int argc, char **argv)
 	}
 	if (pump(ctx, &lc, &c, lc.tail) || lc.dump)
 		goto out;
-	while (!simio_sleep(ctx->io, POLL_MS))
+	/* polled on the device's clock, so a sped-up phone's lines arrive
+	   as soon after their time as a real-time one's */
+	while (!simio_sleep(ctx->io, ctx->dev->virtual_clock ? POLL_MS :
+	    POLL_MS / ctx->dev->clock_scale))
 		if (pump(ctx, &lc, &c, 0))
 			break;
 out:

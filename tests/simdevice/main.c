@@ -68,6 +68,8 @@ static const char usage_text[] =
 "                           matrix=2.0,blockcanary=1.5:external,perf\n"
 "  --truth FILE             append the ground truth (JSON lines)\n"
 "  --clock real|virtual     virtual: time moves only with commands\n"
+"  --clock-scale X          real clock: X device seconds per host second\n"
+"                           (default $JANKGATE_TEST_CLOCK_SCALE, else 1)\n"
 "  --epoch SECONDS          wall clock at the start\n"
 "State:\n"
 "  --file DEVPATH=LOCAL     preload a file into the device (repeatable)\n"
@@ -95,7 +97,7 @@ enum {
 	OPT_HELP, OPT_SEED, OPT_REFRESH, OPT_SIZE, OPT_WIDTH, OPT_HEIGHT,
 	OPT_DENSITY, OPT_BATTERY, OPT_THERMAL, OPT_THERMAL_AT, OPT_THERMAL_TO,
 	OPT_ANIM, OPT_LIBS, OPT_TRUTH, OPT_CLOCK, OPT_EPOCH, OPT_DROP_AT,
-	OPT_LOSS,
+	OPT_LOSS, OPT_CLOCK_SCALE,
 };
 
 static const struct option long_opts[] = {
@@ -149,6 +151,7 @@ static const struct option long_opts[] = {
 	{ "libs", required_argument, NULL, OPT_LIBS },
 	{ "truth", required_argument, NULL, OPT_TRUTH },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "clock-scale", required_argument, NULL, OPT_CLOCK_SCALE },
 	{ "epoch", required_argument, NULL, OPT_EPOCH },
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -281,6 +284,26 @@ parse_scale(const char *s)
 	return 0;
 }
 
+/*
+ * A clock scale: device time per host time, 0.01..1000.  The tests run
+ * the phone faster than real time where what they check does not depend
+ * on it (tests/e2e/runner.py); jankgate reads the same variable.
+ */
+static int
+parse_clock_scale(const char *what, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.01 && v <= 1000))
+		return jg_error_set(JG_EINVAL, "bad %s '%s' (want a number "
+		    "from 0.01 to 1000)", what, s);
+	*out = v;
+	return 0;
+}
+
 /* The options that describe the phone rather than the transport. */
 static int
 parse_phone_option(struct simdev_opts *o, int c, const char *name,
@@ -341,6 +364,9 @@ parse_phone_option(struct simdev_opts *o, int c, const char *name,
 		else
 			ret = jg_error_set(JG_EINVAL, "bad --clock '%s' "
 			    "(want real or virtual)", arg);
+		break;
+	case OPT_CLOCK_SCALE:
+		ret = parse_clock_scale("--clock-scale", arg, &o->clock_scale);
 		break;
 	case OPT_EPOCH:
 		ret = parse_long(name, arg, 0, 4102444800L, &v);
@@ -500,6 +526,14 @@ main(int argc, char **argv)
 	strbuf_init(&cli.features, 0);
 	strbuf_addstr(&cli.features, cli.dev.features);
 	cli.bind = "127.0.0.1";
+	if (getenv("JANKGATE_TEST_CLOCK_SCALE") &&
+	    *getenv("JANKGATE_TEST_CLOCK_SCALE") &&
+	    parse_clock_scale("JANKGATE_TEST_CLOCK_SCALE",
+	    getenv("JANKGATE_TEST_CLOCK_SCALE"), &cli.dev.clock_scale)) {
+		fprintf(stderr, "simdevice: %s\n", jg_error_msg());
+		status = 2;
+		goto out;
+	}
 	while ((c = getopt_long(argc, argv, "", long_opts, &idx)) != -1) {
 		if (c == OPT_HELP) {
 			fputs(usage_text, stdout);

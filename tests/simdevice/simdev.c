@@ -96,6 +96,7 @@ simdev_opts_init(struct simdev_opts *o)
 	o->thermal_rise_to = 3;
 	o->epoch_s = -1;
 	o->drop_at_ms = -1;
+	o->clock_scale = 1.0;
 }
 
 void
@@ -273,7 +274,6 @@ int
 simdev_new(struct simdev **out, const struct simdev_opts *o)
 {
 	struct simdev *dev = xcalloc(1, sizeof(*dev));
-	struct timespec now;
 	size_t i;
 	int ret = 0;
 
@@ -290,9 +290,8 @@ simdev_new(struct simdev **out, const struct simdev_opts *o)
 	dev->control_path = o->control_path ? xstrdup(o->control_path) : NULL;
 	faults_init(&dev->faults);
 	faults_copy(&dev->faults, &o->faults);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	dev->boot.tv_sec = now.tv_sec - (time_t)o->uptime_s;
-	dev->boot.tv_nsec = now.tv_nsec;
+	clock_gettime(CLOCK_MONOTONIC, &dev->started);
+	dev->clock_scale = o->clock_scale > 0 ? o->clock_scale : 1.0;
 	dev->virtual_clock = o->virtual_clock;
 	dev->vclock_ns = (long long)(o->uptime_s * 1e9);
 	dev->start_ns = dev->vclock_ns;
@@ -409,8 +408,11 @@ simdev_now_ns(struct simdev *dev)
 		return ns;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)(now.tv_sec - dev->boot.tv_sec) * NSEC +
-	    (long long)(now.tv_nsec - dev->boot.tv_nsec);
+	ns = (long long)(now.tv_sec - dev->started.tv_sec) * NSEC +
+	    (long long)(now.tv_nsec - dev->started.tv_nsec);
+	if (dev->clock_scale != 1.0)
+		ns = (long long)((double)ns * dev->clock_scale);
+	return dev->start_ns + ns;
 }
 
 double
@@ -429,7 +431,7 @@ int
 simdev_spend(struct simdev *dev, struct simio *io, double ms)
 {
 	if (!dev->virtual_clock)
-		return simio_sleep(io, ms);
+		return simio_sleep(io, ms / dev->clock_scale);
 	if (ms > 0) {
 		pthread_mutex_lock(&dev->clock_lock);
 		dev->vclock_ns += (long long)(ms * 1e6);

@@ -73,6 +73,7 @@ struct simdev_opts {
 	const char *libs;		/* appmodel_set_libraries() spec */
 	const char *truth_path;
 	int virtual_clock;		/* the clock moves only with commands */
+	double clock_scale;		/* device ms per host ms (real clock) */
 	long long epoch_s;		/* wall clock at start (s); < 0: host */
 	long drop_at_ms;		/* after the start; < 0: never */
 	int logcat_loss;		/* percent of app lines lost */
@@ -101,8 +102,9 @@ struct simdev {
 	size_t nr_tcp;
 	char *control_path;
 	struct faults faults;		/* from the options */
-	struct timespec boot;		/* CLOCK_MONOTONIC at uptime 0 */
+	struct timespec started;	/* host CLOCK_MONOTONIC at the start */
 	long long start_ns;		/* device clock at simdevice's start */
+	double clock_scale;		/* device time per host time */
 	long long wall_offset_ns;	/* wall clock - device clock */
 	int virtual_clock;
 	uint64_t seed;
@@ -162,8 +164,9 @@ void simdev_lock(struct simdev *dev);
 void simdev_unlock(struct simdev *dev);
 
 /*
- * Milliseconds since the device "booted": the host's CLOCK_MONOTONIC
- * since the start plus --uptime, or the virtual clock (--clock virtual).
+ * Milliseconds since the device "booted": --uptime plus the host's
+ * CLOCK_MONOTONIC since the start times --clock-scale, or the virtual
+ * clock (--clock virtual).
  */
 double simdev_uptime_ms(struct simdev *dev);
 
@@ -174,8 +177,8 @@ long long simdev_now_ns(struct simdev *dev);
 long long simdev_wall_ns(struct simdev *dev, long long mono_ns);
 
 /*
- * Let `ms` of device time pass for a command: sleep on the host clock, or
- * move the virtual clock at once.  Returns 0, or -1 when the client went
+ * Let `ms` of device time pass for a command: sleep ms / --clock-scale on
+ * the host clock, or move the virtual clock at once.  Returns 0, or -1 when the client went
  * away (as simio_sleep).
  */
 int simdev_spend(struct simdev *dev, struct simio *io, double ms);
