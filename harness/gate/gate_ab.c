@@ -44,7 +44,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apk.h"
 #include "apkset.h"
@@ -54,6 +53,7 @@
 #include "exitstatus.h"
 #include "gate.h"
 #include "gate_int.h"
+#include "monoclock.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -75,14 +75,6 @@ struct ab_time {
 	double wall_ms, iter_ms;
 };
 
-static double
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void
 build_init(struct build *b, const char *label, const char *sub,
@@ -409,14 +401,14 @@ gate_ab(struct gate_ctx *g)
 		for (int bi = 0; bi < 4 && !run_interrupted(); bi++) {
 			struct build *x = order[bi] == 'A' ? &a : &b;
 			struct run_report rr;
-			double t0 = mono_ms(), wall;
+			double t0 = monoclock_ms(), wall;
 			int sess = x->blocks;
 
 			strbuf_addf(&seq, "%s%s %d", bi ? ", " : seq.len ?
 			    "; " : "", x->label, g->out->ab_block);
 			run_block(g, x, g->out->ab_block, &serials, &scenarios,
 			    &rr);
-			wall = mono_ms() - t0;
+			wall = monoclock_ms() - t0;
 			if (round == 1 && bi == 0) {
 				if (keys_from_first_block(g, &rr)) {
 					run_report_release(&rr);

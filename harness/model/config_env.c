@@ -6,8 +6,9 @@
  * and the run would use the file's value.  The names jankgate reads are
  * the keys' variables, JANKGATE_CONFIG, the credential variables the
  * configuration names (mail.user_env, mail.password_env,
- * baseline.token_env) with their defaults, and JANKGATE_DEMO_DIR, which
- * `make demo` reads.  Anything else under the prefix is reported with the
+ * baseline.token_env) with their defaults, JANKGATE_DEMO_DIR, which
+ * `make demo` reads, and JANKGATE_TEST_CLOCK_SCALE, the tests' time scale
+ * (monoclock.h).  Anything else under the prefix is reported with the
  * nearest known name, when one is close.
  */
 #include <stdlib.h>
@@ -23,7 +24,8 @@
 
 static const char *const extra_names[] = {
 	"JANKGATE_CONFIG", "JANKGATE_SMTP_USER", "JANKGATE_SMTP_PASSWORD",
-	"JANKGATE_GIT_TOKEN", "JANKGATE_DEMO_DIR", NULL
+	"JANKGATE_GIT_TOKEN", "JANKGATE_DEMO_DIR", "JANKGATE_TEST_CLOCK_SCALE",
+	NULL
 };
 
 /* The table's keys, and with `cfg` the options of its plug-ins. */

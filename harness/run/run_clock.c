@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "gfxinfo_dump.h"
+#include "monoclock.h"
 #include "run.h"
 #include "run_int.h"
 #include "banned.h"
@@ -40,10 +41,7 @@ run_interrupted(void)
 double
 run_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+	return monoclock_ms();
 }
 
 int

@@ -90,7 +90,7 @@ void run_interrupt_reset(void);
 /* The wall clock now as "2024-05-01T02:00:00Z" into buf (>= 21 bytes). */
 void run_format_now(char *buf, size_t size);
 
-/* Host CLOCK_MONOTONIC in milliseconds. */
+/* Host CLOCK_MONOTONIC in milliseconds, on the tests' scale (monoclock.h). */
 double run_now_ms(void);
 
 /*
