@@ -72,6 +72,13 @@ struct run_dev {
 	size_t nr_srcs;
 	char *buffers;			/* logcat -b list for iterations */
 
+	/*
+	 * Whether the app reports fully drawn: unknown until a launch's
+	 * logcat shows; then the drain of each launch waits for its line
+	 * (run_logcat_stop()), or, when the first launch's drain ended
+	 * without it, never again.
+	 */
+	enum { RUN_FD_UNKNOWN, RUN_FD_REPORTED, RUN_FD_ABSENT } fully_drawn;
 	double clock_offset;		/* device mono ms - host mono ms */
 	bool have_offset;
 	bool lost;			/* the device went away */
@@ -233,10 +240,27 @@ int run_logcat_start(struct run_logcat **out, struct run_dev *d,
 
 /*
  * Let late lines arrive (up to `drain_ms`, ending early after 300 ms
- * without a line), then stop the stream and join the thread.  Returns 0,
- * or the stream's error when the device went away.
+ * without a line), then stop the stream and join the thread.  With
+ * `want_fully_drawn`, a launch of the app whose "Displayed" line came
+ * and whose "Fully drawn" did not yet is not quiet: the drain waits for
+ * it up to `drain_ms`.  Returns 0, or the stream's error when the device
+ * went away.
  */
-int run_logcat_stop(struct run_logcat *lc, int drain_ms);
+int run_logcat_stop(struct run_logcat *lc, int drain_ms,
+    bool want_fully_drawn);
+
+/*
+ * A launch line of `package`: 1 for "Displayed PKG/...", 2 for "Fully
+ * drawn PKG/...", whatever the tag; 0 for any other line.
+ */
+int run_logcat_launch_kind(const struct logcat_line *l, const char *package);
+
+/*
+ * What the stream saw of the app's launches: bit 1 a "Displayed" line,
+ * bit 2 a "Fully drawn" line of `package` (ActivityManager's or
+ * ActivityTaskManager's).  Thread-safe.
+ */
+int run_logcat_launch_lines(struct run_logcat *lc);
 
 /* Every line received, parsed; valid until run_logcat_free(). */
 const struct logcat_line *run_logcat_lines(struct run_logcat *lc,

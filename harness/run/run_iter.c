@@ -561,7 +561,18 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 		record_failure(&x, jg_error_msg());
 		rc = 0;
 	}
-	stop_rc = run_logcat_stop(x.lc, DRAIN_MS);
+	/*
+	 * A first launch waits for its "Fully drawn" too, once: an app that
+	 * reports it may do so seconds after "Displayed", and one that does
+	 * not costs DRAIN_MS a run, not an iteration.
+	 */
+	stop_rc = run_logcat_stop(x.lc, DRAIN_MS,
+	    d->fully_drawn != RUN_FD_ABSENT);
+	if (run_logcat_launch_lines(x.lc) & 2)
+		d->fully_drawn = RUN_FD_REPORTED;
+	else if (run_logcat_launch_lines(x.lc) == 1 &&
+	    d->fully_drawn == RUN_FD_UNKNOWN)
+		d->fully_drawn = RUN_FD_ABSENT;
 	if (stop_rc && device_gone(d, stop_rc)) {
 		rc = stop_rc;
 		goto out;

@@ -18,6 +18,12 @@
  * A FATAL EXCEPTION counts only when the "Process:" line after it names
  * the app (its package, or a process "PKG:name"), so another app's crash
  * does not fail the iteration.
+ *
+ * It also notes the app's launch lines, so that the drain at the end
+ * can wait for a "Fully drawn" that comes long after "Displayed":
+ *
+ *	I ActivityTaskManager: Displayed com.example.shop/.Home: +843ms
+ *	I ActivityTaskManager: Fully drawn com.example.shop/.Home: +1s350ms
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -56,6 +62,7 @@ struct run_logcat {
 	char report_tag[32];
 	bool failed;
 	struct strbuf why;
+	int launch_lines;		/* run_logcat_launch_lines() */
 };
 
 /* `s` of `len` starts with `prefix`. */
@@ -95,12 +102,31 @@ run_logcat_classify(const struct logcat_line *l, const char *package)
 	return 0;
 }
 
+int
+run_logcat_launch_kind(const struct logcat_line *l, const char *package)
+{
+	size_t n = strlen(package);
+	int kind = 0;
+	size_t skip = 0;
+
+	if (starts(l->msg, l->msg_len, "Displayed "))
+		kind = 1, skip = 10;
+	else if (starts(l->msg, l->msg_len, "Fully drawn "))
+		kind = 2, skip = 12;
+	if (!kind || l->msg_len < skip + n + 1 ||
+	    memcmp(l->msg + skip, package, n) || l->msg[skip + n] != '/')
+		return 0;
+	return kind;
+}
+
 /* Note what one line means for the iteration; called with the lock held. */
 static void
 watch(struct run_logcat *lc, const struct logcat_line *l)
 {
 	size_t at = lc->raw.nr - 1;
 	int kind = run_logcat_classify(l, lc->package);
+
+	lc->launch_lines |= run_logcat_launch_kind(l, lc->package);
 
 	if (lc->failed) {
 		/* The report goes on while its tag's lines keep coming. */
@@ -221,7 +247,7 @@ run_logcat_start(struct run_logcat **out, struct run_dev *d,
 }
 
 int
-run_logcat_stop(struct run_logcat *lc, int drain_ms)
+run_logcat_stop(struct run_logcat *lc, int drain_ms, bool want_fully_drawn)
 {
 	double from = run_now_ms(), until = from + drain_ms;
 	int rc;
@@ -231,12 +257,14 @@ run_logcat_stop(struct run_logcat *lc, int drain_ms)
 	/* Quiet counts from now at the earliest: lines may be in flight. */
 	while (run_now_ms() < until && !run_interrupted()) {
 		double last, now = run_now_ms();
+		bool pending;
 
 		pthread_mutex_lock(&lc->lock);
 		last = lc->last_ms > from ? lc->last_ms : from;
 		rc = lc->error;
+		pending = want_fully_drawn && lc->launch_lines == 1;
 		pthread_mutex_unlock(&lc->lock);
-		if (rc || now - last >= QUIET_MS)
+		if (rc || (now - last >= QUIET_MS && !pending))
 			break;
 		run_sleep_ms(50);
 	}
@@ -317,4 +345,15 @@ run_logcat_free(struct run_logcat *lc)
 	free(lc->error_msg);
 	pthread_mutex_destroy(&lc->lock);
 	free(lc);
+}
+
+int
+run_logcat_launch_lines(struct run_logcat *lc)
+{
+	int v;
+
+	pthread_mutex_lock(&lc->lock);
+	v = lc->launch_lines;
+	pthread_mutex_unlock(&lc->lock);
+	return v;
 }

@@ -99,6 +99,43 @@ crash_and_anr_lines(void **state)
 	    "Displayed com.example.shop/.HomeActivity: +888ms", pkg), 0);
 }
 
+static int
+launch_kind(const char *line, const char *pkg)
+{
+	struct logcat_line l;
+
+	assert_int_equal(logcat_parse_line(&l, line, strlen(line)), 0);
+	return run_logcat_launch_kind(&l, pkg);
+}
+
+/*
+ * The app's Displayed and Fully drawn lines are what the end of an
+ * iteration waits for; another package's, or a longer name that starts
+ * with the app's, are not.
+ */
+static void
+launch_lines_of_the_app(void **state)
+{
+	const char *pkg = "com.example.shop";
+
+	assert_int_equal(launch_kind("  3600.888   901   928 I "
+	    "ActivityTaskManager: Displayed com.example.shop/.HomeActivity: "
+	    "+888ms", pkg), 1);
+	assert_int_equal(launch_kind("  3601.350   901   928 I "
+	    "ActivityTaskManager: Fully drawn com.example.shop/.HomeActivity: "
+	    "+1s350ms", pkg), 2);
+	assert_int_equal(launch_kind("  3601.350   901   928 I "
+	    "ActivityManager: Fully drawn com.example.shop/.HomeActivity: "
+	    "+1s350ms", pkg), 2);
+	assert_int_equal(launch_kind("  3600.888   901   928 I "
+	    "ActivityTaskManager: Displayed com.example.shopping/.Main: "
+	    "+888ms", pkg), 0);
+	assert_int_equal(launch_kind("  3600.888   901   928 I "
+	    "ActivityTaskManager: Displayed com.example.sho", pkg), 0);
+	assert_int_equal(launch_kind("  3601.009  3920  3920 E AndroidRuntime: "
+	    "FATAL EXCEPTION: main", pkg), 0);
+}
+
 /* Durations and the live line, with an ETA from the pace so far. */
 static void
 progress_lines(void **state)
@@ -146,6 +183,7 @@ progress_lines(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hygiene_limits),
 	cmocka_unit_test(crash_and_anr_lines),
+	cmocka_unit_test(launch_lines_of_the_app),
 	cmocka_unit_test(progress_lines),
 };
 JG_UNIT_GROUP(run_checks, tests, NULL, NULL)
