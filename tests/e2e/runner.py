@@ -84,11 +84,36 @@ Case file syntax (one directive per line; '#' starts a comment line):
                                   decodes to the bytes of PATH (line ends
                                   of bodies compared as LF)
 
+  alone: REASON                   run this case with no other case beside
+                                  it (after the parallel ones), for a case
+                                  whose outcome depends on the host's load
+  clock: real REASON              the simulated phones and jankgate keep
+                                  real time in this case (below), for a
+                                  case that measures real timing or races
+                                  a host-side sleep against the phone
+
 Variables: %T (the case's temp dir), %SRC (source tree), %BUILD, %JANKGATE,
 %SIMDEVICE, %ADBPORT and the simdevice and smtp ones.  Commands run with a clean
-environment: PATH, HOME=%T/home, LANG=C.UTF-8, NO_COLOR=1, TZ=UTC.
+environment: PATH, HOME=%T/home, LANG=C.UTF-8, NO_COLOR=1, TZ=UTC, and
+JANKGATE_TEST_CLOCK_SCALE=S unless the case says `clock: real`.
 
-Usage: runner.py [--build DIR] [--keep] [PATTERN...]
+Time: the simulated phone spends device time by sleeping (a fling, an
+`am start -W`, `sleep` on its shell), and jankgate waits on the phone's
+pace (scenario waits, cool-downs, late reports).  Both read
+JANKGATE_TEST_CLOCK_SCALE, so with S = 4 a 10 s scenario costs 2.5 s and
+everything the phone and jankgate see stays consistent; socket and
+process timeouts stay on the real clock.
+
+Parallel cases: each case has its own adb server, ports, HOME and temp
+tree, so -j N runs N at once; what a case prints is kept and printed in
+case order.  The cases' times go to BUILD/e2e-times.txt (seconds and name,
+one line a case); the next run starts the longest first.
+
+Usage: runner.py [--build DIR] [--keep] [-j N] [--clock-scale S] [PATTERN...]
+  -j N             cases at once (default: $JG_E2E_JOBS, else twice the
+                   processors, at most 8: the cases mostly wait)
+  --clock-scale S  the phones' and jankgate's time scale (default
+                   $JG_E2E_CLOCK_SCALE, else 4; 1 is real time)
 The last line is "N passed, N failed, N skipped".
 """
 
@@ -107,6 +132,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -137,15 +163,42 @@ class Skip(Exception):
     pass
 
 
+_ports_lock = threading.Lock()
+_ports_given = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port the kernel says is free, never the same twice in this run:
+    cases run side by side, and a port one case was given but has not
+    bound yet must not go to another."""
+    with _ports_lock:
+        for _ in range(50):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            if port not in _ports_given:
+                _ports_given.add(port)
+                return port
+        raise CaseError("no free port found")
+
+
+def case_header(path):
+    """The `alone:` and `clock:` directives of a case file, read before it
+    is scheduled: (alone, real_clock)."""
+    alone = real = False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("alone:"):
+                alone = True
+            elif re.match(r"^clock:\s*real\b", line):
+                real = True
+    return alone, real
 
 
 class Case:
-    def __init__(self, path, build, keep):
+    def __init__(self, path, build, keep, clock_scale=1.0):
         self.path = path
+        self.clock_scale = clock_scale
         self.name_file = os.path.splitext(os.path.basename(path))[0]
         self.build = build
         self.keep = keep
@@ -180,6 +233,8 @@ class Case:
                 env[k] = os.environ[k]
         if self.adb_port:
             env["ANDROID_ADB_SERVER_PORT"] = str(self.adb_port)
+        if self.clock_scale != 1.0:
+            env["JANKGATE_TEST_CLOCK_SCALE"] = "%g" % self.clock_scale
         env.update(self.env)
         return env
 
@@ -550,6 +605,12 @@ class Case:
                     block = self.expand(block)
                 if key == "name":
                     self.title = arg
+                elif key == "alone":
+                    if not arg:
+                        raise CaseError("alone: say why the case must run alone")
+                elif key == "clock":
+                    if not re.match(r"^real\s+\S", arg):
+                        raise CaseError("clock: expected 'real' and the reason, got %r" % arg)
                 elif key == "needs":
                     for n in arg.split():
                         if not shutil.which(n) and not os.path.exists(self.expand(n)):
@@ -656,48 +717,143 @@ def json_at(doc, keypath):
     return cur
 
 
+def default_jobs():
+    env = os.environ.get("JG_E2E_JOBS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, min(8, 2 * (os.cpu_count() or 1)))
+
+
+def default_scale():
+    try:
+        v = float(os.environ.get("JG_E2E_CLOCK_SCALE", "4"))
+    except ValueError:
+        v = 4.0
+    return v if 0.01 <= v <= 1000 else 4.0
+
+
+def run_one(n, path, build, keep, scale, logdir, build_arg):
+    """Run case number n; return (status, seconds, the lines it prints)."""
+    alone, real = case_header(path)
+    c = Case(path, build, keep, 1.0 if real else scale)
+    t0 = time.time()
+    out = []
+    try:
+        c.run()
+        status = "ok"
+        out.append("ok %d - %s: %s (%.1fs)" % (n, c.name_file, c.title, time.time() - t0))
+    except Skip as e:
+        status = "skip"
+        out.append("skip %d - %s: %s" % (n, c.name_file, e))
+    except (CaseError, OSError, ValueError, KeyError, IndexError, subprocess.SubprocessError) as e:
+        status = "fail"
+        d = os.path.join(logdir, c.name_file)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "log.txt"), "w") as f:
+            f.write("\n".join(c.log) + "\n")
+        out.append("FAIL %d - %s: %s\n    %s\n    log: %s/log.txt\n    rerun: %s tests/e2e/runner.py --build %s --keep %s"
+                   % (n, c.name_file, c.title, str(e).replace("\n", "\n    "), d,
+                      sys.executable, build_arg, c.name_file))
+    secs = time.time() - t0
+    if status != "fail" and not keep and getattr(c, "tmp", None):
+        shutil.rmtree(c.tmp, ignore_errors=True)
+    elif getattr(c, "tmp", None) and status == "fail":
+        out.append("    files kept in %s" % c.tmp)
+    return status, secs, "\n".join(out)
+
+
+def read_times(path):
+    times = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    times[parts[1]] = float(parts[0])
+    except (OSError, ValueError):
+        pass
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--keep", action="store_true", help="keep temp dirs")
+    ap.add_argument("-j", "--jobs", type=int, default=default_jobs())
+    ap.add_argument("--clock-scale", type=float, default=default_scale())
     ap.add_argument("patterns", nargs="*")
     a = ap.parse_args()
+    if a.jobs < 1:
+        ap.error("-j wants 1 or more")
+    if not 0.01 <= a.clock_scale <= 1000:
+        ap.error("--clock-scale wants 0.01 to 1000")
     build = os.path.abspath(a.build)
     cases = sorted(os.path.join(SRC, "tests/e2e/cases", f)
                    for f in os.listdir(os.path.join(SRC, "tests/e2e/cases"))
                    if f.endswith(".case"))
     if a.patterns:
         cases = [c for c in cases if any(fnmatch.fnmatch(os.path.basename(c)[:-5], p) for p in a.patterns)]
-    passed = failed = skipped = 0
     logdir = os.path.join(build, "e2e-logs")
-    for n, path in enumerate(cases, 1):
-        c = Case(path, build, a.keep)
-        t0 = time.time()
-        try:
-            c.run()
-            passed += 1
-            print("ok %d - %s: %s (%.1fs)" % (n, c.name_file, c.title, time.time() - t0), flush=True)
-            status = "ok"
-        except Skip as e:
-            skipped += 1
-            print("skip %d - %s: %s" % (n, c.name_file, e), flush=True)
-            status = "skip"
-        except (CaseError, OSError, ValueError, KeyError, IndexError, subprocess.SubprocessError) as e:
-            failed += 1
-            status = "fail"
-            d = os.path.join(logdir, c.name_file)
-            os.makedirs(d, exist_ok=True)
-            with open(os.path.join(d, "log.txt"), "w") as f:
-                f.write("\n".join(c.log) + "\n")
-            print("FAIL %d - %s: %s\n    %s\n    log: %s/log.txt\n    rerun: %s tests/e2e/runner.py --build %s --keep %s"
-                  % (n, c.name_file, c.title, str(e).replace("\n", "\n    "), d,
-                     sys.executable, a.build, c.name_file), flush=True)
-        if status != "fail" and not a.keep and getattr(c, "tmp", None):
-            shutil.rmtree(c.tmp, ignore_errors=True)
-        elif getattr(c, "tmp", None) and status == "fail":
-            print("    files kept in %s" % c.tmp)
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
+    times_path = os.path.join(build, "e2e-times.txt")
+    last = read_times(times_path)
+    name = lambda p: os.path.basename(p)[:-5]
+    numbered = list(enumerate(cases, 1))
+    alone = [(n, p) for n, p in numbered if case_header(p)[0]]
+    together = [(n, p) for n, p in numbered if not case_header(p)[0]]
+    # the longest first (by the last run's times), so that no long case
+    # starts last and runs on alone
+    together.sort(key=lambda np: -last.get(name(np[1]), 60.0))
+
+    results = {}
+    cond = threading.Condition()
+    queue = list(together)
+    printed = [0]
+
+    def flush():
+        # print every finished case whose predecessors all printed
+        while printed[0] < len(numbered) and numbered[printed[0]][0] in results:
+            print(results[numbered[printed[0]][0]][2], flush=True)
+            printed[0] += 1
+
+    def worker():
+        while True:
+            with cond:
+                if not queue:
+                    return
+                n, p = queue.pop(0)
+            r = run_one(n, p, build, a.keep, a.clock_scale, logdir, a.build)
+            with cond:
+                results[n] = r
+                flush()
+
+    t_all = time.time()
+    threads = [threading.Thread(target=worker) for _ in range(min(a.jobs, len(together)) or 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for n, p in alone:
+        r = run_one(n, p, build, a.keep, a.clock_scale, logdir, a.build)
+        with cond:
+            results[n] = r
+            flush()
+    counts = {"ok": 0, "fail": 0, "skip": 0}
+    for st, _, _ in results.values():
+        counts[st] += 1
+    for n, p in numbered:
+        last[name(p)] = results[n][1]
+    try:
+        os.makedirs(build, exist_ok=True)
+        with open(times_path + ".tmp", "w") as f:
+            for k in sorted(last):
+                f.write("%.1f %s\n" % (last[k], k))
+        os.replace(times_path + ".tmp", times_path)
+    except OSError as e:
+        print("runner: cannot write %s: %s" % (times_path, e), file=sys.stderr)
+    print("%d passed, %d failed, %d skipped in %.0f s (-j %d, clock scale %g)"
+          % (counts["ok"], counts["fail"], counts["skip"], time.time() - t_all,
+             a.jobs, a.clock_scale))
+    return 1 if counts["fail"] else 0
 
 
 if __name__ == "__main__":
