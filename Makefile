@@ -3,7 +3,10 @@
 # packages, then re-enter make so pkg-config sees what was just installed.
 #
 #   make [all]            build build/jankgate and the test instruments
-#   make check            unit tests (cmocka) + end-to-end cases
+#   make check            unit tests (cmocka), the simulator's tests, the
+#                         fuzz targets over their seeds, end-to-end cases;
+#                         prints the wall time of each part at the end
+#   make check-unit       the same without the end-to-end cases
 #   make SANITIZE=1 check the same, built with ASan + UBSan into build-san/
 #   make bench            benchmarks; they print their figures
 #   make demo             a full nightly gate against simulated phones
@@ -55,12 +58,14 @@ SIM_SRC   = $(wildcard tests/simdevice/*.c)
 SIM_OBJ   = $(SIM_SRC:%.c=$(B)/obj/%.o)
 SIMT_SRC  = $(wildcard tests/simdevice/tests/*.c)
 SIMT_OBJ  = $(SIMT_SRC:%.c=$(B)/obj/%.o)
+FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
+REPLAY_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all build check unit e2e check-sim check-layers bench demo fuzz \
-	install uninstall clean deps deps-test FORCE
+.PHONY: all build check check-unit unit e2e check-sim check-layers \
+	fuzz-seeds bench demo fuzz install uninstall clean deps deps-test FORCE
 
 all: deps
-	@$(MAKE) --no-print-directory build
+	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
 
 deps:
 	@sh tools/deps.sh build
@@ -69,7 +74,7 @@ deps-test:
 	@sh tools/deps.sh test
 
 build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice \
-	$(B)/sim-tests)
+	$(B)/sim-tests) $(REPLAY_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -141,29 +146,62 @@ $(B)/sim-tests: $(B)/obj/sim/main.o $(SIMT_OBJ) \
 	    $(filter-out %/simdevice/main.o,$(SIM_OBJ)) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) $(SIMT_WRAP) -o $@ $^ $(LIBS) -lcmocka
 
+# Each part runs through tools/timed.sh, which keeps its wall time in
+# $(B)/check-times/; tools/check-times.sh prints them and the five slowest
+# end-to-end cases at the end (parts run side by side under make -j).
 check: deps
 	@sh tools/deps.sh test
-	@$(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory check-layers unit check-sim e2e
+	@sh tools/check-times.sh $(B) start
+	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory check-layers unit check-sim fuzz-seeds e2e; \
+	    st=$$?; sh tools/check-times.sh $(B); exit $$st
+
+check-unit: deps
+	@sh tools/deps.sh test
+	@sh tools/check-times.sh $(B) start
+	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory check-layers unit check-sim fuzz-seeds; \
+	    st=$$?; sh tools/check-times.sh $(B); exit $$st
 
 unit: $(B)/unit-tests
-	$(B)/unit-tests
+	@sh tools/timed.sh $(B) unit $(B)/unit-tests
 
 check-sim: $(B)/sim-tests
-	$(B)/sim-tests
+	@sh tools/timed.sh $(B) sim $(B)/sim-tests
+
+# Every fuzz target, built by the C compiler of this build with a plain
+# main() (tests/fuzz/replay.c), over the seeds make fuzz starts from: the
+# parsers' invariants on every known input, in both builds, without clang.
+$(B)/obj/tests/fuzz/%.o: JGFLAGS += -Wno-shadow
+$(B)/fuzz-replay/%: $(B)/obj/tests/fuzz/%.o $(B)/obj/tests/fuzz/replay.o \
+	    $(B)/libjankgate.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+# The real captures beside the clone (../shared/real-samples) are seeds
+# too when they are there.
+REPLAY_SEEDS = $(FUZZ_SEEDS) $(wildcard ../shared/real-samples)
+fuzz-seeds: $(REPLAY_BIN)
+	@sh tools/timed.sh $(B) fuzz-seeds sh -c 'for f in $(REPLAY_BIN); do \
+	    $$f $(REPLAY_SEEDS) || exit 1; done'
 
 # The layer rule of harness/ and report/ (tools/check-layers.py): no
 # include or call that goes up or sideways, no circle of files.
 check-layers: $(LIB_OBJ)
-	$(PYTHON) tools/check-layers.py --objects $(B)/obj
+	@sh tools/timed.sh $(B) layers $(PYTHON) tools/check-layers.py \
+	    --objects $(B)/obj
 
+# The end-to-end cases run side by side (JG_E2E_JOBS, default twice the
+# processors) with the simulated phones' clock sped up where the case
+# allows it (JG_E2E_CLOCK_SCALE, default 4): tests/e2e/runner.py.
 e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
-	bash tests/simdevice/selftest.sh $(B)/simdevice
-	$(PYTHON) tests/e2e/runner.py --build $(B)
+	@sh tools/timed.sh $(B) sim-selftest bash tests/simdevice/selftest.sh \
+	    $(B)/simdevice
+	@sh tools/timed.sh $(B) e2e $(PYTHON) tests/e2e/runner.py --build $(B)
 
 bench: deps
 	@sh tools/deps.sh test
-	@$(MAKE) --no-print-directory build
+	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
 	$(PYTHON) tests/bench/run.py --build $(B)
 
 # Fuzzing: every parser has a libFuzzer target in tests/fuzz/, built with
@@ -171,7 +209,6 @@ bench: deps
 FUZZ_SECONDS ?= 30
 FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
 	     tests/unit/data/apk
-FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -std=c11 -D_GNU_SOURCE $(SRC_INC) \
@@ -201,7 +238,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libjankgate.a
 
 demo: deps
 	@sh tools/deps.sh demo
-	@$(MAKE) --no-print-directory build
+	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
 	@sh tools/demo.sh $(B)
 
 install: all
