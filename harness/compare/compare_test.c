@@ -21,6 +21,7 @@
 #include "compare_int.h"
 #include "error.h"
 #include "metrics.h"
+#include "quantile.h"
 #include "stats.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -94,6 +95,15 @@ static double
 unscale(double d, double base, bool log_scale)
 {
 	return log_scale ? base * expm1(d) : d;
+}
+
+/* The median of every value of `s`; NAN for none. */
+static double
+median_of(const struct cmp_sample *s)
+{
+	double q;
+
+	return s->n && !quantile(&q, s->v, s->n, 0.5) ? q : NAN;
 }
 
 /* The values of `s` (only anchor runs, when given), in a new array. */
@@ -440,9 +450,19 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 		const struct cmp_sample *sides[2] = { &p->b, &p->cu };
 		const struct cmp_sessions *gs[2] = { &gb, &gc };
 
+		/*
+		 * Rounding makes values cluster on a few numbers at the
+		 * level of the coarser side: on a log scale a whole-ms p50
+		 * of 5 rounds five times as coarsely as one of 12, so a
+		 * build twice as fast must not have its ties read as a
+		 * tail by the baseline's level alone.
+		 */
+		double floor_r = fmax(cmp_rounding_floor(p->metric, center,
+		    log_scale), cmp_rounding_floor(p->metric,
+		    median_of(&p->cu), log_scale));
+
 		vr = cmp_rank_within(sides, gs, log_scale, anchor);
-		vr = isnan(vr) ? vw_own : fmax(fmin(vr, vw_own),
-		    cmp_rounding_floor(p->metric, center, log_scale));
+		vr = isnan(vr) ? vw_own : fmax(fmin(vr, vw_own), floor_r);
 	}
 	rank_only = !p->metric->by_means && vw_own > 2.5 * vr;
 	/*
