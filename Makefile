@@ -61,8 +61,8 @@ SIMT_OBJ  = $(SIMT_SRC:%.c=$(B)/obj/%.o)
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all build check check-unit unit e2e check-sim check-layers \
-	fuzz-seeds bench demo fuzz install uninstall clean deps deps-test FORCE
+.PHONY: all build check check-unit unit e2e sim-selftest check-sim \
+	check-layers fuzz-seeds bench demo fuzz install uninstall clean deps deps-test FORCE
 
 all: deps
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
@@ -153,8 +153,9 @@ check: deps
 	@sh tools/deps.sh test
 	@sh tools/check-times.sh $(B) start
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory check-layers unit check-sim fuzz-seeds e2e; \
-	    st=$$?; sh tools/check-times.sh $(B); exit $$st
+	@$(MAKE) --no-print-directory e2e unit check-layers check-sim \
+	    fuzz-seeds sim-selftest; st=$$?; sh tools/check-times.sh $(B); \
+	    exit $$st
 
 check-unit: deps
 	@sh tools/deps.sh test
@@ -193,11 +194,15 @@ check-layers: $(LIB_OBJ)
 
 # The end-to-end cases run side by side (JG_E2E_JOBS, default twice the
 # processors) with the simulated phones' clock sped up where the case
-# allows it (JG_E2E_CLOCK_SCALE, default 4): tests/e2e/runner.py.
+# allows it (JG_E2E_CLOCK_SCALE, default 4): tests/e2e/runner.py.  check
+# starts them first, the longest part, and the other parts beside them.
 e2e: $(B)/jankgate $(B)/simdevice $(B)/adbprobe
+	@sh tools/timed.sh $(B) e2e $(PYTHON) tests/e2e/runner.py --build $(B)
+
+# The simulated phone against the real adb CLI (tests/simdevice/selftest.sh).
+sim-selftest: $(B)/simdevice
 	@sh tools/timed.sh $(B) sim-selftest bash tests/simdevice/selftest.sh \
 	    $(B)/simdevice
-	@sh tools/timed.sh $(B) e2e $(PYTHON) tests/e2e/runner.py --build $(B)
 
 bench: deps
 	@sh tools/deps.sh test
