@@ -82,16 +82,22 @@ static void
 note(cJSON *notes, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Add a note, once: gate's notes and the comparison's may say the same. */
 static void
 note(cJSON *notes, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const cJSON *it;
 	va_list ap;
 
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	cJSON_ArrayForEach(it, notes)
+		if (cJSON_IsString(it) && !strcmp(it->valuestring, sb.buf))
+			goto out;
 	cJSON_AddItemToArray(notes, cJSON_CreateString(sb.buf));
+out:
 	strbuf_release(&sb);
 }
 
@@ -139,10 +145,14 @@ comparison_notes(cJSON *notes, const struct view_input *in)
 			    "valid, fewer than min_iterations (%d)", s->name,
 			    s->cur_valid, s->cur_iterations,
 			    c->min_iterations);
-		if (s->verdict == CMP_MISSING)
+		if (s->verdict == CMP_MISSING && !c->missing.nr)
 			note(notes, "scenario '%s' is in the baseline but was "
 			    "not run", s->name);
 	}
+	/* What fails the device as `missing` (comparison.h). */
+	for (size_t i = 0; i < c->missing.nr; i++)
+		note(notes, "%s was measured in the baseline and not in this "
+		    "run", c->missing.items[i]);
 }
 
 static int

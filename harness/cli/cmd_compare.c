@@ -387,6 +387,9 @@ run(void *args, const struct config *cfg)
 	}
 	for (size_t i = 0; i < cmp->warnings.nr; i++)
 		diag_warn("%s", cmp->warnings.items[i]);
+	for (size_t i = 0; i < cmp->missing.nr; i++)
+		diag_error("%s was measured in the baseline and not in '%s'",
+		    cmp->missing.items[i], a->current);
 	status = exit_status_of(cmp_verdict_outcome(
 	    comparison_verdict(cmp)));
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {

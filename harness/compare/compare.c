@@ -260,20 +260,79 @@ check_opts(const struct compare_opts *o)
 	return 0;
 }
 
-/* The union of scenario names, current order first. */
+/*
+ * Step 2: whether the comparison holds the current run to scenario
+ * `name`: one it measured, or one it set out to measure (run.planned; a
+ * file without a plan set out to measure everything).  Another shard's
+ * scenarios, or those an engineer left out of a run at the desk, are
+ * not missing: they were never asked for.
+ */
+static bool
+in_scope(const struct results *cur, const char *name)
+{
+	return !cur->run.planned.nr || results_find_scenario(cur, name) ||
+	    strlist_find(&cur->run.planned, name) >= 0;
+}
+
+/*
+ * The union of scenario names in scope, current order first, and in
+ * `out` those of the baseline out of scope.
+ */
 static void
-scenario_names(struct strlist *names, const struct compare_input *cur,
-    const struct compare_input *base, size_t nr_base)
+scenario_names(struct strlist *names, struct strlist *out,
+    const struct compare_input *cur, const struct compare_input *base,
+    size_t nr_base)
 {
 	const struct results *r = cur->results;
 
 	for (size_t i = 0; i <= nr_base; i++) {
 		if (i)
 			r = base[i - 1].results;
-		for (size_t j = 0; j < r->nr_scenarios; j++)
-			if (r->scenarios[j].name &&
-			    strlist_find(names, r->scenarios[j].name) < 0)
-				strlist_add(names, r->scenarios[j].name);
+		for (size_t j = 0; j < r->nr_scenarios; j++) {
+			const char *name = r->scenarios[j].name;
+			struct strlist *to = in_scope(cur->results, name) ?
+			    names : out;
+
+			if (name && strlist_find(to, name) < 0)
+				strlist_add(to, name);
+		}
+	}
+}
+
+/*
+ * Step 2: what the baseline measured and this run did not, when the run
+ * is complete (a run cut short by a lost device says so itself, as an
+ * infrastructure failure): a scenario it has no iteration of, and a
+ * scene of a measured scenario none of whose metrics has a value now
+ * (a scene that crashed or was renamed).  Entries are grouped by
+ * scenario and scene (compare_scenario()'s order).
+ */
+static void
+note_missing(struct comparison *c, const struct results *cur)
+{
+	if (!cur->run.complete)
+		return;
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		if (c->scenarios[i].verdict == CMP_MISSING)
+			strlist_addf(&c->missing, "scenario '%s'",
+			    c->scenarios[i].name);
+	for (size_t i = 0; i < c->nr_entries;) {
+		const struct cmp_entry *e = &c->entries[i];
+		const struct cmp_scenario *s = NULL;
+		bool all = true;
+		size_t j = i;
+
+		for (; j < c->nr_entries && !strcmp(c->entries[j].scenario,
+		    e->scenario) && cmp_same_str(c->entries[j].scene,
+		    e->scene); j++)
+			all = all && c->entries[j].verdict == CMP_MISSING;
+		for (size_t k = 0; k < c->nr_scenarios; k++)
+			if (!strcmp(c->scenarios[k].name, e->scenario))
+				s = &c->scenarios[k];
+		if (e->scene && all && s && s->verdict != CMP_MISSING)
+			strlist_addf(&c->missing, "scene '%s/%s'",
+			    e->scenario, e->scene);
+		i = j;
 	}
 }
 
@@ -338,6 +397,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
     const struct compare_opts *o)
 {
 	struct strlist reasons = STRLIST_INIT, names = STRLIST_INIT;
+	struct strlist left_out = STRLIST_INIT;
 	const struct rs_scenario **bsc = NULL;
 	struct cmp_ctx x;
 	struct comparison *c;
@@ -387,7 +447,12 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	order_runs(&x, base, nr_base);
 	c->alpha_trend = x.anchor ? CMP_TREND_SHARE * c->alpha_look : 0;
 
-	scenario_names(&names, cur, base, nr_base);
+	scenario_names(&names, &left_out, cur, base, nr_base);
+	for (size_t i = 0; i < left_out.nr; i++)
+		strlist_addf(&c->warnings, "scenario '%s' of the baseline was "
+		    "not asked for in this run (not configured, or not "
+		    "selected); it is not compared", left_out.items[i]);
+	strlist_release(&left_out);
 	bsc = xcalloc(nr_base + 1, sizeof(*bsc));
 	for (size_t i = 0; i < names.nr; i++) {
 		struct cmp_scope sc = {
@@ -400,6 +465,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 			    names.items[i]);
 		compare_scenario(&x, &sc);
 	}
+	note_missing(c, cur->results);
 	x.speed_vb = NAN;
 	cmp_session_offsets(&x);
 	cmp_estimate_kinds(&x);

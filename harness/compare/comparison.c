@@ -41,7 +41,7 @@ cmp_verdict_name(enum cmp_verdict v)
 enum exit_outcome
 cmp_verdict_outcome(enum cmp_verdict v)
 {
-	return v == CMP_REGRESSION ? OUTCOME_REGRESSION :
+	return v == CMP_REGRESSION || v == CMP_MISSING ? OUTCOME_REGRESSION :
 	    v == CMP_INCONCLUSIVE ? OUTCOME_INCONCLUSIVE : OUTCOME_PASS;
 }
 
@@ -148,6 +148,7 @@ comparison_new(void)
 	}
 	strlist_init(&c->mismatches);
 	strlist_init(&c->warnings);
+	strlist_init(&c->missing);
 	return c;
 }
 
@@ -308,6 +309,7 @@ comparison_free(struct comparison *c)
 		run_release(&c->baselines[i]);
 	free(c->baselines);
 	strlist_release(&c->mismatches);
+	strlist_release(&c->missing);
 	strlist_release(&c->warnings);
 	strlist_release(&c->primary_metrics);
 	for (size_t i = 0; i < c->nr_scenarios; i++)
@@ -361,6 +363,8 @@ comparison_verdict(const struct comparison *c)
 		if (c->entries[i].verdict == CMP_INCONCLUSIVE)
 			v = CMP_INCONCLUSIVE;
 	}
+	if (c->missing.nr)
+		return CMP_MISSING;
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		if (c->scenarios[i].verdict == CMP_INCONCLUSIVE)
 			v = CMP_INCONCLUSIVE;

@@ -281,6 +281,14 @@ struct comparison {
 
 	struct strlist mismatches;	/* accepted with allow_mismatch */
 	struct strlist warnings;
+	/*
+	 * What the baseline measured and this complete run did not, one
+	 * line each ("scenario 'checkout'", "scene 'shop/checkout'"): a
+	 * scene that crashed or was renamed hides every regression it
+	 * would show, so any of them makes the comparison's verdict
+	 * `missing`, which fails like a regression (compare.h step 2).
+	 */
+	struct strlist missing;
 
 	struct cmp_scenario *scenarios;
 	size_t nr_scenarios, alloc_scenarios;
@@ -309,14 +317,18 @@ void comparison_free(struct comparison *c);
 
 /*
  * The run's verdict over entries and scenarios: CMP_REGRESSION if any,
- * else CMP_INCONCLUSIVE if any, else CMP_PASS (improvements, new and
- * missing metrics do not fail a run).
+ * else CMP_MISSING when the baseline measured a scenario or scene this
+ * complete run did not (c->missing), else CMP_INCONCLUSIVE if any, else
+ * CMP_PASS (improvements, new metrics and a single metric without a
+ * value do not fail a run).
  */
 enum cmp_verdict comparison_verdict(const struct comparison *c);
 
 /*
- * What a verdict means for the exit status (exitstatus.h): a regression
- * and an inconclusive one are themselves, every other verdict a pass.
+ * What a run's verdict means for the exit status (exitstatus.h): a
+ * regression and an inconclusive one are themselves, `missing` (a
+ * scenario or scene the baseline measured and this run did not) fails
+ * as a regression does, every other verdict is a pass.
  */
 enum exit_outcome cmp_verdict_outcome(enum cmp_verdict v);
 

@@ -22,7 +22,7 @@
  *                              jank: KIND, blocks: KIND } },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
  *                   regression },
- *     "mismatches": [str], "warnings": [str],
+ *     "mismatches": [str], "warnings": [str], "missing": [str],
  *     "scenarios": [ { name, verdict, cur_iterations, cur_valid,
  *                      base_runs, base_valid, changed } ],
  *     "entries":   [ { device, scenario, scene, metric, unit,
@@ -319,6 +319,7 @@ comparison_to_json(const struct comparison *c)
 	jsonw_close(&w, '}');
 	write_list(&w, "mismatches", &c->mismatches);
 	write_list(&w, "warnings", &c->warnings);
+	write_list(&w, "missing", &c->missing);
 	jsonw_open(&w, "scenarios", '[');
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		write_scenario(&w, &c->scenarios[i]);

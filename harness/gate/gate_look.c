@@ -499,6 +499,16 @@ gate_settle(struct gate_ctx *g)
 			k->status = exit_status_merge(k->status,
 			    exit_status_of(cmp_verdict_outcome(k->verdict)));
 		}
+		/* What the baseline measured and tonight did not fails. */
+		for (size_t j = 0; !k->no_data && g->work[i].cmp &&
+		    j < g->work[i].cmp->missing.nr; j++) {
+			const char *what = g->work[i].cmp->missing.items[j];
+
+			strlist_addf(&k->notes, "%s was measured in the "
+			    "baseline and not in this run", what);
+			gate_note(g, "compare: %s: %s was measured in the "
+			    "baseline and not in this run", k->key, what);
+		}
 		if (!k->no_data && k->verdict == CMP_INCONCLUSIVE) {
 			if (k->run_status || g->out->interrupted)
 				strlist_addf(&k->notes, "inconclusive after "

@@ -70,6 +70,11 @@ gate_pool(struct results *const *in, size_t nr)
 			pool_scenario(dst, &src->scenarios[s], base);
 		for (size_t e = 0; e < src->run.errors.nr; e++)
 			strlist_add(&dst->run.errors, src->run.errors.items[e]);
+		for (size_t e = 0; e < src->run.planned.nr; e++)
+			if (strlist_find(&dst->run.planned,
+			    src->run.planned.items[e]) < 0)
+				strlist_add(&dst->run.planned,
+				    src->run.planned.items[e]);
 		dst->run.complete = dst->run.complete && src->run.complete;
 		strbuf_addf(&serials, ", %s", src->device.serial ?
 		    src->device.serial : "?");

@@ -164,6 +164,7 @@ results_free(struct results *r)
 	free(r->run.jankgate_version);
 	free(r->run.host);
 	strlist_release(&r->run.errors);
+	strlist_release(&r->run.planned);
 	free(r->app.package);
 	free(r->app.version_name);
 	free(r->app.apk_sha256);

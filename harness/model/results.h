@@ -49,6 +49,13 @@ struct rs_run {
 	char *host;
 	bool complete;		/* every planned iteration was attempted */
 	struct strlist errors;	/* infrastructure errors, one line each */
+	/*
+	 * The scenarios the run set out to measure, in configuration order
+	 * (this shard's, with --shard): what a comparison holds it to.
+	 * Empty in a file from before jankgate wrote it: then every
+	 * scenario of the baseline is.
+	 */
+	struct strlist planned;
 };
 
 struct rs_app {

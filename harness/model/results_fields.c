@@ -18,6 +18,7 @@ static const struct field run_f[] = {
 	F(struct rs_run, host, FK_STR),
 	F(struct rs_run, complete, FK_BOOL),
 	F(struct rs_run, errors, FK_LIST),
+	F(struct rs_run, planned, FK_LIST),
 };
 
 static const struct field app_f[] = {

@@ -9,7 +9,7 @@
  *
  *   { "schema": "jankgate.results/1",
  *     "run":      { id, started, finished, jankgate_version, host,
- *                   complete, errors: [str] },
+ *                   complete, errors: [str], planned: [str] },
  *     "app":      { package, version_name, version_code, apk_sha256,
  *                   sources: [str] },
  *     "device":   { serial, manufacturer, model, sdk, release, fingerprint,

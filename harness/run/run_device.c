@@ -113,6 +113,26 @@ results_fill(struct run_dev *d)
 	r->device.height = p->height > 0 ? p->height : NAN;
 }
 
+/*
+ * Record the scenarios this device is to measure in run.planned, config
+ * order, each once: a fresh file's plan, or what an appended batch adds
+ * to the plan of a file that has one (an older file's unrecorded plan
+ * stays unrecorded: nothing says what it set out to do).
+ */
+static void
+plan(struct run_dev *d, bool fresh)
+{
+	const struct run_ctx *c = d->ctx;
+	struct strlist *p = &d->res->run.planned;
+
+	if (!fresh && !p->nr)
+		return;
+	for (size_t i = 0; i < c->nr_scns; i++)
+		if (d->selected[i] &&
+		    strlist_find(p, scenario_name(c->scns[i])) < 0)
+			strlist_add(p, scenario_name(c->scns[i]));
+}
+
 /* A fresh model, or with `append` the existing file's (same device key). */
 static int
 results_open(struct run_dev *d, bool *was_complete)
@@ -135,10 +155,12 @@ results_open(struct run_dev *d, bool *was_complete)
 		/* A later batch is a session of its own (results.h). */
 		d->session = results_next_session(d->res);
 		rs_str_set(&d->res->run.finished, NULL);
+		plan(d, false);
 		return 0;
 	}
 	d->res = results_new();
 	results_fill(d);
+	plan(d, true);
 	return 0;
 }
 

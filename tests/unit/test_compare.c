@@ -1560,7 +1560,15 @@ no_baseline_values_is_new(void **state)
 	results_free(r);
 }
 
-/* A scenario the current run did not run at all: its metrics are missing. */
+/*
+ * A scenario the baseline measured and a complete run did not is missing,
+ * and so is a scene of a measured scenario none of whose metrics has a
+ * value now: either fails the run's verdict (`missing`), each named once
+ * in c->missing.  A run cut short (not complete) is an infrastructure
+ * failure of its own and names nothing missing; a scenario the run did
+ * not set out to measure (run.planned: another shard's, or one left out
+ * at the desk) is not compared at all.
+ */
 static void
 absent_scenario_is_missing(void **state)
 {
@@ -1580,7 +1588,40 @@ absent_scenario_is_missing(void **state)
 	assert_int_equal(c->nr_scenarios, 2);
 	assert_string_equal(c->scenarios[1].name, "feed");
 	assert_int_equal(c->scenarios[1].verdict, CMP_MISSING);
+	/* cut short: the run's errors speak, nothing is named missing */
+	assert_int_equal(c->missing.nr, 0);
 	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+
+	r->run.complete = true;
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(c->missing.nr, 1);
+	assert_string_equal(c->missing.items[0], "scenario 'feed'");
+	assert_int_equal(comparison_verdict(c), CMP_MISSING);
+	assert_int_equal(cmp_verdict_outcome(comparison_verdict(c)),
+	    OUTCOME_REGRESSION);
+	comparison_free(c);
+
+	/* not planned: out of the comparison, and said */
+	strlist_add(&r->run.planned, "settings");
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(c->nr_scenarios, 1);
+	assert_int_equal(c->missing.nr, 0);
+	assert_int_equal(c->warnings.nr, 1);
+	assert_non_null(strstr(c->warnings.items[0], "scenario 'feed' of the "
+	    "baseline was not asked for in this run"));
+	assert_int_equal(comparison_verdict(c), CMP_PASS);
+	comparison_free(c);
+
+	/* planned, measured, and one of its scenes never reached */
+	strlist_add(&r->run.planned, "feed");
+	for (int i = 0; i < 3; i++)
+		add_scene_iteration(r, "feed", "detail", false, true)->
+		    frames.p90_ms = 9;
+	c = compare_ok(r, b, NULL);
+	assert_int_equal(c->missing.nr, 1);
+	assert_string_equal(c->missing.items[0], "scene 'feed/list'");
+	assert_int_equal(comparison_verdict(c), CMP_MISSING);
 	comparison_free(c);
 	results_free(b);
 	results_free(r);
@@ -2630,6 +2671,7 @@ json_round_trip(void **state)
 	c->kinds[METRIC_KIND_FRAME_TIME].offset_sd = 0.0175;
 	c->kinds[METRIC_KIND_FRAME_TIME].offset_on = true;
 	((struct cmp_entry *)entry(c, "list", "frame_p90_ms"))->offset = 0.3;
+	strlist_add(&c->missing, "scene 'feed/detail'");
 	one = comparison_to_json(c);
 	assert_int_equal(comparison_parse(&back, one, strlen(one), "c.json"),
 	    0);
@@ -2641,6 +2683,8 @@ json_round_trip(void **state)
 	    back->kinds[METRIC_KIND_FRAME_TIME].offset_on);
 	assert_true(isnan(back->kinds[METRIC_KIND_LAUNCH].offset));
 	assert_true(entry(back, "list", "frame_p90_ms")->offset == 0.3);
+	assert_int_equal(back->missing.nr, 1);
+	assert_string_equal(back->missing.items[0], "scene 'feed/detail'");
 	assert_non_null(strstr(one, "\"spread_from\": \"kind\""));
 	assert_int_equal(entry(back, "list", "frame_p90_ms")->spread_from,
 	    entry(c, "list", "frame_p90_ms")->spread_from);

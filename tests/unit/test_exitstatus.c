@@ -99,7 +99,8 @@ verdicts_map_to_outcomes(void **state)
 	assert_int_equal(cmp_verdict_outcome(CMP_PASS), OUTCOME_PASS);
 	assert_int_equal(cmp_verdict_outcome(CMP_IMPROVEMENT), OUTCOME_PASS);
 	assert_int_equal(cmp_verdict_outcome(CMP_NEW), OUTCOME_PASS);
-	assert_int_equal(cmp_verdict_outcome(CMP_MISSING), OUTCOME_PASS);
+	/* a scenario or scene the baseline measured and the run did not */
+	assert_int_equal(cmp_verdict_outcome(CMP_MISSING), OUTCOME_REGRESSION);
 }
 
 static const struct CMUnitTest tests[] = {

@@ -258,6 +258,7 @@ results_eq(const struct results *a, const struct results *b)
 	str_eq(a->run.host, b->run.host);
 	assert_int_equal(a->run.complete, b->run.complete);
 	list_eq(&a->run.errors, &b->run.errors);
+	list_eq(&a->run.planned, &b->run.planned);
 	str_eq(a->app.package, b->app.package);
 	str_eq(a->app.version_name, b->app.version_name);
 	num_eq(a->app.version_code, b->app.version_code);
@@ -335,6 +336,7 @@ rich_model(void)
 	rs_str_set(&r->run.host, hostile);
 	r->run.complete = true;
 	strlist_add(&r->run.errors, "device 'x': adb: closed");
+	strlist_add(&r->run.planned, "feed");
 	rs_str_set(&r->app.package, "com.example");
 	r->app.version_code = 4503599627370497.0;	/* 2^52 + 1 */
 	strlist_add(&r->app.sources, "gfxinfo");
