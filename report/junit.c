@@ -15,6 +15,9 @@
  *       <testcase classname="jankgate.KEY" name="run">     when the run
  *         <error type="infrastructure" message=LINE/>...   recorded errors
  *       </testcase>
+ *       <testcase classname="jankgate.KEY" name="missing: scene 'S/X'">
+ *         <failure type="missing" .../>       what the baseline measured
+ *       </testcase>                           and the run did not
  *       <testcase classname="jankgate.KEY.SCENARIO" name="[SCENE: ]METRIC"
  *                 time=>                      one per compared metric
  *         <failure type="regression" .../>    a regression
@@ -60,6 +63,7 @@ struct jcase {
 	double seconds;
 	enum jstatus status;
 	char *message;		/* failure or skipped message */
+	const char *ftype;	/* the failure's type; NULL: "regression" */
 	char *text;		/* failure text, or system-out */
 	const cJSON *errors;	/* error messages (J_ERROR), borrowed */
 };
@@ -211,6 +215,23 @@ build_suite(struct jsuite *s, const cJSON *dev)
 		free(cls);
 	}
 	cJSON_ArrayForEach(scn, cJSON_GetObjectItemCaseSensitive(dev,
+	    "missing")) {
+		const char *what = cJSON_GetStringValue(scn);
+		char *name;
+
+		if (!what)
+			continue;
+		cls = xasprintf("jankgate.%s", key);
+		name = xasprintf("missing: %s", what);
+		c = add_case(s, cls, name);
+		c->status = J_FAILURE;
+		c->ftype = "missing";
+		c->message = xasprintf("%s was measured in the baseline and "
+		    "not in this run", what);
+		free(name);
+		free(cls);
+	}
+	cJSON_ArrayForEach(scn, cJSON_GetObjectItemCaseSensitive(dev,
 	    "scenarios")) {
 		const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(scn,
 		    "scenes");
@@ -332,9 +353,10 @@ write_case(struct jw *j, const struct jcase *c)
 	switch (c->status) {
 	case J_FAILURE:
 		start(j, "failure");
-		attr(j, "type", "regression");
+		attr(j, "type", c->ftype ? c->ftype : "regression");
 		attr(j, "message", c->message);
-		text(j, c->text);
+		if (c->text)
+			text(j, c->text);
 		end(j);
 		break;
 	case J_SKIPPED:

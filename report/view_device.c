@@ -361,6 +361,7 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 {
 	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
+	cJSON *missing = cJSON_CreateArray();
 	size_t before[CMP_NR_VERDICTS], counts[CMP_NR_VERDICTS];
 	enum exit_outcome v = OUTCOME_PASS;
 	const char *device = in[0]->cmp->device;
@@ -373,6 +374,18 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 		v = exit_outcome_worst(v, run_remarks(in[i], notes, warnings,
 		    errors));
 		v = exit_outcome_worst(v, from_comparison(in[i]->cmp));
+		/* once each, however many comparisons (shards) say it */
+		for (size_t j = 0; j < in[i]->cmp->missing.nr; j++) {
+			const char *m = in[i]->cmp->missing.items[j];
+			const cJSON *it;
+			bool seen = false;
+
+			cJSON_ArrayForEach(it, missing)
+				seen = seen || !strcmp(it->valuestring, m);
+			if (!seen)
+				cJSON_AddItemToArray(missing,
+				    cJSON_CreateString(m));
+		}
 	}
 	view_json_list(o, "scenarios", scenarios_of(b, in, nr,
 	    device ? device : "unknown device"));
@@ -384,6 +397,7 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 	cJSON_AddNumberToObject(o, "error_count",
 	    (double)cJSON_GetArraySize(errors));
 	view_json_list(o, "errors", errors);
+	view_json_list(o, "missing", missing);
 	cJSON_AddItemToObject(o, "verdict", view_json_outcome(v));
 	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
 	*verdict = v;

@@ -107,7 +107,8 @@ def check_junit(path, view, problems):
     cases = root.findall(".//testcase")
     runs = [c for c in cases if c.get("name") == "run"]
     blocks = [c for c in cases if BLOCK.search(c.get("name", ""))]
-    metrics = len(cases) - len(runs) - len(blocks)
+    missing = [c for c in cases if c.get("name", "").startswith("missing: ")]
+    metrics = len(cases) - len(runs) - len(blocks) - len(missing)
     if metrics != view["counts"]["total"]:
         problems.append("junit.xml: %d metric testcases, view.json has %d metrics"
                         % (metrics, view["counts"]["total"]))
@@ -117,7 +118,11 @@ def check_junit(path, view, problems):
     if len(runs) != sum(1 for d in view["devices"] if d["errors"]):
         problems.append("junit.xml: %d run testcases for %d devices with errors"
                         % (len(runs), sum(1 for d in view["devices"] if d["errors"])))
-    failures = len(root.findall(".//failure"))
+    gone = sum(len(d.get("missing", [])) for d in view["devices"])
+    if len(missing) != gone:
+        problems.append("junit.xml: %d missing testcases for %d scenarios and "
+                        "scenes missing" % (len(missing), gone))
+    failures = len(root.findall(".//failure")) - len(missing)
     if failures != view["counts"]["regression"]:
         problems.append("junit.xml: %d failures for %d regressions"
                         % (failures, view["counts"]["regression"]))
