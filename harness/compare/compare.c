@@ -391,11 +391,63 @@ order_runs(struct cmp_ctx *x, const struct compare_input *base, size_t nr)
 	x->c->anchor_runs = nr / 2;
 }
 
+/*
+ * Step 2: baseline runs measured on another OS build of the phone (their
+ * device.fingerprint differs from the current run's) are left out when
+ * the window holds a run of tonight's build; when it holds none (the
+ * night after an OS update) they are all kept, since nothing else can
+ * say whether the app changed.  Either way a warning says so.  Returns
+ * the runs to use: `base` itself, or *kept (the caller frees it).
+ */
+static const struct compare_input *
+same_os_build(const struct compare_input *cur, const struct compare_input *base,
+    size_t *nr, struct compare_input **kept, struct strlist *warnings)
+{
+	const char *fp = cur->results->device.fingerprint;
+	size_t same = 0, n = 0;
+	const char *other = NULL;
+
+	*kept = NULL;
+	if (!fp || !*fp)
+		return base;
+	for (size_t i = 0; i < *nr; i++) {
+		const char *f = base[i].results->device.fingerprint;
+
+		if (!f || !*f || !strcmp(f, fp))
+			same++;
+		else if (!other)
+			other = f;
+	}
+	if (!other)
+		return base;
+	if (!same) {
+		strlist_addf(warnings, "every baseline run was measured on "
+		    "another OS build of the phone ('%s', tonight '%s'): "
+		    "compared anyway; the OS may account for a change",
+		    other, fp);
+		return base;
+	}
+	*kept = xcalloc(*nr + 1, sizeof(**kept));
+	for (size_t i = 0; i < *nr; i++) {
+		const char *f = base[i].results->device.fingerprint;
+
+		if (!f || !*f || !strcmp(f, fp))
+			(*kept)[n++] = base[i];
+	}
+	strlist_addf(warnings, "%zu of %zu baseline runs were measured on "
+	    "another OS build of the phone (e.g. '%s', tonight '%s'): left "
+	    "out", *nr - n, *nr, other, fp);
+	*nr = n;
+	return *kept;
+}
+
 int
 compare_run(struct comparison **out, const struct compare_input *cur,
     const struct compare_input *base, size_t nr_base,
     const struct compare_opts *o)
 {
+	struct compare_input *kept = NULL;
+	struct strlist os_note = STRLIST_INIT;
 	struct strlist reasons = STRLIST_INIT, names = STRLIST_INIT;
 	struct strlist left_out = STRLIST_INIT;
 	const struct rs_scenario **bsc = NULL;
@@ -412,12 +464,16 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 		return rc;
 	}
 	jg_error_clear();
+	base = same_os_build(cur, base, &nr_base, &kept, &os_note);
 	memset(&x, 0, sizeof(x));
 	x.o = o;
 	x.nr_base = nr_base;
 	c = x.c = comparison_new();
 	strlist_release(&c->mismatches);
 	c->mismatches = reasons;
+	for (size_t i = 0; i < os_note.nr; i++)
+		strlist_add(&c->warnings, os_note.items[i]);
+	strlist_release(&os_note);
 	c->device = cur->results->device.key ?
 	    xstrdup(cur->results->device.key) : NULL;
 	c->package = cur->results->app.package ?
@@ -494,6 +550,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	free(x.frame_pct.sum);
 	free(x.frame_pct.n);
 	free(bsc);
+	free(kept);
 	strlist_release(&names);
 	if (rc) {
 		comparison_free(c);

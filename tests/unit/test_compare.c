@@ -1628,6 +1628,56 @@ absent_scenario_is_missing(void **state)
 }
 
 /*
+ * A baseline run of another OS build of the phone (device.fingerprint)
+ * is left out when the window holds one of tonight's, and said; when
+ * every run is of another build (the night after an OS update), all are
+ * used, and said.
+ */
+static void
+another_os_build_is_left_out(void **state)
+{
+	const double fast[] = { 6.0, 6.1, 5.9, 6.0, 6.1 };
+	struct results *w[3], *r = run_new(KEY);
+	struct compare_input in_cur = { r, "cur.json" }, in_base[3];
+	struct comparison *c;
+	struct compare_opts o;
+
+	(void)state;
+	compare_opts_init(&o, NULL);
+	for (int i = 0; i < 3; i++) {
+		w[i] = run_new(KEY);
+		add_p90(w[i], i == 2 ? fast : base25, 5);
+		rs_str_set(&w[i]->device.fingerprint, i == 2 ?
+		    "google/panther/panther:14/UQ1A/1:user/release-keys" :
+		    "google/panther/panther:13/TQ3A/1:user/release-keys");
+		in_base[i].results = w[i];
+		in_base[i].name = "base.json";
+	}
+	add_p90(r, base25 + 5, 5);
+	rs_str_set(&r->device.fingerprint,
+	    "google/panther/panther:13/TQ3A/1:user/release-keys");
+	assert_int_equal(compare_run(&c, &in_cur, in_base, 3, &o), 0);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->base.n, 10);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->verdict, CMP_PASS);
+	assert_int_equal(c->warnings.nr, 1);
+	assert_non_null(strstr(c->warnings.items[0], "1 of 3 baseline runs "
+	    "were measured on another OS build"));
+	comparison_free(c);
+	/* tonight on the new build alone: every run is another's, kept */
+	rs_str_set(&r->device.fingerprint, "google/panther/panther:15/AP3A/1:"
+	    "user/release-keys");
+	assert_int_equal(compare_run(&c, &in_cur, in_base, 3, &o), 0);
+	assert_int_equal(entry(c, "list", "frame_p90_ms")->base.n, 15);
+	assert_int_equal(c->warnings.nr, 1);
+	assert_non_null(strstr(c->warnings.items[0], "every baseline run was "
+	    "measured on another OS build"));
+	comparison_free(c);
+	for (int i = 0; i < 3; i++)
+		results_free(w[i]);
+	results_free(r);
+}
+
+/*
  * Fewer valid iterations than min_iterations: inconclusive even when the
  * values are identical to the baseline's, and the scenario says why.
  */
@@ -2864,6 +2914,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(alike_scenes_share_their_kinds_spread),
 	cmocka_unit_test(no_baseline_values_is_new),
 	cmocka_unit_test(absent_scenario_is_missing),
+	cmocka_unit_test(another_os_build_is_left_out),
 	cmocka_unit_test(too_few_iterations_never_pass),
 	cmocka_unit_test(warmup_and_failed_iterations_excluded),
 	cmocka_unit_test(non_finite_and_missing_values_are_left_out),
