@@ -187,6 +187,9 @@ compare_scenario(struct cmp_ctx *x, struct cmp_scope *sc)
 	add_scene_names(&scenes, sc->cur);
 	for (size_t i = 0; i < sc->nr_base; i++)
 		add_scene_names(&scenes, sc->base[i]);
+	(void)cmp_corrupt_records(sc, NULL, &c->warnings);
+	for (size_t j = 0; j < scenes.nr; j++)
+		(void)cmp_corrupt_records(sc, scenes.items[j], &c->warnings);
 	for (size_t k = 0; k < metric_count(); k++)
 		if (metric_at(k)->scope == METRIC_SCENARIO)
 			cmp_compare_metric(x, sc, NULL, metric_at(k));

@@ -83,14 +83,84 @@ scene_speed(double *out, double *var, const struct rs_scene *sn)
 	return 0;
 }
 
+/* The number a record's corruption is judged by (CMP_CORRUPT_FACTOR). */
+static double
+record_level(const struct rs_iteration *it, const char *scene)
+{
+	const struct rs_scene *sn;
+
+	if (!scene)
+		return it->startup.present ? it->startup.total_ms : NAN;
+	sn = rs_iteration_find_scene(it, scene);
+	return sn && sn->frames.present ? sn->frames.p50_ms : NAN;
+}
+
+/* The median level of `scene`'s baseline records; NAN for too few. */
+static double
+baseline_level(const struct cmp_scope *sc, const char *scene)
+{
+	double *v = NULL, med = NAN;
+	size_t n = 0, alloc = 0;
+
+	for (size_t r = 0; r < sc->nr_base; r++)
+		for (size_t i = 0; sc->base[r] &&
+		    i < sc->base[r]->nr_iterations; i++) {
+			const struct rs_iteration *it =
+			    &sc->base[r]->iterations[i];
+			double x = iteration_valid(it) ?
+			    record_level(it, scene) : NAN;
+
+			if (isfinite(x) && x > 0) {
+				XALLOC_GROW(v, n + 1, alloc);
+				v[n++] = x;
+			}
+		}
+	if (n < CMP_CORRUPT_MIN || stats_quantile(&med, v, n, 0.5))
+		med = NAN;
+	free(v);
+	return med;
+}
+
+static bool
+corrupt(const struct rs_iteration *it, const char *scene, double level)
+{
+	double x = record_level(it, scene);
+
+	return isfinite(level) && isfinite(x) && x > 0 &&
+	    (x > CMP_CORRUPT_FACTOR * level || x * CMP_CORRUPT_FACTOR < level);
+}
+
+size_t
+cmp_corrupt_records(const struct cmp_scope *sc, const char *scene,
+    struct strlist *warnings)
+{
+	double level = baseline_level(sc, scene);
+	size_t n = 0;
+
+	for (size_t r = 0; isfinite(level) && r < sc->nr_base; r++)
+		for (size_t i = 0; sc->base[r] &&
+		    i < sc->base[r]->nr_iterations; i++)
+			n += iteration_valid(&sc->base[r]->iterations[i]) &&
+			    corrupt(&sc->base[r]->iterations[i], scene, level);
+	if (n && warnings)
+		strlist_addf(warnings, "%s%s%s: %zu baseline iteration%s "
+		    "whose %s was over %g times from the others' left out as "
+		    "corrupt", sc->scenario, scene ? "/" : "",
+		    scene ? scene : "", n, n == 1 ? "" : "s",
+		    scene ? "median frame" : "launch", CMP_CORRUPT_FACTOR);
+	return n;
+}
+
 /*
  * Append the values of `m` in scene `scene` (NULL: the launch) of `sc`,
  * each with its run (the baseline input's index, -1 for the current run)
- * and session, and for the jank kind the iteration's speed.
+ * and session, and for the jank kind the iteration's speed.  A baseline
+ * record whose level is corrupt against `level` (the baseline's median
+ * level, NAN: none) gives no value.
  */
 static void
 gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
-    const struct metric_def *m, int run)
+    const struct metric_def *m, int run, double level)
 {
 	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
 		const struct rs_iteration *it = &sc->iterations[i];
@@ -99,6 +169,8 @@ gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
 		int rc;
 
 		if (!iteration_valid(it))
+			continue;
+		if (run >= 0 && corrupt(it, scene, level))
 			continue;
 		if (scene) {
 			sn = rs_iteration_find_scene(it, scene);
@@ -200,10 +272,11 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 	size_t min = (size_t)x->o->min_iterations;
 	struct cmp_pending *p;
 	struct cmp_entry *e;
+	double level = baseline_level(sc, scene);
 
 	for (size_t i = 0; i < sc->nr_base; i++)
-		gather(&b, sc->base[i], scene, m, (int)i);
-	gather(&cu, sc->cur, scene, m, -1);
+		gather(&b, sc->base[i], scene, m, (int)i, level);
+	gather(&cu, sc->cur, scene, m, -1, NAN);
 	if (b.dropped + cu.dropped)
 		strlist_addf(&c->warnings, "%s%s%s: %s: %zu values that are "
 		    "not finite numbers were left out", sc->scenario,
@@ -353,17 +426,21 @@ mean_frame_ms(double *out, const struct rs_scene *sn)
 	return 0;
 }
 
-/* The mean frame time of `scene` in every valid iteration of `sc`. */
+/*
+ * The mean frame time of `scene` in every valid iteration of `sc`, but a
+ * corrupt baseline record's (`level`, as gather()).
+ */
 static void
 gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
-    const char *scene, int run)
+    const char *scene, int run, double level)
 {
 	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
 		const struct rs_iteration *it = &sc->iterations[i];
 		const struct rs_scene *sn;
 		double v;
 
-		if (!iteration_valid(it))
+		if (!iteration_valid(it) ||
+		    (run >= 0 && corrupt(it, scene, level)))
 			continue;
 		sn = rs_iteration_find_scene(it, scene);
 		if (sn && !mean_frame_ms(&v, sn))
@@ -380,6 +457,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
 		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
 	struct cmp_scene_frames *f;
+	double level;
 
 	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
 	f = &x->frames[x->nr_frames++];
@@ -387,9 +465,10 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 	f->scenario = sc->scenario;
 	f->scene = xstrdup(scene);
 	f->p.metric = &mean_frame;
+	level = baseline_level(sc, scene);
 	for (size_t r = 0; r < sc->nr_base; r++)
-		gather_frames(&f->p.b, sc->base[r], scene, (int)r);
-	gather_frames(&f->p.cu, sc->cur, scene, -1);
+		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level);
+	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN);
 }
 
 void

@@ -382,6 +382,29 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * A baseline record is corrupt when its scene's median frame (p50), or
+ * its launch's total time, lies more than this factor from the median of
+ * the scene's (the launch's) over every baseline iteration: a phone does
+ * not draw the middle of a scene three times slower or faster from one
+ * iteration to the next (they differ by percents; a warm or throttled
+ * phone by tens of percents), while one such value, every percentile x10,
+ * widens a baseline enough to hide a scene 30 % slower.  Such a record is
+ * left out of every metric of its scene (its launch), with a warning.
+ * Only the baseline: tonight's values are what the gate judges.
+ */
+#define CMP_CORRUPT_FACTOR 3.0
+/* ... once the baseline has this many values to take the median of. */
+#define CMP_CORRUPT_MIN 5
+
+/*
+ * The baseline records of `scene` (NULL: the launch) of `sc` that are
+ * corrupt (CMP_CORRUPT_FACTOR), counted; with `warnings`, a line saying
+ * so when there is any.
+ */
+size_t cmp_corrupt_records(const struct cmp_scope *sc, const char *scene,
+    struct strlist *warnings);
+
+/*
  * Make the entry of metric `m` in `scene` (NULL: the scenario's own) of
  * scope `sc`: its samples, summaries and the gates before any statistics;
  * an entry that reaches the statistics is kept pending in x->pend.
