@@ -25,6 +25,7 @@
  *         <system-out>suspect (q = ...): ...</system-out>   a suspect
  *       </testcase>
  *       <testcase ... name="[SCENE: ]block APP-FRAME (SIGNATURE)">
+ *         <failure type="regression" .../>    a new signature that fails
  *         <system-out>new or worse, counts, stack</system-out>
  *       </testcase>                           one per new or worse block
  *       <system-err>the device's warnings, one per line</system-err>
@@ -35,9 +36,9 @@
  * with an error, skipped those skipped; testsuites sums its suites (the
  * schema has no skipped there).  A suspect (a pass that leans worse,
  * compare.h step 8) passes too, with the why in its system-out.  A block
- * is a passing testcase: blocks
- * explain the blocks/block_ms metrics and do not change the verdict, but
- * a CI's test history should track them by name.  Times are seconds of
+ * is a passing testcase, but for a new signature that is a regression
+ * (compare_blocks.c): blocks explain the blocks/block_ms metrics, and a
+ * CI's test history should track them by name.  Times are seconds of
  * the current run: a scene's measured windows shared by its metrics, a
  * scenario's measured time outside its scenes by its launch metrics, and
  * a suite's time is every iteration of the device, warm-ups included.
@@ -165,6 +166,14 @@ add_blocks(struct jsuite *s, const char *classname, const cJSON *blocks)
 		name = xasprintf("%s%sblock %s (%s)", scene, *scene ? ": " : "",
 		    str(b, "headline"), str(b, "short_signature"));
 		c = add_case(s, classname, name);
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b,
+		    "regression"))) {
+			/* A new signature enough iterations carry fails. */
+			c->status = J_FAILURE;
+			c->ftype = "regression";
+			c->message = xasprintf("new main-thread block at %s: %s",
+			    str(b, "where"), str(b, "verdict_text"));
+		}
 		strbuf_addf(&out, "%s main-thread block at %s\nsignature %s\n"
 		    "current: %s\nbaseline: %s\n", status, str(b, "where"),
 		    str(b, "signature"),

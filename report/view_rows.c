@@ -195,7 +195,17 @@ view_block(struct view_dev *d, const struct cmp_block *blk)
 		view_json_strf(o, "where", "%s (outside scenes)",
 		    blk->scenario);
 	view_json_str(o, "status", cmp_block_status_name(blk->status));
-	view_json_str(o, "status_label", label[blk->status]);
+	/* A new signature that fails the run says so in its label. */
+	if (blk->verdict == CMP_REGRESSION) {
+		view_json_str(o, "status_label", "New: regression");
+		cJSON_AddTrueToObject(o, "regression");
+		view_json_strf(o, "verdict_text", "new in %.0f of %.0f "
+		    "iterations, none of %.0f baseline ones (p = %.2g)",
+		    blk->cur.carriers, blk->cur.iterations,
+		    blk->base.iterations, blk->p_value);
+	} else {
+		view_json_str(o, "status_label", label[blk->status]);
+	}
 	cJSON_AddTrueToObject(o, cmp_block_status_name(blk->status));
 	view_json_str(o, "color", bad ? "#a50e0e" : "#1e6b34");
 	view_json_str(o, "background", bad ? "#fce8e6" : "#e6f4ea");

@@ -174,7 +174,7 @@ cat >"$DEMO/jankgate.json" <<EOF
   "sources": ["gfxinfo", "startup", "blockcanary"],
   "iterations": 5,
   "warmups": 1,
-  "max_iterations": 10,
+  "max_iterations": 20,
   "out_dir": "out",
   "baseline": { "repo": "baselines.git", "ref": "main", "history": 5,
                 "update": "on-pass" },
@@ -223,11 +223,12 @@ gate() {
 	    sed 's/^/    /' || true
 }
 
-step "night 1: shop 1.0.0, no baseline yet (about 45 s)"
-note "ten iterations on each phone, recorded as the first baseline:"
-note "JANKGATE_ITERATIONS=10 jankgate gate --update always --mail never -o out/night1"
+step "night 1: shop 1.0.0, no baseline yet (about 80 s)"
+note "twenty iterations on each phone, recorded as the first baseline"
+note "(a new main-thread block tonight is tested against them):"
+note "JANKGATE_ITERATIONS=20 jankgate gate --update always --mail never -o out/night1"
 build_apk v1
-JANKGATE_ITERATIONS=10 JANKGATE_MAX_ITERATIONS=10 \
+JANKGATE_ITERATIONS=20 JANKGATE_MAX_ITERATIONS=20 \
 	gate night1 --update always --mail never -o out/night1
 [ $rc -eq 0 ] || {
 	cat "$DEMO/logs/night1.out" >&2
@@ -239,7 +240,7 @@ echo
 note "baseline repository, main:"
 git --git-dir="$DEMO/baselines.git" log --format='      %h %s' main
 
-step "night 2: shop 1.1.0 gated against that baseline (about 25 s)"
+step "night 2: shop 1.1.0 gated against that baseline (about 25 to 60 s)"
 note "jankgate gate -o out/night2"
 build_apk v2
 gate night2 -o out/night2

@@ -530,8 +530,10 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	cmp_estimate_kinds(&x);
 	cmp_test_all(&x);
 	rc = cmp_decide_all(&x);
-	if (!rc)
+	if (!rc) {
 		keep_regressions(c, o->prior);
+		cmp_decide_blocks(c, o);
+	}
 	for (size_t i = 0; i < x.nr_pend; i++) {
 		cmp_sample_release(&x.pend[i].b);
 		cmp_sample_release(&x.pend[i].cu);

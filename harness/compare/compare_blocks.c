@@ -20,11 +20,23 @@
  * (compare_overlap.c), so a report can say what a stall cost.
  *
  * These records explain the `blocks` and `block_ms` metrics, which carry
- * the statistics and the gate; a block record never changes the exit
- * status.  Blocks without a signature are not grouped here (they still
- * count in the metrics), and a scope with no valid current iteration is
- * skipped, since nothing can be said to have gone away from a run that
- * did not happen.
+ * the statistics for blocks the baseline knows.  A new signature is
+ * different: BlockCanary's users treat a new stall as a defect, and a
+ * count of all of a scene's blocks dilutes one new cause among the old
+ * ones.  So a new signature whose occurrences last at least the scene's
+ * absolute block_ms threshold (100 ms by default) is tested on its
+ * carriers, the iterations it occurred in: k of the n current ones
+ * against none of the m baseline ones.  With no baseline iteration
+ * carrying it, the exact one-sided test (Fisher's, conditioned on the
+ * k carriers) is p = C(n, k) / C(n + m, k), the chance that every
+ * carrier fell on the current side.  At p <= alpha_look over the number
+ * of new signatures tested it is a regression of its scene; before the
+ * last of several looks, at p <= the count's promise, inconclusive, so
+ * the gate measures the scenario again (cmp_decide_blocks()).  Blocks
+ * without a signature are not grouped here (they still count in the
+ * metrics), and a scope with no valid current iteration is skipped,
+ * since nothing can be said to have gone away from a run that did not
+ * happen.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +61,8 @@ struct sig_acc {
 	const char *signature;
 	const struct rs_block *example;	/* the first seen, current first */
 	double count[2];
+	double carriers[2];	/* iterations it occurred in */
+	double stamp[2];	/* the last such, as set->iterations */
 	double *wall[2];
 	size_t nr_wall[2], alloc_wall[2];
 	double janky[2], seen[2];	/* compare_overlap.c */
@@ -107,6 +121,10 @@ add_block(struct block_set *set, const struct rs_scene *sn, int side,
 		a->example = blk;
 	}
 	a->count[side]++;
+	if (a->stamp[side] != set->iterations[side]) {
+		a->stamp[side] = set->iterations[side];
+		a->carriers[side]++;
+	}
 	if ((janky = cmp_block_janky_frames(sn, blk)) >= 0) {
 		a->janky[side] += janky;
 		a->seen[side]++;
@@ -141,6 +159,7 @@ fill_side(struct cmp_block_side *out, const struct sig_acc *a, int side,
     double iterations)
 {
 	out->iterations = iterations;
+	out->carriers = a->carriers[side];
 	out->count = a->count[side];
 	out->per_iteration = iterations > 0 ? a->count[side] / iterations :
 	    NAN;
@@ -233,4 +252,84 @@ compare_blocks(struct comparison *c, const char *scenario,
 		free(s->sigs);
 	}
 	free(set.scopes);
+}
+
+/* C(n, k) / C(n + m, k): every one of k carriers among n + m on the n. */
+static double
+all_carriers_current(double k, double n, double m)
+{
+	double p = 1;
+
+	for (double i = 0; i < k; i++)
+		p *= (n - i) / (n + m - i);
+	return p;
+}
+
+/* A new signature's occurrences last the scene's block_ms threshold. */
+static bool
+practical(const struct cmp_block *b, const struct compare_opts *o)
+{
+	const struct metric_def *m = metric_find("block_ms");
+	double rel = m->rel_threshold, abs_ = m->abs_threshold;
+
+	if (o->cfg)
+		config_threshold_for(o->cfg, b->scene, m, &rel, &abs_);
+	return isfinite(b->cur.wall_ms) && b->cur.wall_ms >= abs_;
+}
+
+/* The block of `prior` with the scope and signature of `b`, or NULL. */
+static const struct cmp_block *
+prior_block(const struct comparison *prior, const struct cmp_block *b)
+{
+	for (size_t i = 0; prior && i < prior->nr_blocks; i++) {
+		const struct cmp_block *p = &prior->blocks[i];
+
+		if (!strcmp(p->scenario, b->scenario) &&
+		    !strcmp(p->signature, b->signature) &&
+		    (p->scene == b->scene || (p->scene && b->scene &&
+		    !strcmp(p->scene, b->scene))))
+			return p;
+	}
+	return NULL;
+}
+
+void
+cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
+{
+	size_t tested = 0;
+	double level, promise;
+
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		struct cmp_block *b = &c->blocks[i];
+
+		b->verdict = CMP_PASS;
+		b->p_value = NAN;
+		if (b->status != CMP_BLOCK_NEW || !(b->base.iterations >= 1) ||
+		    !(b->cur.iterations >= 1) || !practical(b, o))
+			continue;
+		b->p_value = all_carriers_current(b->cur.carriers,
+		    b->cur.iterations, b->base.iterations);
+		tested++;
+	}
+	level = tested ? c->alpha_look / (double)tested : 0;
+	promise = o->looks > 1 && !o->last ? cmp_promise_count(o->look,
+	    o->looks, o->interleaved) : 0;
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		struct cmp_block *b = &c->blocks[i];
+		const struct cmp_block *p = prior_block(o->prior, b);
+
+		if (p && p->verdict == CMP_REGRESSION) {
+			/* An earlier look's finding stands (compare.h 6). */
+			b->verdict = CMP_REGRESSION;
+			b->p_value = p->p_value;
+			b->look = p->look;
+			continue;
+		}
+		if (!isfinite(b->p_value))
+			continue;
+		if (b->p_value <= level)
+			b->verdict = CMP_REGRESSION;
+		else if (b->p_value <= promise)
+			b->verdict = CMP_INCONCLUSIVE;
+	}
 }

@@ -449,6 +449,12 @@ void cmp_test_all(struct cmp_ctx *x);
 /* Adjust the run's p-values and decide every pending entry. */
 int cmp_decide_all(struct cmp_ctx *x);
 
+/*
+ * compare_blocks.c: the verdicts of c's new block signatures (its header
+ * has the test), after every scenario's blocks are in c->blocks.
+ */
+void cmp_decide_blocks(struct comparison *c, const struct compare_opts *o);
+
 /* compare_trend.c: the trend line. */
 
 /* A kind's trend over the window into sk (see compare_trend.c). */

@@ -247,7 +247,7 @@ static void
 empty_side(struct cmp_block_side *s)
 {
 	s->iterations = s->count = s->per_iteration = s->wall_ms = NAN;
-	s->janky_frames = s->frames_seen = NAN;
+	s->janky_frames = s->frames_seen = s->carriers = NAN;
 }
 
 struct cmp_block *
@@ -261,6 +261,9 @@ comparison_add_block(struct comparison *c)
 	empty_side(&b->base);
 	empty_side(&b->cur);
 	strlist_init(&b->stack);
+	b->verdict = CMP_PASS;
+	b->p_value = NAN;
+	b->look = c->look;
 	return b;
 }
 
@@ -361,6 +364,12 @@ comparison_verdict(const struct comparison *c)
 		if (c->entries[i].verdict == CMP_REGRESSION)
 			return CMP_REGRESSION;
 		if (c->entries[i].verdict == CMP_INCONCLUSIVE)
+			v = CMP_INCONCLUSIVE;
+	}
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		if (c->blocks[i].verdict == CMP_REGRESSION)
+			return CMP_REGRESSION;
+		if (c->blocks[i].verdict == CMP_INCONCLUSIVE)
 			v = CMP_INCONCLUSIVE;
 	}
 	if (c->missing.nr)

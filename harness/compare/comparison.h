@@ -157,6 +157,7 @@ struct cmp_entry {
 /* A main-thread block signature seen in a scenario or scene. */
 struct cmp_block_side {
 	double iterations;	/* valid iterations looked at */
+	double carriers;	/* of those, the ones it occurred in */
 	double count;		/* occurrences in them */
 	double per_iteration;	/* count / iterations */
 	double wall_ms;		/* median wall time of the occurrences */
@@ -177,6 +178,17 @@ struct cmp_block {
 	enum cmp_block_status status;
 	struct cmp_block_side base, cur;
 	struct strlist stack;	/* one occurrence, innermost frame first */
+	/*
+	 * A new signature (absent from every baseline iteration) that
+	 * enough current iterations carry is a regression of its scene
+	 * (compare_blocks.c, cmp_decide_blocks()); one that more
+	 * iterations may make one is inconclusive; everything else
+	 * passes.  `p_value`: the exact test of its carriers, NAN when
+	 * not tested.  `look`: the look whose numbers these are.
+	 */
+	enum cmp_verdict verdict;
+	double p_value;
+	int look;
 };
 
 /*
@@ -316,7 +328,8 @@ struct comparison *comparison_new(void);
 void comparison_free(struct comparison *c);
 
 /*
- * The run's verdict over entries and scenarios: CMP_REGRESSION if any,
+ * The run's verdict over entries, new blocks and scenarios: CMP_REGRESSION
+ * if any,
  * else CMP_MISSING when the baseline measured a scenario or scene this
  * complete run did not (c->missing), else CMP_INCONCLUSIVE if any, else
  * CMP_PASS (improvements, new metrics and a single metric without a

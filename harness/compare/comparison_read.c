@@ -578,6 +578,7 @@ read_side(struct cr *r, const cJSON *o, void *dst)
 	struct cmp_block_side *s = dst;
 
 	if (get_num(r, o, "iterations", &s->iterations) ||
+	    get_num(r, o, "carriers", &s->carriers) ||
 	    get_num(r, o, "count", &s->count) ||
 	    get_num(r, o, "per_iteration", &s->per_iteration) ||
 	    get_num(r, o, "wall_ms", &s->wall_ms) ||
@@ -639,6 +640,21 @@ read_block(struct cr *r, const cJSON *o, void *dst)
 	if (!rc && (!status || cmp_block_status_parse(&b->status, status)))
 		rc = bad(r, "status", "unchanged, new, worse or resolved");
 	free(status);
+	status = NULL;
+	/* A file from before blocks had verdicts: they all passed. */
+	if (!rc)
+		rc = get_str(r, o, "verdict", &status);
+	if (!rc && status && cmp_verdict_parse(&b->verdict, status))
+		rc = bad(r, "verdict", "a verdict");
+	free(status);
+	if (!rc)
+		rc = get_num(r, o, "p_value", &b->p_value);
+	if (!rc) {
+		double look = b->look;
+
+		rc = get_num(r, o, "look", &look);
+		b->look = isfinite(look) ? (int)look : b->look;
+	}
 	if (!rc)
 		rc = read_object(r, o, "baseline", read_side, &b->base);
 	if (!rc)

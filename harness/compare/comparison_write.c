@@ -195,6 +195,7 @@ write_side(struct jsonw *w, const char *key, const struct cmp_block_side *s)
 {
 	jsonw_open(w, key, '{');
 	jsonw_num(w, "iterations", s->iterations);
+	jsonw_num(w, "carriers", s->carriers);
 	jsonw_num(w, "count", s->count);
 	jsonw_num(w, "per_iteration", s->per_iteration);
 	jsonw_num(w, "wall_ms", s->wall_ms);
@@ -227,6 +228,9 @@ write_block(struct jsonw *w, const struct cmp_block *b)
 	jsonw_str(w, "scene", b->scene);
 	jsonw_str(w, "signature", b->signature);
 	jsonw_str(w, "status", cmp_block_status_name(b->status));
+	jsonw_str(w, "verdict", cmp_verdict_name(b->verdict));
+	jsonw_num(w, "p_value", b->p_value);
+	jsonw_num(w, "look", (double)b->look);
 	write_side(w, "baseline", &b->base);
 	write_side(w, "current", &b->cur);
 	write_list(w, "stack", &b->stack);

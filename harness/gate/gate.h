@@ -192,8 +192,8 @@ int gate_batch(int iterations, int max_iterations, int done);
 
 /*
  * Append to `out` the scenarios of `c` (each once, in entry order) that
- * more iterations could settle: an entry or the scenario itself is
- * inconclusive.
+ * more iterations could settle: an entry, a new block or the scenario
+ * itself is inconclusive.
  */
 void gate_undecided(struct strlist *out, const struct comparison *c);
 

@@ -225,9 +225,12 @@ list_blocks(struct strlist *out, const struct comparison *c)
 		}
 		if (b->status == CMP_BLOCK_NEW)
 			strlist_addf(out, "%s%s%s: new block at %.*s, %.0f ms, "
-			    "%.2g per iteration", b->scenario, b->scene ? "/" :
-			    "", b->scene ? b->scene : "", (int)len, top,
-			    b->cur.wall_ms, b->cur.per_iteration);
+			    "in %.0f of %.0f iterations%s", b->scenario,
+			    b->scene ? "/" : "", b->scene ? b->scene : "",
+			    (int)len, top, b->cur.wall_ms, b->cur.carriers,
+			    b->cur.iterations, b->verdict == CMP_REGRESSION ?
+			    ": regression" : b->verdict == CMP_INCONCLUSIVE ?
+			    ": inconclusive" : "");
 		else
 			strlist_addf(out, "%s%s%s: worse block at %.*s, "
 			    "%.0f -> %.0f ms, %.2g -> %.2g per iteration",

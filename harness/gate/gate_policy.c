@@ -42,6 +42,10 @@ gate_undecided(struct strlist *out, const struct comparison *c)
 		if (c->entries[i].verdict == CMP_INCONCLUSIVE &&
 		    strlist_find(out, c->entries[i].scenario) < 0)
 			strlist_add(out, c->entries[i].scenario);
+	for (size_t i = 0; i < c->nr_blocks; i++)
+		if (c->blocks[i].verdict == CMP_INCONCLUSIVE &&
+		    strlist_find(out, c->blocks[i].scenario) < 0)
+			strlist_add(out, c->blocks[i].scenario);
 }
 
 const char *

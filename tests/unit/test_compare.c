@@ -2648,8 +2648,72 @@ blocks_compared_by_signature(void **state)
 	assert_true(block(c, "longer")->cur.wall_ms == 650);
 	assert_string_equal(k->scene, "list");
 	assert_string_equal(k->stack.items[0], "com.example.feed.Adapter.bind");
-	/* Block records explain; they do not fail the run. */
+	/*
+	 * Block records explain; a new signature fails the run only when
+	 * enough iterations carry it: 4 of 4 against 0 of 4 is p = 1/70.
+	 */
+	assert_true(fabs(block(c, "fresh")->p_value - 1.0 / 70) < 1e-12);
+	assert_int_equal(block(c, "fresh")->verdict, CMP_PASS);
 	assert_int_not_equal(comparison_verdict(c), CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
+}
+
+/*
+ * A new signature in half of tonight's iterations, never in the
+ * baseline's 20, is a regression of its scene (p = C(10,5)/C(30,5) =
+ * 0.0018); the same in 2 of 10 (p = 0.21) passes, as does one shorter
+ * than the block_ms threshold (50 ms).  Before the last of several looks,
+ * a new signature whose p is within the count's promise but not the
+ * level is inconclusive, and the gate measures its scenario again.
+ */
+static void
+new_block_signatures_are_tested_on_their_carriers(void **state)
+{
+	struct results *b = run_new(KEY), *r = run_new(KEY);
+	struct comparison *c;
+	struct compare_opts o;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		add_block(add_scene_iteration(b, "feed", "list", false, true),
+		    "old", 300);
+	for (int i = 0; i < 10; i++) {
+		struct rs_scene *sc = add_scene_iteration(r, "feed", "list",
+		    false, true);
+
+		add_block(sc, "old", 300);
+		if (i % 2)
+			add_block(sc, "coupons", 450);
+		if (i % 5 == 0)
+			add_block(sc, "rare", 450);
+		if (i % 2 == 0)
+			add_block(sc, "short", 50);
+	}
+	c = compare_ok(r, b, NULL);
+	assert_true(fabs(block(c, "coupons")->p_value - 252.0 / 142506) <
+	    1e-12);
+	assert_int_equal(block(c, "coupons")->verdict, CMP_REGRESSION);
+	assert_true(block(c, "coupons")->cur.carriers == 5);
+	assert_int_equal(block(c, "rare")->verdict, CMP_PASS);
+	assert_true(isnan(block(c, "short")->p_value));
+	assert_int_equal(block(c, "short")->verdict, CMP_PASS);
+	assert_int_equal(block(c, "old")->verdict, CMP_PASS);
+	assert_int_equal(comparison_verdict(c), CMP_REGRESSION);
+	comparison_free(c);
+
+	/* the first of two looks, with only 3 of 10 carrying it: again */
+	compare_opts_init(&o, NULL);
+	o.look = 1;
+	o.looks = 2;
+	for (int i = 0; i < 10; i++)
+		if (i % 2 && i > 5)
+			r->scenarios[0].iterations[i].scenes[0].nr_blocks = 1;
+	c = compare_ok(r, b, &o);
+	assert_true(block(c, "coupons")->cur.carriers == 3);
+	assert_int_equal(block(c, "coupons")->verdict, CMP_INCONCLUSIVE);
+	assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
 	comparison_free(c);
 	results_free(b);
 	results_free(r);
@@ -2985,6 +3049,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(detectable_shift_follows_noise_and_size),
 	cmocka_unit_test(run_verdict_precedence),
 	cmocka_unit_test(blocks_compared_by_signature),
+	cmocka_unit_test(new_block_signatures_are_tested_on_their_carriers),
 	cmocka_unit_test(incomparable_runs_are_refused),
 	cmocka_unit_test(changed_scenario_is_flagged),
 	cmocka_unit_test(json_round_trip),
