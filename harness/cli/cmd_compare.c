@@ -20,10 +20,18 @@
  * scenario) pairs are compared in all, and this one takes alpha in
  * proportion to its scenarios (what `gate` does for its keys and shards).
  *
+ * By default the comparison is a last look: it decides, as a CI job that
+ * runs, compares and reports once must (compare.h step 6).  --look K/N
+ * makes it look K of gate's N, a look before the last unless K = N or
+ * --final; --prior FILE is the comparison of the look before, whose
+ * regressions stand.  With them a night's verdict is recomputed from its
+ * files: gate keeps each look's comparison as comparison-look-K.json.
+ *
  * Exit status (exitstatus.h): 2 for bad usage, an unreadable or invalid
  * file, or runs that are not comparable; else 1 when any entry is a
  * regression, 3 when comparison.json could not be written or the current
- * run holds not one valid iteration, 4 when something is inconclusive, 0
+ * run holds not one valid iteration, 4 when something is inconclusive (at
+ * a look before the last: more iterations could decide), 0
  * otherwise (improvements, new and missing metrics included, and a first
  * run whatever its size).
  */
@@ -49,9 +57,11 @@
 /* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
 static const char *const usage[] = {
 	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
-	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
+	"[-o FILE] [--allow-mismatch] [--night-pairs N] [--look K/N] "
+	"[--final] [--prior FILE]",
 	"jankgate compare CURRENT.json --against REF [--repo URL] "
-	"[-o FILE] [--allow-mismatch] [--night-pairs N]",
+	"[-o FILE] [--allow-mismatch] [--night-pairs N] [--look K/N] "
+	"[--final] [--prior FILE]",
 	NULL
 };
 
@@ -73,6 +83,14 @@ static const char options[] =
 	"                      compares N (device key, scenario) pairs in\n"
 	"                      all: it takes alpha in proportion to its\n"
 	"                      own scenarios (gate does this itself)\n"
+	"  --look K/N          this comparison is look K of N that a gate\n"
+	"                      takes (default 1/1): before the last it\n"
+	"                      asks for more iterations (exit 4) where\n"
+	"                      they could decide\n"
+	"  --final             this look is the last, whatever K: decide\n"
+	"                      (the default without --look)\n"
+	"  --prior FILE        the comparison of the look before: its\n"
+	"                      regressions stand\n"
 	"  -c FILE             thresholds, alpha, correction, min_iterations\n"
 	"                      and the session priors from this\n"
 	"                      configuration (default: $JANKGATE_CONFIG,\n"
@@ -90,6 +108,9 @@ struct compare_args {
 	const char *repo;	/* --repo: overrides baseline.repo */
 	int allow_mismatch;
 	long night_pairs;	/* --night-pairs; 0: this comparison alone */
+	int look, looks;	/* --look K/N; default 1/1 */
+	int final;		/* --final */
+	const char *prior;	/* --prior FILE */
 };
 
 static int
@@ -103,6 +124,9 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 		{ "against", required_argument, NULL, 'A' },
 		{ "repo", required_argument, NULL, 'R' },
 		{ "night-pairs", required_argument, NULL, 'N' },
+		{ "look", required_argument, NULL, 'L' },
+		{ "final", no_argument, NULL, 'F' },
+		{ "prior", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_compare;
@@ -130,9 +154,25 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 			    a->night_pairs > 1000000)
 				return cmd_usage_error(self, "--night-pairs "
 				    "takes a count from 1, not '%s'", optarg);
-		} else
+		} else if (opt == 'L') {
+			char slash = 0, tail = 0;
+
+			if (sscanf(optarg, "%d%c%d%c", &a->look, &slash,
+			    &a->looks, &tail) != 3 || slash != '/' ||
+			    a->looks < 1 || a->looks > 100 || a->look < 1 ||
+			    a->look > a->looks)
+				return cmd_usage_error(self, "--look takes K/N "
+				    "with 1 <= K <= N <= 100, not '%s'",
+				    optarg);
+		} else if (opt == 'F')
+			a->final = 1;
+		else if (opt == 'P')
+			a->prior = optarg;
+		else
 			return cmd_usage_error(self, NULL);
 	}
+	if (!a->looks)
+		a->look = a->looks = 1;
 	if (optind >= argc)
 		return cmd_usage_error(self, "no current results file given");
 	if (argc - optind > 1)
@@ -342,7 +382,7 @@ run(void *args, const struct config *cfg)
 	struct compare_args *a = args;
 	struct results *cur = NULL, **base = NULL;
 	struct compare_input in_cur, *in_base = NULL;
-	struct comparison *cmp = NULL;
+	struct comparison *cmp = NULL, *prior = NULL;
 	struct compare_opts opts;
 	int status;
 
@@ -369,6 +409,17 @@ run(void *args, const struct config *cfg)
 
 	compare_opts_init(&opts, &cfg->compare);
 	opts.allow_mismatch = a->allow_mismatch;
+	opts.look = a->look;
+	opts.looks = a->looks;
+	opts.last = a->final || a->look == a->looks;
+	if (a->prior) {
+		if (comparison_read(&prior, a->prior)) {
+			diag_plain("%s", jg_error_msg());
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
+		opts.prior = prior;
+	}
 	if (a->night_pairs) {
 		if ((size_t)a->night_pairs < cur->nr_scenarios) {
 			diag_error("--night-pairs %ld is fewer than the %zu "
@@ -408,6 +459,7 @@ run(void *args, const struct config *cfg)
 	print_table(cmp);
 out:
 	comparison_free(cmp);
+	comparison_free(prior);
 	results_free(cur);
 	for (size_t i = 0; base && i < a->baselines.nr; i++)
 		results_free(base[i]);

@@ -159,8 +159,9 @@ struct results;
 struct rs_scenario;
 
 /*
- * `jankgate compare` takes one look that is not the last: its user may
- * measure more.  A caller that looks again when a run is inconclusive
+ * compare_opts_init() gives one look that is not the last.  `jankgate
+ * compare` sets last (it decides, unless --look K/N says it is an earlier
+ * look of a gate's).  A caller that looks again when a run is inconclusive
  * (`gate`: 5 iterations, then batches up to max_iterations, K looks in
  * all) sets look = k and looks = K at look k, and last = true at the look
  * after which it will not measure more (k == K, or no undecided scenario

@@ -424,6 +424,22 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 		gate_fail(g, EXIT_INFRA, "compare", "%s", jg_error_msg());
 		free(k->comparison);
 		k->comparison = NULL;
+	} else {
+		/*
+		 * Each look's too, beside it: `compare --look K/N --prior`
+		 * recomputes a night's verdict from these files.
+		 */
+		char *copy = xstrdup(k->comparison), *each;
+
+		each = xasprintf("%s/comparison-look-%d.json", dirname(copy),
+		    look);
+		if (comparison_write(cmp, each)) {
+			k->status = exit_status_merge(k->status, EXIT_INFRA);
+			gate_fail(g, EXIT_INFRA, "compare", "%s",
+			    jg_error_msg());
+		}
+		free(each);
+		free(copy);
 	}
 	/* Suspects are named at the look too, not only in the final table. */
 	if (k->no_data)
