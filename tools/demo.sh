@@ -192,12 +192,20 @@ note "configuration: $DEMO/jankgate.json"
 # $DEMO/shop.apk.  Its BlockCanary reports stalls from 100 ms rather than
 # its default 500, as a team hunting checkout stalls would set it: then
 # both builds' checkout stalls are logged, the baseline has blocks to
-# compare with, and no night says the source yielded nothing.
+# compare with, and no night says the source yielded nothing.  1.1.0's
+# new coupon stall comes on nine checkouts in ten here (the app model's
+# 0.6 is for the cases that test a rarer one): at 0.6 the gate's early
+# looks, which spend little of the error rate, let one night in seven
+# end with the stall listed but not significant on a phone.
 build_apk() {
 	$PY - "$APPS/shop-$1.json" "$DEMO/shop-$1.json" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["libraries"]["blockcanary"]["threshold_ms"] = 100
+for a in m["activities"]:
+    for b in a.get("blocks", []):
+        if any(".applyCoupons(" in f for f in b["stack"]):
+            b["p"] = 0.9
 json.dump(m, open(sys.argv[2], "w"), indent=1)
 EOF
 	$PY "$SRC/tests/e2e/mkapk.py" "$DEMO/shop.apk" --model \
