@@ -121,7 +121,16 @@
  *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--no-offsets] [--every-look]
  *                      [--primary-metrics A,B,...] [--block-elasticity K]
- *                      [--only aa|ab|first|creep|inter] [--metric NAME]
+ *                      [--only aa|ab|first|creep|inter|real]
+ *                      [--metric NAME] [--check]
+ *                      [--real-off drift,tails,aging,warming,bad,cold,
+ *                                  vsync,corrupt]
+ *
+ * `--only real` (issue 46) runs the rows of real-phone noise, every
+ * effect of struct noise's second half on at once (bench_real());
+ * `--check` runs them at CHECK_NIGHTS and exits 1 when any figure's 95 %
+ * interval lies beyond its bound: the guarantee as a test (make check).
+ * --real-off switches the named effects off, to see what each costs.
  */
 #include <math.h>
 #include <pthread.h>
@@ -149,7 +158,9 @@
 #define MAX_KEYS 2
 #define MAX_SHARDS 4
 #define THREADS 2
+#define CHECK_NIGHTS 100	/* --check's nights a row (A/B: half) */
 #define PERIOD_MS (1000.0 / 90)
+
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
@@ -187,6 +198,8 @@ enum shift_kind {
 	SHIFT_LAUNCH_MS,	/* + amount ms to the launch */
 	SHIFT_LAUNCH_SCALE,	/* the launch x (1 + amount) */
 	SHIFT_BLOCKS,		/* Poisson(amount) more blocks in the scene */
+	SHIFT_NEW_BLOCK,	/* a block of a new signature, ~450 ms, in a
+				   share `amount` of the scene's iterations */
 };
 
 struct shift {
@@ -207,10 +220,34 @@ struct noise {
 	double own;		/* sd of each scenario's own factor in a
 				   session, beyond the session's */
 	double launch_sd;	/* sd of a launch's own factor; 0: LAUNCH_SD */
+	/*
+	 * What real phones add (issue 46; the --only real rows and
+	 * --check).  Every field 0 leaves the streams of the rows above as
+	 * they were.
+	 */
+	double tdf;		/* the session factor's log is Student t with
+				   this many degrees of freedom, `drift` its
+				   scale; 0: normal */
+	double cold_first;	/* a session's first measured iteration is
+				   this much slower (cold caches, JIT) */
+	double bad_scene_p;	/* an iteration has one scene 20-40 %
+				   slower (a background job in it) */
+	double vsync;		/* share of frames that wait for a vsync:
+				   they end just before a deadline multiple */
+	double hz;		/* the display; 0: 90 Hz */
+	bool corrupt;		/* one baseline record of the warmed window
+				   has every percentile x10 */
 };
 
 /* How far one cold launch strays by itself (on the log scale). */
 #define LAUNCH_SD 0.08
+
+/* The frame period of `nz`'s display, in ms. */
+static double
+period_of(const struct noise *nz)
+{
+	return nz && nz->hz > 0 ? 1000.0 / nz->hz : PERIOD_MS;
+}
 
 struct setup {
 	double alpha;
@@ -323,12 +360,13 @@ shifts(const struct shift *sh, int scenario, int scene, enum shift_kind k)
 static void
 gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
     int outlier, const struct shift *sh, int scenario, int scene,
-    struct stats_rng *r)
+    const struct noise *nz, struct stats_rng *r)
 {
 	static const int pct[] = { 50, 90, 95, 99 };
 	double *out[] = { &sc->frames.p50_ms, &sc->frames.p90_ms,
 		&sc->frames.p95_ms, &sc->frames.p99_ms };
-	double window = m->frames * PERIOD_MS, t = 0;
+	const double period = period_of(nz);
+	double window = m->frames * period, t = 0;
 	double spike_p = m->spike_p * (outlier ? 2 : 1);
 	double add = shifts(sh, scenario, scene, SHIFT_FRAME_MS) ?
 	    sh->amount : 0;
@@ -348,14 +386,23 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 		if (stats_rng_uniform(r) < spike_p)
 			d += m->spike_ms * f;
 		d = d * scale + add;
-		missed = floor(d / PERIOD_MS);
+		/*
+		 * A frame that waits for the display (triple buffering,
+		 * a busy RenderThread) completes just before the vsync
+		 * that shows it: durations pile up on the multiples of
+		 * the period, and whole-ms percentiles step by a period.
+		 */
+		if (nz && nz->vsync > 0 && stats_rng_uniform(r) < nz->vsync)
+			d = fmax(1, period * ceil(d / period) -
+			    uniform(r, 0, 0.8));
+		missed = floor(d / period);
 		rs_frames_add_bucket(fr, bucket_of(d), 1);
 		fr->count++;
-		fr->janky += d > PERIOD_MS;
+		fr->janky += d > period;
 		fr->slow += d >= 16;
 		fr->frozen += d >= 700;
 		fr->dropped += missed;
-		t += (missed + 1) * PERIOD_MS;
+		t += (missed + 1) * period;
 	}
 	for (int i = 0; i < 4; i++)
 		frames_percentile_from_histogram(fr->histogram,
@@ -372,6 +419,14 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 		rs_str_set(&b->signature, stats_rng_uniform(r) < 0.7 ?
 		    "sig-a" : "sig-b");
 	}
+	if (shifts(sh, scenario, scene, SHIFT_NEW_BLOCK) &&
+	    stats_rng_uniform(r) < sh->amount) {
+		struct rs_block *b = rs_scene_add_block(sc, "blockcanary");
+
+		b->wall_ms = round(lognormal(r, 450, 0.25) * f);
+		b->start_mono_ms = uniform(r, 0, window);
+		rs_str_set(&b->signature, "sig-new");
+	}
 }
 
 /* One iteration at session factor `sf`: a cold launch, then the scenes. */
@@ -384,6 +439,11 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 	double f = sf * exp(stats_rng_normal(r, 0, nz->iter_sd));
 	struct rs_startup *st = &it->startup;
 	double lf, total;
+	int bad = -1;
+
+	/* Drawn only where there is one: the other rows' streams stay. */
+	if (nz->bad_scene_p > 0 && stats_rng_uniform(r) < nz->bad_scene_p)
+		bad = (int)(stats_rng_uniform(r) * NR_SCENES) % NR_SCENES;
 
 	if (outlier)
 		f *= uniform(r, 1.15, 1.4);
@@ -408,8 +468,9 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 		char name[16];
 
 		snprintf(name, sizeof(name), "scene%d", j);
-		gen_scene(rs_iteration_add_scene(it, name), &m->scenes[j], f,
-		    outlier, sh, scenario, j, r);
+		gen_scene(rs_iteration_add_scene(it, name), &m->scenes[j],
+		    j == bad ? f * uniform(r, 1.2, 1.4) : f, outlier, sh,
+		    scenario, j, nz, r);
 	}
 }
 
@@ -468,8 +529,9 @@ gen_scenario(struct results *res, const struct app_model *app, int i, int n,
 	for (int k = 0; k < n; k++) {
 		struct rs_iteration *it = rs_scenario_add_iteration(s, false);
 
-		gen_iteration(it, &app->sc[i], i, clock ? sf *
-		    exp(nz->slope * (double)(*clock)++) : sf, nz, sh, r);
+		gen_iteration(it, &app->sc[i], i, (clock ? sf *
+		    exp(nz->slope * (double)(*clock)++) : sf) *
+		    (k == 0 ? 1 + nz->cold_first : 1), nz, sh, r);
 		it->session = session;
 	}
 }
@@ -547,11 +609,33 @@ night_noise_init(struct night_noise *nn, const struct noise *nz, int night,
 	    stats_rng_normal(r, 0, nz->drift * sqrt(nz->sticky)));
 }
 
+/*
+ * A draw of Student's t with `df` degrees of freedom: a normal over the
+ * root of a chi-square's mean square.  Session drift on real phones has
+ * heavy tails: most sessions within a percent or two, now and then one
+ * 5-10 % off (a thermal state, a background update).
+ */
+static double
+student_t(struct stats_rng *r, double df)
+{
+	double chi = 0;
+
+	for (int i = 0; i < (int)df; i++) {
+		double z = stats_rng_normal(r, 0, 1);
+
+		chi += z * z;
+	}
+	return stats_rng_normal(r, 0, 1) / sqrt(chi / df);
+}
+
 static double
 session_factor(const struct night_noise *nn, struct stats_rng *r)
 {
-	return nn->night_f * exp(stats_rng_normal(r, 0,
-	    nn->nz->drift * sqrt(1 - nn->nz->sticky)));
+	double scale = nn->nz->drift * sqrt(1 - nn->nz->sticky);
+
+	if (nn->nz->tdf > 0)
+		return nn->night_f * exp(scale * student_t(r, nn->nz->tdf));
+	return nn->night_f * exp(stats_rng_normal(r, 0, scale));
 }
 
 /* ---- the gate ----------------------------------------------------------- */
@@ -662,7 +746,7 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	opts.share = share;
 	opts.look = k;
 	opts.looks = looks;
-	opts.last = looks > 1 && k == looks;
+	opts.last = k == looks;	/* as `jankgate compare` alone: it decides */
 	opts.prior = prior;
 	opts.interleaved = su->interleaved;
 	if (compare_run(&c, &in_cur, in_base, (size_t)w->nr, &opts)) {
@@ -730,6 +814,26 @@ look(struct look *out, const struct window *w, const struct results *cur,
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		if (c->scenarios[i].verdict == CMP_INCONCLUSIVE)
 			out->undecided[atoi(c->scenarios[i].name + 1)] = true;
+	/* A new block signature is a verdict of its scene too. */
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		const struct cmp_block *b = &c->blocks[i];
+		struct cmp_entry where = { 0 };
+
+		where.scenario = b->scenario;
+		where.scene = b->scene;
+		if (b->verdict == CMP_INCONCLUSIVE)
+			out->undecided[atoi(b->scenario + 1)] = true;
+		if (b->verdict != CMP_REGRESSION)
+			continue;
+		out->regressions++;
+		out->scene_regressed |= is_target_scene(&where, sh);
+		if (trace && !is_target_scene(&where, sh))
+			fprintf(stderr, "false block %s %s/%s look %d/%d p "
+			    "%.3g carriers %g of %g, baseline %g\n",
+			    b->signature, b->scenario, b->scene ? b->scene :
+			    "-", k, looks, b->p_value, b->cur.carriers,
+			    b->cur.iterations, b->base.iterations);
+	}
 	out->run = comparison_verdict(c);
 	return c;
 }
@@ -756,6 +860,8 @@ gate_night(struct verdicts *v, const struct window *w,
     const char *key, int night, int looks, struct stats_rng *r)
 {
 	struct results *cur = run_new(key, night);
+
+	cur->device.refresh_hz = nn->nz->hz > 0 ? nn->nz->hz : 90;
 	struct comparison *prior;
 	struct stats_rng fr;
 	bool more[NR_SCENARIOS];
@@ -814,6 +920,7 @@ struct tally {
 	size_t nights;
 	size_t false_single, false_gate;	/* nights with a regression */
 	size_t inc_final;			/* ... inconclusive at the end */
+	size_t inc_single;	/* compare alone inconclusive (exit 4) */
 	size_t iterations, base_iterations;	/* measured, and planned */
 	size_t looks, comparisons;
 	size_t t_single, t_gate, t_crept;	/* the target found */
@@ -871,6 +978,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 {
 	const struct setup *su = s->setup;
 	bool any_single = false, any_gate = false, any_inc = false;
+	bool any_inc_single = false;
 	bool any_suspect = false, target_suspect = false, target_found = false;
 	int found = 0;
 
@@ -894,6 +1002,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 			gate_night(&v[d], &w[d * MAX_SHARDS + shard], s->app,
 			    sel, sh, &nn, su, share, key, night, LOOKS, r);
 			any_single |= v[d].single.regressions > 0;
+			any_inc_single |= v[d].single.run == CMP_INCONCLUSIVE;
 			any_gate |= v[d].gate_regressed;
 			any_inc |= v[d].final.run == CMP_INCONCLUSIVE &&
 			    !v[d].gate_regressed;
@@ -943,6 +1052,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 	t->false_single += any_single;
 	t->false_gate += any_gate;
 	t->inc_final += any_inc;
+	t->inc_single += any_inc_single && !any_single;
 	t->s_nights += any_suspect;
 	t->t_suspect += target_suspect && !target_found;
 	return found;
@@ -969,6 +1079,8 @@ record_nights(struct window *w, const struct series *s, int night,
 
 				snprintf(key, sizeof(key), "bench-phone-%d", d);
 				run = run_new(key, night + k);
+				run->device.refresh_hz = s->noise->hz > 0 ?
+				    s->noise->hz : 90;
 				shard_select(sel, d, shard, su->shards);
 				night_noise_init(&nn, s->noise, night + k, r);
 				gen_session_at(run, s->app, sel, ITERATIONS,
@@ -985,6 +1097,31 @@ warm_windows(struct window *w, const struct series *s, int history,
     struct stats_rng *r)
 {
 	record_nights(w, s, -history, history, history, r);
+	if (!s->noise->corrupt)
+		return;
+	/*
+	 * One corrupt record in each window, in its newest run so that it
+	 * stays for `history` nights: the second iteration of the first
+	 * scenario, every percentile of every scene x10.
+	 */
+	for (int k = 0; k < MAX_KEYS * MAX_SHARDS; k++) {
+		struct results *run = w[k].nr ? w[k].runs[w[k].nr - 1] : NULL;
+		struct rs_scenario *sc = run && run->nr_scenarios ?
+		    &run->scenarios[0] : NULL;
+		struct rs_iteration *it = NULL;
+
+		for (size_t i = 0, n = 0; sc && i < sc->nr_iterations; i++)
+			if (!sc->iterations[i].warmup && n++ == 1)
+				it = &sc->iterations[i];
+		for (size_t j = 0; it && j < it->nr_scenes; j++) {
+			struct rs_frames *fr = &it->scenes[j].frames;
+
+			fr->p50_ms *= 10;
+			fr->p90_ms *= 10;
+			fr->p95_ms *= 10;
+			fr->p99_ms *= 10;
+		}
+	}
 }
 
 /* ---- jankgate ab ---------------------------------------------------------- */
@@ -1498,8 +1635,10 @@ usage(void)
 	    "[--every-look]\n"
 	    "                     [--primary-metrics A,B,...] "
 	    "[--block-elasticity K]\n"
-	    "                     [--only aa|ab|first|creep|inter] "
-	    "[--metric NAME]\n");
+	    "                     [--only aa|ab|first|creep|inter|real] "
+	    "[--metric NAME]\n"
+	    "                     [--check] [--real-off drift,tails,aging,"
+	    "warming,bad,cold,vsync,corrupt]\n");
 	exit(2);
 }
 
@@ -1534,7 +1673,8 @@ static double
 calibrate(const struct app_model *app, struct shift where,
     const struct truth *aa, double k, uint64_t seed)
 {
-	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0 };
+	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, false };
 	bool log_scale = metric_kind_is_log(metric_find(where.metric)->kind);
 	double want = k * aa->iqr, lo = 0, hi = 20;
 	struct truth t;
@@ -1569,8 +1709,9 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 	/* 3 % slower over AB_ROUNDS rounds of 4 blocks of 10 scenarios x 5 */
 	const struct noise inter = { "drift 3 %, trend", 0.03, 0.5, 0, 0.02,
 		0, log(1.03) / (4 * AB_ROUNDS * NR_SCENARIOS * ITERATIONS), 0,
-		0 };
-	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0 };
+		0, 0, 0, 0, 0, 0, false };
+	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, false };
 	const double mult[] = { 1.0, 1.5 };
 	struct tally t = { 0 };
 	struct shift sh;
@@ -1629,28 +1770,206 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 	free(t.thr);
 }
 
+/* ---- real phones: issue 46's rows, and the guarantee as a test ----------- */
+
+/*
+ * A Wilson score interval at 95 % for k of n, as shares: what `--check`
+ * holds the figures to, so that a bound is failed only when the nights
+ * run show it is, not when one night more would flip it.
+ */
+static void
+wilson(double *lo, double *hi, size_t k, size_t n)
+{
+	const double z = 1.959964;
+	double q = n ? (double)k / (double)n : 0, nn = (double)n;
+	double mid, half;
+
+	if (!n) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	mid = (q + z * z / (2 * nn)) / (1 + z * z / nn);
+	half = z / (1 + z * z / nn) * sqrt(q * (1 - q) / nn +
+	    z * z / (4 * nn * nn));
+	*lo = fmax(0, mid - half);
+	*hi = fmin(1, mid + half);
+}
+
+/*
+ * One row's figure against its bound: a false-alarm share fails when
+ * its interval lies wholly above `bound`, a detection share when its
+ * interval lies wholly below it.  Prints the row; returns 1 on failure.
+ */
+static int
+bound_row(const char *row, size_t k, size_t n, double bound, bool ceiling)
+{
+	double lo, hi;
+	int failed;
+
+	wilson(&lo, &hi, k, n);
+	failed = ceiling ? lo > bound : hi < bound;
+	printf("  %-52s %5.1f %% (%5.1f-%5.1f)  %s %4.1f %%  %s\n", row,
+	    pct(k, n), 100 * lo, 100 * hi, ceiling ? "<=" : ">=",
+	    100 * bound, failed ? "FAILED" : "ok");
+	return failed;
+}
+
+/*
+ * The phones of the rows: what the rows above keep apart, all at once
+ * (the field comments of struct noise).  Sessions drift 2 % with the
+ * heavy tails of Student's t (3 df); the phone ages 0.3 %/night over the
+ * window and warms 0.5 % an iteration inside a session; 4 % of
+ * iterations have one scene 20-40 % slower; a session's first measured
+ * iteration is 5 % slower; 30 % of frames wait for a vsync; the window
+ * holds one corrupt record.
+ */
+/* --real-off: the effects switched off, by name (each a switch). */
+static const char *real_off = "";
+
+static bool
+real_on(const char *effect)
+{
+	const char *p = strstr(real_off, effect);
+	size_t n = strlen(effect);
+
+	return !(p && (p == real_off || p[-1] == ',') &&
+	    (p[n] == ',' || !p[n]));
+}
+
+static struct noise
+real_phone(const char *name, double hz, double trend, double drift)
+{
+	struct noise nz = { name, drift, 0, trend, 0.02, 0, log(1.005), 0, 0,
+		3, 0.05, 0.04, 0.3, hz, true };
+
+	if (!real_on("tails"))
+		nz.tdf = 0;
+	if (!real_on("aging"))
+		nz.trend = 0;
+	if (!real_on("warming"))
+		nz.slope = 0;
+	if (!real_on("bad"))
+		nz.bad_scene_p = 0;
+	if (!real_on("cold"))
+		nz.cold_first = 0;
+	if (!real_on("vsync"))
+		nz.vsync = 0;
+	if (!real_on("corrupt"))
+		nz.corrupt = false;
+	if (!real_on("drift"))
+		nz.drift = 0;
+	return nz;
+}
+
+/*
+ * Issue 46's rows on real-phone noise: 2 device keys x 4 shards, the
+ * window of `history` runs.  A/A: nights with any false regression
+ * through the gate, and `compare` alone's exit 1 and exit 4; device
+ * time.  A/B: launch +20 %, a new block signature of ~450 ms in half the
+ * iterations, a scene with 30 % more work per frame, each found when its
+ * scene (or scenario, for the launch) is named by any verdict of the
+ * gate.  Returns the number of bounds failed.
+ */
+static int
+bench_real(const struct app_model *app, const struct shift *targets,
+    const struct setup *base, int nights, uint64_t seed, bool check)
+{
+	const int windows[] = { 3, 20, 1, 40 };
+	const double hzs[] = { 60, 90, 120 };
+	struct setup su = *base;
+	struct tally t = { 0 };
+	int failed = 0;
+	size_t comps;
+	char row[96];
+
+	su.keys = 2;
+	su.shards = 4;
+	printf("\nReal phones (issue 46), %d nights a row, 2 device keys x 4 "
+	    "shards: drift 2 %% (t, 3 df),\n  aging 0.3 %%/night, 0.5 %% "
+	    "an iteration warmer, 4 %% bad iterations, a cold first one,\n"
+	    "  30 %% of frames on vsync, one corrupt baseline record; "
+	    "bounds on the 95 %% interval\n", nights);
+	for (int w = 0; w < (check ? 2 : 4); w++) {
+		for (int h = 0; h < (check ? 1 : 3); h++) {
+			struct noise nz = real_phone("real", check ? 60 :
+			    hzs[h], 0.003, 0.02);
+
+			su.history = windows[w];
+			run_series(&t, app, NULL, &nz, &su, MODE_AA, nights, 0,
+			    seed + 200 + 10 * (uint64_t)w + (uint64_t)h);
+			snprintf(row, sizeof(row), "A/A %.0f Hz, window %d: "
+			    "gate, false regression", nz.hz, su.history);
+			failed += bound_row(row, t.false_gate, t.nights, 0.01,
+			    true);
+			snprintf(row, sizeof(row), "A/A %.0f Hz, window %d: "
+			    "compare alone, exit 1", nz.hz, su.history);
+			failed += bound_row(row, t.false_single, t.nights, 0.01,
+			    true);
+			snprintf(row, sizeof(row), "A/A %.0f Hz, window %d: "
+			    "compare alone, exit 4", nz.hz, su.history);
+			failed += bound_row(row, t.inc_single, t.nights, 0.05,
+			    true);
+			printf("  %-52s %5.3f x the base iterations  <= 1.4 x  "
+			    "%s\n", "  device time",
+			    (double)t.iterations / (double)t.base_iterations,
+			    (double)t.iterations <= 1.4 *
+			    (double)t.base_iterations ? "ok" : "FAILED");
+			failed += (double)t.iterations > 1.4 *
+			    (double)t.base_iterations;
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		const struct shift shifts_ab[] = {
+			{ SHIFT_LAUNCH_SCALE, "startup_ms", 0, -1, 0.2 },
+			{ SHIFT_NEW_BLOCK, "blocks", 0, targets[3].scene, 0.5 },
+			{ SHIFT_FRAME_SCALE, "frame_p90_ms", 0, targets[0].scene,
+			    0.3 },
+		};
+		const char *what[] = { "launch +20 %", "new block in half",
+			"scene +30 % work a frame" };
+		struct noise nz = real_phone("real", 60, 0.003, 0.02);
+
+		su.history = windows[w];
+		for (int k = 0; k < 3; k++) {
+			run_series(&t, app, &shifts_ab[k], &nz, &su, MODE_AB,
+			    nights / 2, 0, seed + 300 + 10 * (uint64_t)w +
+			    (uint64_t)k);
+			/* Each key's run holds the shifted scenario once. */
+			comps = t.nights * (size_t)su.keys;
+			snprintf(row, sizeof(row), "A/B window %d: %s, found",
+			    su.history, what[k]);
+			failed += bound_row(row, t.t_scene, comps, 0.9, false);
+		}
+	}
+	free(t.thr);
+	return failed;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct setup su = { 0.01, CMP_SPEND_LATE, 1, 1, HISTORY, false, NAN,
 	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR, true, false, NULL };
-	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0 };
+	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, false };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0,
-		0, 0 };
+		0, 0, 0, 0, 0, 0, 0, false };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0,
-		0, 0 };
+		0, 0, 0, 0, 0, 0, 0, false };
 	const struct noise sticky2 = { "drift 2 %, half sticky", 0.02, 0.5,
-		0, 0.02, 0, 0, 0, 0 };
+		0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, false };
 	const struct noise trend = { "trend 0.3 %/night", 0, 0, 0.003, 0.02,
-		0, 0, 0, 0 };
-	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0, 0, 0 };
+		0, 0, 0, 0, 0, 0, 0, 0, 0, false };
+	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0, 0, 0,
+		0, 0, 0, 0, 0, false };
 	const struct noise own1 = { "drift 2 %, 1 % a scenario", 0.02, 0, 0,
-		0.02, 0, 0, 0.01, 0 };
+		0.02, 0, 0, 0.01, 0, 0, 0, 0, 0, 0, false };
 	struct shift targets[4], sh;
 	struct app_model app;
 	struct tally t = { 0 };
 	uint64_t seed = 20240501;
-	int nights = 400, quick = 0;
+	int nights = 400, quick = 0, check = 0, nights_set = 0;
 	const char *only = NULL, *metric = NULL;
 	struct strlist primary = STRLIST_INIT;
 	double tests;
@@ -1662,6 +1981,10 @@ main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--trace")) {
 			trace = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--check")) {
+			check = 1;
 			continue;
 		}
 		if (!strcmp(argv[i], "--primary-metrics")) {
@@ -1688,8 +2011,12 @@ main(int argc, char **argv)
 		}
 		if (i + 1 >= argc)
 			usage();
-		if (!strcmp(argv[i], "--nights"))
+		if (!strcmp(argv[i], "--real-off"))
+			real_off = argv[++i];
+		else if (!strcmp(argv[i], "--nights")) {
 			nights = (int)strtol(argv[++i], NULL, 10);
+			nights_set = 1;
+		}
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--only"))
@@ -1776,8 +2103,26 @@ main(int argc, char **argv)
 
 	if (only && strcmp(only, "aa") && strcmp(only, "ab") &&
 	    strcmp(only, "first") && strcmp(only, "creep") &&
-	    strcmp(only, "inter"))
+	    strcmp(only, "inter") && strcmp(only, "real"))
 		usage();
+	/*
+	 * --check: the real-phone rows alone, at the nights `make check`
+	 * can afford, failing (exit 1) on any bound the nights show broken.
+	 */
+	if (check) {
+		int failed = bench_real(&app, targets, &su, nights_set ?
+		    nights : CHECK_NIGHTS, seed, true);
+
+		printf("%s: %d bound%s failed\n", failed ? "FAILED" : "ok",
+		    failed, failed == 1 ? "" : "s");
+		strlist_release(&primary);
+		return failed ? 1 : 0;
+	}
+	if (only && !strcmp(only, "real")) {
+		bench_real(&app, targets, &su, nights, seed, false);
+		strlist_release(&primary);
+		return 0;
+	}
 	/* The family's size, for the ceilings: a night's tested metrics. */
 	tests = 480;
 	if (only && strcmp(only, "aa"))
@@ -1949,7 +2294,7 @@ first:
 		 * stay where they were.
 		 */
 		const struct noise steady3 = { "drift 3 %, launches 2 % each",
-			0.03, 0, 0, 0.02, 0, 0, 0, 0.02 };
+			0.03, 0, 0, 0.02, 0, 0, 0, 0.02, 0, 0, 0, 0, 0, false };
 		const struct noise *fw[] = { &drift0, &drift2, &drift3,
 			&steady3 };
 		const uint64_t fw_seed[] = { 70, 81, 82, 120 };
