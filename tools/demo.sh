@@ -248,7 +248,7 @@ echo
 note "baseline repository, main:"
 git --git-dir="$DEMO/baselines.git" log --format='      %h %s' main
 
-step "night 2: shop 1.1.0 gated against that baseline (about 25 to 60 s)"
+step "night 2: shop 1.1.0 gated against that baseline (about 30 to 80 s)"
 note "jankgate gate -o out/night2"
 build_apk v2
 gate night2 -o out/night2
