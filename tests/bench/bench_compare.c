@@ -129,7 +129,8 @@
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
  * `--check` runs them at CHECK_NIGHTS and exits 1 when any figure's 95 %
- * interval lies beyond its bound: the guarantee as a test (make check).
+ * interval lies beyond its bound: the guarantee as a test (make
+ * bench-check; make check once the method meets the bounds).
  * --real-off switches the named effects off, to see what each costs.
  */
 #include <math.h>
@@ -160,7 +161,6 @@
 #define THREADS 2
 #define CHECK_NIGHTS 100	/* --check's nights a row (A/B: half) */
 #define PERIOD_MS (1000.0 / 90)
-
 
 /* --trace: each look's numbers for the shifted metric, on stderr. */
 static bool trace;
