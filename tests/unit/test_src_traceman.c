@@ -119,20 +119,26 @@ script_traceman(struct fake_ws *s, int fd)
 	}
 }
 
-/* A port nothing listens on (bound, then closed again). */
+/*
+ * A port nothing listens on: bound and kept bound, never listening, so
+ * that a connection is refused and nothing else (the fake adb server's
+ * listener, another test's) is handed that port until *fd is closed.  A
+ * port closed again at once was, now and then, the fake adb server's
+ * next, and the app's WebSocket request reached it.
+ */
 static int
-dead_port(void)
+dead_port(int *fd)
 {
 	struct sockaddr_in a = { 0 };
 	socklen_t al = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+	int port;
 
+	*fd = socket(AF_INET, SOCK_STREAM, 0);
 	a.sin_family = AF_INET;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	getsockname(fd, (struct sockaddr *)&a, &al);
+	assert_int_equal(bind(*fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	getsockname(*fd, (struct sockaddr *)&a, &al);
 	port = ntohs(a.sin_port);
-	close(fd);
 	return port;
 }
 
@@ -232,7 +238,8 @@ hooks_drive_the_websocket(void **state)
 static void
 unreachable_server_warns(void **state)
 {
-	struct fake_adb *fa = adb_for(dead_port());
+	int dead;
+	struct fake_adb *fa = adb_for(dead_port(&dead));
 	struct adb_server *srv = adb_server_new_at("127.0.0.1",
 	    fake_adb_port(fa), 3000);
 	struct world w;
@@ -258,6 +265,7 @@ unreachable_server_warns(void **state)
 	adb_server_free(srv);
 	fake_adb_free(fa);
 	world_release(&w);
+	close(dead);
 }
 
 /*
