@@ -399,15 +399,17 @@ no_listener_is_eio(void **state)
 	socklen_t al = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
 
-	/* A port that was free a moment ago, then closed again. */
+	/* A port bound and never listening: refused, and nobody else's
+	 * while it stays bound (a port closed at once can be another
+	 * test's listener by the time we connect). */
 	a.sin_family = AF_INET;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	getsockname(fd, (struct sockaddr *)&a, &al);
 	port = ntohs(a.sin_port);
-	close(fd);
 	assert_int_equal(websocket_connect(&ws, "127.0.0.1", port, "/refresh",
 	    1000), JG_EIO);
+	close(fd);
 	assert_null(ws);
 	assert_non_null(strstr(jg_error_msg(), "cannot connect"));
 	websocket_free(NULL);
