@@ -262,6 +262,10 @@ own=$($PY - "$DEMO/out/night2/report/view.json" <<'EOF'
 import json, sys
 v = json.load(open(sys.argv[1]))
 for w in v["warnings"]:
+    # An iteration the phone measured wrong (a host too loaded for its
+    # simulated phones), left out by compare, is jankgate doing its job.
+    if "left out as corrupt" in w["line"]:
+        continue
     print("warning: %s: %s" % (w["device"], w["line"]))
 for n in v["notes"]:
     if any(k in n["text"] for k in ("animation", "battery", "warm", "locked",
