@@ -35,7 +35,7 @@
  * tests counts every testcase, failures those with a failure, errors those
  * with an error, skipped those skipped; testsuites sums its suites (the
  * schema has no skipped there).  A suspect (a pass that leans worse,
- * compare.h step 8) passes too, with the why in its system-out.  A block
+ * docs/method.md, step 8) passes too, with the why in its system-out.  A block
  * is a passing testcase, but for a new signature that is a regression
  * (compare_blocks.c): blocks explain the blocks/block_ms metrics, and a
  * CI's test history should track them by name.  Times are seconds of

@@ -148,7 +148,7 @@ void view_note_row(struct view_builder *b, const cJSON *row,
     enum cmp_verdict v);
 void view_note_block(struct view_builder *b, const cJSON *blk,
     enum cmp_block_status s);
-/* A row compare named a suspect (compare.h step 8), in report order. */
+/* A row compare named a suspect (docs/method.md, step 8), in report order. */
 void view_note_suspect(struct view_builder *b, const cJSON *row);
 void view_list_add(cJSON *root, const char *key, struct view_item *items,
     size_t nr, size_t max, int min_severity, int max_severity);

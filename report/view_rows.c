@@ -125,7 +125,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	view_text_detectable(&sb, e);
 	view_json_str(o, "detectable", sb.len ? sb.buf : NULL);
 	view_json_str(o, "reason", e->reason);
-	/* compare.h step 8: worse by T, listed by BH, not a verdict. */
+	/* docs/method.md, step 8: worse by T, listed by BH, not a verdict. */
 	if (e->suspect) {
 		cJSON_AddTrueToObject(o, "suspect");
 		strbuf_setlen(&sb, 0);

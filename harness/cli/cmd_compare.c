@@ -21,7 +21,7 @@
  * proportion to its scenarios (what `gate` does for its keys and shards).
  *
  * By default the comparison is a last look: it decides, as a CI job that
- * runs, compares and reports once must (compare.h step 6).  --look K/N
+ * runs, compares and reports once must (docs/method.md, step 7).  --look K/N
  * makes it look K of gate's N, a look before the last unless K = N or
  * --final; --prior FILE is the comparison of the look before, whose
  * regressions stand.  With them a night's verdict is recomputed from its

@@ -444,6 +444,43 @@ same_os_build(const struct compare_input *cur, const struct compare_input *base,
 	return *kept;
 }
 
+/*
+ * Step 3: tonight's one session stands CMP_PHONE_SHIFT or more worse in
+ * every scene.  Its offset was taken off, as a phone's; but a build
+ * slower everywhere looks the same in one session, so every scenario
+ * that would pass is inconclusive: a gate measures another session of
+ * each (a phone's bad session is not repeated; a build's slowdown is,
+ * and then is tested as the build's), and `compare` alone says it
+ * cannot tell (exit 4).
+ */
+static void
+phone_unsure(struct comparison *c)
+{
+	const struct cmp_session_kind *sk =
+	    &c->kinds[METRIC_KIND_FRAME_TIME];
+
+	strlist_addf(&c->warnings, "tonight's session drew every scene "
+	    "%.0f %% slower than the baseline's sessions: one session cannot "
+	    "tell a slow phone from a build slower everywhere; measure "
+	    "another session", 100 * expm1(sk->offset));
+	for (size_t i = 0; i < c->nr_scenarios; i++)
+		if (c->scenarios[i].verdict == CMP_PASS)
+			c->scenarios[i].verdict = CMP_INCONCLUSIVE;
+	/* What the phone's speed moves is not evidence from that session. */
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		struct cmp_entry *e = &c->entries[i];
+		const struct metric_def *m = metric_find(e->metric);
+
+		if (e->verdict != CMP_REGRESSION || e->look < c->look || !m ||
+		    m->kind == METRIC_KIND_BLOCKS)
+			continue;
+		e->verdict = CMP_INCONCLUSIVE;
+		cmp_set_reasonf(e, "%s; but tonight's one session drew every "
+		    "scene %.0f %% slower: measure another", e->reason ?
+		    e->reason : "worse", 100 * expm1(sk->offset));
+	}
+}
+
 int
 compare_run(struct comparison **out, const struct compare_input *cur,
     const struct compare_input *base, size_t nr_base,
@@ -471,6 +508,8 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	memset(&x, 0, sizeof(x));
 	x.o = o;
 	x.nr_base = nr_base;
+	x.vsync_ms = cur->results->device.refresh_hz > 0 ?
+	    1000.0 / cur->results->device.refresh_hz : NAN;
 	c = x.c = comparison_new();
 	strlist_release(&c->mismatches);
 	c->mismatches = reasons;
@@ -533,6 +572,8 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	if (!rc) {
 		keep_regressions(c, o->prior);
 		cmp_decide_blocks(c, o);
+		if (x.phone_unsure)
+			phone_unsure(c);
 	}
 	for (size_t i = 0; i < x.nr_pend; i++) {
 		cmp_sample_release(&x.pend[i].b);

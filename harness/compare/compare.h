@@ -10,118 +10,15 @@
  * scenario, how many iterations were usable.  The model it fills is
  * comparison.h's.
  *
- * The method, in the order compare.c applies it:
- *
- *   1. Samples.  The unit is the iteration: each valid iteration (not a
- *      warm-up, not failed) gives at most one value per metric; an
- *      iteration without the value (no launch, no frames) gives none.
- *      Each value keeps its session: the iterations one device measured
- *      in one go (results.h), which share the phone's state.
- *   2. Gates before any statistics: no baseline values -> new; baseline
- *      values but the scenario or the metric absent now -> missing; fewer
- *      than min_iterations valid iterations, or values, on either side ->
- *      inconclusive (never pass) -- except without a baseline, where a
- *      scenario is new whatever its size.
- *   3. The session model (compare_session.c): a value is the side's level
- *      plus a session effect (sd sb) plus an iteration effect (sd sw), on
- *      a log scale for times.  sw is pooled within the sessions of both
- *      sides, and for a time metric with 5 entries or more moderated over
- *      them (an empirical-Bayes prior, cmp_moderate_within()); sb comes
- *      from the baseline's sessions, per kind of metric (frame times
- *      from the scenes' mean frame, which rounding does not hide),
- *      combined with a documented prior (session.<kind>, weight
- *      session.prior_runs) that alone decides with one baseline run; a
- *      metric whose own sessions differ more than its kind's uses its
- *      own (never less): on the t test of step 4 shrunk toward its
- *      kind's entries by how much they differ beyond noise
- *      (cmp_own_shrunk()), on the others pulled toward the kind's by
- *      the prior's weight after an F test.
- *      Before any of it, the phone's offset in each session is taken off
- *      every frame time (compare_offset.c): the other scenes of the
- *      session measure it, so sb is then what a session does to one scene
- *      beyond what it does to all -- unless tonight's sessions stand
- *      further from the baseline's than sessions differ (a build slower
- *      everywhere), when nothing is taken off.  When every session of
- *      tonight has its offset measured (a first look), the jank kind's
- *      values are taken back too, by their slope on the scene's speed
- *      times that offset (compare_offset.c, speed_offsets()).
- *      A kind that drifted steadily over the window (a phone getting
- *      slower night after night) has that drift taken off tonight's
- *      values first (fit_trend in compare.c).
- *   4. The test, each direction one-sided: for values without a long
- *      tail (times, frame shares and counts; compare_int.h's
- *      CMP_LIGHT_TAIL), for small counts of events (metrics.h by_means)
- *      and where ranks cannot reach the level (a baseline of one run of
- *      5, say), Student's t on the sessions' weighted means with
- *      Satterthwaite's degrees of freedom; else (a long tail, the sums
- *      of block walls) Mann-Whitney (exact for a small side) read as z
- *      and shrunk by the root of the design effect of the sessions, its
- *      Hodges-Lehmann shift with the interval widened alike; a sum of
- *      block walls against a side without any event always so (the
- *      zeros have no spread for a t test to read).  The
- *      p-values of each direction are adjusted (Holm by default, or
- *      Benjamini-Hochberg; weighted, a metric_def.primary one by
- *      opts.primary_weight, every other by 1) over every metric tested
- *      in this comparison and compared with this look's share of this
- *      comparison's share of alpha (`share`: the night is the family;
- *      see enum cmp_spending for the looks).
- *      Metrics whose values are all one and the same number on both
- *      sides cannot reject and are left out of the family: they pass.
- *   5. Practical size: T = max(absolute, relative * |baseline median|,
- *      noise * spread), the first two from the metric table and the
- *      configuration (scene overrides first).  spread is the smaller of
- *      the baseline's IQR and sqrt 2 times the median |x - y| over pairs
- *      of iterations of the same session; both are the IQR for normal
- *      data.  The third term keeps T from falling below what single
- *      iterations already differ by.
- *   6. Verdict, with `worse` the shift signed so that positive is worse, p
- *      and p_raw the adjusted and raw one-sided p-values of the direction
- *      the shift points to, and a this look's alpha:
- *        regression    p <= a and worse >= T
- *        improvement   p <= a and worse <= -T
- *        pass          the interval's worse end is below T (it rules out
- *                      worse than that end); or the estimate is below T
- *                      (better included) and, before the last of several
- *                      looks, p_raw > a: then nothing is ruled out, and
- *                      the reason says so; or it reaches T without
- *                      evidence: p_raw above the look's promise
- *                      before the last of several looks (above a for a
- *                      single look), or at the last look p > alpha;
- *        inconclusive  could be a regression of practical size and we
- *                      cannot tell: before the last look a worse estimate
- *                      at T with p_raw <= the look's promise (a count of
- *                      blocks: at T / 2, compare_verdict.c), or below T with
- *                      p_raw <= a, where more iterations (a new session)
- *                      can settle it; at the last look the estimate
- *                      reaches T and a < p <= alpha (significant at the
- *                      comparison's alpha, not at this look's share).
- *      The promise (cmp_promise()) is 0.05 at the first look; a later
- *      look asks for as much as that holds at the first of its K looks,
- *      by conditional power: 0.0078 and 0.00094 at the second and third
- *      of four (0.0046 at the second of three); a count of blocks keeps
- *      three looks' (0.017 and 0.0022 of four); an interleaved A/B keeps
- *      0.05 at every round.
- *      Earlier looks: a regression an earlier look found (opts.prior)
- *      stays one, with that look's numbers.
- *   7. The trend line, with a tenth of the look's alpha, when the window
- *      holds 6 runs or more: tonight against the oldest half of the
- *      window, by the same test.  A regression there that the whole
- *      window hid (a metric creeping a little every night, each night
- *      passing and recorded) is a regression too, `crept`.  For every
- *      regression, the run where the metric's series of run means
- *      stepped is named (cmp_trend.stepped_run).
- *   8. Suspects: Holm answers "is anything here worse?" for the whole
- *      night; a team reading a pass also wants to know which metrics
- *      lean that way.  The worse way's p-values are adjusted by
- *      Benjamini-Hochberg over the same family with the same weights (a
- *      q-value: the false discovery rate of listing every metric at or
- *      below it), and a metric whose estimate is worse by T or more,
- *      which is not a regression, and whose q is at most suspect_fdr
- *      times `share` is a suspect: named in the report, never a verdict
- *      (BH controls the share of wrong names among those listed, not
- *      the chance of any, so it lists; it does not fail a gate).  Only
- *      passes: an inconclusive metric is listed as that already.
- *
+ * The method is specified, step by step, in docs/method.md; the code
+ * cites its steps.  In the order compare.c applies them: samples (1),
+ * gates (2), the phone's offset in each session taken off (3,
+ * compare_offset.c), the session model (4, compare_session.c), the
+ * one-sided tests adjusted over the night's family (5, compare_test.c,
+ * compare_pass.c), the practical size (6, compare_entry.c), the verdict
+ * and the looks (7, compare_verdict.c; new block signatures,
+ * compare_blocks.c), the trend line and the suspects (8,
+ * compare_trend.c, compare_pass.c).
  */
 #ifndef JG_COMPARE_H
 #define JG_COMPARE_H

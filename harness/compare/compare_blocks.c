@@ -26,17 +26,15 @@
  * ones.  So a new signature whose occurrences last at least the scene's
  * absolute block_ms threshold (100 ms by default) is tested on its
  * carriers, the iterations it occurred in: k of the n current ones
- * against none of the m baseline ones.  With no baseline iteration
- * carrying it, the exact one-sided test (Fisher's, conditioned on the
- * k carriers) is p = C(n, k) / C(n + m, k), the chance that every
- * carrier fell on the current side.  At p <= alpha_look over the number
- * of new signatures tested it is a regression of its scene; before the
- * last of several looks, at p <= the count's promise, inconclusive, so
- * the gate measures the scenario again (cmp_decide_blocks()).  Blocks
- * without a signature are not grouped here (they still count in the
- * metrics), and a scope with no valid current iteration is skipped,
- * since nothing can be said to have gone away from a run that did not
- * happen.
+ * against none of the m baseline ones, by new_block_p() (exact and
+ * unconditional; docs/method.md, step 7).  At p <= alpha_look over the
+ * number of new signatures tested it is a regression of its scene;
+ * before the last of several looks, inconclusive while it could still
+ * reach the last look's level (projected_p()), so the gate measures the
+ * scenario again (cmp_decide_blocks()).  Blocks without a signature are
+ * not grouped here (they still count in the metrics), and a scope with
+ * no valid current iteration is skipped, since nothing can be said to
+ * have gone away from a run that did not happen.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -51,6 +49,12 @@
 #include "stats.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * How optimistic "measure again" is about a new signature's rate (one
+ * side of a Wilson interval: 1.28, 90 %): see projected_p().
+ */
+#define CMP_BLOCK_PROJECT_Z 1.28
 
 /* Frames of the example stack kept for the report. */
 #define STACK_KEEP 12
@@ -254,15 +258,69 @@ compare_blocks(struct comparison *c, const char *scenario,
 	free(set.scopes);
 }
 
-/* C(n, k) / C(n + m, k): every one of k carriers among n + m on the n. */
+/* P(Binomial(n, q) >= k), by the terms' recurrence from the mode down. */
 static double
-all_carriers_current(double k, double n, double m)
+binom_at_least(double k, double n, double q)
 {
-	double p = 1;
+	double term, sum = 0;
 
-	for (double i = 0; i < k; i++)
-		p *= (n - i) / (n + m - i);
-	return p;
+	if (k <= 0)
+		return 1;
+	if (k > n || q <= 0)
+		return 0;
+	if (q >= 1)
+		return 1;
+	/* log C(n, k) q^k (1-q)^(n-k), then up to n */
+	term = exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
+	    k * log(q) + (n - k) * log1p(-q));
+	for (double i = k; i <= n; i++) {
+		sum += term;
+		term *= (n - i) / (i + 1) * q / (1 - q);
+	}
+	return fmin(sum, 1);
+}
+
+/*
+ * The p-value of k carriers among n current iterations when none of the
+ * m baseline iterations carries the signature: the largest chance, over
+ * every rate q the signature could occur at on both sides alike, that
+ * the baseline shows none and the current run k or more,
+ *
+ *	p = max over q of (1 - q)^m P(Binomial(n, q) >= k).
+ *
+ * Exact and unconditional (it does not condition on the total of
+ * carriers as Fisher's test does, which holds a rare signature to C(n, k)
+ * / C(n + m, k), about four times as much at 10 of 20 against 15): the
+ * event "none in the baseline, k or more now" has at most that chance
+ * under any common rate.  The maximum is found on a grid of rates and
+ * refined around the best point.
+ */
+static double
+new_block_p(double k, double n, double m)
+{
+	double best = 0, at = 0;
+
+	if (k <= 0 || n <= 0)
+		return 1;
+	for (int i = 1; i < 200; i++) {
+		double q = i / 200.0;
+		double v = exp(m * log1p(-q)) * binom_at_least(k, n, q);
+
+		if (v > best) {
+			best = v;
+			at = q;
+		}
+	}
+	for (int i = -20; i <= 20; i++) {
+		double q = at + i / 4000.0;
+		double v;
+
+		if (q <= 0 || q >= 1)
+			continue;
+		v = exp(m * log1p(-q)) * binom_at_least(k, n, q);
+		best = fmax(best, v);
+	}
+	return fmin(best, 1);
 }
 
 /* A new signature's occurrences last the scene's block_ms threshold. */
@@ -275,6 +333,33 @@ practical(const struct cmp_block *b, const struct compare_opts *o)
 	if (o->cfg)
 		config_threshold_for(o->cfg, b->scene, m, &rel, &abs_);
 	return isfinite(b->cur.wall_ms) && b->cur.wall_ms >= abs_;
+}
+
+/*
+ * Measure again?  The p-value the signature would have at the gate's last
+ * look if it occurred at the high end of the rates tonight's carriers
+ * allow (the Wilson bound at CMP_BLOCK_PROJECT_Z: 1 carrier of 5 allows
+ * a signature in half the iterations, which the gate must not give up
+ * on): the current iterations grow to looks / look times what they are
+ * (each look adds a batch of the same size).  A signature that could not
+ * reach the last look's level even so is not worth the device time; one
+ * that could is inconclusive until then (docs/method.md, step 7).
+ */
+static double
+projected_p(const struct cmp_block *b, const struct compare_opts *o)
+{
+	const double z = CMP_BLOCK_PROJECT_Z;
+	double n = b->cur.iterations, k = b->cur.carriers, q, hi, nn;
+
+	if (!(n > 0))
+		return 1;
+	q = k / n;
+	hi = (q + z * z / (2 * n) + z * sqrt(q * (1 - q) / n +
+	    z * z / (4 * n * n))) / (1 + z * z / n);
+	nn = round(n * (double)o->looks / (double)(o->look > 0 ?
+	    o->look : 1));
+	return new_block_p(fmax(k, round(fmin(hi, 1) * nn)), nn,
+	    b->base.iterations);
 }
 
 /* The block of `prior` with the scope and signature of `b`, or NULL. */
@@ -297,7 +382,7 @@ void
 cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 {
 	size_t tested = 0;
-	double level, promise;
+	double level, last;
 
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
@@ -307,19 +392,19 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 		if (b->status != CMP_BLOCK_NEW || !(b->base.iterations >= 1) ||
 		    !(b->cur.iterations >= 1) || !practical(b, o))
 			continue;
-		b->p_value = all_carriers_current(b->cur.carriers,
+		b->p_value = new_block_p(b->cur.carriers,
 		    b->cur.iterations, b->base.iterations);
 		tested++;
 	}
 	level = tested ? c->alpha_look / (double)tested : 0;
-	promise = o->looks > 1 && !o->last ? cmp_promise_count(o->look,
-	    o->looks, o->interleaved) : 0;
+	last = tested ? compare_look_alpha(o->alpha * o->share, o->looks,
+	    o->looks, o->spending) / (double)tested : 0;
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
 		const struct cmp_block *p = prior_block(o->prior, b);
 
 		if (p && p->verdict == CMP_REGRESSION) {
-			/* An earlier look's finding stands (compare.h 6). */
+			/* An earlier look's finding stands (docs/method.md, step 7). */
 			b->verdict = CMP_REGRESSION;
 			b->p_value = p->p_value;
 			b->look = p->look;
@@ -329,7 +414,8 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 			continue;
 		if (b->p_value <= level)
 			b->verdict = CMP_REGRESSION;
-		else if (b->p_value <= promise)
+		else if (o->looks > 1 && !o->last &&
+		    projected_p(b, o) <= last)
 			b->verdict = CMP_INCONCLUSIVE;
 	}
 }

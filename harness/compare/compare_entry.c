@@ -2,7 +2,7 @@
  * compare_entry.c: one entry of a comparison (compare_int.h): the values
  * of a metric on each side, one per valid iteration with the session it
  * came from, their summaries and spread, and the gates before any
- * statistics (compare.h steps 1 and 2): new, missing, too few iterations,
+ * statistics (docs/method.md, steps 1 and 2): new, missing, too few iterations,
  * all one number.  An entry that passes them waits in x->pend for the
  * run's passes (compare_pass.c).  Also the run-by-run series the session
  * model and the trend line read from the baseline.
@@ -259,10 +259,87 @@ all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
 
 /*
  * Build the entry for metric `m` in `scene` (NULL: scenario metric) and
- * apply the gates of compare.h step 2; an entry that passes them is queued
+ * apply the gates of docs/method.md, step 2; an entry that passes them is queued
  * with its samples for the statistics.  No entry when neither side has a
  * value.
  */
+/* A scene's whole-ms frame percentile (CMP_VSYNC_ROUNDING_MS). */
+static bool
+vsync_stepped(const struct metric_def *m)
+{
+	return m->kind == METRIC_KIND_FRAME_TIME && m->scope == METRIC_SCENE &&
+	    m->resolution >= 1 && !m->explain;
+}
+
+/*
+ * The multiple of the frame period a whole-ms frame time sits at (frames
+ * that wait for a vsync end just before it, so gfxinfo's bucket is the
+ * multiple less its fraction, or one more from the frames beside them),
+ * or 0 when it sits at none.
+ */
+static int
+plateau_of(double ms, double period)
+{
+	double k = round(ms / period);
+
+	return k >= 1 && k <= CMP_VSYNC_PLATEAUS &&
+	    ms >= k * period - 1 - CMP_VSYNC_ROUNDING_MS &&
+	    ms <= k * period + CMP_VSYNC_ROUNDING_MS ? (int)k : 0;
+}
+
+/*
+ * Whether the frames of `scene` pile up at the k-th multiple of the
+ * period, over every valid iteration of both sides: the buckets of the
+ * plateau (the two whole ms below the multiple and the one it falls in)
+ * hold at least CMP_VSYNC_PILE times as many frames a millisecond as the
+ * four above them, and at least as many as the four below: frames that
+ * wait for the display end before the vsync, never just after it, while a
+ * smooth distribution of frame times (nothing waits) falls or rises
+ * through the multiple, and its percentiles move as the frames do.
+ */
+static bool
+piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
+{
+	double at = k * period, in = 0, out = 0, below = 0;
+
+	for (size_t r = 0; r <= sc->nr_base; r++) {
+		const struct rs_scenario *s = r < sc->nr_base ? sc->base[r] :
+		    sc->cur;
+
+		for (size_t i = 0; s && i < s->nr_iterations; i++) {
+			const struct rs_scene *sn;
+
+			if (!iteration_valid(&s->iterations[i]) ||
+			    !(sn = rs_iteration_find_scene(&s->iterations[i],
+			    scene)))
+				continue;
+			for (size_t b = 0; b < sn->frames.nr_histogram; b++) {
+				double ms = sn->frames.histogram[b].ms;
+				double c = (double)sn->frames.histogram[b].count;
+
+				if (ms >= floor(at) - 2 && ms <= floor(at))
+					in += c;
+				else if (ms > floor(at) && ms <= floor(at) + 4)
+					out += c;
+				else if (ms >= floor(at) - 6 && ms < floor(at) - 2)
+					below += c;
+			}
+		}
+	}
+	return in > 0 && in / 3 >= CMP_VSYNC_PILE * out / 4 &&
+	    in / 3 >= below / 4;
+}
+
+/* A frame percentile at `ms` sits on a plateau its frames pile up at. */
+static bool
+on_plateau(const struct cmp_scope *sc, const char *scene, double ms,
+    double period)
+{
+	int k = plateau_of(ms, period);
+
+	return k && piles_up(sc, scene, period, k);
+}
+
 void
 cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
     const char *scene, const struct metric_def *m)
@@ -308,6 +385,12 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		e->threshold = fmax(fmax(e->abs_threshold,
 		    e->rel_threshold * fabs(e->base.median)),
 		    isnan(e->spread) ? 0 : e->noise_threshold * e->spread);
+	/* A whole-ms frame percentile on a vsync plateau moves by steps. */
+	if (b.n && cu.n && isfinite(x->vsync_ms) && vsync_stepped(m) &&
+	    (on_plateau(sc, scene, e->base.median, x->vsync_ms) ||
+	    on_plateau(sc, scene, e->cur.median, x->vsync_ms)))
+		e->threshold = fmax(e->threshold, x->vsync_ms +
+		    CMP_VSYNC_ROUNDING_MS);
 
 	if (!b.n) {
 		e->verdict = CMP_NEW;

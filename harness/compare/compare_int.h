@@ -113,8 +113,9 @@ double cmp_speed_slope(const struct cmp_pending *p, const bool *anchor);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction
- * the shift points to) from `p` under `r`, by the table of compare.h step
- * 5.  The entry's shift, interval and threshold must be set.
+ * the shift points to) from `p` under `r`, by the rules of
+ * docs/method.md, step 7.  The entry's shift, interval and threshold
+ * must be set.
  */
 void cmp_decide(struct cmp_entry *e, const struct cmp_pending *p,
     const struct cmp_rules *r);
@@ -314,6 +315,38 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 /* The t a kind's slope over the window needs to be taken off tonight. */
 #define CMP_TREND_T 3
 
+/*
+ * A whole-ms frame percentile of a display that paces frames by its vsync
+ * moves in steps of one frame period: where frames pile up just before a
+ * vsync (a waiting RenderThread, triple buffering; compare_entry.c,
+ * piles_up()), a phone a percent
+ * slower carries the percentile from one plateau to the next, or from a
+ * plateau into the tail between two.  Such a move is not evidence by
+ * itself (docs/method.md, step 5): the practical size of a frame
+ * percentile is at least one period plus the millisecond of rounding,
+ * and a change of less than that shows in the continuous metrics of the
+ * scene (jank share, frame rate, dropped frames), which are tested too.
+ */
+#define CMP_VSYNC_ROUNDING_MS 1.0
+/*
+ * ... where the scene's frames do pile up: the plateau's buckets hold this
+ * many times the frames a millisecond of the buckets just above it (a
+ * smooth distribution: about 1), at one of the first this many multiples.
+ */
+#define CMP_VSYNC_PILE 2.0
+#define CMP_VSYNC_PLATEAUS 4
+
+/*
+ * Tonight's phone offset (every scene of a session slower alike) is taken
+ * for the build's own, and nothing taken off, only when it is both beyond
+ * what sessions do and at least this large (log scale, 15 %): a phone
+ * that ages or has a heavy-tailed bad session moves every scene a few
+ * percent, which sessions of a 20-run window rarely show between
+ * themselves, and counting that as a change of the app failed every
+ * deadline-bound metric of the night (docs/method.md, step 3).
+ */
+#define CMP_PHONE_SHIFT 0.14
+
 #define SWAP(a, b) do { struct cmp_kind_series tmp_ = (a); (a) = (b); \
 	(b) = tmp_; } while (0)
 
@@ -366,6 +399,11 @@ struct cmp_ctx {
 	bool *anchor;		/* per baseline input: the trend's anchor */
 	int *order;		/* baseline inputs, oldest first */
 	size_t nr_base;
+	/* The current run's frame period (its refresh rate); NAN: unknown. */
+	double vsync_ms;
+	/* Tonight's one session stands CMP_PHONE_SHIFT or more worse in
+	 * every scene: a phone or a build, which another session tells. */
+	bool phone_unsure;
 };
 
 
@@ -429,7 +467,7 @@ void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
  * x->frame_drift and the frame-time series (after the offsets). */
 void cmp_frame_drift_account(struct cmp_ctx *x);
 
-/* compare_offset.c: the phone's session offsets (compare.h step 3). */
+/* compare_offset.c: the phone's session offsets (docs/method.md, step 3). */
 
 /*
  * Take the phone's offset in each session off the frame times of every

@@ -1,6 +1,6 @@
 /*
  * compare_pass.c: the run's passes over the entries that reached the
- * statistics (compare.h steps 3 to 6; compare_int.h): the spread a session
+ * statistics (docs/method.md, steps 4 to 7; compare_int.h): the spread a session
  * adds, estimated per kind of metric from every entry's baseline; each
  * entry's test under that model (and against the window's oldest runs);
  * the correction over the run's p-values; and the decision of each entry.
@@ -288,7 +288,7 @@ q_worse(struct cmp_pending *p, int adjusted)
 }
 
 /*
- * compare.h step 8: a pass whose estimate is worse by T or more, listed
+ * docs/method.md, step 8: a pass whose estimate is worse by T or more, listed
  * by BH at the configured false discovery rate (this comparison's share
  * of it, as alpha is shared).  At every look: a gate that stops at a look
  * leaves that look's comparison as the night's.  Inconclusive entries

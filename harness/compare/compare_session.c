@@ -39,7 +39,7 @@
  *         (w + S - 1)^2 / (S - 1), infinite for the prior alone.
  *
  * The test of one entry under this model is compare_test.c's.  The step
- * finder of the trend line (compare.h step 7) is here too: it
+ * finder of the trend line (docs/method.md, step 8) is here too: it
  * works on the same scale, on the mean of each run.
  */
 #include <math.h>

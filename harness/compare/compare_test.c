@@ -1,6 +1,6 @@
 /*
  * compare_test.c: the test of one entry under the session model
- * (compare_session.c draws the model; compare.h step 4 says which test
+ * (compare_session.c draws the model; docs/method.md, step 5, says which test
  * decides).
  *
  * Each side's mean weights its sessions by 1 / (sb^2 + sw^2 / n); the

@@ -1,5 +1,5 @@
 /*
- * compare_trend.c: the trend line (compare.h step 7; compare_int.h): how
+ * compare_trend.c: the trend line (docs/method.md, step 8; compare_int.h): how
  * a kind of metric drifted over the baseline window, a regression only
  * the trend test finds (a metric creeping a little every night), and the
  * run where a regressed metric's series stepped.

@@ -2,7 +2,7 @@
  * comparison.h: what compare decided, as a model: the comparison of one
  * device's run with its baseline, entry by entry (scenario, scene,
  * metric), the blocks by signature, the scenarios' iterations, the method
- * and the looks (compare.h says how each number is reached).
+ * and the looks (docs/method.md says how each number is reached).
  *
  * The model is public like results.h: reports, the mail, gate and the
  * commands read it field by field.  Numbers that were not computed are
@@ -118,7 +118,7 @@ struct cmp_entry {
 	 * The worse way's Benjamini-Hochberg q-value over the same family
 	 * (weighted alike); NAN: not in the family.  `suspect`: worse by
 	 * at least T, a pass, and q at most suspect_fdr times the share
-	 * (compare.h step 8).
+	 * (docs/method.md, step 8).
 	 */
 	double q_value;
 	bool suspect;
@@ -298,7 +298,7 @@ struct comparison {
 	 * line each ("scenario 'checkout'", "scene 'shop/checkout'"): a
 	 * scene that crashed or was renamed hides every regression it
 	 * would show, so any of them makes the comparison's verdict
-	 * `missing`, which fails like a regression (compare.h step 2).
+	 * `missing`, which fails like a regression (docs/method.md, step 2).
 	 */
 	struct strlist missing;
 

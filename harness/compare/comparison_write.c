@@ -66,8 +66,8 @@
  * never reached the statistics.  Files written before the session model
  * lack `session` and `trend` and read them as null.
  * An entry's `look` is the look whose numbers it holds: the comparison's,
- * or an earlier one's for a regression found there and kept (compare.h
- * step 6); a reader takes a missing `look` as the comparison's.
+ * or an earlier one's for a regression found there and kept
+ * (docs/method.md, step 7); a reader takes a missing `look` as the comparison's.
  * `verdict` and `counts` are derived: the reader ignores them and
  * recomputes.  Like results.json, a reader takes any 1.x, ignores unknown
  * keys, reads a missing key as null, and names the key path of a value of

@@ -175,7 +175,7 @@ key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 }
 
 /*
- * The regressions of `c`, or (`suspects`) its suspects (compare.h step 8:
+ * The regressions of `c`, or (`suspects`) its suspects (docs/method.md, step 8:
  * passes worse by their threshold that Benjamini-Hochberg lists, never a
  * verdict) with their q-value, one line each, for the table and the notes:
  * the night's table names the suspects as the report does, so a reader of

@@ -137,7 +137,7 @@ gate_run_more(struct gate_ctx *g, const char *scenario, int n,
 	ro.iterations = n;
 	ro.warmups = 0;
 	ro.append = true;
-	/* A new session, not more of tonight's: see compare.h step 3. */
+	/* A new session, not more of tonight's: see docs/method.md, step 1. */
 	ro.cooldown_ms = g->cfg->compare.session.cooldown_s * 1000;
 	gate_note(g, "run: %d more iteration%s of '%s' on %s%s", n,
 	    n == 1 ? "" : "s", scenario, serials->items[0],

@@ -73,7 +73,7 @@ struct config_baseline {
 	char *author_email;
 };
 
-/* session.*: the priors of the session model (compare.h step 3). */
+/* session.*: the priors of the session model (docs/method.md, step 4). */
 struct config_session {
 	double frame_time;	/* relative sd */
 	double launch;		/* relative sd */

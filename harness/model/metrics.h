@@ -75,7 +75,7 @@ struct metric_def {
 	 * The metric a team reads first for its scope (a scene's
 	 * frame_p90_ms, a scenario's startup_ms): `primary_weight` gives it
 	 * that many times another metric's share of the correction
-	 * (compare.h step 5).
+	 * (docs/method.md, step 5).
 	 */
 	int primary;
 };

@@ -36,7 +36,7 @@ run_new(const char *key)
 	strlist_add(&r->app.sources, "gfxinfo");
 	strlist_add(&r->app.sources, "blockcanary");
 	rs_str_set(&r->device.key, key);
-	r->device.refresh_hz = 90;
+	r->device.refresh_hz = 60;
 	return r;
 }
 
@@ -1029,8 +1029,9 @@ run_of_speeds(const double *f, size_t n, bool histogram)
  * the frame-time prior, and the share is not a regression; without them,
  * only the jank prior (half the within spread) is left, and the same
  * values are one, as every such first week was before.  Against 20 runs
- * that show no session spread at all, the prior has faded and the 15
- * points are a regression.
+ * that show no session spread at all, the prior has faded, and the 15
+ * points are taken back by the phone's offset, which the other scenes
+ * measure.
  */
 static void
 jank_share_follows_the_frames_speed(void **state)
@@ -1067,7 +1068,10 @@ jank_share_follows_the_frames_speed(void **state)
 		results_free(cur);
 	}
 	/* A full window whose sessions do not differ: the speed prior, a
-	 * prior like the one it stands for, has faded with it. */
+	 * prior like the one it stands for, has faded with it; but the
+	 * other eleven scenes measure tonight's 5 % (less than
+	 * CMP_PHONE_SHIFT, so the phone's), and the share is taken back by
+	 * its slope times that offset: not a regression. */
 	{
 		struct results *w[20], *cur = run_of_speeds(slow, 5, true);
 		struct comparison *c;
@@ -1079,7 +1083,9 @@ jank_share_follows_the_frames_speed(void **state)
 		e = entry(c, "s0", "jank_pct");
 		assert_false(isnan(c->kinds[METRIC_KIND_JANK].estimate));
 		assert_true(e->sd_session < 0.5 * e->sd_within);
-		assert_int_equal(e->verdict, CMP_REGRESSION);
+		assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+		assert_true(e->offset > 10);
+		assert_int_not_equal(e->verdict, CMP_REGRESSION);
 		comparison_free(c);
 		results_free(cur);
 		for (int k = 0; k < 20; k++)
@@ -1204,11 +1210,13 @@ jank_shares_take_the_session_offset(void **state)
  * p90 1.5 ms slower on some 11 ms) is not told from it.  The other 11
  * scenes of each session measure the phone in it: with their offset
  * taken off, s0 is a regression, and no scene is for the 5 % all of them
- * share.  A build 15 % slower everywhere is no session: tonight then
- * stands further from the baseline's sessions than they differ, nothing
- * is taken off, and every scene's verdict is what the session model
- * alone makes of it (one session cannot tell 15 % from a slow phone:
- * most ask for more iterations, and a gate measures them).
+ * share.  A session 20 % slower everywhere stands further from the
+ * baseline's sessions than they differ and by more than CMP_PHONE_SHIFT:
+ * one such session cannot tell a slow phone from a build, so its offset
+ * is taken off and every scenario is inconclusive (a gate measures
+ * another session); two such sessions are the build's, nothing is taken
+ * off, and every scene's verdict is what the session model alone makes
+ * of it.
  */
 static void
 session_offsets_are_taken_off(void **state)
@@ -1273,10 +1281,24 @@ session_offsets_are_taken_off(void **state)
 		struct results *cur;
 		struct comparison *c, *before;
 		struct compare_opts o;
-		size_t undecided = 0;
+		size_t undecided = 0, counts[CMP_NR_VERDICTS];
 
 		stats_rng_init(&r, 13);
-		cur = run_of_session(&r, 5, 1.15, 0);
+		cur = run_of_session(&r, 10, 1.2, 0);
+		/* One session 20 % slower everywhere: a phone or a build. */
+		cur->scenarios[0].nr_iterations = 5;
+		c = compare_window(cur, w, 20, NULL);
+		assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+		assert_int_equal(comparison_verdict(c), CMP_INCONCLUSIVE);
+		comparison_count(c, counts);
+		assert_int_equal(counts[CMP_REGRESSION], 0);
+		assert_non_null(strstr(c->warnings.items[c->warnings.nr - 1],
+		    "cannot tell a slow phone from a build"));
+		comparison_free(c);
+		/* Two, both 20 % slower: the build's. */
+		cur->scenarios[0].nr_iterations = 10;
+		for (size_t i = 5; i < 10; i++)
+			cur->scenarios[0].iterations[i].session = 1;
 		c = compare_window(cur, w, 20, NULL);
 		compare_opts_init(&o, NULL);
 		o.offsets = false;
@@ -1295,8 +1317,8 @@ session_offsets_are_taken_off(void **state)
 			assert_true(e->p_value == b->p_value);
 			undecided += e->verdict != CMP_PASS;
 		}
-		/* One session cannot tell 15 % from a slow phone: the scenes
-		 * ask for more iterations, as they did. */
+		/* Tested as the session model alone sees them: 20 % in two
+		 * sessions is most scenes' regression. */
 		assert_true(undecided >= 6);
 		comparison_free(c);
 		comparison_free(before);
@@ -1333,20 +1355,198 @@ add_scenario_session(struct results *x, struct stats_rng *r,
 }
 
 /*
- * A gate's later batch runs only the scenarios that looked worse: here
- * scenario a, slower by 1.5 ms in every scene, measured again alone in
- * tonight's second session.  Its scenes cannot vouch for one another
- * (each one's "other scenes" are as slow as it is), so that session's
- * offset is not measured and nothing is taken off it; the first session,
- * which ran all four scenarios, has its offset taken off as usual.
+ * Tonight's two sessions: the first drew the phone 30 % slower in every
+ * scene (a heavy-tailed bad session), the second as usual.  A build
+ * slower everywhere is slower in both, so the first is the phone's: it is
+ * left out of every metric with a warning, and nothing is a regression.
  */
 static void
-later_batches_keep_their_offsets(void **state)
+a_bad_session_is_left_out(void **state)
+{
+	struct results *w[20], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+	size_t counts[CMP_NR_VERDICTS];
+	bool said = false;
+
+	(void)state;
+	stats_rng_init(&r, 51);
+	for (int k = 0; k < 20; k++)
+		w[k] = run_of_session(&r, 5, exp(stats_rng_normal(&r, 0, 0.02)),
+		    0);
+	cur = run_of_session(&r, 10, 1.0, 0);
+	for (size_t i = 0; i < 5; i++) {
+		struct rs_iteration *it = &cur->scenarios[0].iterations[i];
+
+		/* The first session's frames, 30 % slower. */
+		for (size_t j = 0; j < it->nr_scenes; j++) {
+			struct rs_frames *fr = &it->scenes[j].frames;
+
+			for (size_t b = 0; b < fr->nr_histogram; b++)
+				fr->histogram[b].ms = (uint32_t)(1.3 *
+				    fr->histogram[b].ms);
+		}
+	}
+	for (size_t i = 5; i < 10; i++)
+		cur->scenarios[0].iterations[i].session = 1;
+	c = compare_window(cur, w, 20, NULL);
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		said |= strstr(c->warnings.items[i], "session 1 of the current "
+		    "run drew every scene") != NULL;
+	assert_true(said);
+	comparison_count(c, counts);
+	assert_int_equal(counts[CMP_REGRESSION], 0);
+	comparison_free(c);
+	results_free(cur);
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
+}
+
+/*
+ * A whole-ms p90 that sits on a vsync plateau at 60 Hz (16 ms: 30 % of the
+ * scene's frames wait for the display and end just before 16.7 ms, in
+ * the 15 and 16 ms buckets) and moves into the tail between two plateaus
+ * (28 ms) moved by less than one period: not a regression by itself
+ * (CMP_VSYNC_ROUNDING_MS), its threshold one period and the millisecond
+ * of rounding.  The same move between two values off any plateau (22 to
+ * 28 ms) is one; so is the plateau's move where the frames do not pile up
+ * (a smooth histogram), and where there is no refresh rate to say where
+ * the plateaus are.
+ */
+static void
+vsync_steps_are_not_evidence_alone(void **state)
+{
+	static const double from[] = { 16, 22, 16, 16 };
+	static const double hz[] = { 60, 60, NAN, 60 };
+	static const bool piled[] = { true, true, true, false };
+	static const enum cmp_verdict want[] = { CMP_PASS, CMP_REGRESSION,
+		CMP_REGRESSION, CMP_REGRESSION };
+
+	(void)state;
+	for (int t = 0; t < 4; t++) {
+		struct results *b = run_new(KEY), *r = run_new(KEY);
+		struct comparison *c;
+		const struct cmp_entry *e;
+
+		for (int i = 0; i < 30; i++) {
+			struct rs_scene *sc = add_scene_iteration(i < 25 ? b :
+			    r, "feed", "list", false, true);
+
+			/* 6-10 ms, and the plateau or frames spread
+			 * smoothly over 13-24 ms */
+			for (uint32_t ms = 6; ms <= 10; ms++)
+				rs_frames_add_bucket(&sc->frames, ms, 14);
+			if (piled[t]) {
+				rs_frames_add_bucket(&sc->frames, 15, 10);
+				rs_frames_add_bucket(&sc->frames, 16, 20);
+			} else {
+				for (uint32_t ms = 13; ms <= 24; ms++)
+					rs_frames_add_bucket(&sc->frames, ms,
+					    3);
+			}
+			sc->frames.p90_ms = i < 25 ? from[t] + (i % 3 == 0) :
+			    28 + (i % 2);
+		}
+		b->device.refresh_hz = r->device.refresh_hz = hz[t];
+		c = compare_ok(r, b, NULL);
+		e = entry(c, "list", "frame_p90_ms");
+		assert_int_equal(e->verdict, want[t]);
+		if (t == 0)
+			assert_true(fabs(e->threshold - (1000.0 / 60 + 1)) <
+			    1e-9);
+		comparison_free(c);
+		results_free(b);
+		results_free(r);
+	}
+}
+
+/*
+ * A launch is taken back by its session's offset over all its scenes:
+ * the phone that draws every scene 8 % slower tonight (less than
+ * CMP_PHONE_SHIFT: a slow session, or a phone that aged) launches 8 %
+ * slower too, which is no regression; left in (session.offsets off), it
+ * is one.  A launch 25 % slower on top of the same session is one either
+ * way.
+ */
+static void
+launches_take_off_the_phones_offset(void **state)
+{
+	struct results *w[20];
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 41);
+	for (int k = 0; k < 20; k++) {
+		double f = exp(stats_rng_normal(&r, 0, 0.01));
+
+		w[k] = run_of_session(&r, 5, f, 0);
+		for (size_t i = 0; i < w[k]->scenarios[0].nr_iterations; i++) {
+			struct rs_startup *st =
+			    &w[k]->scenarios[0].iterations[i].startup;
+
+			st->present = true;
+			st->kind = RS_LAUNCH_COLD;
+			st->total_ms = round(800 * f *
+			    exp(stats_rng_normal(&r, 0, 0.03)));
+		}
+	}
+	for (int t = 0; t < 3; t++) {
+		struct results *cur;
+		struct comparison *c;
+		struct compare_opts o;
+
+		stats_rng_init(&r, 42);
+		cur = run_of_session(&r, 5, 1.08, 0);
+		for (size_t i = 0; i < cur->scenarios[0].nr_iterations; i++) {
+			struct rs_startup *st =
+			    &cur->scenarios[0].iterations[i].startup;
+
+			st->present = true;
+			st->kind = RS_LAUNCH_COLD;
+			st->total_ms = round(800 * 1.08 * (t == 2 ? 1.25 : 1) *
+			    exp(stats_rng_normal(&r, 0, 0.03)));
+		}
+		compare_opts_init(&o, NULL);
+		o.offsets = t != 1;
+		c = compare_window(cur, w, 20, &o);
+		if (t == 0) {
+			assert_true(c->kinds[METRIC_KIND_FRAME_TIME].
+			    offset_on);
+			assert_int_not_equal(entry(c, NULL, "startup_ms")->
+			    verdict, CMP_REGRESSION);
+			assert_true(entry(c, NULL, "startup_ms")->offset > 40);
+		} else {
+			assert_int_equal(entry(c, NULL, "startup_ms")->verdict,
+			    CMP_REGRESSION);
+		}
+		comparison_free(c);
+		results_free(cur);
+	}
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
+}
+
+/*
+ * A gate's later batch runs only the scenarios that looked worse: here
+ * scenario a, slower by 1.5 ms in every scene, measured again alone in
+ * tonight's second session.  That session's offset is measured on a's
+ * own scenes (more than OFF_MIN_SCENES of them), so the 1.5 ms they all
+ * share is taken off there: the price of measuring the phone in every
+ * batch (docs/method.md, step 3).  The first session ran all four
+ * scenarios, so there the other scenarios measure the phone and a's
+ * change stays: the first look does not pass a (a gate keeps what an
+ * earlier look found); b, c and d, measured once, keep offsets of a few
+ * percent at most.
+ */
+static void
+later_batches_measure_their_offsets(void **state)
 {
 	static const char *const names[] = { "a", "b", "c", "d" };
 	struct results *w[20], *cur;
 	struct comparison *c;
 	struct stats_rng r;
+	double off_a = 0;
+	int stood_out = 0;
 
 	(void)state;
 	stats_rng_init(&r, 21);
@@ -1360,6 +1560,14 @@ later_batches_keep_their_offsets(void **state)
 	cur = run_new(KEY);
 	for (int s = 0; s < 4; s++)
 		add_scenario_session(cur, &r, names[s], 1.0, s ? 0 : 1.5, 0);
+	/* The first look, every scenario in one session: a stands out. */
+	c = compare_window(cur, w, 20, NULL);
+	for (size_t i = 0; i < c->nr_entries; i++)
+		if (!strcmp(c->entries[i].metric, "frame_p90_ms") &&
+		    !strcmp(c->entries[i].scenario, "a"))
+			stood_out += c->entries[i].verdict == CMP_REGRESSION;
+	assert_int_equal(stood_out, 4);
+	comparison_free(c);
 	add_scenario_session(cur, &r, "a", 1.0, 1.5, 1);
 	c = compare_window(cur, w, 20, NULL);
 	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
@@ -1368,76 +1576,19 @@ later_batches_keep_their_offsets(void **state)
 
 		if (strcmp(e->metric, "frame_p90_ms"))
 			continue;
-		/* At most the first session's few percent: the second's
-		 * would be its own 1.5 ms (some 15 % of a's frames). */
-		assert_true(fabs(e->offset) < 0.06 * e->base.median);
-		if (!strcmp(e->scenario, "a"))
-			assert_int_not_equal(e->verdict, CMP_PASS);
+		if (!strcmp(e->scenario, "a")) {
+			off_a += e->offset / 4;
+		} else {
+			assert_true(fabs(e->offset) < 0.06 * e->base.median);
+		}
 	}
+	/* Half of a's values (its second session) were taken back by
+	 * about the 1.5 ms its scenes share. */
+	assert_true(off_a > 0.4);
 	comparison_free(c);
 	results_free(cur);
 	for (int k = 0; k < 20; k++)
 		results_free(w[k]);
-}
-
-/*
- * A team's third night: two steady baseline sessions, so the spread of
- * the phone's offsets is mostly the prior.  Scenario a is 1 ms slower in
- * every scene, and a later batch (a alone) has no offset taken off; it
- * must count the session spread it had without the offsets, not that
- * prior once as an unknown offset and again in the spread left, which
- * made a's entries noisier with the offsets on than off (p 1.04 to 1.25
- * times larger) and cost the gate's later looks their power.
- */
-static void
-unknown_offsets_count_the_prior_once(void **state)
-{
-	static const char *const names[] = { "a", "b", "c", "d" };
-	double p[2][4];
-
-	(void)state;
-	for (int on = 0; on < 2; on++) {
-		struct results *w[2], *cur;
-		struct comparison *c;
-		struct compare_opts o;
-		struct stats_rng r;
-		int seen = 0;
-
-		stats_rng_init(&r, 33);
-		for (int k = 0; k < 2; k++) {
-			w[k] = run_new(KEY);
-			for (int s = 0; s < 4; s++)
-				add_scenario_session(w[k], &r, names[s], 1.0,
-				    0, 0);
-		}
-		cur = run_new(KEY);
-		for (int s = 0; s < 4; s++)
-			add_scenario_session(cur, &r, names[s], 1.0,
-			    s ? 0 : 1, 0);
-		add_scenario_session(cur, &r, "a", 1.0, 1, 1);
-		compare_opts_init(&o, NULL);
-		o.offsets = on;
-		c = compare_window(cur, w, 2, &o);
-		if (on)
-			assert_true(c->kinds[METRIC_KIND_FRAME_TIME].
-			    offset_on);
-		for (size_t i = 0; i < c->nr_entries; i++) {
-			const struct cmp_entry *e = &c->entries[i];
-
-			if (strcmp(e->metric, "frame_p90_ms") ||
-			    strcmp(e->scenario, "a") || seen >= 4)
-				continue;
-			assert_true(e->p_value > 0 && e->p_value < 1);
-			p[on][seen++] = e->p_value;
-		}
-		assert_int_equal(seen, 4);
-		comparison_free(c);
-		results_free(cur);
-		results_free(w[0]);
-		results_free(w[1]);
-	}
-	for (int j = 0; j < 4; j++)
-		assert_true(p[1][j] <= p[0][j] * 1.05);
 }
 
 /*
@@ -1500,7 +1651,10 @@ calibration_night(double *z2, int *n, const char *const *names,
  * The spread left after the offsets, estimated from two sessions of four
  * scenarios, used to weigh the prior (how far a phone moves every scene)
  * as one against one, and read 0.68 where the sessions left nothing; it
- * weighs one against four now, and reads 0.83.  One draw per scenario
+ * weighs one against four, and read 0.83; since a later batch has its
+ * offset measured on its own scenes (three others for each), a's
+ * entries count that estimate's variance in full and read 0.74: a little
+ * conservative, never liberal.  One draw per scenario
  * and session is what the estimate assumes; the second series checks
  * that it then sees what is there, and the rows stay calibrated.
  */
@@ -1525,7 +1679,7 @@ offsets_keep_a_young_window_calibrated(void **state)
 		print_message("residual %.3f: mean z^2 %.3f without the "
 		    "offsets, %.3f with them (%d entries)\n", own[m], z2[0],
 		    z2[1], n[0]);
-		assert_true(z2[1] > 0.78 && z2[1] < 1.2);
+		assert_true(z2[1] > 0.7 && z2[1] < 1.2);
 		assert_true(z2[0] > 0.7 && z2[0] < 1.4);
 	}
 }
@@ -2086,7 +2240,7 @@ a_team_names_its_primary_metrics(void **state)
 }
 
 /*
- * Suspects (compare.h step 8), at a gate's last look: as a p90's shift
+ * Suspects (docs/method.md, step 8), at a gate's last look: as a p90's shift
  * grows beside 70 unchanged scenes, it is first a pass that BH lists (q
  * at most suspect_fdr, worse by T, Holm's p above alpha: never a
  * regression), and only later a regression, which is no suspect; an
@@ -2649,12 +2803,14 @@ blocks_compared_by_signature(void **state)
 	assert_string_equal(k->scene, "list");
 	assert_string_equal(k->stack.items[0], "com.example.feed.Adapter.bind");
 	/*
-	 * Block records explain; a new signature fails the run only when
-	 * enough iterations carry it: 4 of 4 against 0 of 4 is p = 1/70.
+	 * Block records explain; a new signature fails the run when enough
+	 * iterations carry it: 4 of 4 against 0 of 4 is p = 1/256, the
+	 * largest (1 - q)^4 q^4 (at q = 1/2), within alpha 0.01.
 	 */
-	assert_true(fabs(block(c, "fresh")->p_value - 1.0 / 70) < 1e-12);
-	assert_int_equal(block(c, "fresh")->verdict, CMP_PASS);
-	assert_int_not_equal(comparison_verdict(c), CMP_REGRESSION);
+	assert_true(fabs(block(c, "fresh")->p_value - 1.0 / 256) < 1e-9);
+	assert_int_equal(block(c, "fresh")->verdict, CMP_REGRESSION);
+	assert_int_equal(block(c, "same")->verdict, CMP_PASS);
+	assert_int_equal(comparison_verdict(c), CMP_REGRESSION);
 	comparison_free(c);
 	results_free(b);
 	results_free(r);
@@ -2662,11 +2818,15 @@ blocks_compared_by_signature(void **state)
 
 /*
  * A new signature in half of tonight's iterations, never in the
- * baseline's 20, is a regression of its scene (p = C(10,5)/C(30,5) =
- * 0.0018); the same in 2 of 10 (p = 0.21) passes, as does one shorter
- * than the block_ms threshold (50 ms).  Before the last of several looks,
- * a new signature whose p is within the count's promise but not the
- * level is inconclusive, and the gate measures its scenario again.
+ * baseline's 20, is a regression of its scene: p is the largest chance,
+ * over a rate q both sides could share, of none in 20 and 5 or more in
+ * 10, (1 - q)^20 P(Bin(10, q) >= 5) = 0.000405 (Fisher's test,
+ * conditioned on the 5 carriers, said C(10,5)/C(30,5) = 0.0018); the same
+ * in 2 of 10 (p = 0.036) passes, as does one shorter than the block_ms
+ * threshold (50 ms).  Before the last of several looks, a new signature
+ * that would reach the last look's level at the high end of the rates
+ * its carriers allow is inconclusive, and the gate measures its scenario
+ * again.
  */
 static void
 new_block_signatures_are_tested_on_their_carriers(void **state)
@@ -2692,8 +2852,9 @@ new_block_signatures_are_tested_on_their_carriers(void **state)
 			add_block(sc, "short", 50);
 	}
 	c = compare_ok(r, b, NULL);
-	assert_true(fabs(block(c, "coupons")->p_value - 252.0 / 142506) <
-	    1e-12);
+	assert_true(fabs(block(c, "coupons")->p_value - 0.000404873) <
+	    1e-8);
+	assert_true(fabs(block(c, "rare")->p_value - 0.0356692) < 1e-6);
 	assert_int_equal(block(c, "coupons")->verdict, CMP_REGRESSION);
 	assert_true(block(c, "coupons")->cur.carriers == 5);
 	assert_int_equal(block(c, "rare")->verdict, CMP_PASS);
@@ -2742,7 +2903,7 @@ incomparable_runs_are_refused(void **state)
 	(void)state;
 	add_p90(b, v, 3);
 	add_p90(r, v, 3);
-	r->device.refresh_hz = 60;
+	r->device.refresh_hz = 90;
 	rs_str_set(&r->app.package, "com.example.other");
 	strlist_add(&r->app.sources, "matrix");
 	assert_int_equal(compare_check(&reasons, &in_cur, &in_base, 1),
@@ -2781,7 +2942,7 @@ incomparable_runs_are_refused(void **state)
 	    JG_EMISMATCH);
 	assert_int_equal(reasons.nr, 1);
 	assert_non_null(strstr(reasons.items[0], "an unknown rate in "
-	    "'cur.json', 90 Hz in baseline"));
+	    "'cur.json', 60 Hz in baseline"));
 	strlist_release(&reasons);
 	results_free(r);
 	results_free(b);
@@ -3023,8 +3184,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(jank_share_follows_the_frames_speed),
 	cmocka_unit_test(session_offsets_are_taken_off),
 	cmocka_unit_test(jank_shares_take_the_session_offset),
-	cmocka_unit_test(later_batches_keep_their_offsets),
-	cmocka_unit_test(unknown_offsets_count_the_prior_once),
+	cmocka_unit_test(later_batches_measure_their_offsets),
+	cmocka_unit_test(vsync_steps_are_not_evidence_alone),
+	cmocka_unit_test(a_bad_session_is_left_out),
+	cmocka_unit_test(launches_take_off_the_phones_offset),
 	cmocka_unit_test(offsets_keep_a_young_window_calibrated),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(whole_ms_percentiles_are_moderated),

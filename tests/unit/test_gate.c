@@ -136,7 +136,7 @@ keep_note(void *data, const char *line)
 
 /*
  * What a look leaves in the key's table (cmd_gate prints it): the
- * regressions and, apart, the suspects with their q-value (compare.h step
+ * regressions and, apart, the suspects with their q-value (docs/method.md, step
  * 8) -- a suspect is a pass, so the key's verdict stays pass; a pass that
  * is not a suspect is in neither list.  The comparison is written, and
  * the look's line for the log counts the suspects.

@@ -544,7 +544,7 @@ writes_every_format(void **state)
 }
 
 /*
- * A suspect (compare.h step 8) is listed under its own heading in the
+ * A suspect (docs/method.md, step 8) is listed under its own heading in the
  * report, the mails and the summary, with its q-value and the level; it
  * is no regression: a pass stays exit 0, and its row in the scene's
  * table keeps the pass badge.  With suspect_fdr 0 no list appears.
