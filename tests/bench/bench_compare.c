@@ -786,12 +786,15 @@ look(struct look *out, const struct window *w, const struct results *cur,
 			fprintf(stderr, "false %s %s/%s look %d/%d p %.3g "
 			    "shift %.4g T %.4g %s deff %.3g df %.3g sw %.3g "
 			    "sb %.3g n %zu/%zu base med %.4g iqr %.4g cur med "
-			    "%.4g\n", e->metric, e->scenario, e->scene ?
-			    e->scene : "-", k, looks, e->p_value, e->shift,
+			    "%.4g off %.4g offsets %d warned %d\n", e->metric,
+			    e->scenario, e->scene ? e->scene : "-", k, looks,
+			    e->p_value, e->shift,
 			    e->threshold, e->rank_test ? "rank" : "t", e->deff,
 			    e->df, e->sd_within, e->sd_session, e->base.n,
 			    e->cur.n, e->base.median, e->base.iqr,
-			    e->cur.median);
+			    e->cur.median, e->offset,
+			    c->kinds[METRIC_KIND_FRAME_TIME].offset_on,
+			    c->warnings.nr > 0);
 		if (is_target(e, sh)) {
 			if (trace)
 				fprintf(stderr, "trace %s %s look %d/%d %s p %.3g "
@@ -823,6 +826,13 @@ look(struct look *out, const struct window *w, const struct results *cur,
 		where.scene = b->scene;
 		if (b->verdict == CMP_INCONCLUSIVE)
 			out->undecided[atoi(b->scenario + 1)] = true;
+		if (trace && is_target_scene(&where, sh) &&
+		    b->status == CMP_BLOCK_NEW)
+			fprintf(stderr, "trace block %s look %d/%d %s p %.3g "
+			    "carriers %g of %g, baseline %g\n", b->signature,
+			    k, looks, cmp_verdict_name(b->verdict), b->p_value,
+			    b->cur.carriers, b->cur.iterations,
+			    b->base.iterations);
 		if (b->verdict != CMP_REGRESSION)
 			continue;
 		out->regressions++;
