@@ -272,22 +272,6 @@ vsync_stepped(const struct metric_def *m)
 }
 
 /*
- * The multiple of the frame period a whole-ms frame time sits at (frames
- * that wait for a vsync end just before it, so gfxinfo's bucket is the
- * multiple less its fraction, or one more from the frames beside them),
- * or 0 when it sits at none.
- */
-static int
-plateau_of(double ms, double period)
-{
-	double k = round(ms / period);
-
-	return k >= 1 && k <= CMP_VSYNC_PLATEAUS &&
-	    ms >= k * period - 1 - CMP_VSYNC_ROUNDING_MS &&
-	    ms <= k * period + CMP_VSYNC_ROUNDING_MS ? (int)k : 0;
-}
-
-/*
  * Whether the frames of `scene` pile up at the k-th multiple of the
  * period, over every valid iteration of both sides: the buckets of the
  * plateau (the two whole ms below the multiple and the one it falls in)
@@ -330,14 +314,18 @@ piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
 	    in / 3 >= below / 4;
 }
 
-/* A frame percentile at `ms` sits on a plateau its frames pile up at. */
+/*
+ * Whether the frames of `scene` pile up at any of the first
+ * CMP_VSYNC_PLATEAUS multiples of the period: then its whole-ms
+ * percentiles move by steps (CMP_VSYNC_ROUNDING_MS).
+ */
 static bool
-on_plateau(const struct cmp_scope *sc, const char *scene, double ms,
-    double period)
+paced_by_vsync(const struct cmp_scope *sc, const char *scene, double period)
 {
-	int k = plateau_of(ms, period);
-
-	return k && piles_up(sc, scene, period, k);
+	for (int k = 1; k <= CMP_VSYNC_PLATEAUS; k++)
+		if (piles_up(sc, scene, period, k))
+			return true;
+	return false;
 }
 
 void
@@ -385,10 +373,10 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		e->threshold = fmax(fmax(e->abs_threshold,
 		    e->rel_threshold * fabs(e->base.median)),
 		    isnan(e->spread) ? 0 : e->noise_threshold * e->spread);
-	/* A whole-ms frame percentile on a vsync plateau moves by steps. */
+	/* A whole-ms frame percentile of frames paced by vsync moves by
+	 * steps. */
 	if (b.n && cu.n && isfinite(x->vsync_ms) && vsync_stepped(m) &&
-	    (on_plateau(sc, scene, e->base.median, x->vsync_ms) ||
-	    on_plateau(sc, scene, e->cur.median, x->vsync_ms)))
+	    paced_by_vsync(sc, scene, x->vsync_ms))
 		e->threshold = fmax(e->threshold, x->vsync_ms +
 		    CMP_VSYNC_ROUNDING_MS);
 

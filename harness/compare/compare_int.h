@@ -316,14 +316,14 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 #define CMP_TREND_T 3
 
 /*
- * A whole-ms frame percentile of a display that paces frames by its vsync
- * moves in steps of one frame period: where frames pile up just before a
- * vsync (a waiting RenderThread, triple buffering; compare_entry.c,
- * piles_up()), a phone a percent
- * slower carries the percentile from one plateau to the next, or from a
- * plateau into the tail between two.  Such a move is not evidence by
- * itself (docs/method.md, step 5): the practical size of a frame
- * percentile is at least one period plus the millisecond of rounding,
+ * A whole-ms frame percentile of a scene whose frames pile up just before
+ * the vsyncs (a waiting RenderThread, triple buffering; compare_entry.c,
+ * piles_up()) moves in steps: a phone a percent slower carries the
+ * percentile from a plateau into the thin tail above it, or across it
+ * (on the real-phone bench, p90s of 18-21 ms at 60 Hz went to 24-31 ms on
+ * unchanged nights).  Such a move is not evidence by itself
+ * (docs/method.md, step 6): the practical size of that scene's frame
+ * percentiles is at least one period plus the millisecond of rounding,
  * and a change of less than that shows in the continuous metrics of the
  * scene (jank share, frame rate, dropped frames), which are tested too.
  */
@@ -346,6 +346,17 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  * deadline-bound metric of the night (docs/method.md, step 3).
  */
 #define CMP_PHONE_SHIFT 0.14
+
+/*
+ * A jank share, a frame rate or a count of dropped frames is taken back
+ * by its slope on the scene's speed times the session's offset; the
+ * slope is a line fitted through the few percent of speed a session's
+ * iterations differ by, and a share past a deadline is not a line.  This
+ * share of what it takes back counts as uncertain, a variance of
+ * (CMP_SLOPE_ERROR x slope x offset)^2 beside the offset's own
+ * (docs/method.md, step 3).
+ */
+#define CMP_SLOPE_ERROR 1.0
 
 #define SWAP(a, b) do { struct cmp_kind_series tmp_ = (a); (a) = (b); \
 	(b) = tmp_; } while (0)

@@ -22,11 +22,9 @@
  * sampling variance (pi/2 times the robust variance of the scenes around
  * their sessions' offsets, pooled over every session, over the number of
  * scenes it had) kept with the values (cmp_sample.off_var), which the
- * test adds to its session's variance.  A session with fewer than
- * OFF_MIN_SCENES other scenes, or that measured fewer than half of the
- * comparison's scenes (a gate's later batch runs only the scenarios that
- * looked worse, and their scenes cannot vouch for one another), is left
- * as it was, its offset unknown: it counts what the offsets took away
+ * test adds to its session's variance.  A session with OFF_MIN_SCENES
+ * scenes or fewer (full_sessions()) is left as it was, its offset
+ * unknown: it counts what the offsets took away
  * from the kind's session spread (the spread before them less the
  * spread after), so that such a session has the whole spread it had
  * before the offsets, the prior counted once (not once in V and again
@@ -41,22 +39,23 @@
  * session.prior_runs against (sessions - 1) x scenarios of it.
  *
  * What a session does to every scene, a change of the app does too: a
- * build 10 % slower everywhere looks like a slow session.  Tonight's
- * offsets are therefore tested first against the baseline's, on the
- * spread V sessions show, one-sided each way: when tonight stands worse
- * than sessions differ at what the session model would measure again
- * (the look's promise, before a gate's last look) or at the comparison's
- * alpha (the last look, or a single one), or better at alpha, nothing is
- * taken off, and the session model tests every frame time as before (a
- * slowdown of every scene is then a regression of each one that shows
- * it, with the looks it had).  A window whose sessions drift steadily
- * (a phone getting slower) stands tonight where its older sessions do
- * not, and then may be left to the trend of step 3 instead.
+ * build slower everywhere looks like a slow session.  Tonight's offsets
+ * are tested against the baseline's, on the spread V sessions show
+ * (offset_test()), and taken for the build's only when every one of
+ * tonight's sessions (two or more) stands CMP_PHONE_SHIFT or more from
+ * the baseline's level and significantly so; then nothing is taken off,
+ * and the session model tests every frame time with the slowdown in it.
+ * Below CMP_PHONE_SHIFT an offset is always the phone's (a phone that
+ * ages stands a few percent from its window, which the window's sessions
+ * rarely show among themselves).  One of tonight's sessions that far off
+ * while another is not is left out (drop_outliers()); tonight's only
+ * session that far off has its offset taken off and makes the
+ * comparison inconclusive (compare.c, phone_unsure()).
  *
- * Only the frame-time kind (the percentiles and the explanations' frame
- * phases): jank shares move with the phone's speed by a slope of their
- * own (the speed prior of compare_test.c), and a launch is one number a
- * scenario, too few to measure a session by.
+ * Frame times take off their scene's offset; launches the session's
+ * offset over all its scenes (row o->nf of the table); jank shares,
+ * frame rates and dropped frames their slope on the scene's speed times
+ * the offset (speed_offsets()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -515,8 +514,14 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 				}
 				sm->v[k] -= beta * o->off[f * o->nr + at];
 				sum += beta * o->off[f * o->nr + at];
+				/* The offset's own error, and the slope's:
+				 * a line through a few percent of speed,
+				 * taken out to tonight's offset. */
 				sm->off_var[k] = beta * beta *
-				    o->var[f * o->nr + at];
+				    (o->var[f * o->nr + at] +
+				    CMP_SLOPE_ERROR * CMP_SLOPE_ERROR *
+				    o->off[f * o->nr + at] *
+				    o->off[f * o->nr + at]);
 			}
 			/* What tonight's values were taken back by, in unit
 			 * (the report's "taken back by"). */

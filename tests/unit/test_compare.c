@@ -1147,8 +1147,10 @@ session_of_speeds(struct stats_rng *r, double f, double own)
  * changed: s0's share, some 15 points up, is taken back by that much and
  * falls below T, its session spread less than half what it was.  Tonight
  * 5 % slow with s0 4 % slower on its own: what is left is the change,
- * above T with a far smaller p (one session of five iterations cannot
- * make it a regression of the night, with offsets or without).
+ * above T (one session of five iterations cannot make it a regression of
+ * the night, with offsets or without).  What the slope takes back counts
+ * as uncertain by as much as it is (CMP_SLOPE_ERROR), so the interval is
+ * no narrower than without the offsets: only better placed.
  */
 static void
 jank_shares_take_the_session_offset(void **state)
@@ -1183,12 +1185,15 @@ jank_shares_take_the_session_offset(void **state)
 		assert_true(e[1]->shift < e[0]->shift - 8);
 		/* The session's spread left is far less. */
 		assert_true(e[1]->sd_session < 0.5 * e[0]->sd_session);
-		assert_true(e[1]->shift_hi - e[1]->shift_lo <
-		    0.6 * (e[0]->shift_hi - e[0]->shift_lo));
+		/* What the slope took back is as uncertain as it is large
+		 * (CMP_SLOPE_ERROR): the interval is no narrower for it
+		 * (without that, 0.6 times as wide, and unchanged nights of
+		 * real phones failed on it). */
+		assert_true(e[1]->shift_hi - e[1]->shift_lo >
+		    0.9 * (e[0]->shift_hi - e[0]->shift_lo));
 		if (own) {
 			/* The change stands out from what is left. */
 			assert_true(e[1]->shift > e[1]->threshold);
-			assert_true(e[1]->p_value < 0.5 * e[0]->p_value);
 		} else {
 			assert_true(e[1]->shift < e[1]->threshold);
 		}
@@ -1403,27 +1408,28 @@ a_bad_session_is_left_out(void **state)
 }
 
 /*
- * A whole-ms p90 that sits on a vsync plateau at 60 Hz (16 ms: 30 % of the
- * scene's frames wait for the display and end just before 16.7 ms, in
- * the 15 and 16 ms buckets) and moves into the tail between two plateaus
- * (28 ms) moved by less than one period: not a regression by itself
- * (CMP_VSYNC_ROUNDING_MS), its threshold one period and the millisecond
- * of rounding.  The same move between two values off any plateau (22 to
- * 28 ms) is one; so is the plateau's move where the frames do not pile up
- * (a smooth histogram), and where there is no refresh rate to say where
- * the plateaus are.
+ * A scene whose frames pile up on a vsync plateau at 60 Hz (30 % of them
+ * wait for the display and end just before 16.7 ms, in the 15 and 16 ms
+ * buckets): its p90 moving from 16 ms into the tail between two plateaus
+ * (28 ms), or from 22 to 28 ms, moved by less than one period, which is
+ * not a regression by itself (CMP_VSYNC_ROUNDING_MS): the threshold is
+ * one period and the millisecond of rounding.  A move past that (22 to
+ * 40 ms) is one; so is the 16 to 28 ms move where the frames do not pile
+ * up (a smooth histogram), and where there is no refresh rate to say
+ * where the plateaus are.
  */
 static void
 vsync_steps_are_not_evidence_alone(void **state)
 {
-	static const double from[] = { 16, 22, 16, 16 };
-	static const double hz[] = { 60, 60, NAN, 60 };
-	static const bool piled[] = { true, true, true, false };
-	static const enum cmp_verdict want[] = { CMP_PASS, CMP_REGRESSION,
-		CMP_REGRESSION, CMP_REGRESSION };
+	static const double from[] = { 16, 22, 22, 16, 16 };
+	static const double to[] = { 28, 28, 40, 28, 28 };
+	static const double hz[] = { 60, 60, 60, NAN, 60 };
+	static const bool piled[] = { true, true, true, true, false };
+	static const enum cmp_verdict want[] = { CMP_PASS, CMP_PASS,
+		CMP_REGRESSION, CMP_REGRESSION, CMP_REGRESSION };
 
 	(void)state;
-	for (int t = 0; t < 4; t++) {
+	for (int t = 0; t < 5; t++) {
 		struct results *b = run_new(KEY), *r = run_new(KEY);
 		struct comparison *c;
 		const struct cmp_entry *e;
@@ -1445,13 +1451,13 @@ vsync_steps_are_not_evidence_alone(void **state)
 					    3);
 			}
 			sc->frames.p90_ms = i < 25 ? from[t] + (i % 3 == 0) :
-			    28 + (i % 2);
+			    to[t] + (i % 2);
 		}
 		b->device.refresh_hz = r->device.refresh_hz = hz[t];
 		c = compare_ok(r, b, NULL);
 		e = entry(c, "list", "frame_p90_ms");
 		assert_int_equal(e->verdict, want[t]);
-		if (t == 0)
+		if (t <= 1)
 			assert_true(fabs(e->threshold - (1000.0 / 60 + 1)) <
 			    1e-9);
 		comparison_free(c);
