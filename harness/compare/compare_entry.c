@@ -273,13 +273,14 @@ vsync_stepped(const struct metric_def *m)
 
 /*
  * Whether the frames of `scene` pile up at the k-th multiple of the
- * period, over every valid iteration of both sides: the buckets of the
- * plateau (the two whole ms below the multiple and the one it falls in)
- * hold at least CMP_VSYNC_PILE times as many frames a millisecond as the
- * four above them, and at least as many as the four below: frames that
- * wait for the display end before the vsync, never just after it, while a
- * smooth distribution of frame times (nothing waits) falls or rises
- * through the multiple, and its percentiles move as the frames do.
+ * period, over every valid iteration of both sides: the two whole-ms
+ * buckets up to the multiple (where a frame that waited for the vsync
+ * ends) hold CMP_VSYNC_PILE times as many frames as the two just above
+ * it, and no fewer than the two below.  A frame that waits ends before
+ * the vsync, never just after it, so a pile is sharp; a smooth
+ * distribution, even one whose mode sits at the multiple, changes by
+ * less than that from one pair of buckets to the next, and its
+ * percentiles move as its frames do.
  */
 static bool
 piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
@@ -301,17 +302,16 @@ piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
 				double ms = sn->frames.histogram[b].ms;
 				double c = (double)sn->frames.histogram[b].count;
 
-				if (ms >= floor(at) - 2 && ms <= floor(at))
+				if (ms >= floor(at) - 1 && ms <= floor(at))
 					in += c;
-				else if (ms > floor(at) && ms <= floor(at) + 4)
+				else if (ms > floor(at) && ms <= floor(at) + 2)
 					out += c;
-				else if (ms >= floor(at) - 6 && ms < floor(at) - 2)
+				else if (ms >= floor(at) - 3 && ms < floor(at) - 1)
 					below += c;
 			}
 		}
 	}
-	return in > 0 && in / 3 >= CMP_VSYNC_PILE * out / 4 &&
-	    in / 3 >= below / 4;
+	return in > 0 && in >= CMP_VSYNC_PILE * out && in >= below;
 }
 
 /*

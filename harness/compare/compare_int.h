@@ -329,11 +329,12 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  */
 #define CMP_VSYNC_ROUNDING_MS 1.0
 /*
- * ... where the scene's frames do pile up: the plateau's buckets hold this
- * many times the frames a millisecond of the buckets just above it (a
- * smooth distribution: about 1), at one of the first this many multiples.
+ * ... where the scene's frames do pile up: the plateau's two buckets hold
+ * this many times the frames of the two just above it (a smooth
+ * distribution, even at its mode: under 1.5), at one of the first this
+ * many multiples.
  */
-#define CMP_VSYNC_PILE 2.0
+#define CMP_VSYNC_PILE 3.0
 #define CMP_VSYNC_PLATEAUS 4
 
 /*
