@@ -119,8 +119,8 @@ key_of(struct offsets *o, int run, int sess)
  * looked worse; its scenes still measure the phone in that batch, and
  * leaving its offset unknown set the batch, with the whole of the phone's
  * aging and tonight's drift in it, against a baseline without either
- * (15 % of unchanged nights failed at a 20-run window on the real-phone
- * bench, 5 % with the offsets measured; docs/validation.md).  The price:
+ * (the real-phone bench measured what that cost: commit b538286).  The
+ * price:
  * a scenario slower in every scene, measured again alone, takes its own
  * change for the phone's in that batch; the first look, which ran every
  * scenario, still shows it (docs/method.md, step 3).
