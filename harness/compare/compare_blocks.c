@@ -258,28 +258,6 @@ compare_blocks(struct comparison *c, const char *scenario,
 	free(set.scopes);
 }
 
-/* P(Binomial(n, q) >= k), by the terms' recurrence from the mode down. */
-static double
-binom_at_least(double k, double n, double q)
-{
-	double term, sum = 0;
-
-	if (k <= 0)
-		return 1;
-	if (k > n || q <= 0)
-		return 0;
-	if (q >= 1)
-		return 1;
-	/* log C(n, k) q^k (1-q)^(n-k), then up to n */
-	term = exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
-	    k * log(q) + (n - k) * log1p(-q));
-	for (double i = k; i <= n; i++) {
-		sum += term;
-		term *= (n - i) / (i + 1) * q / (1 - q);
-	}
-	return fmin(sum, 1);
-}
-
 /*
  * The p-value of k carriers among n current iterations when none of the
  * m baseline iterations carries the signature: the largest chance, over
@@ -302,23 +280,23 @@ new_block_p(double k, double n, double m)
 
 	if (k <= 0 || n <= 0)
 		return 1;
-	for (int i = 1; i < 200; i++) {
-		double q = i / 200.0;
-		double v = exp(m * log1p(-q)) * binom_at_least(k, n, q);
+	/* 1/200 steps, then 1/4000 around the best of them. */
+	for (int pass = 0; pass < 2; pass++) {
+		double from = pass ? at - 0.005 : 0, step = pass ? 0.00025 :
+		    0.005;
 
-		if (v > best) {
-			best = v;
-			at = q;
+		for (int i = 1; i <= (pass ? 40 : 199); i++) {
+			double q = from + i * step, v;
+
+			if (q <= 0 || q >= 1)
+				continue;
+			v = exp(m * log1p(-q)) *
+			    cmp_binom_upper((long)k, (long)n, q);
+			if (v > best) {
+				best = v;
+				at = q;
+			}
 		}
-	}
-	for (int i = -20; i <= 20; i++) {
-		double q = at + i / 4000.0;
-		double v;
-
-		if (q <= 0 || q >= 1)
-			continue;
-		v = exp(m * log1p(-q)) * binom_at_least(k, n, q);
-		best = fmax(best, v);
 	}
 	return fmin(best, 1);
 }

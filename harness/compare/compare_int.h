@@ -105,6 +105,9 @@ struct cmp_rules {
 double cmp_promise(int look, int looks, bool interleaved);
 double cmp_promise_count(int look, int looks, bool interleaved);
 
+/* compare_test.c: P(X >= k) for X binomial(n, f); 1 for k <= 0. */
+double cmp_binom_upper(long k, long n, double f);
+
 /*
  * The slope of a jank-kind entry's values on its scene's log speed, within
  * sessions (compare_test.c); 0 when it cannot be fitted.

@@ -281,9 +281,9 @@ log_choose(double n, double k)
 	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
 }
 
-/* P(X >= k) for X binomial(n, f), summed from the smaller tail. */
-static double
-binom_upper(long k, long n, double f)
+/* P(X >= k) for X binomial(n, f) (compare_int.h). */
+double
+cmp_binom_upper(long k, long n, double f)
 {
 	double sum = 0;
 
@@ -346,8 +346,8 @@ count_test(struct cmp_model *out, const struct cmp_pending *p,
 	if (!nb || !nc || sb + sc > 1e6)
 		return;
 	f = nc / (nc + nb);
-	upper = binom_upper((long)sc, (long)(sb + sc), f);
-	lower = binom_upper((long)sb, (long)(sb + sc), 1 - f);
+	upper = cmp_binom_upper((long)sc, (long)(sb + sc), f);
+	lower = cmp_binom_upper((long)sb, (long)(sb + sc), 1 - f);
 	at = fmax(upper + lower - 1, 0);	/* P(the count seen) */
 	out->p_greater = shrink(upper - at / 2, root_deff, df);
 	out->p_less = shrink(lower - at / 2, root_deff, df);
