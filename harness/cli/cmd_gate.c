@@ -41,7 +41,7 @@ static const char *const usage[] = {
 	"jankgate gate [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--against REF] [--repo URL] [--shard I/N] [-o DIR] "
 	"[--mail always|regression|never] [--update never|on-pass|always] "
-	"[--no-mail]",
+	"[--confirm-apk OLD.apk] [--no-mail]",
 	"jankgate gate --ab OLD.apk [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--block N] [--rounds N] [-o DIR] [--mail always|regression|never] "
 	"[--no-mail]",
@@ -93,11 +93,15 @@ static const char options[] =
 	"                      mail.when); --no-mail is --mail never\n"
 	"  --update WHEN       record the run as the new baseline: never,\n"
 	"                      on-pass or always (default: baseline.update)\n"
+	"  --confirm-apk OLD.apk  confirm a regression with an interleaved\n"
+	"                      A/B against OLD.apk, the build the baseline\n"
+	"                      measured (default: baseline.previous_apk)\n"
 	"  --ab OLD.apk        compare with OLD.apk interleaved on the\n"
 	"                      same phones instead of stored baselines (as\n"
 	"                      jankgate ab); --block N, --rounds N as there\n"
 	"Inconclusive comparisons get more iterations, up to\n"
-	"max_iterations.  Exit status: 0 pass, 1 regression, 2 bad input or\n"
+	"max_iterations; a regression is confirmed on the suspect scenarios\n"
+	"by an A/B against the previous build when there is one.  Exit status: 0 pass, 1 regression, 2 bad input or\n"
 	"a baseline not comparable, 3 infrastructure failure (a device\n"
 	"lost, an install refused, git or SMTP), 4 inconclusive after\n"
 	"max_iterations.\n";
@@ -138,6 +142,7 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		{ "apk", required_argument, NULL, 'P' },
 		{ "block", required_argument, NULL, 'K' },
 		{ "rounds", required_argument, NULL, 'r' },
+		{ "confirm-apk", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = a->ab ? &cmd_ab : &cmd_gate;
@@ -195,6 +200,12 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		case 'K':
 			a->block = optarg;
 			break;
+		case 'F':
+			if (a->ab)
+				return cmd_usage_error(self, "--confirm-apk is "
+				    "gate's: jankgate ab is an A/B already");
+			o->confirm_apk = optarg;
+			break;
 		case 'r':
 			a->rounds = optarg;
 			break;
@@ -213,6 +224,10 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		return cmd_usage_error(self, "an interleaved A/B compares two "
 		    "builds, not stored baselines: --against, --repo, --shard "
 		    "and --update do not go with it");
+	if (o->ab_old_apk && o->confirm_apk)
+		return cmd_usage_error(self, "--confirm-apk confirms what the "
+		    "stored baselines found; --ab compares two builds without "
+		    "them");
 	if (!o->ab_old_apk && (a->block || a->rounds))
 		return cmd_usage_error(self, "--block and --rounds go with "
 		    "--ab OLD.apk");

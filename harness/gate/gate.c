@@ -120,6 +120,9 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	if (!out->interrupted)
 		gate_adapt(&g);
 	out->interrupted = run_interrupted();
+	if (!out->interrupted)
+		gate_confirm(&g);	/* issue 46: confirm before failing */
+	out->interrupted = run_interrupted();
 	gate_settle(&g);
 	gate_trace(&g);		/* issue 20: diagnose.trace */
 	gate_report(&g);

@@ -24,6 +24,12 @@
  *      run failed runs no more batches.  The look after
  *      which nothing more can be measured is the last (compare decides
  *      there instead of asking for more);
+ *   4b. with the previous accepted build (confirm_apk, else the pattern
+ *      baseline.previous_apk), a key whose looks ended in a regression
+ *      puts it to an interleaved A/B of that build and tonight's on its
+ *      phones, the suspect scenarios only, and its comparison is
+ *      rewritten by what the A/B found (gate_confirm.c; docs/method.md,
+ *      step 9);
  *   5. with diagnose.trace, one more, unmeasured iteration of each
  *      regressed scenario records a Perfetto trace into OUT/KEY/traces/
  *      (gate_trace.c), which the report links;
@@ -102,6 +108,12 @@ struct gate_opts {
 	 */
 	const char *ab_old_apk;
 	const char *ab_new_apk;
+	/*
+	 * The previous accepted build, to confirm the history's regressions
+	 * with (gate_confirm.c): --confirm-apk, else baseline.previous_apk's
+	 * pattern; NULL and no pattern: the history decides alone.
+	 */
+	const char *confirm_apk;
 	int ab_block;
 	int ab_rounds;
 	enum run_progress_mode progress;

@@ -285,7 +285,8 @@ compare_key(struct gate_ctx *g, size_t i, int look, bool last)
 	base.results = a;
 	base.name = a_path ? a_path : w->ab_a.items[0];
 	compare_opts_init(&co, &g->cfg->compare);
-	co.share = gate_share(cur.results->nr_scenarios, g->out->nr_keys,
+	co.share = g->share_of ? g->share_of(g, k->key) :
+	    gate_share(cur.results->nr_scenarios, g->out->nr_keys,
 	    g->cfg->scenarios.nr);
 	co.look = look;
 	co.looks = g->looks;
@@ -329,7 +330,10 @@ plan_round(struct gate_ctx *g, struct strlist *serials,
 
 		if (w->stopped || !w->cmp)
 			continue;
-		gate_undecided(&undecided, w->cmp);
+		if (g->undecided_of)
+			g->undecided_of(g, i, &undecided);
+		else
+			gate_undecided(&undecided, w->cmp);
 		for (size_t s = 0; undecided.nr && s < w->nr_devs; s++)
 			if (w->alive[s])
 				strlist_add(serials,
@@ -361,6 +365,35 @@ tell_downgrade(struct gate_ctx *g, const struct build *old,
 	gate_note(g, "ab: %s", g->out->ab_how);
 }
 
+/*
+ * A confirmation's pre-heat: one block of the new build (already on the
+ * phones) into OUT/<key>/heat/, never compared, so that the first
+ * measured block does not meet a phone cooler than the later ones.
+ */
+static void
+run_heat(struct gate_ctx *g, const struct build *b, int n,
+    const struct strlist *serials, const struct strlist *scenarios)
+{
+	struct run_opts ro;
+	struct run_report rr;
+
+	gate_run_opts(g, &ro);
+	strlist_copy(&ro.serials, serials);
+	strlist_copy(&ro.connect, &g->o->connect);
+	strlist_copy(&ro.scenarios, scenarios);
+	ro.apk = &b->apk;
+	ro.install = INSTALL_DOWNGRADE;
+	ro.downgrade_fallback = true;
+	ro.results_sub = "heat";
+	ro.iterations = n;
+	gate_note(g, "ab: pre-heat, build %s, %d iteration%s, not compared",
+	    b->label, n, n == 1 ? "" : "s");
+	run_report_init(&rr);
+	run_execute(&ro, &rr);
+	run_report_release(&rr);
+	run_opts_release(&ro);
+}
+
 int
 gate_ab(struct gate_ctx *g)
 {
@@ -389,14 +422,19 @@ gate_ab(struct gate_ctx *g)
 		goto out;
 	}
 	/* Both builds are APKs of the app before any phone is touched. */
-	if (check_build(g, &a, "the old build (--baseline-apk)") ||
+	if (check_build(g, &a, g->ab_old_what ? g->ab_old_what :
+	    "the old build (--baseline-apk)") ||
 	    check_build(g, &b, g->o->ab_new_apk ? "the new build (--apk)" :
 	    "the new build (apk in the configuration)")) {
 		rc = -1;
 		goto out;
 	}
 	strlist_copy(&serials, &g->o->serials);
+	if (g->ab_scenarios)
+		strlist_copy(&scenarios, g->ab_scenarios);
 	g->out->ab_block = n;
+	if (g->ab_heat)
+		run_heat(g, &b, n, &serials, &scenarios);
 	for (int round = 1; round <= g->looks; round++) {
 		for (int bi = 0; bi < 4 && !run_interrupted(); bi++) {
 			struct build *x = order[bi] == 'A' ? &a : &b;

@@ -49,6 +49,25 @@ struct gate_ctx {
 	const char *ref;	/* compared against */
 	struct gate_work *work;	/* parallel to out->keys */
 	int looks;		/* planned: gate_looks() */
+	/*
+	 * A confirmation's A/B (gate_confirm.c) runs gate_ab() in a context
+	 * of its own: only these scenarios at first (NULL: every one), a
+	 * pre-heat block of the new build first (not compared), and each
+	 * key's comparison at share_of()'s share of alpha (NULL:
+	 * gate_share()'s).
+	 */
+	const struct strlist *ab_scenarios;
+	bool ab_heat;
+	const char *ab_old_what;	/* the old build, in messages */
+	/*
+	 * The scenarios of key `i` another round is for; NULL:
+	 * gate_undecided()'s (a confirmation asks only about the scenes
+	 * the history accused).
+	 */
+	void (*undecided_of)(const struct gate_ctx *g, size_t i,
+	    struct strlist *out);
+	double (*share_of)(const struct gate_ctx *g, const char *key);
+	const void *share_data;
 };
 
 /* gate_outcome.c */
@@ -101,6 +120,16 @@ void gate_run_account(struct gate_ctx *g, const struct run_report *r);
  */
 int gate_ab(struct gate_ctx *g);
 
+/* gate_confirm.c */
+
+/*
+ * With the previous accepted build (--confirm-apk, baseline.previous_apk),
+ * confirm each key's regressions with an interleaved A/B of the suspect
+ * scenarios on the key's phones, and rewrite its comparison by what the
+ * A/B found (compare_confirm()).  Without it, nothing changes.
+ */
+void gate_confirm(struct gate_ctx *g);
+
 /* gate_look.c */
 
 /*
@@ -120,6 +149,13 @@ void gate_key_compare(struct gate_ctx *g, size_t i, int look);
  */
 void gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp,
     int look);
+
+/*
+ * After gate_confirm() changed key `i`'s comparison (w->cmp) in place:
+ * its verdict, counts and lists again, and its comparison.json rewritten
+ * (the looks' own files keep what each look said).
+ */
+void gate_key_rewrite(struct gate_ctx *g, size_t i);
 
 /*
  * Read the results files `files` (several devices of one key), pool them

@@ -395,6 +395,34 @@ out:
 	free(base);
 }
 
+/* Key `i`'s verdict, counts and lists from its comparison, w->cmp. */
+static void
+key_refresh(struct gate_key *k, const struct comparison *cmp)
+{
+	k->compared = true;
+	k->no_data = comparison_measured(cmp) == 0;
+	k->verdict = comparison_verdict(cmp);
+	comparison_count(cmp, k->counts);
+	strlist_release(&k->regressions);
+	list_entries(&k->regressions, cmp, false);
+	strlist_release(&k->suspects);
+	list_entries(&k->suspects, cmp, true);
+	strlist_release(&k->blocks);
+	list_blocks(&k->blocks, cmp);
+}
+
+void
+gate_key_rewrite(struct gate_ctx *g, size_t i)
+{
+	struct gate_key *k = &g->out->keys[i];
+
+	key_refresh(k, g->work[i].cmp);
+	if (k->comparison && comparison_write(g->work[i].cmp, k->comparison)) {
+		k->status = exit_status_merge(k->status, EXIT_INFRA);
+		gate_fail(g, EXIT_INFRA, "compare", "%s", jg_error_msg());
+	}
+}
+
 void
 gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 {
@@ -404,17 +432,8 @@ gate_key_store(struct gate_ctx *g, size_t i, struct comparison *cmp, int look)
 
 	comparison_free(w->cmp);
 	w->cmp = cmp;
-	k->compared = true;
-	k->no_data = comparison_measured(cmp) == 0;
 	k->looks = look;
-	k->verdict = comparison_verdict(cmp);
-	comparison_count(cmp, k->counts);
-	strlist_release(&k->regressions);
-	list_entries(&k->regressions, cmp, false);
-	strlist_release(&k->suspects);
-	list_entries(&k->suspects, cmp, true);
-	strlist_release(&k->blocks);
-	list_blocks(&k->blocks, cmp);
+	key_refresh(k, cmp);
 	dir = xstrdup(k->results.items[0]);
 	if (!k->comparison)
 		k->comparison = xasprintf("%s/comparison.json", dirname(dir));

@@ -63,6 +63,8 @@ struct config_baseline {
 	char *ref;
 	int history;		/* K runs in the baseline sample */
 	enum config_update update;
+	char *previous_apk;	/* a pattern: {version_name}, {version_code};
+				   NULL: no confirmation (gate_confirm.c) */
 	char *cache_dir;
 	char *ssh_key;		/* path to a private key file */
 	char *known_hosts;	/* ssh host keys; NULL: ~/.ssh/known_hosts */

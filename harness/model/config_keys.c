@@ -102,6 +102,10 @@ static const struct key config_keys[] = {
 	  "K: accepted runs pooled into the baseline sample" },
 	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
 	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },
+	{ "baseline.previous_apk", K_PATH, O(baseline.previous_apk), NONE,
+	  NULL, 0, "the build the baseline measured, {version_name} and "
+	  "{version_code} replaced by the newest baseline run's; set: `gate` "
+	  "confirms a regression with an interleaved A/B against it" },
 	{ "baseline.cache_dir", K_PATH, O(baseline.cache_dir), NONE, NULL, 0,
 	  "clone cache for remote repositories; default $XDG_CACHE_HOME/jankgate" },
 	{ "baseline.ssh_key", K_PATH, O(baseline.ssh_key), NONE, NULL, 0,
