@@ -70,6 +70,8 @@ cmd_warn_environment(const struct config *cfg)
 	/* One warning is enough, however often it is asked. */
 	if (done++)
 		return;
+	for (size_t i = 0; cfg && i < cfg->warnings.nr; i++)
+		diag_warn("%s", cfg->warnings.items[i]);
 	config_env_unknown(cfg, environ, &warnings);
 	for (size_t i = 0; i < warnings.nr; i++)
 		diag_warn("%s", warnings.items[i]);

@@ -82,7 +82,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 	o->look = o->looks = 1;
 	o->spending = CMP_SPEND_LATE;
 	o->share = 1;
-	o->primary_weight = cfg ? cfg->primary_weight : CMP_PRIMARY_WEIGHT;
+	o->primary_weight = CMP_PRIMARY_WEIGHT;
 	o->suspect_fdr = cfg ? cfg->suspect_fdr : CMP_SUSPECT_FDR;
 	o->primary_metrics = cfg ? &cfg->primary_metrics : NULL;
 	for (int k = 0; k < METRIC_NR_KINDS; k++)
@@ -95,8 +95,6 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 		o->session_prior[METRIC_KIND_LAUNCH] = cfg->session.launch;
 		o->session_prior[METRIC_KIND_JANK] = cfg->session.jank;
 		o->session_prior[METRIC_KIND_BLOCKS] = cfg->session.blocks;
-		o->prior_runs = cfg->session.prior_runs;
-		o->offsets = cfg->session.offsets;
 	}
 	o->trend = true;
 	o->cfg = cfg;

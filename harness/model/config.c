@@ -40,7 +40,8 @@ suggest(const struct config_schema *sch, const char *parent,
 		if (plen && (strncmp(p, parent, plen) || p[plen] != '.'))
 			continue;
 		leaf = plen ? p + plen + 1 : p;
-		if (strchr(leaf, '.') || sch->keys[i].type == K_SECRET)
+		if (strchr(leaf, '.') || sch->keys[i].type == K_SECRET ||
+		    sch->keys[i].type == K_RETIRED)
 			continue;
 		size_t d = config_edit_distance(name, leaf);
 
@@ -327,6 +328,7 @@ config_free(struct config *cfg)
 		}
 	}
 	config_schema_release(&sch);
+	strlist_release(&cfg->warnings);
 	for (size_t i = 0; i < cfg->nr_opts; i++)
 		free(cfg->opts[i].path);
 	free(cfg->opts);

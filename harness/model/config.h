@@ -81,9 +81,6 @@ struct config_session {
 	double launch;		/* relative sd */
 	double jank;		/* share of the within sd */
 	double blocks;		/* share of the within sd */
-	double prior_runs;	/* their weight, in runs */
-	bool offsets;		/* take each session's offset off frame
-				   times (compare_offset.c) */
 	int cooldown_s;		/* before a gate batch */
 };
 
@@ -97,9 +94,8 @@ struct config_compare {
 	size_t nr_thresholds;
 	double alpha;
 	enum config_correction correction;
-	double primary_weight;	/* frame_p90_ms, startup_ms in the family */
 	double suspect_fdr;	/* BH's level for suspects; 0: none */
-	struct strlist primary_metrics;	/* weighed primary_weight */
+	struct strlist primary_metrics;	/* weigh CMP_PRIMARY_WEIGHT */
 	int min_iterations;	/* fewer valid iterations: inconclusive */
 	struct config_session session;
 };
@@ -168,6 +164,8 @@ struct config_opt_value {
 
 struct config {
 	char *path;		/* the file as named by the user */
+	/* "FILE: KEY is no longer read: why", one per retired key set. */
+	struct strlist warnings;
 	char *dir;		/* its directory, for relative paths */
 
 	char *app;		/* package name */

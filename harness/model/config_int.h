@@ -35,6 +35,7 @@ enum ktype {
 	K_THRESHOLDS,	/* metric -> { relative, absolute } */
 	K_SCENE_THRESHOLDS,	/* scene -> metric -> { ... } */
 	K_SECRET,	/* always an error: secrets never live in the file */
+	K_RETIRED,	/* read no more: any value, ignored with a warning */
 	K_SOURCES,	/* a K_LIST of the plug-ins' names */
 };
 

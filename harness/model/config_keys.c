@@ -137,10 +137,9 @@ static const struct key config_keys[] = {
 	  "after correction" },
 	{ "correction", K_ENUM, O(compare.correction), 0, 0, correction_names,
 	  "\"holm\"", 0, "multiple-testing correction: holm or bh" },
-	{ "primary_weight", K_NUMBER, O(compare.primary_weight), 1, 100,
-	  NULL, "4", 0,
-	  "weight of each value of a primary metric (primary_metrics) in the "
-	  "correction, against 1 for every other metric" },
+	{ "primary_weight", K_RETIRED, 0, NONE, NULL, 0,
+	  "primary metrics weigh CMP_PRIMARY_WEIGHT (4) in the correction "
+	  "(docs/method.md, step 5)" },
 	{ "primary_metrics", K_LIST, O(compare.primary_metrics), NONE, NULL,
 	  0, "the metrics whose values weigh primary_weight in the correction "
 	  "(default: the ones the metric table marks primary)" },
@@ -167,17 +166,11 @@ static const struct key config_keys[] = {
 	{ "session.blocks", K_NUMBER, O(compare.session.blocks), 0, 10, NULL,
 	  "0.5", 0,
 	  "prior: the same for blocks and block_ms" },
-	{ "session.prior_runs", K_NUMBER, O(compare.session.prior_runs), 0,
-	  100, NULL, "1", 0,
-	  "weight of the priors, in baseline runs, against the spread "
-	  "the baseline's sessions show" },
-	{ "session.offsets", K_BOOL, O(compare.session.offsets), NONE,
-	  "true", 0,
-	  "take the phone's offset in each session, as the other scenes "
-	  "of that session measure it, off every scene's frame times (at "
-	  "a first look also off its jank shares, frame rates and dropped "
-	  "frames), unless tonight's sessions stand further from the "
-	  "baseline's than sessions differ" },
+	{ "session.prior_runs", K_RETIRED, 0, NONE, NULL, 0,
+	  "the priors weigh one baseline run (docs/method.md, step 4)" },
+	{ "session.offsets", K_RETIRED, 0, NONE, NULL, 0,
+	  "the phone's session offsets are always taken off "
+	  "(docs/method.md, step 3)" },
 	{ "session.cooldown_s", K_INT, O(compare.session.cooldown_s), 0,
 	  3600, NULL, "20", 0,
 	  "gate: before each extra batch the app is force-stopped "
@@ -440,6 +433,7 @@ static const char *const type_names[] = {
 	[K_PATHLIST] = "list of paths", [K_PATHS] = "path or list of paths",
 	[K_THRESHOLDS] = "object",
 	[K_SCENE_THRESHOLDS] = "object", [K_SECRET] = "(refused)",
+	[K_RETIRED] = "(retired)",
 	[K_SOURCES] = "list",
 };
 

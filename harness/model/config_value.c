@@ -387,6 +387,11 @@ config_set_value(struct config_ctx *c, const struct key *k, const char *path,
 		config_problem(c, path, "secrets are not read from the config "
 		    "file; %s", k->doc);
 		break;
+	case K_RETIRED:
+		/* An older configuration still loads; it is told once. */
+		strlist_addf(&c->cfg->warnings, "%s: %s is no longer read: %s",
+		    c->file, path, k->doc);
+		break;
 	}
 	strbuf_release(&what);
 }

@@ -50,7 +50,7 @@ defaults_apply(void **state)
 	assert_true(fabs(cfg->compare.session.frame_time - 0.02) < 1e-12);
 	assert_true(fabs(cfg->compare.session.launch - 0.02) < 1e-12);
 	assert_true(fabs(cfg->compare.session.jank - 0.5) < 1e-12);
-	assert_true(cfg->compare.session.prior_runs == 1);
+	assert_int_equal(cfg->warnings.nr, 0);
 	assert_int_equal(cfg->compare.session.cooldown_s, 20);
 	assert_int_equal(cfg->sources.nr, 3);
 	assert_string_equal(cfg->sources.items[0], "gfxinfo");
@@ -192,6 +192,30 @@ bad_configs_name_key_and_expectation(void **state)
 		assert_string_equal(jg_error_msg(), bc->problems[0]);
 		strlist_release(&problems);
 	}
+}
+
+/*
+ * Issue 46: primary_weight, session.prior_runs and session.offsets are
+ * read no more; an older file still loads, each told once, and the
+ * comparison runs with the method's fixed values whatever they said.
+ */
+static void
+retired_keys_load_with_a_warning(void **state)
+{
+	struct config *cfg = parse_ok("{" MINIMAL ", \"primary_weight\": 1, "
+	    "\"session\": {\"offsets\": false, \"prior_runs\": 7}}");
+
+	(void)state;
+	assert_int_equal(cfg->warnings.nr, 3);
+	assert_string_equal(cfg->warnings.items[0], "/etc/jg/jankgate.json: "
+	    "primary_weight is no longer read: primary metrics weigh "
+	    "CMP_PRIMARY_WEIGHT (4) in the correction (docs/method.md, step "
+	    "5)");
+	assert_non_null(strstr(cfg->warnings.items[1], "session.offsets is no "
+	    "longer read: the phone's session offsets are always taken off"));
+	assert_non_null(strstr(cfg->warnings.items[2], "session.prior_runs is "
+	    "no longer read"));
+	config_free(cfg);
 }
 
 /* JANKGATE_* variables override the file, and are validated the same way. */
@@ -449,6 +473,7 @@ apk_list_and_install_policy(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(retired_keys_load_with_a_warning),
 	cmocka_unit_test(apk_list_and_install_policy),
 	cmocka_unit_test(defaults_apply),
 	cmocka_unit_test(paths_resolve_against_config_dir),
