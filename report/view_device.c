@@ -149,6 +149,9 @@ comparison_notes(cJSON *notes, const struct view_input *in)
 			note(notes, "scenario '%s' is in the baseline but was "
 			    "not run", s->name);
 	}
+	/* What an A/B against the previous build made of the regressions. */
+	for (size_t i = 0; i < c->confirmation.nr; i++)
+		note(notes, "confirmation: %s", c->confirmation.items[i]);
 	/* What fails the device as `missing` (comparison.h). */
 	for (size_t i = 0; i < c->missing.nr; i++)
 		note(notes, "%s was measured in the baseline and not in this "

@@ -1,5 +1,5 @@
 #!/bin/sh
-# demo.sh: `make demo`, a whole nightly gate on one machine, in two minutes.
+# demo.sh: `make demo`, a whole nightly gate on one machine, in five minutes.
 #
 # A newcomer's first run of jankgate, and a test CI runs: everything the
 # nightly job would talk to is started here, on loopback, and stopped again.
@@ -16,8 +16,11 @@
 # `--update always`: no baseline exists, every metric is new, and both
 # phones' runs become the baseline.  The second installs shop 1.1.0, whose
 # feed scrolls 2.5 ms slower per frame and whose checkout has a new
-# main-thread block, and gates it: jankgate prints the verdict table,
-# writes the report, mails it and leaves the baseline alone.  Its exit
+# main-thread block, and gates it: the history finds the regressions, an
+# interleaved A/B of 1.0.0 (kept in builds/, which baseline.previous_apk
+# points to) and 1.1.0 on the same phones confirms them, and jankgate
+# prints the verdict table, writes the report, mails it and leaves the
+# baseline alone.  Its exit
 # status 1 is the point of the demo: the gate caught the regression.
 #
 # Usage: tools/demo.sh [BUILD_DIR]   (default: build)
@@ -177,7 +180,8 @@ cat >"$DEMO/jankgate.json" <<EOF
   "max_iterations": 20,
   "out_dir": "out",
   "baseline": { "repo": "baselines.git", "ref": "main", "history": 5,
-                "update": "on-pass" },
+                "update": "on-pass",
+                "previous_apk": "builds/shop-{version_name}.apk" },
   "session": { "cooldown_s": 2 },
   "report": { "title": "shop nightly (demo)" },
   "mail": { "server": "smtp://127.0.0.1:$SMTPPORT",
@@ -210,6 +214,12 @@ json.dump(m, open(sys.argv[2], "w"), indent=1)
 EOF
 	$PY "$SRC/tests/e2e/mkapk.py" "$DEMO/shop.apk" --model \
 	    "$DEMO/shop-$1.json"
+	# Every build kept by its version, as a CI's artifact store would:
+	# baseline.previous_apk finds the one the baseline measured.
+	ver=$($PY -c 'import json, sys; print(json.load(open(sys.argv[1]))[
+	    "versionName"])' "$DEMO/shop-$1.json")
+	mkdir -p "$DEMO/builds"
+	cp "$DEMO/shop.apk" "$DEMO/builds/shop-$ver.apk"
 }
 
 # gate NAME ARGS...: run jankgate gate, its table to logs/NAME.out; its
@@ -248,7 +258,7 @@ echo
 note "baseline repository, main:"
 git --git-dir="$DEMO/baselines.git" log --format='      %h %s' main
 
-step "night 2: shop 1.1.0 gated against that baseline (about 30 to 80 s)"
+step "night 2: shop 1.1.0 gated against that baseline (about 2 to 3 minutes)"
 note "jankgate gate -o out/night2"
 build_apk v2
 gate night2 -o out/night2
@@ -279,7 +289,10 @@ EOF
 step "what happened"
 case $rc in
 1)	note "jankgate gate exited 1: regression.  It caught shop 1.1.0's slower"
-	note "feed and its new checkout block; a CI job stops the release here."
+	note "feed and its new checkout block, and confirmed them by an"
+	note "interleaved A/B of 1.0.0 (builds/, baseline.previous_apk) and 1.1.0"
+	note "on the same phones (out/night2/confirm/); a CI job stops the"
+	note "release here."
 	note "(0 pass, 1 regression, 2 bad input, 3 infrastructure failure,"
 	note "4 inconclusive after max_iterations: see jankgate(1).)" ;;
 *)	note "jankgate gate exited $rc, not 1 (regression) as it should have;"

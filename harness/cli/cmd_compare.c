@@ -36,6 +36,7 @@
  * run whatever its size).
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,10 @@
 static const char *const usage[] = {
 	"jankgate compare CURRENT.json [--baseline BASELINE.json]... "
 	"[-o FILE] [--allow-mismatch] [--night-pairs N] [--look K/N] "
-	"[--final] [--prior FILE]",
+	"[--final] [--prior FILE] [--confirm AB.json]",
 	"jankgate compare CURRENT.json --against REF [--repo URL] "
 	"[-o FILE] [--allow-mismatch] [--night-pairs N] [--look K/N] "
-	"[--final] [--prior FILE]",
+	"[--final] [--prior FILE] [--confirm AB.json]",
 	NULL
 };
 
@@ -91,6 +92,9 @@ static const char options[] =
 	"                      (the default without --look)\n"
 	"  --prior FILE        the comparison of the look before: its\n"
 	"                      regressions stand\n"
+	"  --confirm AB.json   rewrite the regressions by what this A/B\n"
+	"                      comparison found of their scenes, as gate's\n"
+	"                      confirmation does (OUT/confirm/KEY/)\n"
 	"  -c FILE             thresholds, alpha, correction, min_iterations\n"
 	"                      and the session priors from this\n"
 	"                      configuration (default: $JANKGATE_CONFIG,\n"
@@ -111,6 +115,7 @@ struct compare_args {
 	int look, looks;	/* --look K/N; default 1/1 */
 	int final;		/* --final */
 	const char *prior;	/* --prior FILE */
+	const char *confirm;	/* --confirm AB.json */
 };
 
 static int
@@ -127,6 +132,7 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 		{ "look", required_argument, NULL, 'L' },
 		{ "final", no_argument, NULL, 'F' },
 		{ "prior", required_argument, NULL, 'P' },
+		{ "confirm", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_compare;
@@ -168,6 +174,8 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 			a->final = 1;
 		else if (opt == 'P')
 			a->prior = optarg;
+		else if (opt == 'X')
+			a->confirm = optarg;
 		else
 			return cmd_usage_error(self, NULL);
 	}
@@ -382,7 +390,7 @@ run(void *args, const struct config *cfg)
 	struct compare_args *a = args;
 	struct results *cur = NULL, **base = NULL;
 	struct compare_input in_cur, *in_base = NULL;
-	struct comparison *cmp = NULL, *prior = NULL;
+	struct comparison *cmp = NULL, *prior = NULL, *ab = NULL;
 	struct compare_opts opts;
 	int status;
 
@@ -436,8 +444,24 @@ run(void *args, const struct config *cfg)
 		status = exit_status_for_error(jg_error_code());
 		goto out;
 	}
+	/* gate's confirmation, recomputed from its A/B's comparison. */
+	if (a->confirm) {
+		char *what = xasprintf("the A/B in %s", a->confirm);
+
+		if (comparison_read(&ab, a->confirm)) {
+			diag_plain("%s", jg_error_msg());
+			free(what);
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
+		compare_confirm(cmp, ab, cur->device.refresh_hz > 0 ?
+		    1000 / cur->device.refresh_hz : NAN, what);
+		free(what);
+	}
 	for (size_t i = 0; i < cmp->warnings.nr; i++)
 		diag_warn("%s", cmp->warnings.items[i]);
+	for (size_t i = 0; i < cmp->confirmation.nr; i++)
+		diag_plain("confirmation: %s", cmp->confirmation.items[i]);
 	for (size_t i = 0; i < cmp->missing.nr; i++)
 		diag_error("%s was measured in the baseline and not in '%s'",
 		    cmp->missing.items[i], a->current);
@@ -460,6 +484,7 @@ run(void *args, const struct config *cfg)
 out:
 	comparison_free(cmp);
 	comparison_free(prior);
+	comparison_free(ab);
 	results_free(cur);
 	for (size_t i = 0; base && i < a->baselines.nr; i++)
 		results_free(base[i]);

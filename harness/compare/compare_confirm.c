@@ -1,8 +1,9 @@
 /*
  * compare_confirm.c: the history's regressions confirmed, or not, by an
  * interleaved A/B of the previous accepted build and tonight's on the same
- * phones (docs/method.md, step 9; `gate` with confirm.apk or
- * --confirm-apk, gate_confirm.c runs it).
+ * phones (docs/method.md, step 9; `gate` with baseline.previous_apk or
+ * --confirm-apk, gate_confirm.c runs it; `compare --confirm` again from
+ * the files).
  *
  * A comparison with stored baselines cannot tell a build that is slower
  * from a phone that is slower tonight in a way the session offsets do not
@@ -16,7 +17,7 @@
  *               metrics or a new block signature; for a launch metric,
  *               any launch metric of the scenario), unless every such
  *               regression is a whole-ms frame percentile that moved by
- *               no more than one vsync period (+ CMP_VSYNC_ROUNDING_MS):
+ *               one vsync period (give or take CMP_VSYNC_ROUNDING_MS):
  *               a frame that waits one more vsync is not, alone, a build
  *               worth failing a night for.  The history's regression
  *               stands, its reason says what the A/B found;
@@ -24,7 +25,15 @@
  *               its scenario: the history's regression becomes
  *               inconclusive (exit 4: measure again), never a pass;
  *   cleared     anything else: the history's regression becomes a pass,
- *               and a warning keeps what the history had said.
+ *               and a line of c->confirmation keeps what the history
+ *               had said.  Before
+ *               the A/B's last look, a pass of the accused metric whose
+ *               interval still reaches its practical size T clears
+ *               nothing yet (undecided: another round), so that an
+ *               estimate just under T at 25 iterations does not stop
+ *               the A/B; nor does the accused block signature, carried
+ *               by some of the new build's iterations but not yet
+ *               significant.
  *
  * Both tests must reject for a night to fail, so a false regression needs
  * two: the A/B spends alpha over the suspects alone (gate_confirm.c).
@@ -47,7 +56,12 @@ enum scene_state {
 	SCENE_CONFIRMED,
 };
 
-/* A whole-ms frame percentile that moved by at most one vsync step. */
+/*
+ * A whole-ms frame percentile that moved by one vsync step: by the period
+ * give or take gfxinfo's rounding, as a percentile does when the frames
+ * at it go from waiting for one vsync to waiting for the next.  A shift
+ * well inside a period is the frames themselves moving.
+ */
 static bool
 one_vsync_step(const struct cmp_entry *e, double vsync_ms)
 {
@@ -57,7 +71,7 @@ one_vsync_step(const struct cmp_entry *e, double vsync_ms)
 	return m && m->kind == METRIC_KIND_FRAME_TIME &&
 	    m->scope == METRIC_SCENE && m->resolution >= 1 &&
 	    isfinite(vsync_ms) && vsync_ms > 0 &&
-	    worse <= vsync_ms + CMP_VSYNC_ROUNDING_MS;
+	    fabs(worse - vsync_ms) <= CMP_VSYNC_ROUNDING_MS;
 }
 
 static bool
@@ -72,12 +86,28 @@ scenario_measured(const struct comparison *ab, const char *scenario)
 }
 
 /*
- * The A/B's word on (scenario, scene); `why` gets its regressed metrics
+ * Whether the A/B's entry of the accused metric passed without ruling
+ * out its practical size before the A/B's last look: an estimate below T
+ * whose interval still reaches T clears nothing yet.
+ */
+static bool
+not_ruled_out(const struct comparison *ab, const struct cmp_entry *e)
+{
+	double hi = e->higher_is_better ? -e->shift_lo : e->shift_hi;
+
+	return !ab->last && e->verdict == CMP_PASS && isfinite(hi) &&
+	    isfinite(e->threshold) && hi >= e->threshold;
+}
+
+/*
+ * The A/B's word on (scenario, scene), the history having found `metric`
+ * worse there (NULL: a block); `why` gets its regressed metrics
  * ("frame_p90_ms +3 ms, p 0.0002") when it confirms.
  */
 static enum scene_state
 scene_state(const struct comparison *ab, const char *scenario,
-    const char *scene, double vsync_ms, struct strbuf *why)
+    const char *scene, const char *metric, const char *signature,
+    double vsync_ms, struct strbuf *why)
 {
 	bool undecided = false, stepped = false, confirmed = false;
 
@@ -93,7 +123,8 @@ scene_state(const struct comparison *ab, const char *scenario,
 		if (strcmp(e->scenario, scenario) ||
 		    !cmp_same_str(e->scene, scene))
 			continue;
-		if (e->verdict == CMP_INCONCLUSIVE)
+		if (e->verdict == CMP_INCONCLUSIVE || (metric &&
+		    !strcmp(e->metric, metric) && not_ruled_out(ab, e)))
 			undecided = true;
 		if (e->verdict != CMP_REGRESSION)
 			continue;
@@ -112,7 +143,13 @@ scene_state(const struct comparison *ab, const char *scenario,
 		if (strcmp(b->scenario, scenario) ||
 		    !cmp_same_str(b->scene, scene))
 			continue;
-		if (b->verdict == CMP_INCONCLUSIVE)
+		/*
+		 * The accused signature, seen in the new build's blocks
+		 * but not yet significant: another round may make it so.
+		 */
+		if (b->verdict == CMP_INCONCLUSIVE || (signature &&
+		    !strcmp(b->signature, signature) && !ab->last &&
+		    b->verdict == CMP_PASS && b->cur.carriers > 0))
 			undecided = true;
 		if (b->verdict != CMP_REGRESSION)
 			continue;
@@ -154,8 +191,8 @@ compare_confirm_undecided(struct strlist *out, const struct comparison *hist,
 		strbuf_reset(&why);
 		if (e->verdict == CMP_REGRESSION &&
 		    strlist_find(out, e->scenario) < 0 &&
-		    scene_state(ab, e->scenario, e->scene, vsync_ms, &why) ==
-		    SCENE_UNDECIDED)
+		    scene_state(ab, e->scenario, e->scene, e->metric, NULL,
+		    vsync_ms, &why) == SCENE_UNDECIDED)
 			strlist_add(out, e->scenario);
 	}
 	for (size_t i = 0; i < hist->nr_blocks; i++) {
@@ -164,8 +201,8 @@ compare_confirm_undecided(struct strlist *out, const struct comparison *hist,
 		strbuf_reset(&why);
 		if (b->verdict == CMP_REGRESSION &&
 		    strlist_find(out, b->scenario) < 0 &&
-		    scene_state(ab, b->scenario, b->scene, vsync_ms, &why) ==
-		    SCENE_UNDECIDED)
+		    scene_state(ab, b->scenario, b->scene, NULL,
+		    b->signature, vsync_ms, &why) == SCENE_UNDECIDED)
 			strlist_add(out, b->scenario);
 	}
 	strbuf_release(&why);
@@ -197,7 +234,8 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 		if (e->verdict != CMP_REGRESSION)
 			continue;
 		strbuf_reset(&why);
-		st = scene_state(ab, e->scenario, e->scene, vsync_ms, &why);
+		st = scene_state(ab, e->scenario, e->scene, e->metric, NULL,
+		    vsync_ms, &why);
 		was = xstrdup(e->reason ? e->reason : "regression");
 		where_of(&at, e->scenario, e->scene);
 		if (st == SCENE_CONFIRMED) {
@@ -216,7 +254,7 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 			    "(%s); not confirmed: %s found %s no worse%s%s",
 			    was, what, at.buf, why.len ? " than " : "",
 			    why.buf);
-			strlist_addf(&hist->warnings, "%s %s: the history's "
+			strlist_addf(&hist->confirmation, "%s %s: the history's "
 			    "regression (%s) was not confirmed by %s: passed",
 			    at.buf, e->metric, was, what);
 			cleared++;
@@ -230,7 +268,8 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 		if (b->verdict != CMP_REGRESSION)
 			continue;
 		strbuf_reset(&why);
-		st = scene_state(ab, b->scenario, b->scene, vsync_ms, &why);
+		st = scene_state(ab, b->scenario, b->scene, NULL,
+		    b->signature, vsync_ms, &why);
 		where_of(&at, b->scenario, b->scene);
 		if (st == SCENE_CONFIRMED) {
 			confirmed++;
@@ -238,8 +277,8 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 		}
 		b->verdict = st == SCENE_UNDECIDED ? CMP_INCONCLUSIVE :
 		    CMP_PASS;
-		strlist_addf(&hist->warnings, "%s: the history's new block %s "
-		    "(in %g of %g iterations, p %.2g) was %s by %s%s",
+		strlist_addf(&hist->confirmation, "%s: the history's new block "
+		    "%s (in %g of %g iterations, p %.2g) was %s by %s%s",
 		    at.buf, b->signature, b->cur.carriers, b->cur.iterations,
 		    b->p_value, st == SCENE_UNDECIDED ? "neither confirmed "
 		    "nor cleared" : "not confirmed", what,
@@ -249,7 +288,7 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 		else
 			cleared++;
 	}
-	strlist_addf(&hist->warnings, "confirmation: %s: %zu of the history's "
+	strlist_addf(&hist->confirmation, "%s: %zu of the history's "
 	    "%zu regression%s confirmed, %zu undecided, %zu cleared", what,
 	    confirmed, confirmed + undecided + cleared,
 	    confirmed + undecided + cleared == 1 ? "" : "s", undecided,

@@ -148,6 +148,7 @@ comparison_new(void)
 	}
 	strlist_init(&c->mismatches);
 	strlist_init(&c->warnings);
+	strlist_init(&c->confirmation);
 	strlist_init(&c->missing);
 	return c;
 }
@@ -314,6 +315,7 @@ comparison_free(struct comparison *c)
 	strlist_release(&c->mismatches);
 	strlist_release(&c->missing);
 	strlist_release(&c->warnings);
+	strlist_release(&c->confirmation);
 	strlist_release(&c->primary_metrics);
 	for (size_t i = 0; i < c->nr_scenarios; i++)
 		free(c->scenarios[i].name);

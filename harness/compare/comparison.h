@@ -294,6 +294,12 @@ struct comparison {
 	struct strlist mismatches;	/* accepted with allow_mismatch */
 	struct strlist warnings;
 	/*
+	 * docs/method.md, step 9: what an A/B against the previous build
+	 * made of the history's regressions (compare_confirm()), one line
+	 * each; empty when none was run.
+	 */
+	struct strlist confirmation;
+	/*
 	 * What the baseline measured and this complete run did not, one
 	 * line each ("scenario 'checkout'", "scene 'shop/checkout'"): a
 	 * scene that crashed or was renamed hides every regression it

@@ -684,6 +684,7 @@ read_root(struct cr *r, const cJSON *root, struct comparison *c)
 	    read_object(r, root, "method", read_method, c) ||
 	    get_list(r, root, "mismatches", &c->mismatches) ||
 	    get_list(r, root, "warnings", &c->warnings) ||
+	    get_list(r, root, "confirmation", &c->confirmation) ||
 	    get_list(r, root, "missing", &c->missing) ||
 	    read_array(r, root, "scenarios", read_scenario, c) ||
 	    read_array(r, root, "entries", read_entry, c) ||

@@ -22,7 +22,9 @@
  *                              jank: KIND, blocks: KIND } },
  *     "counts":    { pass, improvement, new, missing, inconclusive,
  *                   regression },
- *     "mismatches": [str], "warnings": [str], "missing": [str],
+ *     "mismatches": [str], "warnings": [str],
+ *     "confirmation": [str] (only after an A/B confirmed: step 9),
+ *     "missing": [str],
  *     "scenarios": [ { name, verdict, cur_iterations, cur_valid,
  *                      base_runs, base_valid, changed } ],
  *     "entries":   [ { device, scenario, scene, metric, unit,
@@ -323,6 +325,9 @@ comparison_to_json(const struct comparison *c)
 	jsonw_close(&w, '}');
 	write_list(&w, "mismatches", &c->mismatches);
 	write_list(&w, "warnings", &c->warnings);
+	/* Only where a confirmation ran: files before it stay the same. */
+	if (c->confirmation.nr)
+		write_list(&w, "confirmation", &c->confirmation);
 	write_list(&w, "missing", &c->missing);
 	jsonw_open(&w, "scenarios", '[');
 	for (size_t i = 0; i < c->nr_scenarios; i++)

@@ -292,6 +292,8 @@ compare_key(struct gate_ctx *g, size_t i, int look, bool last)
 	co.looks = g->looks;
 	co.last = last;
 	co.interleaved = true;
+	if (g->ab_early)
+		co.spending = CMP_SPEND_POCOCK;
 	co.prior = w->cmp;
 	if (compare_run(&cmp, &cur, &base, 1, &co)) {
 		int st = exit_status_for_error(jg_error_code());

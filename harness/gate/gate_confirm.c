@@ -10,8 +10,10 @@
  * context of its own, writing under OUT/confirm/<key>/:
  *
  *   - only the suspect scenarios (compare_suspects(): those with a
- *     regression), and of those only the ones still undecided after each
- *     round, up to GATE_AB_ROUNDS rounds;
+ *     regression), and of those only the ones whose accused scenes are
+ *     still undecided after each round (compare_confirm_undecided()), up
+ *     to GATE_AB_ROUNDS rounds; keys with the same previous build and
+ *     the same suspects share one A/B, on their phones together;
  *   - a pre-heat block of the new build first (OUT/confirm/<key>/heat/,
  *     never compared): the history's batches ended with a cool-down, and
  *     a phone warming up during the first A block would make A look
@@ -19,7 +21,11 @@
  *   - each key's comparisons at its suspects' share of alpha over every
  *     suspect scenario of the night: a night fails only when both the
  *     history and the A/B reject, so the A/B's family is the suspects
- *     alone.
+ *     alone; spent over the rounds by Pocock's rule, which gives the
+ *     first round 30 % of it (the late rule of the history's looks gives
+ *     it under 1 %): a regression plain enough to have been accused is
+ *     usually settled by one round, and every round is four blocks of
+ *     device time.
  *
  * compare_confirm() then rewrites the key's comparison scene by scene:
  * confirmed regressions stay (the A/B's numbers in their reasons),
@@ -27,13 +33,14 @@
  * that keeps what the history said; the key's comparison.json is written
  * again (its comparison-look-N.json files keep the history's looks), and
  * the report, the mail and the exit status follow it.  Keys with
- * different previous builds (their windows' newest runs differ) are
- * confirmed one A/B after the other.
+ * different previous builds (their windows' newest runs differ) or
+ * different suspects are confirmed one A/B after the other.
  *
  * Without the old build (no option, no pattern, or no file where the
  * pattern points) the history decides alone, as before, and the key's
- * notes say so.  An A/B that measured nothing leaves the history's
- * verdict, with its failure in the errors (exit 3 unless something
+ * notes say so.  An A/B that measured nothing, or that SIGINT or SIGTERM
+ * cut short, leaves the history's verdict (an A/B stopped early clears
+ * nothing), with its failure in the errors (exit 3 unless something
  * worse); an old build that is not an APK of the app is bad input.
  */
 #include <libgen.h>
@@ -158,7 +165,16 @@ old_build(struct gate_ctx *g, size_t i)
 	return path;
 }
 
-static double vsync_ms(const struct gate_work *w);
+/* Key i's display period, from its current run; NAN: unknown. */
+static double
+vsync_ms(const struct gate_work *w)
+{
+	const struct results *r = w->pooled ? w->pooled : w->nr_devs ?
+	    w->devs[0] : NULL;
+
+	return r && r->device.refresh_hz > 0 ? 1000 / r->device.refresh_hz :
+	    NAN;
+}
 
 /*
  * The A/B's key `i` measures again only the scenarios whose accused
@@ -186,17 +202,6 @@ confirm_note(void *data, const char *line)
 	gate_note(data, "confirm: %s", line);
 }
 
-/* Key i's display period, from its current run; NAN: unknown. */
-static double
-vsync_ms(const struct gate_work *w)
-{
-	const struct results *r = w->pooled ? w->pooled : w->nr_devs ?
-	    w->devs[0] : NULL;
-
-	return r && r->device.refresh_hz > 0 ? 1000 / r->device.refresh_hz :
-	    NAN;
-}
-
 /* A/B key `ab` settles main key `i`. */
 static void
 settle_key(struct gate_ctx *g, size_t i, const char *old,
@@ -222,13 +227,13 @@ settle_key(struct gate_ctx *g, size_t i, const char *old,
 		    "not %.12s)", old, a->app.apk_sha256,
 		    base->app.apk_sha256);
 	results_free(a);
-	strlist_addf(&w->cmp->warnings, "the history's regressions were put "
-	    "to an interleaved A/B of %s and tonight's build on the same "
+	strlist_addf(&w->cmp->confirmation, "the history's regressions were "
+	    "put to an interleaved A/B of %s and tonight's build on the same "
 	    "phones: %s", old, ka->comparison ? ka->comparison : "");
 	n = compare_confirm(w->cmp, wa->cmp, vsync_ms(w), what);
 	gate_key_rewrite(g, i);
-	strlist_addf(&k->notes, "%s", w->cmp->warnings.items[
-	    w->cmp->warnings.nr - 1]);
+	strlist_addf(&k->notes, "confirmation: %s",
+	    w->cmp->confirmation.items[w->cmp->confirmation.nr - 1]);
 	gate_note(g, "confirm: %s: %zu regression%s confirmed: %s", k->key, n,
 	    n == 1 ? "" : "s", cmp_verdict_name(k->verdict));
 	free(what);
@@ -271,6 +276,7 @@ confirm_group(struct gate_ctx *g, const char *old, const bool *which,
 	g2.looks = GATE_AB_ROUNDS;
 	g2.ab_scenarios = &suspects;
 	g2.ab_heat = true;
+	g2.ab_early = true;
 	g2.ab_old_what = "the previous build (baseline.previous_apk, "
 	    "--confirm-apk)";
 	g2.share_of = share_of;
@@ -293,7 +299,12 @@ confirm_group(struct gate_ctx *g, const char *old, const bool *which,
 		while (ab < out2.nr_keys && strcmp(out2.keys[ab].key,
 		    g->out->keys[i].key))
 			ab++;
-		if (ab < out2.nr_keys && g2.work[ab].cmp)
+		/* Cut short, the A/B clears nothing: damaged state. */
+		if (g->out->interrupted)
+			strlist_addf(&g->out->keys[i].notes, "the A/B against "
+			    "%s was interrupted: the history decides alone",
+			    old);
+		else if (ab < out2.nr_keys && g2.work[ab].cmp)
 			settle_key(g, i, old, &g2, ab);
 		else
 			strlist_addf(&g->out->keys[i].notes, "the A/B against "
@@ -314,35 +325,49 @@ void
 gate_confirm(struct gate_ctx *g)
 {
 	size_t nr = g->out->nr_keys;
-	char **old;
+	char **old;		/* each key's previous build and suspects */
+	size_t *len;
 	bool *which;
 	struct shares sh = { STRLIST_INIT, NULL, 0, g };
 
 	if (!g->o->confirm_apk && !g->cfg->baseline.previous_apk)
 		return;
 	old = xcalloc(nr + 1, sizeof(*old));
+	len = xcalloc(nr + 1, sizeof(*len));
 	which = xcalloc(nr + 1, sizeof(*which));
 	sh.count = xcalloc(nr + 1, sizeof(*sh.count));
 	for (size_t i = 0; i < nr; i++) {
 		struct strlist s = STRLIST_INIT;
+		struct strbuf sb = STRBUF_INIT;
+		char *path;
 
 		if (!g->work[i].cmp || g->out->keys[i].verdict !=
 		    CMP_REGRESSION || run_interrupted())
 			continue;
-		if (!(old[i] = old_build(g, i)))
+		if (!(path = old_build(g, i)))
 			continue;
 		compare_suspects(&s, g->work[i].cmp);
 		strlist_add(&sh.keys, g->out->keys[i].key);
 		sh.count[sh.keys.nr - 1] = s.nr;
 		sh.total += s.nr;
+		/* The group: the previous build, then the suspects. */
+		strbuf_addstr(&sb, path);
+		for (size_t k = 0; k < s.nr; k++)
+			strbuf_addf(&sb, "%c%s", '\0', s.items[k]);
+		old[i] = strbuf_detach(&sb, &len[i]);
 		strlist_release(&s);
+		free(path);
 	}
-	/* One A/B per previous build, its keys together. */
+	/*
+	 * One A/B per previous build and suspect set, its keys' phones
+	 * together: a key measures its own suspects and no other's.
+	 */
 	for (size_t i = 0; i < nr; i++) {
 		if (!old[i] || run_interrupted())
 			continue;
 		for (size_t j = i; j < nr; j++)
-			which[j] = old[j] && !strcmp(old[j], old[i]);
+			which[j] = old[j] && len[j] == len[i] &&
+			    !memcmp(old[j], old[i], len[i]);
 		confirm_group(g, old[i], which, &sh);
 		for (size_t j = nr; j-- > i;)
 			if (which[j]) {
@@ -354,6 +379,7 @@ gate_confirm(struct gate_ctx *g)
 	for (size_t i = 0; i < nr; i++)
 		free(old[i]);
 	free(old);
+	free(len);
 	free(which);
 	free(sh.count);
 	strlist_release(&sh.keys);

@@ -59,6 +59,8 @@ struct gate_ctx {
 	const struct strlist *ab_scenarios;
 	bool ab_heat;
 	const char *ab_old_what;	/* the old build, in messages */
+	bool ab_early;		/* spend alpha early (Pocock): a confirmation
+				   stops at the round that settles it */
 	/*
 	 * The scenarios of key `i` another round is for; NULL:
 	 * gate_undecided()'s (a confirmation asks only about the scenes
