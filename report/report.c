@@ -83,24 +83,27 @@ write_file(const char *dir, const char *name, const char *data, size_t len)
 	return rc;
 }
 
-/* The inputs, copied beside the report so the directory stands alone. */
+/*
+ * The inputs the report is made of (not those left out as repeats),
+ * copied beside it so the directory stands alone.
+ */
 static int
-copy_comparisons(const struct report_opts *o)
+copy_comparisons(const struct report_inputs *ri, const char *dir)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < o->nr_comparisons && !rc; i++) {
+	for (size_t i = 0; i < ri->nr && !rc; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		char name[64];
 
-		if (o->nr_comparisons == 1)
+		if (ri->nr == 1)
 			snprintf(name, sizeof(name), "comparison.json");
 		else
 			snprintf(name, sizeof(name), "comparison-%zu.json",
 			    i + 1);
-		rc = file_read(&sb, o->comparisons[i]);
+		rc = file_read(&sb, ri->in[i].path);
 		if (!rc)
-			rc = write_file(o->out_dir, name, sb.buf, sb.len);
+			rc = write_file(dir, name, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
 	return rc;
@@ -192,7 +195,7 @@ report_write(struct report_result *out, const struct report_opts *o)
 	if (!rc)
 		rc = write_file(o->out_dir, "view.json", json, strlen(json));
 	if (!rc)
-		rc = copy_comparisons(o);
+		rc = copy_comparisons(&ri, o->out_dir);
 	if (!rc)
 		out->html = xasprintf("%s/report.html", o->out_dir);
 out:

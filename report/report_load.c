@@ -20,7 +20,9 @@
  *                     the trend lines, not the report.
  *
  * An existing file that does not parse is an error: a report that quietly
- * drops a device's data would mislead.
+ * drops a device's data would mislead.  So is one that counts it twice: a
+ * comparison given again is left out with a note, and two comparisons of
+ * one scenario of one run are an error (check_repeat()).
  */
 #include <ctype.h>
 #include <libgen.h>
@@ -28,10 +30,12 @@
 #include <string.h>
 
 #include "comparison.h"
+#include "error.h"
 #include "fileio.h"
 #include "report.h"
 #include "report_int.h"
 #include "results.h"
+#include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -192,6 +196,73 @@ load_history(struct report_inputs *ri, const struct report_opts *o,
 	}
 }
 
+/* Whether `a` and `b` compare a scenario of the same name. */
+static int
+share_scenario(const struct comparison *a, const struct comparison *b)
+{
+	for (size_t i = 0; i < a->nr_scenarios; i++)
+		for (size_t j = 0; j < b->nr_scenarios; j++)
+			if (same(a->scenarios[i].name, b->scenarios[j].name))
+				return 1;
+	return 0;
+}
+
+/* Whether files `a` and `b` hold the same bytes; -1: one is unreadable. */
+static int
+same_bytes(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int rc = -1;
+
+	if (!file_read(&x, a) && !file_read(&y, b))
+		rc = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return rc;
+}
+
+/*
+ * Whether `in`, just read, repeats a comparison of ri->in[0..ri->nr): 0
+ * no, 1 yes (the caller leaves it out), or an error.  A comparison given
+ * twice counts each metric twice, and a glob finds one twice easily: a
+ * gate's OUT/KEY/comparison.json has a copy in OUT/report/ beside it,
+ * and a glob over every folder of OUT matches both.  The same bytes again
+ * lose nothing when left out, so that is a note.  Another comparison of a
+ * scenario of the same run on the same device key (an earlier look's, or
+ * one against other baselines) is an error: which verdict stands is the
+ * user's call, not the report's.  Shards of one run compare other
+ * scenarios and are not repeats.
+ */
+static int
+check_repeat(const struct report_inputs *ri, const struct report_input *in,
+    struct strlist *notes)
+{
+	const struct comparison *c = in->cmp;
+
+	for (size_t i = 0; i < ri->nr; i++) {
+		const struct report_input *old = &ri->in[i];
+
+		if (!same(old->cmp->device, c->device) ||
+		    !same(old->cmp->current.run_id, c->current.run_id) ||
+		    !share_scenario(old->cmp, c))
+			continue;
+		switch (same_bytes(old->path, in->path)) {
+		case 1:
+			strlist_addf(notes, "'%s' left out: the same as "
+			    "'%s', given before", in->path, old->path);
+			return 1;
+		case 0:
+			return jg_error_set(JG_EINVAL, "'%s' and '%s' both "
+			    "compare run %s of %s: give one of them",
+			    old->path, in->path, c->current.run_id, c->device);
+		default:
+			return jg_error_set(JG_EIO, "cannot read '%s' again",
+			    in->path);
+		}
+	}
+	return 0;
+}
+
 int
 report_load(struct report_inputs *ri, const struct report_opts *o,
     struct strlist *notes)
@@ -201,11 +272,22 @@ report_load(struct report_inputs *ri, const struct report_opts *o,
 	memset(ri, 0, sizeof(*ri));
 	ri->in = xcalloc(o->nr_comparisons + 1, sizeof(*ri->in));
 	for (size_t i = 0; i < o->nr_comparisons && !rc; i++) {
-		struct report_input *in = &ri->in[ri->nr++];
+		struct report_input *in = &ri->in[ri->nr];
 
 		in->path = xstrdup(o->comparisons[i]);
 		strlist_init(&in->notes);
 		rc = comparison_read(&in->cmp, in->path);
+		if (!rc)
+			rc = check_repeat(ri, in, notes);
+		if (rc == 1) {
+			free(in->path);
+			comparison_free(in->cmp);
+			strlist_release(&in->notes);
+			memset(in, 0, sizeof(*in));
+			rc = 0;
+			continue;
+		}
+		ri->nr++;
 		if (!rc)
 			rc = read_files(in);
 	}

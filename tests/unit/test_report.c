@@ -751,6 +751,71 @@ current_results_resolve_next_to_the_comparison(void **state)
 }
 
 /*
+ * A comparison given twice (a glob that matches a gate's
+ * OUT/KEY/comparison.json and its report's copy of it) counts once, with
+ * a note naming both files, and is copied once; shards of one run (other
+ * scenarios) are no repeat; two different comparisons of one scenario of
+ * one run are refused (JG_EINVAL, nothing written).
+ */
+static void
+repeated_comparisons_count_once(void **state)
+{
+	struct comparison *a = new_comparison("pixel-7");
+	struct comparison *b = new_comparison("pixel-7");
+	char *dir = tmp_path("repeat");
+	char *pa = xasprintf("%s/a.json", dir), *pb = xasprintf("%s/b.json", dir);
+	char *copy = xasprintf("%s/copy.json", dir);
+	char *out = xasprintf("%s/out", dir);
+	const char *files[] = { pa, copy, pb };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 } };
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	add_scenario(a, "feed");
+	add_entry(a, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	add_entry(a, "feed", "list", "jank_pct", CMP_PASS);
+	add_scenario(b, "checkout");
+	add_entry(b, "checkout", "pay", "frame_p90_ms", CMP_PASS);
+	assert_int_equal(comparison_write(a, pa), 0);
+	assert_int_equal(comparison_write(a, copy), 0);
+	assert_int_equal(comparison_write(b, pb), 0);
+	assert_int_equal(report_write(&res, &o), 0);
+	assert_int_equal(res.notes.nr, 1);
+	assert_non_null(strstr(res.notes.items[0], copy));
+	assert_non_null(strstr(res.notes.items[0], pa));
+	report_result_release(&res);
+	read_text(&sb, out, "view.json");
+	assert_non_null(strstr(sb.buf, "\"1 device, 3 metrics: "));
+	read_text(&sb, out, "junit.xml");
+	assert_non_null(strstr(sb.buf, " tests=\"3\" failures=\"1\""));
+	read_text(&sb, out, "comparison-2.json");
+	assert_non_null(strstr(sb.buf, "checkout"));
+	free(out);
+	out = xasprintf("%s/out/comparison-3.json", dir);
+	assert_int_equal(stat(out, &st), -1);
+
+	/* another verdict on the feed of run c1: which stands is not ours */
+	a->entries[1].verdict = CMP_REGRESSION;
+	assert_int_equal(comparison_write(a, copy), 0);
+	free(out);
+	out = xasprintf("%s/refused", dir);
+	o.out_dir = out;
+	assert_int_equal(report_write(&res, &o), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "run c1 of pixel-7"));
+	assert_int_equal(stat(out, &st), -1);
+	report_result_release(&res);
+	comparison_free(a);
+	comparison_free(b);
+	strbuf_release(&sb);
+	free(pa);
+	free(pb);
+	free(copy);
+	free(out);
+	free(dir);
+}
+
+/*
  * Errors name what failed: a missing comparison (JG_ENOTFOUND), an
  * invalid one with its key path (JG_EINVAL), a broken template (JG_EINVAL,
  * and nothing is written), an output directory that cannot be made
@@ -868,8 +933,10 @@ history_comes_through_the_callers_hook(void **state)
 		struct comparison *c = new_comparison(i < 2 ?
 		    "google-pixel-7-api34-90hz" : "samsung-s21-api33-120hz");
 
-		add_scenario(c, "feed");
-		add_entry(c, "feed", "list", "frame_p90_ms", CMP_PASS);
+		/* 0 and 1: two shards of one run, with a scenario each */
+		add_scenario(c, i == 1 ? "checkout" : "feed");
+		add_entry(c, i == 1 ? "checkout" : "feed", "list",
+		    "frame_p90_ms", CMP_PASS);
 		if (i == 2) {
 			free(c->baselines[0].file);
 			c->baselines[0].file = xstrdup("v2.3.0@0123456789ab");
@@ -922,6 +989,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(suspects_are_listed_in_every_format),
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
+	cmocka_unit_test(repeated_comparisons_count_once),
 	cmocka_unit_test(errors_name_the_file_and_key),
 	cmocka_unit_test(history_comes_through_the_callers_hook),
 };
