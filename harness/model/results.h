@@ -38,6 +38,32 @@
 /* The schema this code writes; readers accept any 1.x. */
 #define RS_SCHEMA "jankgate.results/1"
 
+/*
+ * Limits: what a number or a text in a file may hold (results_read.c; the
+ * man page's FILES says the same).  A value outside is not a measurement
+ * but a broken clock, a source's parse gone wrong or a hand-edited file,
+ * and would cost the report and compare their arithmetic (an axis to
+ * 1.7e308 ms).  Infinities and negative durations are outside too.
+ *
+ *   durations (startup, frame, phase, block, method)  0 to an hour
+ *   an iteration's duration_ms                        0 to a day
+ *   *_mono_ms times                                   within +-2^53 ms
+ *   counts (frames, janky, drops, jank types)         0 to 2^53
+ *   frame rates                                       0 to 1000 fps
+ *   histogram bucket keys                             0 to an hour
+ *
+ * Free text (an iteration's error and logcat excerpt, run errors, warning
+ * messages) longer than RS_MAX_TEXT bytes is cut on reading, with a
+ * marker saying how long it was, so one runaway string cannot blow up a
+ * report or a mail.
+ */
+#define RS_MAX_DURATION_MS 3600000.0		/* an hour */
+#define RS_MAX_ITERATION_MS 86400000.0		/* a day */
+#define RS_MAX_MONO_MS 9007199254740992.0	/* 2^53 */
+#define RS_MAX_COUNT 9007199254740992.0
+#define RS_MAX_FPS 1000.0
+#define RS_MAX_TEXT 65536
+
 /* A tri-state int that holds neither 0 nor 1. */
 #define RS_UNKNOWN (-1)
 
@@ -516,9 +542,23 @@ uint64_t rs_frames_histogram_at_least(const struct rs_frames *f,
  * "schema" (any jankgate.results/1.x) and the type of every known key; errors
  * are JG_EINVAL with "<name>: <key path>: expected <what>", or JG_ENOTFOUND /
  * JG_EIO from reading the file.  On error *out is NULL.
+ *
+ * A number outside its limits (above) is read as absent (NAN), and one
+ * warning in the model names the first such value by its key path and
+ * counts the others: what the gate and the baseline history need, where
+ * refusing a file would cost the whole night.
  */
 int results_read(struct results **out, const char *path);
 int results_parse(struct results **out, const char *buf, size_t len,
+    const char *name);
+
+/*
+ * The same, refusing a number outside its limits instead: JG_EINVAL with
+ * "<name>: <key path>: 1.7e+308 is not a duration (0 to 3600000 ms)".
+ * For what a user hands to check, compare and report.
+ */
+int results_read_strict(struct results **out, const char *path);
+int results_parse_strict(struct results **out, const char *buf, size_t len,
     const char *name);
 
 /* The canonical, pretty-printed JSON text of `r`; the caller frees it. */

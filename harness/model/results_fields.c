@@ -17,7 +17,7 @@ static const struct field run_f[] = {
 	F(struct rs_run, jankgate_version, FK_STR),
 	F(struct rs_run, host, FK_STR),
 	F(struct rs_run, complete, FK_BOOL),
-	F(struct rs_run, errors, FK_LIST),
+	F(struct rs_run, errors, FK_TEXTS),
 	F(struct rs_run, planned, FK_LIST),
 };
 
@@ -57,7 +57,7 @@ static const struct field hygiene_f[] = {
 static const struct field warning_f[] = {
 	F(struct rs_warning, source, FK_STR),
 	F(struct rs_warning, scope, FK_STR),
-	F(struct rs_warning, message, FK_STR),
+	F(struct rs_warning, message, FK_TEXT),
 	F(struct rs_warning, note, FK_BOOL),
 };
 
@@ -72,65 +72,65 @@ static const struct field iteration_f[] = {
 	F(struct rs_iteration, session, FK_INT),
 	F(struct rs_iteration, warmup, FK_BOOL),
 	F(struct rs_iteration, ok, FK_BOOL),
-	F(struct rs_iteration, error, FK_STR),
-	F(struct rs_iteration, logcat_excerpt, FK_STR),
-	F(struct rs_iteration, started_mono_ms, FK_NUM),
-	F(struct rs_iteration, duration_ms, FK_NUM),
+	F(struct rs_iteration, error, FK_TEXT),
+	F(struct rs_iteration, logcat_excerpt, FK_TEXT),
+	F(struct rs_iteration, started_mono_ms, FK_MONO),
+	F(struct rs_iteration, duration_ms, FK_LONG_MS),
 };
 
 static const struct field startup_f[] = {
 	F(struct rs_startup, kind, FK_LAUNCH),
-	F(struct rs_startup, total_ms, FK_NUM),
-	F(struct rs_startup, wait_ms, FK_NUM),
-	F(struct rs_startup, displayed_ms, FK_NUM),
-	F(struct rs_startup, fully_drawn_ms, FK_NUM),
+	F(struct rs_startup, total_ms, FK_MS),
+	F(struct rs_startup, wait_ms, FK_MS),
+	F(struct rs_startup, displayed_ms, FK_MS),
+	F(struct rs_startup, fully_drawn_ms, FK_MS),
 	F(struct rs_startup, launch_state, FK_STR),
 };
 
 static const struct field matrix_f[] = {
-	F(struct rs_matrix_startup, application_create_ms, FK_NUM),
-	F(struct rs_matrix_startup, first_activity_create_ms, FK_NUM),
-	F(struct rs_matrix_startup, startup_duration_ms, FK_NUM),
+	F(struct rs_matrix_startup, application_create_ms, FK_MS),
+	F(struct rs_matrix_startup, first_activity_create_ms, FK_MS),
+	F(struct rs_matrix_startup, startup_duration_ms, FK_MS),
 	F(struct rs_matrix_startup, warm, FK_TRI),
 };
 
 static const struct field scene_f[] = {
 	REQ(struct rs_scene, name, FK_STR),
-	F(struct rs_scene, start_mono_ms, FK_NUM),
-	F(struct rs_scene, end_mono_ms, FK_NUM),
+	F(struct rs_scene, start_mono_ms, FK_MONO),
+	F(struct rs_scene, end_mono_ms, FK_MONO),
 	F(struct rs_scene, app_scenes, FK_LIST),
 };
 
 static const struct field frames_f[] = {
 	F(struct rs_frames, source, FK_STR),
-	F(struct rs_frames, count, FK_NUM),
-	F(struct rs_frames, janky, FK_NUM),
-	F(struct rs_frames, slow, FK_NUM),
-	F(struct rs_frames, frozen, FK_NUM),
-	F(struct rs_frames, dropped, FK_NUM),
-	F(struct rs_frames, p50_ms, FK_NUM),
-	F(struct rs_frames, p90_ms, FK_NUM),
-	F(struct rs_frames, p95_ms, FK_NUM),
-	F(struct rs_frames, p99_ms, FK_NUM),
+	F(struct rs_frames, count, FK_COUNT),
+	F(struct rs_frames, janky, FK_COUNT),
+	F(struct rs_frames, slow, FK_COUNT),
+	F(struct rs_frames, frozen, FK_COUNT),
+	F(struct rs_frames, dropped, FK_COUNT),
+	F(struct rs_frames, p50_ms, FK_MS),
+	F(struct rs_frames, p90_ms, FK_MS),
+	F(struct rs_frames, p95_ms, FK_MS),
+	F(struct rs_frames, p99_ms, FK_MS),
 };
 
 static const struct field row_f[] = {
 	F(struct rs_frame_row, intended_vsync_ns, FK_I64),
 	F(struct rs_frame_row, frame_completed_ns, FK_I64),
-	F(struct rs_frame_row, duration_ms, FK_NUM),
+	F(struct rs_frame_row, duration_ms, FK_MS),
 	F(struct rs_frame_row, flags, FK_I64),
 	F(struct rs_frame_row, janky, FK_TRI),
 };
 
 /* The phases of a scene and of a Matrix slice (results_explain.c). */
 #define PHASE_PCT(name, idx) \
-	{ name "_p50_ms", FK_NUM, offsetof(struct rs_phases, p50_ms[idx]), \
+	{ name "_p50_ms", FK_MS, offsetof(struct rs_phases, p50_ms[idx]), \
 	  false }, \
-	{ name "_p90_ms", FK_NUM, offsetof(struct rs_phases, p90_ms[idx]), \
+	{ name "_p90_ms", FK_MS, offsetof(struct rs_phases, p90_ms[idx]), \
 	  false }
 static const struct field phases_f[] = {
-	F(struct rs_phases, frames, FK_NUM),
-	F(struct rs_phases, skipped, FK_NUM),
+	F(struct rs_phases, frames, FK_COUNT),
+	F(struct rs_phases, skipped, FK_COUNT),
 	F(struct rs_phases, newest, FK_TRI),
 	PHASE_PCT("wait", RS_PHASE_WAIT),
 	PHASE_PCT("input", RS_PHASE_INPUT),
@@ -143,7 +143,7 @@ static const struct field phases_f[] = {
 };
 
 #define PHASE_MEAN(name, idx) \
-	{ name, FK_NUM, offsetof(struct rs_phase_means, ms[idx]), false }
+	{ name, FK_MS, offsetof(struct rs_phase_means, ms[idx]), false }
 static const struct field phase_means_f[] = {
 	PHASE_MEAN("wait", RS_PHASE_WAIT),
 	PHASE_MEAN("input", RS_PHASE_INPUT),
@@ -156,10 +156,11 @@ static const struct field phase_means_f[] = {
 };
 
 #define JANK_TYPE(name, idx) \
-	{ name, FK_NUM, offsetof(struct rs_jank_types, count[idx]), false }
+	{ name, FK_COUNT, offsetof(struct rs_jank_types, count[idx]), \
+	  false }
 static const struct field jank_types_f[] = {
-	F(struct rs_jank_types, frames, FK_NUM),
-	F(struct rs_jank_types, janky, FK_NUM),
+	F(struct rs_jank_types, frames, FK_COUNT),
+	F(struct rs_jank_types, janky, FK_COUNT),
 	JANK_TYPE("app_deadline_missed", RS_JANK_APP_DEADLINE),
 	JANK_TYPE("buffer_stuffing", RS_JANK_BUFFER_STUFFING),
 	JANK_TYPE("sf_cpu_deadline_missed", RS_JANK_SF_CPU),
@@ -171,34 +172,34 @@ static const struct field jank_types_f[] = {
 };
 
 static const struct field input_f[] = {
-	F(struct rs_input, at_mono_ms, FK_NUM),
+	F(struct rs_input, at_mono_ms, FK_MONO),
 	F(struct rs_input, step, FK_STR),
 };
 
 static const struct field fps_f[] = {
-	F(struct rs_fps, value, FK_NUM),
+	F(struct rs_fps, value, FK_FPS),
 };
 
 static const struct field slice_f[] = {
 	F(struct rs_fps_slice, source, FK_STR),
 	F(struct rs_fps_slice, app_scene, FK_STR),
-	F(struct rs_fps_slice, fps, FK_NUM),
+	F(struct rs_fps_slice, fps, FK_FPS),
 };
 
 static const struct field drops_f[] = {
-	F(struct rs_drops, best, FK_NUM),
-	F(struct rs_drops, normal, FK_NUM),
-	F(struct rs_drops, middle, FK_NUM),
-	F(struct rs_drops, high, FK_NUM),
-	F(struct rs_drops, frozen, FK_NUM),
+	F(struct rs_drops, best, FK_COUNT),
+	F(struct rs_drops, normal, FK_COUNT),
+	F(struct rs_drops, middle, FK_COUNT),
+	F(struct rs_drops, high, FK_COUNT),
+	F(struct rs_drops, frozen, FK_COUNT),
 };
 
 static const struct field block_f[] = {
 	F(struct rs_block, source, FK_STR),
 	F(struct rs_block, kind, FK_STR),
-	F(struct rs_block, start_mono_ms, FK_NUM),
-	F(struct rs_block, wall_ms, FK_NUM),
-	F(struct rs_block, thread_ms, FK_NUM),
+	F(struct rs_block, start_mono_ms, FK_MONO),
+	F(struct rs_block, wall_ms, FK_MS),
+	F(struct rs_block, thread_ms, FK_MS),
 	F(struct rs_block, cpu_busy, FK_TRI),
 	F(struct rs_block, stack, FK_LIST),
 	F(struct rs_block, signature, FK_STR),
@@ -208,7 +209,7 @@ static const struct field block_f[] = {
 static const struct field method_f[] = {
 	F(struct rs_method, source, FK_STR),
 	F(struct rs_method, name, FK_STR),
-	F(struct rs_method, cost_ms, FK_NUM),
+	F(struct rs_method, cost_ms, FK_MS),
 	F(struct rs_method, main_thread, FK_TRI),
 };
 

@@ -69,6 +69,18 @@ enum field_kind {
 	FK_TRI,		/* int: true, false or null for RS_UNKNOWN */
 	FK_LIST,	/* struct strlist, an array of strings */
 	FK_LAUNCH,	/* enum rs_launch, "cold"/"warm"/"hot" or null */
+	/*
+	 * Doubles like FK_NUM whose value the reader also bounds (results.h,
+	 * "Limits"): a number outside is refused or read as absent.
+	 */
+	FK_MS,		/* a duration, 0 to RS_MAX_DURATION_MS */
+	FK_LONG_MS,	/* an iteration's duration, 0 to RS_MAX_ITERATION_MS */
+	FK_MONO,	/* a monotonic time, -RS_MAX_MONO_MS to RS_MAX_MONO_MS */
+	FK_COUNT,	/* frames or events, 0 to RS_MAX_COUNT */
+	FK_FPS,		/* frames per second, 0 to RS_MAX_FPS */
+	/* Free text, cut to RS_MAX_TEXT bytes on reading (results.h). */
+	FK_TEXT,	/* char *, as FK_STR */
+	FK_TEXTS,	/* struct strlist, as FK_LIST */
 };
 
 /*

@@ -7,6 +7,11 @@
  * some), but a value of the wrong type is an error that names its key path.
  * Only the schema, scenario names and scene names are required.
  *
+ * Numbers with a meaning (durations, times, counts, frame rates) are held
+ * to the limits of results.h, so that nothing downstream meets an infinite
+ * or absurd value: a strict read refuses the first one by its key path,
+ * a lenient read makes each absent and says so in one warning.  Free text
+ * is cut to RS_MAX_TEXT bytes in both.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,6 +32,9 @@
 struct jr {
 	const char *name;	/* the file, for messages */
 	struct strbuf path;	/* key path of the value being read */
+	bool strict;		/* refuse a value out of its limits */
+	size_t nr_dropped;	/* lenient: values read as absent ... */
+	struct strbuf dropped;	/* ... and what the first one was */
 };
 
 static size_t
@@ -62,6 +70,88 @@ jr_fail(struct jr *r, const char *expected)
 	    r->path.buf, expected);
 }
 
+/* What a bounded kind of number is, and its limits (results.h). */
+struct limit {
+	const char *what;	/* "a duration" */
+	double lo, hi;
+	const char *range;	/* the limits for people */
+};
+
+static const struct limit *
+limit_of(enum field_kind kind)
+{
+	static const struct limit ms = {
+		"a duration", 0, RS_MAX_DURATION_MS, "0 to 3600000 ms"
+	}, long_ms = {
+		"an iteration's duration", 0, RS_MAX_ITERATION_MS,
+		"0 to 86400000 ms"
+	}, mono = {
+		"a monotonic time", -RS_MAX_MONO_MS, RS_MAX_MONO_MS,
+		"within +-2^53 ms"
+	}, count = {
+		"a count", 0, RS_MAX_COUNT, "0 to 2^53"
+	}, fps = {
+		"a frame rate", 0, RS_MAX_FPS, "0 to 1000 fps"
+	};
+
+	switch (kind) {
+	case FK_MS: return &ms;
+	case FK_LONG_MS: return &long_ms;
+	case FK_MONO: return &mono;
+	case FK_COUNT: return &count;
+	case FK_FPS: return &fps;
+	default: return NULL;
+	}
+}
+
+/*
+ * Hold `v` at the current path to `lim`: 0 when inside; strict, the error;
+ * lenient, 1 after noting the value (the caller makes it absent).  NAN is
+ * never seen here: JSON has no literal for it, while 1e999 reads as inf.
+ */
+static int
+jr_limit(struct jr *r, double v, const struct limit *lim)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	if (isfinite(v) && v >= lim->lo && v <= lim->hi)
+		return 0;
+	strbuf_addf(&msg, "%s: %s: %.15g is not %s (%s)", r->name,
+	    r->path.buf, v, lim->what, lim->range);
+	if (r->strict) {
+		jg_error_set(JG_EINVAL, "%s", msg.buf);
+		strbuf_release(&msg);
+		return JG_EINVAL;
+	}
+	if (!r->nr_dropped++)
+		strbuf_add(&r->dropped, msg.buf, msg.len);
+	strbuf_release(&msg);
+	return 1;
+}
+
+/*
+ * `s` into `*field`, cut to RS_MAX_TEXT bytes with a marker when longer.
+ * The cut falls between UTF-8 sequences and the result is never longer
+ * than the limit, so reading a written file again cuts nothing.
+ */
+static void
+text_set(char **field, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(s), keep = RS_MAX_TEXT - 64;
+
+	if (len <= RS_MAX_TEXT) {
+		rs_str_set(field, s);
+		return;
+	}
+	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;
+	strbuf_add(&sb, s, keep);
+	strbuf_addf(&sb, "\n[... cut: %zu bytes in all]", len);
+	rs_str_set(field, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* 1 when `v` is a number holding an integer in [lo, hi]. */
 static int
 is_integer(const cJSON *v, double lo, double hi)
@@ -71,7 +161,7 @@ is_integer(const cJSON *v, double lo, double hi)
 }
 
 static int
-read_list(struct jr *r, const cJSON *v, struct strlist *l)
+read_list(struct jr *r, const cJSON *v, struct strlist *l, bool text)
 {
 	const cJSON *item;
 	size_t i = 0;
@@ -84,7 +174,15 @@ read_list(struct jr *r, const cJSON *v, struct strlist *l)
 		if (!cJSON_IsString(item))
 			return jr_fail(r, "a string");
 		jr_pop(r, old);
-		strlist_add(l, item->valuestring);
+		if (text) {
+			char *cut = NULL;
+
+			text_set(&cut, item->valuestring);
+			strlist_add(l, cut);
+			free(cut);
+		} else {
+			strlist_add(l, item->valuestring);
+		}
 	}
 	return 0;
 }
@@ -93,18 +191,36 @@ read_list(struct jr *r, const cJSON *v, struct strlist *l)
 static int
 read_scalar(struct jr *r, const cJSON *v, const struct field *f, char *p)
 {
+	int ret;
+
 	if (!v || cJSON_IsNull(v))
 		return f->required ? jr_fail(r, "a string") : 0;
 	switch (f->kind) {
 	case FK_STR:
+	case FK_TEXT:
 		if (!cJSON_IsString(v))
 			return jr_fail(r, "a string");
-		rs_str_set((char **)p, v->valuestring);
+		if (f->kind == FK_TEXT)
+			text_set((char **)p, v->valuestring);
+		else
+			rs_str_set((char **)p, v->valuestring);
 		return 0;
 	case FK_NUM:
 		if (!cJSON_IsNumber(v))
 			return jr_fail(r, "a number");
 		*(double *)p = v->valuedouble;
+		return 0;
+	case FK_MS:
+	case FK_LONG_MS:
+	case FK_MONO:
+	case FK_COUNT:
+	case FK_FPS:
+		if (!cJSON_IsNumber(v))
+			return jr_fail(r, "a number");
+		ret = jr_limit(r, v->valuedouble, limit_of(f->kind));
+		if (ret < 0)
+			return ret;
+		*(double *)p = ret ? NAN : v->valuedouble;
 		return 0;
 	case FK_INT:
 		if (!is_integer(v, 0, 2147483647.0))
@@ -129,7 +245,9 @@ read_scalar(struct jr *r, const cJSON *v, const struct field *f, char *p)
 		*(int *)p = cJSON_IsTrue(v) ? 1 : 0;
 		return 0;
 	case FK_LIST:
-		return read_list(r, v, (struct strlist *)p);
+	case FK_TEXTS:
+		return read_list(r, v, (struct strlist *)p,
+		    f->kind == FK_TEXTS);
 	case FK_LAUNCH:
 		if (!cJSON_IsString(v) ||
 		    rs_launch_parse(v->valuestring, (enum rs_launch *)p) < 0)
@@ -320,6 +438,7 @@ read_counts(struct jr *r, const cJSON *obj, struct rs_frames *f,
 	cJSON_ArrayForEach(v, obj) {
 		size_t old = jr_push_key(r, v->string);
 		uint32_t ms;
+		int ret = 0;
 
 		if (!is_integer(v, 0, 18446744073709549568.0))
 			return jr_fail(r, "a non-negative integer");
@@ -327,9 +446,15 @@ read_counts(struct jr *r, const cJSON *obj, struct rs_frames *f,
 			return jr_fail(r, "a bucket key in whole milliseconds");
 		if (cJSON_GetObjectItemCaseSensitive(obj, v->string) != v)
 			return jr_fail(r, "each key once");
+		/* A key is a frame's time: an hour at most (a lenient read
+		 * drops the bucket). */
 		if (histogram)
+			ret = jr_limit(r, ms, limit_of(FK_MS));
+		if (ret < 0)
+			return ret;
+		if (histogram && !ret)
 			rs_frames_add_bucket(f, ms, (uint64_t)v->valuedouble);
-		else
+		else if (!histogram)
 			rs_frames_add_cause(f, v->string,
 			    (uint64_t)v->valuedouble);
 		jr_pop(r, old);
@@ -573,11 +698,30 @@ parse_text(const char *buf, size_t len, const char *name)
 	return NULL;
 }
 
-int
-results_parse(struct results **out, const char *buf, size_t len,
-    const char *name)
+/*
+ * One warning for the values a lenient read made absent: the first by its
+ * path, the others counted.  Scope-less, so the report shows it with the
+ * run's.
+ */
+static void
+note_dropped(struct results *res, const struct jr *r)
 {
-	struct jr r = { name, STRBUF_INIT };
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "%s; read as absent", r->dropped.buf);
+	if (r->nr_dropped > 1)
+		strbuf_addf(&msg, ", and %zu more value%s out of %s limits",
+		    r->nr_dropped - 1, r->nr_dropped > 2 ? "s" : "",
+		    r->nr_dropped > 2 ? "their" : "its");
+	results_add_warning(res, NULL, NULL, msg.buf);
+	strbuf_release(&msg);
+}
+
+static int
+parse(struct results **out, const char *buf, size_t len, const char *name,
+    bool strict)
+{
+	struct jr r = { name, STRBUF_INIT, strict, 0, STRBUF_INIT };
 	struct results *res = NULL;
 	cJSON *root;
 	int ret;
@@ -604,25 +748,54 @@ results_parse(struct results **out, const char *buf, size_t len,
 		ret = JG_EINVAL;
 		goto out;
 	}
+	if (r.nr_dropped)
+		note_dropped(res, &r);
 	*out = res;
 	res = NULL;
 out:
 	results_free(res);
 	cJSON_Delete(root);
 	strbuf_release(&r.path);
+	strbuf_release(&r.dropped);
+	return ret;
+}
+
+int
+results_parse(struct results **out, const char *buf, size_t len,
+    const char *name)
+{
+	return parse(out, buf, len, name, false);
+}
+
+int
+results_parse_strict(struct results **out, const char *buf, size_t len,
+    const char *name)
+{
+	return parse(out, buf, len, name, true);
+}
+
+static int
+read_file(struct results **out, const char *path, bool strict)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = file_read(&sb, path);
+
+	if (!ret)
+		ret = parse(out, sb.buf, sb.len, path, strict);
+	else
+		*out = NULL;
+	strbuf_release(&sb);
 	return ret;
 }
 
 int
 results_read(struct results **out, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = file_read(&sb, path);
+	return read_file(out, path, false);
+}
 
-	if (!ret)
-		ret = results_parse(out, sb.buf, sb.len, path);
-	else
-		*out = NULL;
-	strbuf_release(&sb);
-	return ret;
+int
+results_read_strict(struct results **out, const char *path)
+{
+	return read_file(out, path, true);
 }

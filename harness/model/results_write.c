@@ -40,9 +40,15 @@ write_fields(struct jsonw *w, const void *base, const struct field *f, size_t n)
 
 		switch (f->kind) {
 		case FK_STR:
+		case FK_TEXT:
 			jsonw_str(w, f->key, *(char *const *)p);
 			break;
 		case FK_NUM:
+		case FK_MS:
+		case FK_LONG_MS:
+		case FK_MONO:
+		case FK_COUNT:
+		case FK_FPS:
 			jsonw_num(w, f->key, *(const double *)p);
 			break;
 		case FK_INT:
@@ -63,6 +69,7 @@ write_fields(struct jsonw *w, const void *base, const struct field *f, size_t n)
 			    tri ? "true" : "false");
 			break;
 		case FK_LIST:
+		case FK_TEXTS:
 			l = (const struct strlist *)p;
 			jsonw_open(w, f->key, '[');
 			for (size_t j = 0; j < l->nr; j++)

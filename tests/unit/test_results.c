@@ -424,7 +424,7 @@ rich_model(void)
 
 	sc = rs_iteration_add_scene(it, "empty");
 	rs_iteration_add_block(it, "matrix")->start_mono_ms = -5;
-	rs_iteration_add_method(it, "traceman", "C.d")->cost_ms = 1e20;
+	rs_iteration_add_method(it, "traceman", "C.d")->cost_ms = 3599999.5;
 	results_add_scenario(r, "second");
 	return r;
 }
@@ -744,6 +744,175 @@ wrong_types_name_the_key_path(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
 		assert_parse_error(cases[i].json, cases[i].msg);
+}
+
+#define ITER_AT(inner) HEAD "\"scenarios\": [{\"name\": \"s\", " \
+	"\"iterations\": [{}, {" inner "}]}]}"
+
+/*
+ * A strict read refuses a number outside its limits (results.h) by its
+ * key path: infinities (1e999 reads as one), negative and absurd
+ * durations, counts and frame rates, histogram keys past an hour.
+ */
+static void
+strict_read_refuses_values_out_of_limits(void **state)
+{
+	static const struct { const char *json, *msg; } cases[] = {
+		{ ITER_AT("\"startup\": {\"total_ms\": 1.7e308}"),
+		  "t.json: scenarios[0].iterations[1].startup.total_ms: "
+		  "1.7e+308 is not a duration (0 to 3600000 ms)" },
+		{ ITER_AT("\"startup\": {\"matrix\": {\"startup_duration_ms\": "
+		  "-1}}"),
+		  "t.json: scenarios[0].iterations[1].startup.matrix."
+		  "startup_duration_ms: -1 is not a duration (0 to 3600000 "
+		  "ms)" },
+		{ ITER_AT("\"duration_ms\": 86400001"),
+		  "t.json: scenarios[0].iterations[1].duration_ms: 86400001 "
+		  "is not an iteration's duration (0 to 86400000 ms)" },
+		{ ITER_AT("\"started_mono_ms\": -1e999"),
+		  "t.json: scenarios[0].iterations[1].started_mono_ms: -inf "
+		  "is not a monotonic time (within +-2^53 ms)" },
+		{ ITER_AT("\"blocks\": [{\"wall_ms\": 3600000.5}]"),
+		  "t.json: scenarios[0].iterations[1].blocks[0].wall_ms: "
+		  "3600000.5 is not a duration (0 to 3600000 ms)" },
+		{ ITER_AT("\"methods\": [{\"cost_ms\": 1e20}]"),
+		  "t.json: scenarios[0].iterations[1].methods[0].cost_ms: "
+		  "1e+20 is not a duration (0 to 3600000 ms)" },
+		{ SCENE_AT("\"frames\": {\"p90_ms\": 1e999}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].frames.p90_ms: "
+		  "inf is not a duration (0 to 3600000 ms)" },
+		{ SCENE_AT("\"frames\": {\"janky\": -3}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].frames.janky: "
+		  "-3 is not a count (0 to 2^53)" },
+		{ SCENE_AT("\"frames\": {\"histogram\": {\"3600001\": 1}}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].frames."
+		  "histogram.3600001: 3600001 is not a duration (0 to 3600000 "
+		  "ms)" },
+		{ SCENE_AT("\"frames\": {\"rows\": [{\"duration_ms\": -0.5}]}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].frames."
+		  "rows[0].duration_ms: -0.5 is not a duration (0 to 3600000 "
+		  "ms)" },
+		{ SCENE_AT("\"fps\": {\"value\": 5000}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].fps.value: "
+		  "5000 is not a frame rate (0 to 1000 fps)" },
+		{ SCENE_AT("\"fps\": {\"slices\": [{\"phases_ms\": {\"draw\": "
+		  "-2}}]}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].fps.slices[0]."
+		  "phases_ms.draw: -2 is not a duration (0 to 3600000 ms)" },
+		{ SCENE_AT("\"phases\": {\"gpu_p90_ms\": 1e300}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].phases."
+		  "gpu_p90_ms: 1e+300 is not a duration (0 to 3600000 ms)" },
+		{ SCENE_AT("\"jank_types\": {\"unknown\": -1}"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].jank_types."
+		  "unknown: -1 is not a count (0 to 2^53)" },
+		{ SCENE_AT("\"end_mono_ms\": 1e16"),
+		  "t.json: scenarios[0].iterations[2].scenes[0].end_mono_ms: "
+		  "1e+16 is not a monotonic time (within +-2^53 ms)" },
+	};
+	struct results *r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		r = (struct results *)1;
+		if (results_parse_strict(&r, cases[i].json,
+		    strlen(cases[i].json), "t.json") != JG_EINVAL)
+			fail_msg("accepted: %s", cases[i].json);
+		assert_null(r);
+		assert_string_equal(jg_error_msg(), cases[i].msg);
+	}
+	/* The limits themselves are inside. */
+	r = NULL;
+	assert_int_equal(results_parse_strict(&r, ITER_AT("\"startup\": "
+	    "{\"total_ms\": 3600000, \"wait_ms\": 0}, \"started_mono_ms\": "
+	    "-5"), strlen(ITER_AT("\"startup\": {\"total_ms\": 3600000, "
+	    "\"wait_ms\": 0}, \"started_mono_ms\": -5")), "t.json"), 0);
+	assert_true(r->scenarios[0].iterations[1].startup.total_ms ==
+	    RS_MAX_DURATION_MS);
+	results_free(r);
+}
+
+/*
+ * The lenient read (the gate's, the baseline history's) makes each such
+ * value absent instead, with one warning that names the first by its
+ * path and counts the rest; the file it writes then reads back the same.
+ */
+static void
+lenient_read_drops_values_out_of_limits(void **state)
+{
+	static const char json[] = ITER_AT("\"startup\": {\"total_ms\": "
+	    "1.7e308, \"displayed_ms\": 420}, \"duration_ms\": -1, "
+	    "\"scenes\": [{\"name\": \"x\", \"frames\": {\"p50_ms\": 1e999, "
+	    "\"histogram\": {\"8\": 5, \"4000000\": 1}}}]");
+	struct results *r = parse_ok(json), *back;
+	const struct rs_iteration *it = &r->scenarios[0].iterations[1];
+	char *text, *again;
+
+	assert_true(isnan(it->startup.total_ms));
+	assert_true(it->startup.displayed_ms == 420);
+	assert_true(isnan(it->duration_ms));
+	assert_true(isnan(it->scenes[0].frames.p50_ms));
+	assert_int_equal(it->scenes[0].frames.nr_histogram, 1);
+	assert_int_equal(it->scenes[0].frames.histogram[0].ms, 8);
+	assert_int_equal(r->nr_warnings, 1);
+	assert_null(r->warnings[0].source);
+	assert_null(r->warnings[0].scope);
+	assert_string_equal(r->warnings[0].message, "t.json: scenarios[0]."
+	    "iterations[1].duration_ms: -1 is not an iteration's duration "
+	    "(0 to 86400000 ms); read as absent, and 3 more values out of "
+	    "their limits");
+	text = results_to_json(r);
+	assert_int_equal(results_parse_strict(&back, text, strlen(text),
+	    "w.json"), 0);
+	again = results_to_json(back);
+	assert_string_equal(text, again);
+	free(text);
+	free(again);
+	results_free(back);
+	results_free(r);
+}
+
+/*
+ * Free text past RS_MAX_TEXT bytes (a 50 MB error) is cut between UTF-8
+ * sequences with a marker of its length, and the cut text reads back
+ * uncut, so the file is a fixed point.
+ */
+static void
+long_text_is_cut_with_a_marker(void **state)
+{
+	size_t big = 3 * RS_MAX_TEXT;
+	struct strbuf json = STRBUF_INIT;
+	struct results *r, *back;
+	const char *err, *marker;
+	char *text;
+
+	strbuf_addstr(&json, HEAD "\"scenarios\": [{\"name\": \"s\", "
+	    "\"iterations\": [{}, {\"error\": \"");
+	for (size_t i = 0; i < big / 2; i++)
+		strbuf_addstr(&json, "\xc3\xa9");	/* two bytes each */
+	strbuf_addstr(&json, "\", \"logcat_excerpt\": \"short\"}]}], "
+	    "\"run\": {\"errors\": [\"");
+	for (size_t i = 0; i < big; i++)
+		strbuf_addch(&json, 'x');
+	strbuf_addstr(&json, "\"]}}");
+	r = parse_ok(json.buf);
+	err = r->scenarios[0].iterations[1].error;
+	assert_true(strlen(err) <= RS_MAX_TEXT);
+	marker = strstr(err, "\n[... cut: 196608 bytes in all]");
+	assert_non_null(marker);
+	assert_int_equal(marker[strlen(marker) - 1], ']');
+	/* Whole characters only before the marker. */
+	assert_int_equal((marker - err) % 2, 0);
+	assert_string_equal(r->scenarios[0].iterations[1].logcat_excerpt,
+	    "short");
+	assert_true(strlen(r->run.errors.items[0]) <= RS_MAX_TEXT);
+	assert_non_null(strstr(r->run.errors.items[0], "cut: 196608 bytes"));
+	text = results_to_json(r);
+	back = parse_ok(text);
+	assert_string_equal(back->scenarios[0].iterations[1].error, err);
+	assert_string_equal(back->run.errors.items[0], r->run.errors.items[0]);
+	free(text);
+	results_free(back);
+	results_free(r);
+	strbuf_release(&json);
 }
 
 /* Broken JSON is reported with its line and column. */
@@ -1133,6 +1302,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(schema_versions),
 	cmocka_unit_test(missing_schema_is_refused),
 	cmocka_unit_test(wrong_types_name_the_key_path),
+	cmocka_unit_test(strict_read_refuses_values_out_of_limits),
+	cmocka_unit_test(lenient_read_drops_values_out_of_limits),
+	cmocka_unit_test(long_text_is_cut_with_a_marker),
 	cmocka_unit_test(invalid_json_reports_position),
 	cmocka_unit_test(hostile_strings_round_trip),
 	cmocka_unit_test(invalid_utf8_is_replaced),
