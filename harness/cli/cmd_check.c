@@ -6,10 +6,10 @@
  * a split set needs one base, an app bundle needs bundletool on PATH),
  * prints one line per problem ("FILE:LINE:COL: message" for scenarios),
  * or "configuration OK".  With results files named on the command line it
- * checks those instead (schema version, types), which is what a user runs
- * before feeding a file from another machine to compare or baseline.  It
- * opens no device, repository or network connection, so it is safe as a
- * pre-commit hook.
+ * checks those instead (schema version, types, the limits of results.h),
+ * which is what a user runs before feeding a file from another machine to
+ * compare or baseline.  It opens no device, repository or network
+ * connection, so it is safe as a pre-commit hook.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -36,8 +36,9 @@ static const char options[] =
 	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
 	"            ./jankgate.json)\n"
 	"Prints one line per problem, or \"configuration OK\".\n"
-	"With RESULTS.json files, checks those instead: schema version\n"
-	"and types; prints \"FILE: OK\" for each good one.\n";
+	"With RESULTS.json files, checks those instead: schema version,\n"
+	"types and the limits of durations and counts; prints\n"
+	"\"FILE: OK\" for each good one.\n";
 
 static int
 check_results(int nr, char *const *files)
@@ -46,7 +47,12 @@ check_results(int nr, char *const *files)
 
 	for (int i = 0; i < nr; i++) {
 		struct results *r = NULL;
-		int rc = results_read(&r, files[i]);
+		/*
+		 * Strict: check is what a user runs before handing a file
+		 * on, so it refuses the values the lenient readers of the
+		 * gate would drop (results.h, "Limits").
+		 */
+		int rc = results_read_strict(&r, files[i]);
 
 		/* A missing or unreadable file the user named is bad input. */
 		if (rc) {
