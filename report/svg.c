@@ -41,6 +41,12 @@
 #define SIZE_MAX 4000
 #define LABEL_CHARS 28		/* longest label drawn before the ellipsis */
 #define TEXT_CHARS 200		/* longest title */
+/*
+ * Gridlines per axis at most, whatever the data: the number of ticks comes
+ * from counting, never from stepping a double up to a maximum that the
+ * data chose (1.7e308 + a step is 1.7e308, and the loop would never end).
+ */
+#define MAX_TICKS 12
 
 /* A plot area inside the viewBox. */
 struct plot {
@@ -256,17 +262,42 @@ legend(struct strbuf *sb, double x, double y, const char *base,
 }
 
 /*
- * A round axis maximum at or above `max` (> 0) in about `ticks` steps; the
- * step goes to *step.  Steps are 1, 2 or 5 times a power of ten.
+ * A round axis maximum at or above `max` in about `ticks` steps; the step
+ * goes to *step.  Steps are 1, 2 or 5 times a power of ten.  A `max` that
+ * is not a positive finite number gives 1 in one step; one so large that
+ * rounding it up overflows is kept as it is, in `ticks` plain steps.
  */
 static double
 nice_max(double max, int ticks, double *step)
 {
-	double raw = max / ticks, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
+	double raw, mag, f, top;
 
+	if (!isfinite(max) || max <= 0) {
+		*step = 1;
+		return 1;
+	}
+	raw = max / ticks;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
 	*step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-	return ceil(max / *step - 1e-9) * *step;
+	top = ceil(max / *step - 1e-9) * *step;
+	if (!isfinite(top) || !isfinite(*step) || *step <= 0) {
+		*step = raw;
+		return max;
+	}
+	return top;
+}
+
+/* Gridlines after 0 on an axis to `max` every `step`; MAX_TICKS at most. */
+static int
+tick_count(double max, double step)
+{
+	double n = max / step;
+
+	if (!isfinite(n) || n < 0)
+		return 0;
+	n = floor(n + 1e-9);
+	return n > MAX_TICKS ? MAX_TICKS : (int)n;
 }
 
 static int
@@ -359,7 +390,9 @@ hist_budget(struct strbuf *sb, const struct slot *s, size_t nr,
 static void
 hist_grid(struct strbuf *sb, const struct plot *p, double ymax, double step)
 {
-	for (int i = 0; i * step <= ymax + 1e-12; i++) {
+	int ticks = tick_count(ymax, step);
+
+	for (int i = 0; i <= ticks; i++) {
 		double y = p->y + p->h - p->h * (i * step) / ymax;
 
 		emit(sb, "<line x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\" "
@@ -527,7 +560,7 @@ svg_bars(const struct svg_bar *bars, size_t nr, const struct svg_opts *o)
 	xmax = nice_max(xmax, 4, &step);
 	row = p.h / nr;
 	legend(&sb, p.x, 12, base, cur);
-	for (int i = 0; i * step <= xmax + 1e-9 * xmax; i++) {
+	for (int i = 0, ticks = tick_count(xmax, step); i <= ticks; i++) {
 		double x = p.x + p.w * i * step / xmax;
 
 		emit(&sb, "<line x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\" "

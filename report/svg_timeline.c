@@ -33,6 +33,7 @@
 #define BLOCK_H 14
 #define AXIS_Y(nb) (BLOCK_Y + (nb) * (BLOCK_H + 4) + 8)
 #define MAX_BLOCK_ROWS 4
+#define MAX_TICKS 24
 
 #define C_JANK "#c53030"
 #define C_OK "#2f855a"
@@ -117,13 +118,23 @@ time_range(const struct svg_tl *t, double *lo, double *hi)
 		*hi = *lo + 1;
 }
 
+/*
+ * Ticks every nice step over the time shown, counted rather than stepped
+ * to t1 (a huge t1 plus a step can be t1 again), and MAX_TICKS at most
+ * whatever the data: nice_step() makes about 8.
+ */
 static void
 axis(struct strbuf *sb, const struct scale *s, int y, int top)
 {
 	double step = nice_step(s->t1 - s->t0);
+	double first = ceil(s->t0 / step) * step;
 
-	for (double v = ceil(s->t0 / step) * step; v <= s->t1; v += step) {
-		double x = x_of(s, v);
+	for (int i = 0; i < MAX_TICKS && isfinite(first) && step > 0; i++) {
+		double v = first + i * step, x;
+
+		if (!(v <= s->t1))
+			break;
+		x = x_of(s, v);
 
 		strbuf_addstr(sb, "<line x1=\"");
 		num(sb, x);

@@ -8,11 +8,15 @@
  * text says, and the geometry of the bars, since a share drawn at the
  * wrong height is a wrong report even when the XML is fine.
  */
+#include <float.h>
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -22,6 +26,7 @@
 #include "proc.h"
 #include "strbuf.h"
 #include "svg.h"
+#include "svg_timeline.h"
 #include "xalloc.h"
 
 #define SVG_NS "http://www.w3.org/2000/svg"
@@ -502,6 +507,121 @@ bars_to_scale_with_whiskers(void **state)
 	free(svg);
 }
 
+/*
+ * Draw a chart in a child process that SIGALRM stops after 20 s, and
+ * return its bytes: a chart whose loop never ends (it grew without bound
+ * on a 1.7e308 ms startup) fails the test instead of hanging the suite.
+ * The limit is a guard, not a measure: a chart takes milliseconds.
+ */
+static char *
+draw_or_fail(char *(*draw)(void))
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	ssize_t n;
+	int fd[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		char *svg;
+		size_t len, off = 0;
+
+		close(fd[0]);
+		alarm(20);
+		svg = draw();
+		len = strlen(svg);
+		while (off < len && (n = write(fd[1], svg + off,
+		    len - off)) > 0)
+			off += (size_t)n;
+		_exit(off == len ? 0 : 1);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], buf, sizeof(buf))) > 0)
+		strbuf_add(&sb, buf, (size_t)n);
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("the chart did not finish (%s %d)",
+		    WIFSIGNALED(status) ? "signal" : "exit",
+		    WIFSIGNALED(status) ? WTERMSIG(status) :
+		    WEXITSTATUS(status));
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *
+draw_huge_bars(void)
+{
+	static const struct svg_bar bars[] = {
+		{ "TotalTime", 1.7e308, 400, DBL_MAX, 420, 400, 440, 0 },
+		{ "Displayed", 5e307, 1e307, 1e308, -1e308, NAN, NAN, 0 },
+	};
+
+	return svg_bars(bars, 2, NULL);
+}
+
+static char *
+draw_overflowing_histogram(void)
+{
+	/* Shares of an infinite total are all 0: the axis has no height. */
+	static const struct svg_bucket b[] = {
+		{ 8, 1e308 }, { 16, 1e308 }, { 4e9, DBL_MAX },
+	};
+	struct svg_hist h = { b, 3 };
+
+	return svg_histogram(&h, &h, NULL);
+}
+
+static char *
+draw_far_timeline(void)
+{
+	static const struct svg_tl_frame f[] = {
+		{ -1e308, 1e308, 1 }, { 1e308, DBL_MAX, 0 }, { 5, 16, 0 },
+	};
+	static const struct svg_tl_block b[] = {
+		{ 1.7e308, 1.7e308, "huge", true, 0 },
+		{ -DBL_MAX, NAN, "far back", false, -1 },
+	};
+	struct svg_tl t = { .span_ms = 1.7e308, .period_ms = 1e-300,
+		.frames = f, .nr_frames = 3, .blocks = b, .nr_blocks = 2 };
+
+	return svg_timeline(&t);
+}
+
+/*
+ * A value as large as a double holds (1.7e308, which a startup once was)
+ * ends: the axes draw a bounded number of gridlines, the charts stay
+ * well-formed and hold no "inf" or "nan".
+ */
+static void
+huge_values_draw_bounded_axes(void **state)
+{
+	char *svg = draw_or_fail(draw_huge_bars);
+	xmlDocPtr doc = check_chart(svg, "startup times");
+
+	assert_true(count_elements(doc, "line", NULL) <= 13);
+	assert_true(count_elements(doc, "line", NULL) >= 2);
+	xmlFreeDoc(doc);
+	free(svg);
+
+	svg = draw_or_fail(draw_overflowing_histogram);
+	doc = parse(svg);
+	check_elements(xmlDocGetRootElement(doc));
+	assert_true(count_elements(doc, "line", NULL) <= 13);
+	assert_null(strstr(svg, "nan"));
+	xmlFreeDoc(doc);
+	free(svg);
+
+	svg = draw_or_fail(draw_far_timeline);
+	doc = parse(svg);
+	assert_true(count_elements(doc, "line", NULL) <= 26);
+	assert_null(strstr(svg, "nan"));
+	xmlFreeDoc(doc);
+	free(svg);
+}
+
 /* The same input gives the same bytes. */
 static void
 output_is_deterministic(void **state)
@@ -579,6 +699,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(single_values_are_drawn),
 	cmocka_unit_test(sparkline_gaps_and_last_point),
 	cmocka_unit_test(bars_to_scale_with_whiskers),
+	cmocka_unit_test(huge_values_draw_bounded_axes),
 	cmocka_unit_test(output_is_deterministic),
 	cmocka_unit_test(numbers_ignore_the_locale),
 };
