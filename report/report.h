@@ -26,6 +26,7 @@
 #ifndef JG_REPORT_H
 #define JG_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strlist.h"
@@ -61,6 +62,13 @@ struct report_opts {
 	const char *templates;
 	/* The baseline history for trend lines; load NULL: none. */
 	struct report_history history;
+	/*
+	 * Refuse a results file with a value out of its limits (results.h)
+	 * rather than draw it as absent with a warning: `jankgate report`,
+	 * where the user named the inputs.  The gate leaves it false: its
+	 * own files refused would cost the night's mail.
+	 */
+	bool strict;
 };
 
 struct report_result {

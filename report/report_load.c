@@ -68,9 +68,13 @@ own(struct report_input *in, struct results *r)
 	in->owned[in->nr_owned++] = r;
 }
 
-/* Read the current results and the baseline files of `in`. */
+/*
+ * Read the current results and the baseline files of `in`; `strict`
+ * refuses a value out of its limits (results.h) instead of reading it as
+ * absent.
+ */
 static int
-read_files(struct report_input *in)
+read_files(struct report_input *in, bool strict)
 {
 	const struct comparison *c = in->cmp;
 	struct results *r;
@@ -83,7 +87,8 @@ read_files(struct report_input *in)
 		    "no frame-time charts, hygiene or failed iterations",
 		    c->current.file);
 	if (path) {
-		rc = results_read(&in->current, path);
+		rc = strict ? results_read_strict(&in->current, path) :
+		    results_read(&in->current, path);
 		free(path);
 		if (rc)
 			return rc;
@@ -95,7 +100,8 @@ read_files(struct report_input *in)
 		path = resolve(c->baselines[i].file, in->path);
 		if (!path)
 			continue;
-		rc = results_read(&r, path);
+		rc = strict ? results_read_strict(&r, path) :
+		    results_read(&r, path);
 		free(path);
 		if (rc)
 			return rc;
@@ -289,7 +295,7 @@ report_load(struct report_inputs *ri, const struct report_opts *o,
 		}
 		ri->nr++;
 		if (!rc)
-			rc = read_files(in);
+			rc = read_files(in, o->strict);
 	}
 	if (!rc)
 		load_history(ri, o, notes);

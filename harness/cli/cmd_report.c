@@ -106,6 +106,9 @@ run(void *args, const struct config *cfg)
 		.out_dir = a->out_dir,
 		.title = cfg->report.title,
 		.templates = cfg->report.templates,
+		/* The files were named by the user: refuse a value out of
+		 * its limits by its key path (exit 2). */
+		.strict = true,
 	};
 	/* Trend lines from the baseline repository, when there is one. */
 	baseline_trends_init(&trends, &cfg->baseline, a->repo, NULL);

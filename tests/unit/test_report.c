@@ -164,7 +164,8 @@ write_report(struct report_result *res, const char *dir,
 	char *cmp = xasprintf("%s/comparison-in.json", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *files[] = { cmp };
-	struct report_opts o = { files, 1, out, NULL, templates, { 0 } };
+	struct report_opts o = { files, 1, out, NULL, templates, { 0 },
+	    false };
 	int rc;
 
 	assert_int_equal(comparison_write(c, cmp), 0);
@@ -625,7 +626,7 @@ email_html_stays_small_for_a_large_suite(void **state)
 	char *out = xasprintf("%s/out", dir);
 	const char *files[3];
 	char *paths[3];
-	struct report_opts o = { files, 3, out, NULL, NULL, { 0 } };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -767,7 +768,7 @@ repeated_comparisons_count_once(void **state)
 	char *copy = xasprintf("%s/copy.json", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *files[] = { pa, copy, pb };
-	struct report_opts o = { files, 3, out, NULL, NULL, { 0 } };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
@@ -833,7 +834,7 @@ errors_name_the_file_and_key(void **state)
 	char *under = xasprintf("%s/blocker/out", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *one[1];
-	struct report_opts o = { one, 1, out, NULL, NULL, { 0 } };
+	struct report_opts o = { one, 1, out, NULL, NULL, { 0 }, false };
 	struct report_result res;
 	struct comparison *c = new_comparison("pixel-7");
 	static const char badjson[] = "{\"schema\": \"jankgate.comparison/1\","
@@ -925,7 +926,7 @@ history_comes_through_the_callers_hook(void **state)
 	const char *files[3];
 	struct fake_history f = { STRLIST_INIT, 0 };
 	struct report_opts o = { files, 3, out, NULL, NULL,
-	    { fake_history_load, &f, 7, "release" } };
+	    { fake_history_load, &f, 7, "release" }, false };
 	struct report_result res;
 
 	(void)state;
