@@ -24,17 +24,22 @@
 #include "banned.h"
 
 int
-bgit_vfail(const struct baseline_store *bs, int code, int with_git,
+bgit_vfail(const struct baseline_store *bs, int code, int with,
     const char *fmt, va_list ap)
 {
 	const git_error *ge = git_error_last();
 	struct strbuf raw = STRBUF_INIT, clean = STRBUF_INIT;
 
 	strbuf_vaddf(&raw, fmt, ap);
-	if (with_git && ge && ge->message && *ge->message) {
+	if ((with & FAIL_GIT) && ge && ge->message && *ge->message) {
 		strbuf_addf(&raw, ": %s", ge->message);
 		strbuf_rtrim(&raw);
 	}
+	/* A network repository is read from its cache: fsck that. */
+	if (with & FAIL_FSCK)
+		strbuf_addf(&raw, " (the repository is damaged: run 'git "
+		    "fsck' in '%s')", !bs ? "it" : bs->url && bs->repo ?
+		    git_repository_path(bs->repo) : bs->name);
 	baseline_scrub(&clean, raw.buf, bs ? bs->token : NULL);
 	jg_error_set(code, "%s", clean.buf);
 	strbuf_release(&raw);

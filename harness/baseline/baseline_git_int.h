@@ -10,6 +10,8 @@
  *   baseline_git_write.c  a commit, its branch update, push and retry
  *   baseline_git_net.c    the network: credentials, ssh host keys,
  *                         fetch and push
+ *   baseline_git_odb.c    the guard that checks loose objects before
+ *                         libgit2 reads them
  *   baseline_git_err.c    messages, scrubbed of secrets
  *
  * Each file calls only the ones below it in this list.
@@ -18,8 +20,11 @@
 #define JG_BASELINE_GIT_INT_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #include <git2.h>
+
+#include "error.h"
 
 /* Branch updates lost to other local writers before giving up. */
 #define LOCAL_RACES_MAX 100
@@ -74,11 +79,15 @@ struct push_state {
 
 /* ---- baseline_git_err.c ---- */
 
+/* What bgit_vfail() appends to the message. */
+#define FAIL_GIT	1	/* libgit2's last error */
+#define FAIL_FSCK	2	/* the advice to run git fsck */
+
 /*
- * Set the error message (scrubbed of userinfo and the token), with
- * libgit2's last error appended when `with_git`, and return `code`.
+ * Set the error message (scrubbed of userinfo and the token), with what
+ * the FAIL_* bits in `with` ask for appended, and return `code`.
  */
-int bgit_vfail(const struct baseline_store *bs, int code, int with_git,
+int bgit_vfail(const struct baseline_store *bs, int code, int with,
     const char *fmt, va_list ap);
 
 /* bgit_vfail() without and with libgit2's reason, printf-style. */
@@ -99,9 +108,25 @@ fail_git(const struct baseline_store *bs, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	bgit_vfail(bs, code, 1, fmt, ap);
+	bgit_vfail(bs, code, FAIL_GIT, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+/*
+ * A read that found the repository damaged (an object or ref that is
+ * missing or does not parse): JG_EIO with libgit2's reason and the advice
+ * to run git fsck.  Never JG_ENOTFOUND: damage is not "no baseline".
+ */
+static inline int __attribute__((format(printf, 2, 3)))
+fail_damaged(const struct baseline_store *bs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bgit_vfail(bs, JG_EIO, FAIL_GIT | FAIL_FSCK, fmt, ap);
+	va_end(ap);
+	return JG_EIO;
 }
 
 /* Sleep `ms` milliseconds, through signals. */
@@ -118,6 +143,22 @@ int bgit_fetch(struct baseline_store *bs);
  */
 int bgit_push(struct baseline_store *bs, const char *refname,
     char **refused);
+
+/* ---- baseline_git_odb.c ---- */
+
+/*
+ * Put the guard in front of the repository's object database, so that a
+ * damaged loose object is an error naming it instead of a read that never
+ * ends.  0 or JG_EIO.
+ */
+int bgit_guard_objects(struct baseline_store *bs);
+
+/*
+ * Whether `len` bytes are a whole loose object (zlib stream of a git
+ * object header and exactly the size it declares): NULL when they are,
+ * else what is wrong, as a static phrase ("is truncated").
+ */
+const char *bgit_loose_check(const unsigned char *buf, size_t len);
 
 /* ---- baseline_git_open.c ---- */
 

@@ -66,7 +66,7 @@ init_bare(struct baseline_store *bs, const char *path)
 	if (git_repository_init(&bs->repo, path, 1) < 0)
 		return fail_git(bs, JG_EIO, "cannot create a repository in "
 		    "'%s'", path);
-	return 0;
+	return bgit_guard_objects(bs);
 }
 
 static int
@@ -97,7 +97,7 @@ open_local(struct baseline_store *bs, const char *path, int create)
 	if (err < 0)
 		return fail_git(bs, JG_EIO, "cannot open baseline repository "
 		    "'%s'", path);
-	return 0;
+	return bgit_guard_objects(bs);
 }
 
 /* The cache directory's default: $XDG_CACHE_HOME/jankgate. */
@@ -214,6 +214,8 @@ open_remote(struct baseline_store *bs, const char *cache_dir)
 		if ((err = file_remove_tree(path)) < 0 ||
 		    (err = init_bare(bs, path)) < 0)
 			goto out;
+	} else if ((err = bgit_guard_objects(bs)) < 0) {
+		goto out;
 	}
 	if (!bs->offline)
 		err = bgit_fetch(bs);

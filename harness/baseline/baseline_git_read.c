@@ -28,12 +28,60 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* 1 when the repository has no refs at all: nothing was ever stored. */
+/* 1 when `dir` holds a file anywhere below it (`depth` levels at most). */
+static int
+has_files(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			found = 1;
+		else if (depth > 0)
+			found = has_files(path, depth - 1);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* 1 when the packed-refs file at `path` names a ref (or is unreadable). */
+static int
+has_packed_refs(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return errno != ENOENT;
+	while (!found && fgets(line, sizeof(line), f))
+		found = *line != '#' && *line != '\n';
+	fclose(f);
+	return found;
+}
+
+/*
+ * 1 when the repository has no refs at all: nothing was ever stored.
+ * libgit2's iterator skips refs it cannot parse, so the files are looked
+ * at too: a repository whose only ref is damaged is not an empty one.
+ */
 static int
 has_no_refs(struct baseline_store *bs)
 {
+	const char *common = git_repository_commondir(bs->repo);
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
+	char *path;
 	int none = 0;
 
 	if (git_reference_iterator_new(&it, bs->repo) == 0) {
@@ -42,6 +90,14 @@ has_no_refs(struct baseline_store *bs)
 		git_reference_iterator_free(it);
 	}
 	git_error_clear();
+	if (!none)
+		return 0;
+	path = xasprintf("%s/refs", common);
+	none = !has_files(path, 16);
+	free(path);
+	path = xasprintf("%s/packed-refs", common);
+	none = none && !has_packed_refs(path);
+	free(path);
 	return none;
 }
 
@@ -96,17 +152,78 @@ ref_not_found(struct baseline_store *bs, const char *ref)
 	return err;
 }
 
-/* The commit `ref` (a branch, tag or commit id) names. */
+/*
+ * The object `name` (a ref's name as given) points to, peeled to a
+ * commit.  The ref exists, so anything missing or unreadable from here on
+ * is damage (JG_EIO), never "not found".
+ */
+static int
+ref_commit(git_commit **out, struct baseline_store *bs, const char *name,
+    const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_object *obj = NULL;
+	int err;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	err = git_object_lookup(&obj, bs->repo, id, GIT_OBJECT_ANY);
+	if (err == GIT_ENOTFOUND) {
+		git_error_clear();
+		return fail_damaged(bs, "ref '%s' in '%s' points to object "
+		    "%s, which is missing", name, bs->name, hex);
+	}
+	if (err < 0)
+		return fail_damaged(bs, "cannot read what ref '%s' points to "
+		    "in '%s'", name, bs->name);
+	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (err == GIT_EPEEL || err == GIT_EINVALIDSPEC ||
+	    err == GIT_EAMBIGUOUS)
+		return fail(bs, JG_EINVAL, "ref '%s' in '%s' does not name a "
+		    "commit", name, bs->name);
+	if (err < 0)
+		return fail_damaged(bs, "cannot peel ref '%s' (object %s) "
+		    "to a commit in '%s'", name, hex, bs->name);
+	return 0;
+}
+
+/*
+ * The commit `ref` (a branch, tag or commit id) names.  A name is looked
+ * up as a ref first, the way git does: a ref that exists but does not
+ * parse, or whose object is missing or damaged, is JG_EIO with the advice
+ * to run git fsck.  Only a name that is no ref, no object and no revision
+ * is JG_ENOTFOUND.
+ */
 static int
 resolve_commit(git_commit **out, struct baseline_store *bs, const char *ref)
 {
+	git_reference *r = NULL;
 	git_object *obj = NULL;
+	git_oid id;
 	int err;
 
 	*out = NULL;
 	if (!ref || !*ref)
 		return fail(bs, JG_EINVAL, "no baseline ref given (set "
 		    "baseline.ref)");
+	err = git_reference_dwim(&r, bs->repo, ref);
+	if (err == 0) {
+		/* dwim resolves symbolic refs; a direct one has a target. */
+		if (git_reference_type(r) != GIT_REFERENCE_DIRECT ||
+		    !git_reference_target(r)) {
+			git_reference_free(r);
+			git_error_clear();
+			return fail_damaged(bs, "ref '%s' in '%s' does not "
+			    "resolve to an object", ref, bs->name);
+		}
+		git_oid_cpy(&id, git_reference_target(r));
+		git_reference_free(r);
+		return ref_commit(out, bs, ref, &id);
+	}
+	if (err != GIT_ENOTFOUND && err != GIT_EINVALIDSPEC)
+		return fail_damaged(bs, "cannot read ref '%s' in '%s'", ref,
+		    bs->name);
+	git_error_clear();
 	err = git_revparse_single(&obj, bs->repo, ref);
 	if (err == GIT_EAMBIGUOUS)
 		return fail(bs, JG_EINVAL, "ref '%s' is ambiguous in '%s'",
@@ -116,14 +233,35 @@ resolve_commit(git_commit **out, struct baseline_store *bs, const char *ref)
 		return ref_not_found(bs, ref);
 	}
 	if (err < 0)
-		return fail_git(bs, JG_EIO, "cannot resolve '%s' in '%s'",
-		    ref, bs->name);
+		return fail_damaged(bs, "cannot resolve '%s' in '%s'", ref,
+		    bs->name);
 	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
-	if (err < 0)
+	if (err == GIT_EPEEL || err == GIT_EINVALIDSPEC ||
+	    err == GIT_EAMBIGUOUS)
 		return fail(bs, JG_EINVAL, "ref '%s' in '%s' does not name a "
 		    "commit", ref, bs->name);
+	if (err < 0)
+		return fail_damaged(bs, "cannot read what '%s' names in '%s'",
+		    ref, bs->name);
 	return 0;
+}
+
+/*
+ * The commit `ref` names for a walk: 1 with *out set, 0 when the ref does
+ * not exist and the repository has no refs at all (no baseline yet), or
+ * an error.
+ */
+static int
+start_commit(git_commit **out, struct baseline_store *bs, const char *ref)
+{
+	int err = resolve_commit(out, bs, ref);
+
+	if (err == JG_ENOTFOUND && has_no_refs(bs)) {
+		jg_error_clear();
+		return 0;
+	}
+	return err < 0 ? err : 1;
 }
 
 /*
@@ -166,7 +304,7 @@ bgit_file_at(git_oid *out, struct baseline_store *bs, const git_tree *root,
 		}
 		if (git_tree_lookup(&next, bs->repo,
 		    git_tree_entry_id(e)) < 0) {
-			ret = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+			ret = fail_damaged(bs, "cannot read a tree of '%s'",
 			    bs->name);
 			break;
 		}
@@ -185,7 +323,7 @@ file_in_commit(git_oid *out, struct baseline_store *bs, const git_commit *c,
 	int ret;
 
 	if (git_commit_tree(&tree, c) < 0)
-		return fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		return fail_damaged(bs, "cannot read a tree of '%s'",
 		    bs->name);
 	ret = bgit_file_at(out, bs, tree, package, device_key,
 	    git_commit_id(c));
@@ -228,7 +366,7 @@ entry_load(struct baseline_entry *e, struct baseline_store *bs,
 	int err;
 
 	if (git_blob_lookup(&blob, bs->repo, id) < 0)
-		return fail_git(bs, JG_EIO, "cannot read '%s/%s/" BASELINE_FILE
+		return fail_damaged(bs, "cannot read '%s/%s/" BASELINE_FILE
 		    "' at %.7s in '%s'", e->package, e->device_key, e->commit,
 		    bs->name);
 	e->len = (size_t)git_blob_rawsize(blob);
@@ -287,16 +425,14 @@ baseline_store_history(struct baseline_entry **out, size_t *nr,
 		    "package and a device key");
 	if ((err = filters_check(package, device_key)) < 0)
 		return err;
-	if (has_no_refs(bs))
-		return 0;
-	if ((err = resolve_commit(&c, bs, ref)) < 0)
+	if ((err = start_commit(&c, bs, ref)) <= 0)
 		return err;
 	has = file_in_commit(&cur, bs, c, package, device_key);
 	while (has > 0 && (!max || es.nr < max)) {
 		prev_has = 0;
 		if (git_commit_parentcount(c) > 0) {
 			if (git_commit_parent(&parent, c, 0) < 0) {
-				has = fail_git(bs, JG_EIO, "cannot read the "
+				has = fail_damaged(bs, "cannot read the "
 				    "history of '%s'", bs->name);
 				break;
 			}
@@ -350,7 +486,7 @@ changed_subtree(git_tree **sub, git_tree **psub, struct baseline_store *bs,
 	if (git_tree_lookup(sub, bs->repo, git_tree_entry_id(e)) < 0 ||
 	    (pe && git_tree_entry_type(pe) == GIT_OBJECT_TREE &&
 	    git_tree_lookup(psub, bs->repo, git_tree_entry_id(pe)) < 0))
-		return fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		return fail_damaged(bs, "cannot read a tree of '%s'",
 		    bs->name);
 	return 1;
 }
@@ -379,7 +515,7 @@ log_commit(struct entries *es, struct baseline_store *bs, git_commit *c,
 
 	if (git_commit_tree(&root, c) < 0 ||
 	    (pc && git_commit_tree(&proot, pc) < 0)) {
-		err = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		err = fail_damaged(bs, "cannot read a tree of '%s'",
 		    bs->name);
 		goto out;
 	}
@@ -433,14 +569,12 @@ baseline_store_log(struct baseline_entry **out, size_t *nr,
 	*nr = 0;
 	if ((err = filters_check(package, device_key)) < 0)
 		return err;
-	if (has_no_refs(bs))
-		return 0;
-	if ((err = resolve_commit(&c, bs, ref)) < 0)
+	if ((err = start_commit(&c, bs, ref)) <= 0)
 		return err;
 	while (c && (!max || es.nr < max)) {
 		if (git_commit_parentcount(c) > 0 &&
 		    git_commit_parent(&parent, c, 0) < 0) {
-			err = fail_git(bs, JG_EIO, "cannot read the history "
+			err = fail_damaged(bs, "cannot read the history "
 			    "of '%s'", bs->name);
 			break;
 		}
@@ -472,7 +606,7 @@ baseline_store_show(struct baseline_entry **out, size_t *nr,
 	    (err = resolve_commit(&c, bs, rev)) < 0)
 		return err;
 	if (git_commit_tree(&root, c) < 0) {
-		err = fail_git(bs, JG_EIO, "cannot read a tree of '%s'",
+		err = fail_damaged(bs, "cannot read a tree of '%s'",
 		    bs->name);
 		goto out;
 	}
@@ -494,7 +628,7 @@ baseline_store_show(struct baseline_entry **out, size_t *nr,
 		}
 		if (git_tree_lookup(&pkg, bs->repo,
 		    git_tree_entry_id(pe)) < 0) {
-			err = fail_git(bs, JG_EIO, "cannot read a tree of "
+			err = fail_damaged(bs, "cannot read a tree of "
 			    "'%s'", bs->name);
 			break;
 		}

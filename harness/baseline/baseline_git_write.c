@@ -80,8 +80,8 @@ tree_with_file(git_oid *out, struct baseline_store *bs, const git_tree *base,
 	if (level < 2) {
 		if (e && git_tree_lookup(&sub, bs->repo,
 		    git_tree_entry_id(e)) < 0) {
-			err = fail_git(bs, JG_EIO, "cannot read a tree of "
-			    "'%s'", bs->name);
+			err = fail_damaged(bs, "cannot read a tree of '%s'",
+			    bs->name);
 			goto out;
 		}
 		err = tree_with_file(&child, bs, sub, names, level + 1, blob);
@@ -102,24 +102,38 @@ out:
 	return err;
 }
 
-/* The file the branch holds must be ours before it is replaced. */
+/*
+ * The file the branch holds must be ours before it is replaced, and of a
+ * schema no newer than the run replacing it (`data`, `len`): a newer
+ * jankgate's baseline is not this one's to overwrite.
+ */
 static int
 check_replaced(struct baseline_store *bs, const git_oid *id,
-    const char *path, const git_oid *tip)
+    const char *path, const git_oid *tip, const char *data, size_t len)
 {
 	git_blob *blob;
+	const char *old;
+	size_t old_len;
 	char *what;
-	int err;
+	int err, old_v, new_v;
 
 	if (git_blob_lookup(&blob, bs->repo, id) < 0)
-		return fail_git(bs, JG_EIO, "cannot read '%s' in '%s'", path,
+		return fail_damaged(bs, "cannot read '%s' in '%s'", path,
 		    bs->name);
+	old = git_blob_rawcontent(blob);
+	old_len = (size_t)git_blob_rawsize(blob);
 	what = xasprintf("'%s' at %.7s in '%s'", path, git_oid_tostr_s(tip),
 	    bs->name);
-	err = baseline_content_check(git_blob_rawcontent(blob),
-	    (size_t)git_blob_rawsize(blob), what);
+	err = baseline_content_check(old, old_len, what);
 	if (err < 0)
 		jg_error_prefix("refusing to replace it");
+	old_v = baseline_schema_version(old, old_len);
+	new_v = baseline_schema_version(data, len);
+	if (!err && old_v > new_v)
+		err = jg_error_set(JG_EINVAL, "refusing to replace %s: it is "
+		    "jankgate.results/%d, newer than the jankgate.results/%d "
+		    "being recorded (a newer jankgate wrote it)", what, old_v,
+		    new_v);
 	free(what);
 	git_blob_free(blob);
 	return err;
@@ -134,7 +148,8 @@ check_replaced(struct baseline_store *bs, const git_oid *id,
 static int
 commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
     const char *refname, const char *const names[3], const char *path,
-    const git_oid *blob, const char *msg, const git_signature *sig)
+    const git_oid *blob, const char *data, size_t len, const char *msg,
+    const git_signature *sig)
 {
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *tree = NULL;
@@ -145,14 +160,14 @@ commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
 	memset(tip, 0, sizeof(*tip));
 	err = git_reference_name_to_id(tip, bs->repo, refname);
 	if (err < 0 && err != GIT_ENOTFOUND)
-		return fail_git(bs, JG_EIO, "cannot read '%s' in '%s'",
+		return fail_damaged(bs, "cannot read ref '%s' in '%s'",
 		    refname, bs->name);
 	git_error_clear();
 	if (err == 0) {
 		if (git_commit_lookup(&parent, bs->repo, tip) < 0 ||
 		    git_commit_tree(&base, parent) < 0) {
-			err = fail_git(bs, JG_EIO, "cannot read '%s' in '%s'",
-			    refname, bs->name);
+			err = fail_damaged(bs, "cannot read the tip of '%s' "
+			    "in '%s'", refname, bs->name);
 			goto out;
 		}
 		has = bgit_file_at(&cur, bs, base, names[0], names[1], tip);
@@ -161,8 +176,8 @@ commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
 			err = STEP_SAME;
 			goto out;
 		}
-		if (has < 0 || (has > 0 &&
-		    (has = check_replaced(bs, &cur, path, tip)) < 0)) {
+		if (has < 0 || (has > 0 && (has = check_replaced(bs, &cur,
+		    path, tip, data, len)) < 0)) {
 			err = has;
 			goto out;
 		}
@@ -326,7 +341,7 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 	}
 	for (;;) {
 		err = commit_step(&id, &tip, bs, refname.buf, names, path.buf,
-		    &blob, msg.buf, sig);
+		    &blob, data, len, msg.buf, sig);
 		if (err < 0 || err == STEP_SAME)
 			break;
 		bs->attempts++;

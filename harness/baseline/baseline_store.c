@@ -274,10 +274,14 @@ schema_error(const char *what, const char *value, size_t n)
 	    "'jankgate.results/<version>'", what, (int)n, value);
 }
 
-int
-baseline_content_check(const char *data, size_t len, const char *what)
+/*
+ * Find the value of "schema" in `data`: 0 with *value at the first byte
+ * after its opening quote, or what is missing: 1 not a JSON object, 2 no
+ * "schema" key, 3 a value that is not a string.
+ */
+static int
+find_schema(const char *data, size_t len, const char **value)
 {
-	static const char want[] = "jankgate.results/";
 	const char *end = data + len, *p = data, *key, *q;
 
 	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
@@ -285,28 +289,66 @@ baseline_content_check(const char *data, size_t len, const char *what)
 	while (p < end && isspace((unsigned char)*p))
 		p++;
 	if (p == end || *p != '{')
-		return jg_error_set(JG_EINVAL,
-		    "%s is not a jankgate results file: not a JSON object",
-		    what);
+		return 1;
 	key = memmem(p, (size_t)(end - p), "\"schema\"", 8);
 	if (!key)
-		return schema_error(what, NULL, 0);
+		return 2;
 	q = key + 8;
 	while (q < end && isspace((unsigned char)*q))
 		q++;
 	if (q == end || *q++ != ':')
-		return schema_error(what, NULL, 0);
+		return 2;
 	while (q < end && isspace((unsigned char)*q))
 		q++;
 	if (q == end || *q++ != '"')
+		return 3;
+	*value = q;
+	return 0;
+}
+
+static const char schema_prefix[] = "jankgate.results/";
+
+int
+baseline_content_check(const char *data, size_t len, const char *what)
+{
+	const char *end = data + len, *p, *q = NULL;
+
+	switch (find_schema(data, len, &q)) {
+	case 1:
+		return jg_error_set(JG_EINVAL,
+		    "%s is not a jankgate results file: not a JSON object",
+		    what);
+	case 2:
+		return schema_error(what, NULL, 0);
+	case 3:
 		return schema_error(what, "(not a string)", 14);
-	if ((size_t)(end - q) > sizeof(want) - 1 &&
-	    !memcmp(q, want, sizeof(want) - 1))
+	}
+	if ((size_t)(end - q) > sizeof(schema_prefix) - 1 &&
+	    !memcmp(q, schema_prefix, sizeof(schema_prefix) - 1))
 		return 0;
 	for (p = q; p < end && p - q < 60 && *p != '"' &&
 	    (unsigned char)*p >= 0x20; p++)
 		;
 	return schema_error(what, q, (size_t)(p - q));
+}
+
+int
+baseline_schema_version(const char *data, size_t len)
+{
+	const char *end = data + len, *q = NULL;
+	long v = 0;
+
+	if (find_schema(data, len, &q) ||
+	    (size_t)(end - q) <= sizeof(schema_prefix) - 1 ||
+	    memcmp(q, schema_prefix, sizeof(schema_prefix) - 1))
+		return -1;
+	q += sizeof(schema_prefix) - 1;
+	if (q == end || *q < '0' || *q > '9')
+		return -1;
+	for (; q < end && *q >= '0' && *q <= '9'; q++)
+		if ((v = v * 10 + (*q - '0')) > 1000000)
+			return -1;
+	return (int)v;
 }
 
 /* End of a URL's authority: where userinfo, if any, must have ended. */

@@ -222,6 +222,13 @@ void baseline_message_parse(struct baseline_entry *e, const char *msg);
 int baseline_content_check(const char *data, size_t len, const char *what);
 
 /*
+ * The major version of the "schema" of a results file: 1 for
+ * "jankgate.results/1" (or "/1.2"), -1 when there is none that reads
+ * as one.
+ */
+int baseline_schema_version(const char *data, size_t len);
+
+/*
  * Append `s` to `out` with the userinfo of every URL in it removed
  * ("https://u:t@host/x" becomes "https://host/x") and each occurrence of
  * `secret` (NULL or "": none) replaced by "***".

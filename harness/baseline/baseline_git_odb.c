@@ -1,0 +1,339 @@
+/*
+ * baseline_git_odb.c: the loose-object guard (baseline_git_int.h).
+ *
+ * libgit2 1.5 inflates a loose object until zlib says the stream ended,
+ * and takes zlib's "no progress possible" (Z_BUF_ERROR) for "try again":
+ * a loose object cut short (a full disk, a crash during a copy) makes
+ * every read of it spin at full CPU forever (libgit2 issue 7342, fixed
+ * after 1.5).  The guard is an object-database backend placed before
+ * libgit2's own.  For every object read it inflates the loose file there
+ * is, if any, itself, with a loop that stops at the first step that makes
+ * no progress, and checks what git requires of a loose object:
+ *
+ *	zlib( "<type> <size>\0" <size bytes> )
+ *
+ * type one of commit, tree, blob, tag; nothing after the stream.  A
+ * damaged file is an error naming the object; an intact or absent one is
+ * passed through to libgit2's backends, which then read it as always (and
+ * check its hash).  Packs are left to libgit2: their reader stops on
+ * truncated input.  The guard writes nothing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <git2/sys/odb_backend.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "baseline_git_int.h"
+#include "strbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Alternates followed from the repository's objects directory. */
+#define ALTERNATES_MAX 8
+/* A header longer than this is not one ("commit 18446744073709551615"). */
+#define HEADER_MAX 32
+
+struct guard {
+	git_odb_backend parent;
+	char *dirs[1 + ALTERNATES_MAX];	/* objects directories */
+	size_t nr;
+};
+
+/* Parse "<type> <size>" (hdr is NUL-terminated); 0 or -1. */
+static int
+parse_header(const char *hdr, unsigned long long *size)
+{
+	static const char *const types[] = { "commit ", "tree ", "blob ",
+	    "tag " };
+	const char *p = NULL;
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strncmp(hdr, types[i], strlen(types[i])))
+			p = hdr + strlen(types[i]);
+	if (!p || *p < '0' || *p > '9' || (*p == '0' && p[1]))
+		return -1;
+	*size = 0;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || *size > ULLONG_MAX / 10 - 10)
+			return -1;
+		*size = *size * 10 + (unsigned)(*p - '0');
+	}
+	return 0;
+}
+
+/*
+ * Check that `len` bytes at `buf` are a whole loose object: NULL when
+ * they are, else what is wrong (a static string).  Every turn of the loop
+ * consumes input or produces output, and output stops at the size the
+ * header declares, so it ends.
+ */
+const char *
+bgit_loose_check(const unsigned char *buf, size_t len)
+{
+	unsigned char out[16384];
+	char hdr[HEADER_MAX + 1];
+	unsigned long long size = 0, body = 0;
+	size_t hlen = 0;
+	int have_hdr = 0, ret;
+	const char *why = NULL;
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return "cannot be inflated";
+	z.next_in = (unsigned char *)buf;
+	/* A loose object over 4 GiB is not ours; refuse it rather than
+	 * feed zlib in pieces. */
+	if (len > UINT_MAX) {
+		inflateEnd(&z);
+		return "is too large to check";
+	}
+	z.avail_in = (uInt)len;
+	for (;;) {
+		uInt in_before = z.avail_in;
+		size_t got, i = 0;
+
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		ret = inflate(&z, Z_NO_FLUSH);
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
+			why = ret == Z_DATA_ERROR ? "does not inflate" :
+			    "cannot be inflated";
+			break;
+		}
+		got = sizeof(out) - z.avail_out;
+		for (; !have_hdr && i < got; i++) {
+			if (out[i]) {
+				if (hlen == HEADER_MAX)
+					break;
+				hdr[hlen++] = (char)out[i];
+				continue;
+			}
+			hdr[hlen] = '\0';
+			if (parse_header(hdr, &size) < 0)
+				break;
+			have_hdr = 1;
+		}
+		if (!have_hdr && (i < got || hlen == HEADER_MAX)) {
+			why = "has no git object header";
+			break;
+		}
+		body += got - i;
+		if (have_hdr && body > size) {
+			why = "holds more than its header says";
+			break;
+		}
+		if (ret == Z_STREAM_END)
+			break;
+		if (!got && z.avail_in == in_before) {
+			why = "is truncated";
+			break;
+		}
+	}
+	if (!why && ret == Z_STREAM_END) {
+		if (!have_hdr)
+			why = "has no git object header";
+		else if (body < size)
+			why = "holds less than its header says";
+		else if (z.avail_in)
+			why = "has garbage after its data";
+	}
+	inflateEnd(&z);
+	return why;
+}
+
+/*
+ * Read the loose file of `hex` under `dir` into *buf (caller frees):
+ * 1 when read, 0 when there is none, -1 with *why set when it cannot be
+ * read as a file.  Opened without blocking: a FIFO would never end.
+ */
+static int
+read_loose(unsigned char **buf, size_t *len, const char *dir,
+    const char *hex, const char **why)
+{
+	char *path = xasprintf("%s/%.2s/%s", dir, hex, hex + 2);
+	struct stat st;
+	size_t n = 0;
+	int fd;
+
+	*buf = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		*why = "cannot be opened";
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		*why = "is not a regular file";
+		return -1;
+	}
+	*buf = xmalloc(st.st_size ? (size_t)st.st_size : 1);
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, *buf + n, (size_t)st.st_size - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return 1;
+}
+
+/* Check the loose copies of `hex`: 0, or -1 with libgit2's error set. */
+static int
+guard_hex(struct guard *g, const char *hex)
+{
+	for (size_t i = 0; i < g->nr; i++) {
+		unsigned char *buf = NULL;
+		const char *why = NULL;
+		size_t len = 0;
+		int has = read_loose(&buf, &len, g->dirs[i], hex, &why);
+
+		if (has > 0)
+			why = bgit_loose_check(buf, len);
+		free(buf);
+		if (why) {
+			git_error_set(GIT_ERROR_ODB, "object %s: its loose "
+			    "file %s", hex, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+guard_id(git_odb_backend *b, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	return guard_hex((struct guard *)b, hex) < 0 ? GIT_ERROR :
+	    GIT_PASSTHROUGH;
+}
+
+static int
+guard_read(void **data, size_t *len, git_object_t *type, git_odb_backend *b,
+    const git_oid *id)
+{
+	return guard_id(b, id);
+}
+
+static int
+guard_read_header(size_t *len, git_object_t *type, git_odb_backend *b,
+    const git_oid *id)
+{
+	return guard_id(b, id);
+}
+
+/* An abbreviated id: check every loose file it could name. */
+static int
+guard_read_prefix(git_oid *out, void **data, size_t *len,
+    git_object_t *type, git_odb_backend *b, const git_oid *short_id,
+    size_t hexlen)
+{
+	struct guard *g = (struct guard *)b;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), short_id);
+	if (hexlen < 2 || hexlen > GIT_OID_HEXSZ)
+		return GIT_PASSTHROUGH;
+	hex[hexlen] = '\0';
+	for (size_t i = 0; i < g->nr; i++) {
+		char *path = xasprintf("%s/%.2s", g->dirs[i], hex);
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int err = 0;
+
+		free(path);
+		while (d && !err && (de = readdir(d))) {
+			char full[GIT_OID_HEXSZ + 1];
+
+			if (strlen(de->d_name) != GIT_OID_HEXSZ - 2 ||
+			    strncmp(de->d_name, hex + 2, hexlen - 2))
+				continue;
+			snprintf(full, sizeof(full), "%.2s%s", hex,
+			    de->d_name);
+			err = guard_hex(g, full);
+		}
+		if (d)
+			closedir(d);
+		if (err)
+			return GIT_ERROR;
+	}
+	return GIT_PASSTHROUGH;
+}
+
+static void
+guard_free(git_odb_backend *b)
+{
+	struct guard *g = (struct guard *)b;
+
+	for (size_t i = 0; i < g->nr; i++)
+		free(g->dirs[i]);
+	free(g);
+}
+
+/* Add the directories objects/info/alternates names, one level deep. */
+static void
+add_alternates(struct guard *g, const char *objects)
+{
+	char *path = xasprintf("%s/info/alternates", objects);
+	FILE *f = fopen(path, "re");
+	char line[4096];
+
+	free(path);
+	while (f && g->nr < 1 + ALTERNATES_MAX &&
+	    fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		g->dirs[g->nr++] = *line == '/' ? xstrdup(line) :
+		    xasprintf("%s/%s", objects, line);
+	}
+	if (f)
+		fclose(f);
+}
+
+int
+bgit_guard_objects(struct baseline_store *bs)
+{
+	struct guard *g;
+	git_odb *odb = NULL;
+	const char *common = git_repository_commondir(bs->repo);
+
+	if (git_repository_odb(&odb, bs->repo) < 0)
+		return fail_git(bs, JG_EIO, "cannot open the objects of '%s'",
+		    bs->name);
+	g = xcalloc(1, sizeof(*g));
+	git_odb_init_backend(&g->parent, GIT_ODB_BACKEND_VERSION);
+	g->parent.read = guard_read;
+	g->parent.read_header = guard_read_header;
+	g->parent.read_prefix = guard_read_prefix;
+	g->parent.free = guard_free;
+	g->dirs[g->nr++] = xasprintf("%s%sobjects", common,
+	    *common && common[strlen(common) - 1] == '/' ? "" : "/");
+	add_alternates(g, g->dirs[0]);
+	/* Above libgit2's backends (priorities 1 and 2): asked first. */
+	if (git_odb_add_backend(odb, &g->parent, 1000) < 0) {
+		guard_free(&g->parent);
+		git_odb_free(odb);
+		return fail_git(bs, JG_EIO, "cannot open the objects of '%s'",
+		    bs->name);
+	}
+	git_odb_free(odb);
+	return 0;
+}
