@@ -140,6 +140,21 @@ int mail_send(const struct mail_message *m, const struct mail_transport *t);
 #define MAIL_REPORT_FULL "report.html"		/* attached */
 #define MAIL_REPORT_CMP "comparison"		/* comparison*.json, attached */
 
+/*
+ * What the report mail carries at most (the man page's MAIL says the
+ * same).  Servers commonly refuse messages over 10 MB, and a mail of tens
+ * of megabytes (a 50 MB error string once made one of 72) is read by
+ * nobody.  The text part is cut at MAIL_TEXT_MAX bytes with a marker; an
+ * HTML part longer than that is left out, since cut markup would not
+ * render, and the text stands alone; attachments go in while their total
+ * stays within MAIL_ATTACH_MAX bytes, the comparisons first.  Whatever is
+ * cut or left out is named in a note at the end of the text (and of the
+ * HTML), with the report directory that holds it.  Encoded, the message
+ * stays under 9 MB.
+ */
+#define MAIL_TEXT_MAX (512 * 1024)
+#define MAIL_ATTACH_MAX (4 * 1024 * 1024)
+
 struct mail_report_opts {
 	const char *const *to;	/* recipients replacing mail.to, or NULL */
 	size_t nr_to;
@@ -159,6 +174,7 @@ struct mail_report_opts {
  * TLS, retries and timeout come from `cfg` (mail.*); the user and password from
  * the variables named by mail.user_env and mail.password_env, or from
  * mail.password_file; trusted CAs from $SSL_CERT_FILE when set.
+ * The parts are held to MAIL_TEXT_MAX and MAIL_ATTACH_MAX (above).
  * With o->dry_run, writes the .eml and connects to nothing.
  * Returns 0; JG_EINVAL for bad input (no report in `dir`, an invalid
  * comparison, no recipient, no server, unusable credentials), nothing sent;

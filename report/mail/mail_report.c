@@ -18,6 +18,9 @@
  * from a device over the network and may hold anything; mime.c cleans
  * every header, so a line break in them becomes a space.
  *
+ * The message is held to the limits of mail.h (fit_limits()): a runaway
+ * string in the results cannot make a mail no server takes.
+ *
  * Credentials never come from the configuration file: the user and the
  * password are read from the environment variables it names, or the
  * password from a file it names.  Everything is checked before the first
@@ -26,6 +29,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +54,7 @@ struct report_dir {
 	struct strlist cmp_names;	/* file names, sorted */
 	struct strbuf *cmp_data;	/* their bytes, the attachments */
 	struct comparison **cmps;	/* the same, parsed */
+	bool *cmp_left_out;		/* over MAIL_ATTACH_MAX (fit_limits) */
 };
 
 static void
@@ -65,6 +70,7 @@ report_dir_release(struct report_dir *r)
 	}
 	free(r->cmp_data);
 	free(r->cmps);
+	free(r->cmp_left_out);
 	strlist_release(&r->cmp_names);
 }
 
@@ -139,6 +145,7 @@ report_dir_read(struct report_dir *r, const char *dir)
 		return rc;
 	r->cmp_data = xcalloc(r->cmp_names.nr, sizeof(*r->cmp_data));
 	r->cmps = xcalloc(r->cmp_names.nr, sizeof(*r->cmps));
+	r->cmp_left_out = xcalloc(r->cmp_names.nr, sizeof(*r->cmp_left_out));
 	for (size_t i = 0; i < r->cmp_names.nr; i++) {
 		char *path = xasprintf("%s/%s", dir, r->cmp_names.items[i]);
 
@@ -151,6 +158,131 @@ report_dir_read(struct report_dir *r, const char *dir)
 			return rc == JG_ENOTFOUND ? JG_EINVAL : rc;
 	}
 	return 0;
+}
+
+/* `s` as HTML text: the five markup characters escaped. */
+static void
+add_html(struct strbuf *out, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': strbuf_addstr(out, "&amp;"); break;
+		case '<': strbuf_addstr(out, "&lt;"); break;
+		case '>': strbuf_addstr(out, "&gt;"); break;
+		case '"': strbuf_addstr(out, "&quot;"); break;
+		case '\'': strbuf_addstr(out, "&#39;"); break;
+		default: strbuf_addch(out, *s); break;
+		}
+}
+
+/*
+ * Cut `sb` to at most `max` bytes: after its last line end in the second
+ * half of that, else between two UTF-8 sequences.
+ */
+static void
+cut_text(struct strbuf *sb, size_t max)
+{
+	size_t keep = max;
+
+	if (sb->len <= max)
+		return;
+	while (keep && ((unsigned char)sb->buf[keep] & 0xc0) == 0x80)
+		keep--;
+	for (size_t i = keep; i > max / 2; i--)
+		if (sb->buf[i - 1] == '\n') {
+			keep = i;
+			break;
+		}
+	strbuf_setlen(sb, keep);
+}
+
+/* The note naming what `out` lists, as text and as HTML. */
+static void
+left_out_note(struct strbuf *note, struct strbuf *html,
+    const struct strlist *out, const char *dir)
+{
+	strbuf_reset(note);
+	strbuf_reset(html);
+	strbuf_addf(note, "\n[Left out of this mail, to keep it within its "
+	    "limits of %d KiB of text and %d KiB of attachments; the files "
+	    "are in %s:]\n", MAIL_TEXT_MAX / 1024, MAIL_ATTACH_MAX / 1024,
+	    dir);
+	strbuf_addstr(html, "<p style=\"font-family:monospace\">Left out of "
+	    "this mail, to keep it within its limits; the files are in ");
+	add_html(html, dir);
+	strbuf_addstr(html, ":</p><ul>");
+	for (size_t i = 0; i < out->nr; i++) {
+		strbuf_addf(note, "  %s\n", out->items[i]);
+		strbuf_addstr(html, "<li>");
+		add_html(html, out->items[i]);
+		strbuf_addstr(html, "</li>");
+	}
+	strbuf_addstr(html, "</ul>");
+}
+
+/*
+ * Hold the message to mail.h's limits: attachments while their total
+ * fits MAIL_ATTACH_MAX (the comparisons first, the data the report is
+ * made of, then report.html), the HTML part only within MAIL_TEXT_MAX,
+ * the text and its note cut to it; the note, at the end of the text and
+ * of the HTML, names what was cut or left out and where it is.  Nothing
+ * changes when all fits.
+ */
+static void
+fit_limits(struct report_dir *r, const char *dir)
+{
+	struct strlist out = STRLIST_INIT;
+	struct strbuf note = STRBUF_INIT, html = STRBUF_INIT;
+	size_t budget = MAIL_ATTACH_MAX;
+
+	for (size_t i = 0; i < r->cmp_names.nr; i++) {
+		if (r->cmp_data[i].len <= budget) {
+			budget -= r->cmp_data[i].len;
+			continue;
+		}
+		r->cmp_left_out[i] = true;
+		strlist_addf(&out, "%s (%zu KiB)", r->cmp_names.items[i],
+		    r->cmp_data[i].len / 1024);
+	}
+	if (r->has_full && r->full.len > budget) {
+		r->has_full = 0;
+		strlist_addf(&out, "%s (%zu KiB)", MAIL_REPORT_FULL,
+		    r->full.len / 1024);
+	}
+	if (r->has_html && r->html.len > MAIL_TEXT_MAX) {
+		r->has_html = 0;
+		strlist_addf(&out, "%s, the HTML rendering of this mail "
+		    "(%zu KiB)", MAIL_REPORT_HTML, r->html.len / 1024);
+	}
+	left_out_note(&note, &html, &out, dir);
+	if (r->text.len + (out.nr ? note.len : 0) > MAIL_TEXT_MAX) {
+		strlist_addf(&out, "the rest of %s, cut here (%zu KiB in all)",
+		    MAIL_REPORT_TEXT, r->text.len / 1024);
+		left_out_note(&note, &html, &out, dir);
+		/* A directory name is short: the note fits in any case. */
+		cut_text(&r->text, note.len < MAIL_TEXT_MAX / 2 ?
+		    MAIL_TEXT_MAX - note.len : MAIL_TEXT_MAX / 2);
+	}
+	if (out.nr) {
+		strbuf_add(&r->text, note.buf, note.len);
+		if (r->has_html) {
+			/* Before the closing body tag: read last. */
+			struct strbuf whole = STRBUF_INIT;
+			char *body_end = strstr(r->html.buf, "</body>");
+			size_t at = body_end ? (size_t)(body_end -
+			    r->html.buf) : r->html.len;
+
+			strbuf_add(&whole, r->html.buf, at);
+			strbuf_add(&whole, html.buf, html.len);
+			strbuf_add(&whole, r->html.buf + at,
+			    r->html.len - at);
+			strbuf_release(&r->html);
+			r->html = whole;
+		}
+	}
+	strlist_release(&out);
+	strbuf_release(&note);
+	strbuf_release(&html);
 }
 
 /*
@@ -307,9 +439,10 @@ message_of(struct mail_message *m, struct mail_attachment *att,
 		att[n++] = (struct mail_attachment){ MAIL_REPORT_FULL,
 		    "text/html", r->full.buf, r->full.len };
 	for (size_t i = 0; i < r->cmp_names.nr; i++)
-		att[n++] = (struct mail_attachment){ r->cmp_names.items[i],
-		    "application/json", r->cmp_data[i].buf,
-		    r->cmp_data[i].len };
+		if (!r->cmp_left_out[i])
+			att[n++] = (struct mail_attachment){
+			    r->cmp_names.items[i], "application/json",
+			    r->cmp_data[i].buf, r->cmp_data[i].len };
 	m->attachments = att;
 	m->nr_attachments = n;
 }
@@ -320,7 +453,7 @@ mail_send_report(const struct config_mail *cfg, const char *dir,
 {
 	static const struct mail_report_opts none;
 	struct report_dir r = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0,
-		STRLIST_INIT, NULL, NULL };
+		STRLIST_INIT, NULL, NULL, NULL };
 	struct strbuf subject = STRBUF_INIT, password = STRBUF_INIT;
 	struct mail_transport t = { 0 };
 	struct mail_attachment *att = NULL;
@@ -333,6 +466,7 @@ mail_send_report(const struct config_mail *cfg, const char *dir,
 		goto out;
 	compose_subject(&subject, cfg->subject_prefix, r.cmps,
 	    r.cmp_names.nr, o->status);
+	fit_limits(&r, dir);
 	if (o->subject)
 		strbuf_addstr(o->subject, subject.buf);
 	att = xcalloc(r.cmp_names.nr + 1, sizeof(*att));

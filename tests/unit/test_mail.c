@@ -1300,6 +1300,84 @@ report_subject_follows_the_comparisons(void **state)
 	config_free(cfg);
 }
 
+/* `len` bytes of lines of text with an error string in, written to `path`. */
+static void
+write_big(const char *dir, const char *name, size_t len, const char *head,
+    const char *tail)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/%s", dir, name);
+
+	strbuf_addstr(&sb, head);
+	while (sb.len < len)
+		strbuf_addstr(&sb, "E/AndroidRuntime: java.lang.RuntimeException:"
+		    " at com.example.feed.Adapter.bind(Adapter.java:42) \xe2\x80"
+		    "\x94 again\n");
+	strbuf_addstr(&sb, tail);
+	assert_int_equal(file_write_atomic(path, sb.buf, sb.len, 0644), 0);
+	strbuf_release(&sb);
+	free(path);
+}
+
+/*
+ * A report grown huge (a 50 MB error string in the results once made a
+ * 72 MB mail) is held to mail.h's limits: the text cut at MAIL_TEXT_MAX
+ * with a note naming what was left out and where, an HTML part over the
+ * limit left out, report.html over MAIL_ATTACH_MAX left out while the
+ * comparisons still go; the message stays well under 10 MB.
+ */
+static void
+report_mail_is_held_to_its_limits(void **state)
+{
+	static const char *const to[] = { "team@example.com" };
+	struct config *cfg = report_config();
+	char *dir = report_dir("report", REPORT_FILES), *eml = tmp("big.eml");
+	struct mail_report_opts o = { to, 1, eml, NULL, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	char *parts, *report, *text, *path, *want;
+
+	write_big(dir, "email.txt", 3 * MAIL_TEXT_MAX, "Night of 4.2.0\n", "");
+	write_big(dir, "email.html", 2 * MAIL_TEXT_MAX, "<html><body><pre>",
+	    "</pre></body></html>");
+	write_big(dir, "report.html", MAIL_ATTACH_MAX + 1, "<html><body>",
+	    "</body></html>");
+	assert_int_equal(mail_send_report(&cfg->mail, dir, &o), 0);
+	assert_int_equal(file_read(&sb, eml), 0);
+	assert_true(sb.len < 2 * MAIL_TEXT_MAX + 2 * MAIL_ATTACH_MAX / 3);
+	report = parse(eml, &parts);
+	assert_has_line(report, "defects 0");
+	want = xasprintf("part 0 multipart/mixed - - -\n"
+	    "part 1 text/plain utf-8 - -\n"
+	    "part 1 application/json - attachment comparison-2.json\n"
+	    "part 1 application/json - attachment comparison.json\n");
+	if (!strstr(report, want))
+		fail_msg("want:\n%s\nin:\n%s", want, report);
+	path = xasprintf("%s/part-1", parts);
+	text = read_all(path);
+	assert_true(strlen(text) <= MAIL_TEXT_MAX + 1024);
+	assert_true(!strncmp(text, "Night of 4.2.0\n", 15));
+	assert_non_null(strstr(text, "[Left out of this mail, to keep it "
+	    "within its limits of 512 KiB of text and 4096 KiB of "
+	    "attachments; the files are in "));
+	assert_non_null(strstr(text, dir));
+	assert_non_null(strstr(text, "\n  report.html (4096 KiB)\n"));
+	assert_non_null(strstr(text, "\n  email.html, the HTML rendering of "
+	    "this mail (1024 KiB)\n"));
+	assert_non_null(strstr(text, "\n  the rest of email.txt, cut here "
+	    "(1536 KiB in all)\n"));
+	/* Cut at a line end: the line before the note is whole. */
+	assert_non_null(strstr(text, "again\n\n[Left out"));
+	free(want);
+	free(path);
+	free(text);
+	free(report);
+	free(parts);
+	free(eml);
+	free(dir);
+	strbuf_release(&sb);
+	config_free(cfg);
+}
+
 /*
  * Bad input is JG_EINVAL and found before any connection: no email.txt,
  * no comparison, an invalid comparison, no recipient, no server, a user
@@ -1458,6 +1536,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(silent_server_times_out),
 	cmocka_unit_test(report_dir_becomes_the_message),
 	cmocka_unit_test(report_subject_follows_the_comparisons),
+	cmocka_unit_test(report_mail_is_held_to_its_limits),
 	cmocka_unit_test(report_bad_input_sends_nothing),
 	cmocka_unit_test(report_sent_with_tls_and_auth),
 };
