@@ -149,12 +149,27 @@ add_num(struct strbuf *sb, double v, int decimals)
 	strbuf_addstr(sb, digits);
 }
 
-/* A value for a reader: three significant digits or so. */
+/*
+ * A value for a reader: three significant digits or so; from 1e15 on, as
+ * a mantissa and a power of ten ("1.7e308"), not three hundred digits.
+ */
 static void
 add_value(struct strbuf *sb, double v)
 {
 	double a = fabs(v);
+	int exp;
 
+	if (isfinite(v) && a >= 1e15) {
+		exp = (int)floor(log10(a));
+		v /= pow(10, exp);
+		if (fabs(round(v * 100)) >= 1000) {
+			v /= 10;
+			exp++;
+		}
+		add_num(sb, v, 2);
+		strbuf_addf(sb, "e%d", exp);
+		return;
+	}
 	add_num(sb, v, a >= 100 ? 0 : a >= 10 ? 1 : 2);
 }
 
@@ -561,7 +576,8 @@ svg_bars(const struct svg_bar *bars, size_t nr, const struct svg_opts *o)
 	row = p.h / nr;
 	legend(&sb, p.x, 12, base, cur);
 	for (int i = 0, ticks = tick_count(xmax, step); i <= ticks; i++) {
-		double x = p.x + p.w * i * step / xmax;
+		/* A fraction first: p.w * step alone may overflow. */
+		double x = p.x + p.w * (i * step / xmax);
 
 		emit(&sb, "<line x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\" "
 		    "stroke=\"%s\"/><text x=\"%n\" y=\"%n\" "
