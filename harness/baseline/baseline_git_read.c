@@ -54,20 +54,56 @@ has_files(const char *dir, int depth)
 	return found;
 }
 
-/* 1 when the packed-refs file at `path` names a ref (or is unreadable). */
+/* 1 when `s` starts with 40 hex digits. */
 static int
-has_packed_refs(const char *path)
+is_hex_id(const char *s)
 {
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int found = 0;
+	for (int i = 0; i < GIT_OID_HEXSZ; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
 
+/*
+ * Check the repository's packed-refs file line by line (libgit2 1.5 takes
+ * one it cannot parse for "no such ref"): 0 when it is absent or every
+ * line is a comment, "<id> <ref>" or "^<id>"; the number of the first bad
+ * line; -1 when it cannot be read.  *refs counts the refs it names.
+ */
+static int
+packed_refs_check(struct baseline_store *bs, int *refs)
+{
+	char *path = xasprintf("%s/packed-refs",
+	    git_repository_commondir(bs->repo));
+	FILE *f = fopen(path, "re");
+	char line[4096];
+	int nr = 0, bad = 0;
+
+	free(path);
+	*refs = 0;
 	if (!f)
-		return errno != ENOENT;
-	while (!found && fgets(line, sizeof(line), f))
-		found = *line != '#' && *line != '\n';
+		return errno == ENOENT ? 0 : -1;
+	while (!bad && fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		nr++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (*line == '#' && nr == 1)
+			continue;
+		if (*line == '^' && is_hex_id(line + 1) &&
+		    len == GIT_OID_HEXSZ + 1)
+			continue;
+		if (len > GIT_OID_HEXSZ + 1 && is_hex_id(line) &&
+		    line[GIT_OID_HEXSZ] == ' ' &&
+		    !strncmp(line + GIT_OID_HEXSZ + 1, "refs/", 5)) {
+			(*refs)++;
+			continue;
+		}
+		bad = nr;
+	}
 	fclose(f);
-	return found;
+	return bad;
 }
 
 /*
@@ -82,7 +118,7 @@ has_no_refs(struct baseline_store *bs)
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
 	char *path;
-	int none = 0;
+	int none = 0, packed;
 
 	if (git_reference_iterator_new(&it, bs->repo) == 0) {
 		none = git_reference_next(&ref, it) == GIT_ITEROVER;
@@ -95,10 +131,7 @@ has_no_refs(struct baseline_store *bs)
 	path = xasprintf("%s/refs", common);
 	none = !has_files(path, 16);
 	free(path);
-	path = xasprintf("%s/packed-refs", common);
-	none = none && !has_packed_refs(path);
-	free(path);
-	return none;
+	return none && packed_refs_check(bs, &packed) == 0 && !packed;
 }
 
 static int
@@ -200,7 +233,7 @@ resolve_commit(git_commit **out, struct baseline_store *bs, const char *ref)
 	git_reference *r = NULL;
 	git_object *obj = NULL;
 	git_oid id;
-	int err;
+	int err, line, packed;
 
 	*out = NULL;
 	if (!ref || !*ref)
@@ -224,6 +257,14 @@ resolve_commit(git_commit **out, struct baseline_store *bs, const char *ref)
 		return fail_damaged(bs, "cannot read ref '%s' in '%s'", ref,
 		    bs->name);
 	git_error_clear();
+	if ((line = packed_refs_check(bs, &packed)) != 0) {
+		if (line > 0)
+			return fail_damaged(bs, "cannot read ref '%s' in '%s': "
+			    "line %d of packed-refs does not parse", ref,
+			    bs->name, line);
+		return fail_damaged(bs, "cannot read ref '%s' in '%s': "
+		    "packed-refs cannot be read", ref, bs->name);
+	}
 	err = git_revparse_single(&obj, bs->repo, ref);
 	if (err == GIT_EAMBIGUOUS)
 		return fail(bs, JG_EINVAL, "ref '%s' is ambiguous in '%s'",
