@@ -231,7 +231,7 @@ bench: deps
 # clang and ASan+UBSan into build-fuzz/, each run for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30
 FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
-	     tests/unit/data/apk
+	     tests/unit/data/apk tests/fuzz/seeds
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	     -std=c11 -D_GNU_SOURCE $(SRC_INC) \
