@@ -16,7 +16,9 @@
  * alone.  collect, after every iteration, lists both directories, reads
  * each new file (sync pull; `run-as cat` when the shell may not read it),
  * turns it into a block attributed to the scene holding its start, and
- * deletes it, so the next iteration sees only its own files.  A block
+ * deletes it, so the next iteration sees only its own files; finish
+ * says "no BlockCanary log" only when neither directory ever existed
+ * (blockcanary_finish()), not for a run without a block.  A block
  * that ended before the iteration began (written after the previous
  * collect) is dropped with a warning rather than counted twice or late.
  *
@@ -70,6 +72,7 @@ struct bc_state {
 	double precision;
 	double ref_local;	/* local wall ms of the last clock reading */
 	size_t files;		/* block files read in the whole run */
+	bool dir_seen;		/* either directory existed at some point */
 };
 
 /* The device path of a file, relative to run-as's home for BC_FILES. */
@@ -128,6 +131,7 @@ list_files(struct source_ctx *ctx, struct bc_state *st,
 	if ((rc = shell(ctx, argv, &res)))
 		goto out;
 	if (!res.exit_code) {
+		st->dir_seen = true;
 		add_names(names, res.out.buf);
 	} else if (!strncmp(res.out.buf, "run-as:", 7) ||
 	    !strncmp(res.err.buf, "run-as:", 7)) {
@@ -413,26 +417,43 @@ out:
 	return rc;
 }
 
+/*
+ * BlockCanary makes its directory when it starts (cleanObsolete() lists
+ * it) and a file only for a block past its threshold, so a run with the
+ * directory and no file had no such block: the healthy case, which says
+ * nothing.  A run in which neither directory ever existed is one where
+ * BlockCanary did not start (not in this build), or wrote where run-as
+ * cannot read: that is the warning.  `ls` of the files dir answers on
+ * the way (list_files()); a sync LIST cannot tell an empty directory
+ * from none, so the external one is asked once here, when nothing else
+ * has answered.  A directory left by an earlier install counts as seen.
+ */
 static void
 blockcanary_finish(struct source_ctx *ctx)
 {
 	struct bc_state *st = ctx->state;
+	struct adb_stat ext;
 	char *msg;
 
 	if (!st)
 		return;
+	if (!st->files && !st->dir_seen && ctx->dev &&
+	    !adb_stat(ctx->dev, EXT_DIR, &ext))
+		st->dir_seen = true;
 	/* An earlier batch's "none in the whole run" is wrong now. */
-	if (st->files && ctx->results)
+	if ((st->files || st->dir_seen) && ctx->results)
 		results_remove_warnings(ctx->results, SRC, "no BlockCanary log "
 		    "in the whole run");
-	if (!st->files && ctx->results && !source_in_results(ctx->results, SRC)) {
+	if (!st->files && !st->dir_seen && ctx->results &&
+	    !source_in_results(ctx->results, SRC)) {
 		if (st->runas)
-			msg = xasprintf("no BlockCanary log in the whole run, "
-			    "neither in '%s' nor in the app's '%s'", EXT_DIR,
-			    FILES_DIR);
+			msg = xasprintf("no BlockCanary log in the whole run: "
+			    "neither '%s' nor the app's '%s' exists, which "
+			    "BlockCanary makes when it starts (is it in this "
+			    "build?)", EXT_DIR, FILES_DIR);
 		else
-			msg = xasprintf("no BlockCanary log in the whole run "
-			    "in '%s', and the app's files dir is unreadable "
+			msg = xasprintf("no BlockCanary log in the whole run: "
+			    "no '%s', and the app's files dir is unreadable "
 			    "(%s)", EXT_DIR, st->runas_why ? st->runas_why :
 			    "run-as refused");
 		results_add_warning(ctx->results, SRC, NULL, msg);

@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "unit.h"
+#include "adb.h"
 #include "config.h"
 #include "error.h"
+#include "fake_adb.h"
 #include "fileio.h"
 #include "results.h"
 #include "signature.h"
@@ -707,6 +709,108 @@ clock_command_quotes_the_package(void **state)
 	free(cmd);
 }
 
+/* The exchange that opens service `service` of the device "emu-1". */
+static void
+expect_service(struct fake_adb *fa, const char *service)
+{
+	fake_adb_expect(fa, "host:transport:emu-1");
+	fake_adb_okay(fa);
+	fake_adb_expect(fa, service);
+	fake_adb_okay(fa);
+}
+
+/* What prepare and collect ask each time: both directories, no file. */
+static void
+expect_listing(struct fake_adb *fa, bool files_dir)
+{
+	static const char zeros[12];
+	static const char missing[] = "ls: files/blockcanary: No such file "
+	    "or directory\n";
+
+	/* sync LIST answers the same for an empty directory and none */
+	expect_service(fa, "sync:");
+	fake_adb_capture_sync(fa, "LIST");
+	fake_adb_sync(fa, "DONE", 0, zeros, sizeof(zeros));
+	fake_adb_capture_sync(fa, "QUIT");
+	fake_adb_hangup(fa);
+	expect_service(fa, "shell,v2,raw:'run-as' 'com.example.app' 'ls' "
+	    "'-1' 'files/blockcanary'");
+	fake_adb_capture(fa, 5);
+	if (!files_dir)
+		fake_adb_v2(fa, 2, missing, sizeof(missing) - 1);
+	fake_adb_v2(fa, 3, files_dir ? "\0" : "\1", 1);
+	fake_adb_hangup(fa);
+}
+
+/* The warnings of source "blockcanary" in `r`. */
+static size_t
+bc_warnings(const struct results *r, const char **last)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		if (r->warnings[i].source &&
+		    !strcmp(r->warnings[i].source, "blockcanary")) {
+			*last = r->warnings[i].message;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * A run without a block past BlockCanary's threshold leaves its directory
+ * and no file: the healthy case, and no warning.  Only when neither
+ * directory ever existed (BlockCanary did not start) does the run say
+ * "no BlockCanary log"; the external directory is asked once, at the end.
+ */
+static void
+silence_warns_only_without_a_directory(void **state)
+{
+	for (int files_dir = 1; files_dir >= 0; files_dir--) {
+		struct fake_adb *fa = fake_adb_new();
+		struct adb_server *srv = adb_server_new_at("127.0.0.1",
+		    fake_adb_port(fa), 3000);
+		struct adb_device *dev;
+		struct results *r = results_new();
+		struct source_ctx ctx = { 0 };
+		const char *msg = NULL;
+
+		adb_server_set_adb(srv, NULL);
+		dev = adb_device_new(srv, "emu-1");
+		adb_device_set_features(dev, "shell_v2");
+		expect_listing(fa, files_dir);		/* prepare */
+		expect_listing(fa, files_dir);		/* collect */
+		if (!files_dir) {
+			static const char zeros[8];
+
+			expect_service(fa, "sync:");
+			fake_adb_capture_sync(fa, "STAT");
+			fake_adb_sync(fa, "STAT", 0, zeros, sizeof(zeros));
+			fake_adb_capture_sync(fa, "QUIT");
+			fake_adb_hangup(fa);
+		}
+		fake_adb_start(fa);
+		ctx.package = "com.example.app";
+		ctx.dev = dev;
+		ctx.results = r;
+		assert_int_equal(source_blockcanary.prepare(&ctx), 0);
+		assert_int_equal(source_blockcanary.collect(&ctx), 0);
+		source_blockcanary.finish(&ctx);
+		assert_string_equal(fake_adb_finish(fa), "");
+		if (files_dir) {
+			assert_int_equal(bc_warnings(r, &msg), 0);
+		} else {
+			assert_int_equal(bc_warnings(r, &msg), 1);
+			assert_non_null(strstr(msg, "no BlockCanary log in the "
+			    "whole run: neither"));
+		}
+		results_free(r);
+		adb_device_free(dev);
+		adb_server_free(srv);
+		fake_adb_free(fa);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(new_keys_parse_whole),
 	cmocka_unit_test(old_keys_and_lf_read_the_same),
@@ -725,5 +829,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clock_reading),
 	cmocka_unit_test(clock_keeps_the_tightest_reading),
 	cmocka_unit_test(clock_command_quotes_the_package),
+	cmocka_unit_test(silence_warns_only_without_a_directory),
 };
 JG_UNIT_GROUP(src_blockcanary, tests, NULL, NULL)
