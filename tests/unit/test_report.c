@@ -752,6 +752,60 @@ current_results_resolve_next_to_the_comparison(void **state)
 }
 
 /*
+ * A current results file with a value out of its limits (a startup of
+ * 1.7e308 ms) is refused by its key path when the report is strict
+ * (`jankgate report`), and read with the value absent and a warning in
+ * the report when it is not (the gate's, whose night it would cost).
+ */
+static void
+values_out_of_limits_refused_or_absent(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	struct results *r = results_new();
+	struct rs_iteration *it;
+	char *dir = tmp_path("limits");
+	char *out = xasprintf("%s/out", dir);
+	char *rpath = xasprintf("%s/cur.json", dir);
+	char *cmp = xasprintf("%s/comparison-in.json", dir);
+	const char *files[] = { cmp };
+	struct report_opts o = { files, 1, out, NULL, NULL, { 0 }, true };
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	rs_str_set(&r->device.key, "pixel-7");
+	it = rs_scenario_add_iteration(results_add_scenario(r, "feed"),
+	    false);
+	it->ok = true;
+	it->startup.present = true;
+	it->startup.total_ms = 1.7e308;
+	assert_int_equal(results_write(r, rpath), 0);
+	c->current.file = xstrdup(rpath);
+	add_scenario(c, "feed");
+	add_entry(c, "feed", NULL, "startup_ms", CMP_PASS);
+	assert_int_equal(comparison_write(c, cmp), 0);
+	assert_int_equal(report_write(&res, &o), JG_EINVAL);
+	read_text(&sb, dir, "cur.json");	/* the file is still there */
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s: scenarios[0].iterations[0].startup.total_ms: "
+	    "1.7e+308 is not a duration (0 to 3600000 ms)", rpath);
+	assert_string_equal(jg_error_msg(), sb.buf);
+	report_result_release(&res);
+	o.strict = false;
+	assert_int_equal(report_write(&res, &o), 0);
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "startup.total_ms: 1.7e+308 is not a "
+	    "duration (0 to 3600000 ms); read as absent"));
+	report_result_release(&res);
+	results_free(r);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(cmp);
+	free(rpath);
+	free(out);
+	free(dir);
+}
+
+/*
  * A comparison given twice (a glob that matches a gate's
  * OUT/KEY/comparison.json and its report's copy of it) counts once, with
  * a note naming both files, and is copied once; shards of one run (other
@@ -990,6 +1044,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(suspects_are_listed_in_every_format),
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
+	cmocka_unit_test(values_out_of_limits_refused_or_absent),
 	cmocka_unit_test(repeated_comparisons_count_once),
 	cmocka_unit_test(errors_name_the_file_and_key),
 	cmocka_unit_test(history_comes_through_the_callers_hook),
