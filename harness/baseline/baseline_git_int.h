@@ -154,6 +154,13 @@ int bgit_push(struct baseline_store *bs, const char *refname,
 int bgit_guard_objects(struct baseline_store *bs);
 
 /*
+ * Check that HEAD, packed-refs, the files under refs/ and the pack files
+ * are regular files (libgit2 would wait on a FIFO forever).  0 or JG_EIO
+ * naming the first that is not.
+ */
+int bgit_guard_files(struct baseline_store *bs);
+
+/*
  * Whether `len` bytes are a whole loose object (zlib stream of a git
  * object header and exactly the size it declares): NULL when they are,
  * else what is wrong, as a static phrase ("is truncated").

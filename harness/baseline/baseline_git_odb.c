@@ -17,6 +17,10 @@
  * passed through to libgit2's backends, which then read it as always (and
  * check its hash).  Packs are left to libgit2: their reader stops on
  * truncated input.  The guard writes nothing.
+ *
+ * Reading a FIFO never ends either: before libgit2 reads a ref, the
+ * store checks that HEAD, packed-refs, every file under refs/ and every
+ * pack file is a regular file (bgit_guard_files()).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -306,6 +310,79 @@ add_alternates(struct guard *g, const char *objects)
 	}
 	if (f)
 		fclose(f);
+}
+
+/*
+ * The first file below `dir` (`rel` names it in messages) that is neither
+ * a directory nor a regular file: 1 with *bad set (caller frees), else 0.
+ */
+static int
+find_odd_file(char **bad, const char *dir, const char *rel, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		char *path, *name;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		name = xasprintf("%s/%s", rel, de->d_name);
+		/* A dangling symlink is libgit2's to report. */
+		if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+			;
+		else if (!S_ISDIR(st.st_mode) || depth <= 0)
+			found = 1;
+		else
+			found = find_odd_file(bad, path, name, depth - 1);
+		if (found && !*bad)
+			*bad = name;
+		else
+			free(name);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int
+bgit_guard_files(struct baseline_store *bs)
+{
+	static const char *const files[] = { "HEAD", "packed-refs" };
+	const char *common = git_repository_commondir(bs->repo);
+	char *bad = NULL, *path;
+	int err = 0;
+
+	for (size_t i = 0; !bad && i < sizeof(files) / sizeof(files[0]);
+	    i++) {
+		struct stat st;
+
+		path = xasprintf("%s/%s", common, files[i]);
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			bad = xstrdup(files[i]);
+		free(path);
+	}
+	if (!bad) {
+		path = xasprintf("%s/refs", common);
+		find_odd_file(&bad, path, "refs", 16);
+		free(path);
+	}
+	if (!bad) {
+		path = xasprintf("%s/objects/pack", common);
+		find_odd_file(&bad, path, "objects/pack", 0);
+		free(path);
+	}
+	if (bad) {
+		git_error_clear();
+		err = fail_damaged(bs, "'%s' in '%s' is not a regular file",
+		    bad, bs->name);
+	}
+	free(bad);
+	return err;
 }
 
 int

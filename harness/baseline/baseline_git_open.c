@@ -97,6 +97,8 @@ open_local(struct baseline_store *bs, const char *path, int create)
 	if (err < 0)
 		return fail_git(bs, JG_EIO, "cannot open baseline repository "
 		    "'%s'", path);
+	if ((err = bgit_guard_files(bs)) < 0)
+		return err;
 	return bgit_guard_objects(bs);
 }
 
@@ -214,7 +216,8 @@ open_remote(struct baseline_store *bs, const char *cache_dir)
 		if ((err = file_remove_tree(path)) < 0 ||
 		    (err = init_bare(bs, path)) < 0)
 			goto out;
-	} else if ((err = bgit_guard_objects(bs)) < 0) {
+	} else if ((err = bgit_guard_files(bs)) < 0 ||
+	    (err = bgit_guard_objects(bs)) < 0) {
 		goto out;
 	}
 	if (!bs->offline)

@@ -390,6 +390,27 @@ fifo_object_is_damage(void **state)
 	free(repo);
 }
 
+/* A ref or packed-refs that is a FIFO is refused, not waited on. */
+static void
+fifo_ref_is_damage(void **state)
+{
+	char tip[BASELINE_OID_HEXSZ + 1];
+	char *repo = repo_with_runs(1, tip);
+	char *ref = xasprintf("%s/refs/heads/main", repo);
+	char *packed = xasprintf("%s/packed-refs", repo);
+
+	assert_int_equal(unlink(ref), 0);
+	assert_int_equal(mkfifo(ref, 0644), 0);
+	assert_damage(repo, OP_HISTORY, "main", "refs/heads/main");
+	assert_int_equal(unlink(ref), 0);
+	write_file(ref, tip);
+	assert_int_equal(mkfifo(packed, 0644), 0);
+	assert_damage(repo, OP_LOG, "main", "packed-refs");
+	free(packed);
+	free(ref);
+	free(repo);
+}
+
 /* A garbage ref is damage, never "no baseline yet". */
 static void
 garbage_ref_is_damage_not_empty(void **state)
@@ -527,6 +548,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(truncated_tip_is_damage_everywhere),
 	cmocka_unit_test(truncated_parent_is_damage),
 	cmocka_unit_test(fifo_object_is_damage),
+	cmocka_unit_test(fifo_ref_is_damage),
 	cmocka_unit_test(garbage_ref_is_damage_not_empty),
 	cmocka_unit_test(garbage_packed_ref_is_damage),
 	cmocka_unit_test(only_garbage_ref_is_not_empty),
