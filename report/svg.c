@@ -640,6 +640,31 @@ spark_line(struct strbuf *sb, const double *v, size_t nr,
 	strbuf_release(&d);
 }
 
+/*
+ * The width the sparkline's label ("143 frames") takes at the right, from
+ * its characters at 11 px (about 6.5 px each, an entity one), between 56
+ * and half the chart: a fixed 56 cut off a unit longer than "ms".
+ */
+static int
+label_room(double last, const char *unit, int w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int chars = 0, room;
+
+	if (isfinite(last))
+		emit(&sb, "%v %t", last, unit);
+	for (size_t i = 0; i < sb.len; i++) {
+		if (sb.buf[i] == '&')
+			i += strcspn(sb.buf + i, ";");
+		if (((unsigned char)sb.buf[i] & 0xc0) != 0x80)
+			chars++;
+	}
+	strbuf_release(&sb);
+	room = (int)(chars * 6.5) + 8;
+	room = room < 56 ? 56 : room;
+	return room > w / 2 ? w / 2 : room;
+}
+
 char *
 svg_sparkline(const double *values, size_t nr, const struct svg_opts *o)
 {
@@ -671,7 +696,7 @@ svg_sparkline(const double *values, size_t nr, const struct svg_opts *o)
 	if (isfinite(last))
 		emit(&desc, ", last %v %t", last, unit);
 	doc_open(&sb, w, h, opt_str(o->title, "trend"), &desc);
-	p = (struct plot){ 3, 4, w - 3 - 56, h - 8 };
+	p = (struct plot){ 3, 4, w - 3 - label_room(last, unit, w), h - 8 };
 	if (!finite || p.w < 1 || p.h < 1) {
 		note_no_data(&sb, w, h, "no data");
 		goto out;
