@@ -581,15 +581,23 @@ rs_frames_add_bucket(struct rs_frames *f, uint32_t ms, uint64_t count)
 void
 rs_frames_add_cause(struct rs_frames *f, const char *name, uint64_t count)
 {
-	struct rs_cause *c;
-
-	f->present = true;
 	for (size_t i = 0; i < f->nr_causes; i++) {
 		if (!strcmp(f->causes[i].name, name)) {
+			f->present = true;
 			f->causes[i].count += count;
 			return;
 		}
 	}
+	rs_frames_append_cause(f, name, count);
+}
+
+void
+rs_frames_append_cause(struct rs_frames *f, const char *name,
+    uint64_t count)
+{
+	struct rs_cause *c;
+
+	f->present = true;
 	XALLOC_GROW(f->causes, f->nr_causes + 1, f->alloc_causes);
 	c = &f->causes[f->nr_causes++];
 	c->name = xstrdup(name);
