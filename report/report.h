@@ -17,6 +17,7 @@
  *	metrics.txt   the current medians in the OpenMetrics text format
  *	view.json     the model itself (what templates see)
  *	comparison.json, or comparison-1.json ... when several: the inputs
+ *	              (one given twice is read and copied once)
  *
  * Templates are found per file (report_template_path()), so a user's
  * directory may override one template and inherit the rest.  Files in,
