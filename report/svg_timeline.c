@@ -44,14 +44,32 @@
 #define C_MUTED "#718096"
 #define C_GRID "#e2e8f0"
 
-/* A coordinate with one decimal, from integers (see above). */
+/*
+ * A coordinate with one decimal, from integers (see above); from 1e15 on,
+ * which no coordinate reaches but a time from a bad file may, a mantissa
+ * and a power of ten ("1.7e308"), since llround() has no integer for it.
+ */
 static void
 num(struct strbuf *sb, double v)
 {
 	long long t;
+	int exp;
 
 	if (!isfinite(v))
 		v = 0;
+	if (fabs(v) >= 1e15) {
+		exp = (int)floor(log10(fabs(v)));
+		t = llround(v / pow(10, exp) * 10);
+		if (llabs(t) >= 100) {
+			t /= 10;
+			exp++;
+		}
+		strbuf_addf(sb, "%s%lld", t < 0 ? "-" : "", llabs(t) / 10);
+		if (llabs(t) % 10)
+			strbuf_addf(sb, ".%lld", llabs(t) % 10);
+		strbuf_addf(sb, "e%d", exp);
+		return;
+	}
 	t = llround(v * 10);
 	if (t < 0) {
 		strbuf_addch(sb, '-');
