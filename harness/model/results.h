@@ -582,8 +582,20 @@ char *results_iteration_to_json(const struct rs_iteration *it);
 /* The same for one launch record (null when not present). */
 char *results_startup_to_json(const struct rs_startup *st);
 
-/* Write results_to_json(r) to `path` atomically.  Returns 0 or JG_EIO. */
-int results_write(const struct results *r, const char *path);
+/*
+ * Hold `r` to the limits (above) as a lenient read would hold a file:
+ * each number outside made absent, one warning naming the first (its
+ * key path in a file `name`) and counting the others, free text cut.
+ * Returns how many numbers were made absent.
+ */
+size_t results_hold_limits(struct results *r, const char *name);
+
+/*
+ * Hold `r` to the limits (results_hold_limits(), so what jankgate writes
+ * passes the strict readers however a device misreported), then write
+ * results_to_json(r) to `path` atomically.  Returns 0 or JG_EIO.
+ */
+int results_write(struct results *r, const char *path);
 
 /* "cold", "warm", "hot", or NULL for RS_LAUNCH_NONE. */
 const char *rs_launch_name(enum rs_launch kind);

@@ -130,4 +130,43 @@ extern const struct field_table phase_means_fields;
 extern const struct field_table jank_types_fields;
 extern const struct field_table input_fields;
 
+/*
+ * results_limits.c: the limits of results.h, shared by the reader and
+ * results_hold_limits().
+ */
+struct results;
+struct strbuf;
+
+struct field_limit {
+	const char *what;	/* "a duration" */
+	double lo, hi;
+	const char *range;	/* the limits for people: "0 to 3600000 ms" */
+};
+
+/* The limits of a bounded kind (FK_MS...), NULL for any other kind. */
+const struct field_limit *field_limit_of(enum field_kind kind);
+
+/* 1 when `v` is finite and within `lim`, else 0. */
+int field_limit_holds(const struct field_limit *lim, double v);
+
+/* Append "NAME: PATH: 1.7e+308 is not a duration (0 to 3600000 ms)". */
+void field_limit_say(struct strbuf *out, const char *name, const char *path,
+    double v, const struct field_limit *lim);
+
+/*
+ * One warning in `r` for the `nr` values made absent: `first` (as
+ * field_limit_say() put it), then `how` ("read as absent"), then how many
+ * more.
+ */
+void field_limit_note(struct results *r, const char *first, size_t nr,
+    const char *how);
+
+/*
+ * `s` into `*field` (which may be `s` itself), cut to RS_MAX_TEXT bytes
+ * with a marker of its length when longer.  The cut falls between UTF-8
+ * sequences and the result is never longer than the limit, so cutting
+ * again changes nothing.
+ */
+void field_text_set(char **field, const char *s);
+
 #endif

@@ -71,54 +71,19 @@ jr_fail(struct jr *r, const char *expected)
 	    r->path.buf, expected);
 }
 
-/* What a bounded kind of number is, and its limits (results.h). */
-struct limit {
-	const char *what;	/* "a duration" */
-	double lo, hi;
-	const char *range;	/* the limits for people */
-};
-
-static const struct limit *
-limit_of(enum field_kind kind)
-{
-	static const struct limit ms = {
-		"a duration", 0, RS_MAX_DURATION_MS, "0 to 3600000 ms"
-	}, long_ms = {
-		"an iteration's duration", 0, RS_MAX_ITERATION_MS,
-		"0 to 86400000 ms"
-	}, mono = {
-		"a monotonic time", -RS_MAX_MONO_MS, RS_MAX_MONO_MS,
-		"within +-2^53 ms"
-	}, count = {
-		"a count", 0, RS_MAX_COUNT, "0 to 2^53"
-	}, fps = {
-		"a frame rate", 0, RS_MAX_FPS, "0 to 1000 fps"
-	};
-
-	switch (kind) {
-	case FK_MS: return &ms;
-	case FK_LONG_MS: return &long_ms;
-	case FK_MONO: return &mono;
-	case FK_COUNT: return &count;
-	case FK_FPS: return &fps;
-	default: return NULL;
-	}
-}
-
 /*
  * Hold `v` at the current path to `lim`: 0 when inside; strict, the error;
  * lenient, 1 after noting the value (the caller makes it absent).  NAN is
  * never seen here: JSON has no literal for it, while 1e999 reads as inf.
  */
 static int
-jr_limit(struct jr *r, double v, const struct limit *lim)
+jr_limit(struct jr *r, double v, const struct field_limit *lim)
 {
 	struct strbuf msg = STRBUF_INIT;
 
-	if (isfinite(v) && v >= lim->lo && v <= lim->hi)
+	if (field_limit_holds(lim, v))
 		return 0;
-	strbuf_addf(&msg, "%s: %s: %.15g is not %s (%s)", r->name,
-	    r->path.buf, v, lim->what, lim->range);
+	field_limit_say(&msg, r->name, r->path.buf, v, lim);
 	if (r->strict) {
 		jg_error_set(JG_EINVAL, "%s", msg.buf);
 		strbuf_release(&msg);
@@ -128,29 +93,6 @@ jr_limit(struct jr *r, double v, const struct limit *lim)
 		strbuf_add(&r->dropped, msg.buf, msg.len);
 	strbuf_release(&msg);
 	return 1;
-}
-
-/*
- * `s` into `*field`, cut to RS_MAX_TEXT bytes with a marker when longer.
- * The cut falls between UTF-8 sequences and the result is never longer
- * than the limit, so reading a written file again cuts nothing.
- */
-static void
-text_set(char **field, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(s), keep = RS_MAX_TEXT - 64;
-
-	if (len <= RS_MAX_TEXT) {
-		rs_str_set(field, s);
-		return;
-	}
-	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
-		keep--;
-	strbuf_add(&sb, s, keep);
-	strbuf_addf(&sb, "\n[... cut: %zu bytes in all]", len);
-	rs_str_set(field, sb.buf);
-	strbuf_release(&sb);
 }
 
 /* 1 when `v` is a number holding an integer in [lo, hi]. */
@@ -178,7 +120,7 @@ read_list(struct jr *r, const cJSON *v, struct strlist *l, bool text)
 		if (text) {
 			char *cut = NULL;
 
-			text_set(&cut, item->valuestring);
+			field_text_set(&cut, item->valuestring);
 			strlist_add(l, cut);
 			free(cut);
 		} else {
@@ -202,7 +144,7 @@ read_scalar(struct jr *r, const cJSON *v, const struct field *f, char *p)
 		if (!cJSON_IsString(v))
 			return jr_fail(r, "a string");
 		if (f->kind == FK_TEXT)
-			text_set((char **)p, v->valuestring);
+			field_text_set((char **)p, v->valuestring);
 		else
 			rs_str_set((char **)p, v->valuestring);
 		return 0;
@@ -218,7 +160,7 @@ read_scalar(struct jr *r, const cJSON *v, const struct field *f, char *p)
 	case FK_FPS:
 		if (!cJSON_IsNumber(v))
 			return jr_fail(r, "a number");
-		ret = jr_limit(r, v->valuedouble, limit_of(f->kind));
+		ret = jr_limit(r, v->valuedouble, field_limit_of(f->kind));
 		if (ret < 0)
 			return ret;
 		*(double *)p = ret ? NAN : v->valuedouble;
@@ -479,7 +421,7 @@ read_counts(struct jr *r, const cJSON *obj, struct rs_frames *f,
 		/* A key is a frame's time: an hour at most (a lenient read
 		 * drops the bucket). */
 		else if (histogram)
-			ret = jr_limit(r, ms, limit_of(FK_MS));
+			ret = jr_limit(r, ms, field_limit_of(FK_MS));
 		if (ret < 0)
 			goto out;
 		jr_pop(r, old);
@@ -744,25 +686,6 @@ parse_text(const char *buf, size_t len, const char *name)
 	return NULL;
 }
 
-/*
- * One warning for the values a lenient read made absent: the first by its
- * path, the others counted.  Scope-less, so the report shows it with the
- * run's.
- */
-static void
-note_dropped(struct results *res, const struct jr *r)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	strbuf_addf(&msg, "%s; read as absent", r->dropped.buf);
-	if (r->nr_dropped > 1)
-		strbuf_addf(&msg, ", and %zu more value%s out of %s limits",
-		    r->nr_dropped - 1, r->nr_dropped > 2 ? "s" : "",
-		    r->nr_dropped > 2 ? "their" : "its");
-	results_add_warning(res, NULL, NULL, msg.buf);
-	strbuf_release(&msg);
-}
-
 static int
 parse(struct results **out, const char *buf, size_t len, const char *name,
     bool strict)
@@ -795,7 +718,8 @@ parse(struct results **out, const char *buf, size_t len, const char *name,
 		goto out;
 	}
 	if (r.nr_dropped)
-		note_dropped(res, &r);
+		field_limit_note(res, r.dropped.buf, r.nr_dropped,
+		    "read as absent");
 	*out = res;
 	res = NULL;
 out:

@@ -316,9 +316,12 @@ results_startup_to_json(const struct rs_startup *st)
 }
 
 int
-results_write(const struct results *r, const char *path)
+results_write(struct results *r, const char *path)
 {
-	char *json = results_to_json(r);
+	char *json;
+
+	results_hold_limits(r, path);
+	json = results_to_json(r);
 	int ret = file_write_atomic(path, json, strlen(json), 0666);
 
 	free(json);

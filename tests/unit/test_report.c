@@ -771,6 +771,7 @@ values_out_of_limits_refused_or_absent(void **state)
 	struct report_opts o = { files, 1, out, NULL, NULL, { 0 }, true };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
+	char *json;
 
 	rs_str_set(&r->device.key, "pixel-7");
 	it = rs_scenario_add_iteration(results_add_scenario(r, "feed"),
@@ -778,7 +779,11 @@ values_out_of_limits_refused_or_absent(void **state)
 	it->ok = true;
 	it->startup.present = true;
 	it->startup.total_ms = 1.7e308;
-	assert_int_equal(results_write(r, rpath), 0);
+	/* As an older jankgate wrote it: results_write() holds limits. */
+	json = results_to_json(r);
+	assert_int_equal(file_write_atomic(rpath, json, strlen(json), 0644),
+	    0);
+	free(json);
 	c->current.file = xstrdup(rpath);
 	add_scenario(c, "feed");
 	add_entry(c, "feed", NULL, "startup_ms", CMP_PASS);

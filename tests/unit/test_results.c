@@ -962,6 +962,60 @@ many_counts_read_sorted_and_once(void **state)
 	strbuf_release(&json);
 }
 
+/*
+ * results_write() holds the model to the limits before writing, as a
+ * lenient read would: what a device misreported is written as absent
+ * with one warning, long text is cut, and the file passes a strict read.
+ */
+static void
+write_holds_the_limits(void **state)
+{
+	char *path = xasprintf("%s/held.json", unit_tmpdir());
+	struct results *r = results_new(), *back = NULL;
+	struct rs_iteration *it;
+	struct rs_scene *sc;
+	char *big = xmalloc(3 * RS_MAX_TEXT + 1);
+
+	memset(big, 'x', 3 * RS_MAX_TEXT);
+	big[3 * RS_MAX_TEXT] = '\0';
+	it = rs_scenario_add_iteration(results_add_scenario(r, "s"), false);
+	it->startup.present = true;
+	it->startup.total_ms = 1.7e308;
+	it->startup.wait_ms = 400;
+	rs_str_set(&it->error, big);
+	strlist_add(&r->run.errors, big);
+	sc = rs_iteration_add_scene(it, "x");
+	rs_frames_add_bucket(&sc->frames, 8, 3);
+	rs_frames_add_bucket(&sc->frames, 4000000, 1);
+	sc->frames.p90_ms = INFINITY;
+	rs_iteration_add_block(it, "perf")->wall_ms = -5;
+	assert_int_equal(results_write(r, path), 0);
+	assert_true(isnan(it->startup.total_ms));
+	assert_true(it->startup.wait_ms == 400);
+	assert_int_equal(results_read_strict(&back, path), 0);
+	it = &back->scenarios[0].iterations[0];
+	assert_true(isnan(it->startup.total_ms));
+	assert_true(isnan(it->blocks[0].wall_ms));
+	assert_true(isnan(it->scenes[0].frames.p90_ms));
+	assert_int_equal(it->scenes[0].frames.nr_histogram, 1);
+	assert_true(strlen(it->error) <= RS_MAX_TEXT);
+	assert_non_null(strstr(it->error, "cut: 196608 bytes in all"));
+	assert_true(strlen(back->run.errors.items[0]) <= RS_MAX_TEXT);
+	assert_int_equal(back->nr_warnings, 1);
+	assert_true(!strncmp(back->warnings[0].message, path, strlen(path)));
+	assert_non_null(strstr(back->warnings[0].message, ": scenarios[0]."
+	    "iterations[0].startup.total_ms: 1.7e+308 is not a duration (0 "
+	    "to 3600000 ms); written as absent, and 3 more values out of "
+	    "their limits"));
+	/* Held once, it stays: a second write adds nothing. */
+	assert_int_equal(results_hold_limits(r, path), 0);
+	assert_int_equal(r->nr_warnings, 1);
+	results_free(back);
+	results_free(r);
+	free(big);
+	free(path);
+}
+
 /* Broken JSON is reported with its line and column. */
 static void
 invalid_json_reports_position(void **state)
@@ -1353,6 +1407,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lenient_read_drops_values_out_of_limits),
 	cmocka_unit_test(long_text_is_cut_with_a_marker),
 	cmocka_unit_test(many_counts_read_sorted_and_once),
+	cmocka_unit_test(write_holds_the_limits),
 	cmocka_unit_test(invalid_json_reports_position),
 	cmocka_unit_test(hostile_strings_round_trip),
 	cmocka_unit_test(invalid_utf8_is_replaced),
