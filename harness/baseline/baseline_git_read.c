@@ -509,7 +509,7 @@ baseline_store_history(struct baseline_entry **out, size_t *nr,
  * The subtrees named `name` in `tree` and `ptree` (either may be NULL) when
  * the one in `tree` is a directory that differs from the other: returns 1
  * with *sub (and *psub when ptree has a directory there) loaded, 0 when
- * unchanged or not a directory, or an error.
+ * unchanged or not a directory, or an error with neither loaded.
  */
 static int
 changed_subtree(git_tree **sub, git_tree **psub, struct baseline_store *bs,
@@ -526,9 +526,13 @@ changed_subtree(git_tree **sub, git_tree **psub, struct baseline_store *bs,
 		return 0;
 	if (git_tree_lookup(sub, bs->repo, git_tree_entry_id(e)) < 0 ||
 	    (pe && git_tree_entry_type(pe) == GIT_OBJECT_TREE &&
-	    git_tree_lookup(psub, bs->repo, git_tree_entry_id(pe)) < 0))
+	    git_tree_lookup(psub, bs->repo, git_tree_entry_id(pe)) < 0)) {
+		/* The caller frees nothing on an error: the first may be. */
+		git_tree_free(*sub);
+		*sub = NULL;
 		return fail_damaged(bs, "cannot read a tree of '%s'",
 		    bs->name);
+	}
 	return 1;
 }
 
