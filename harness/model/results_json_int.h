@@ -74,8 +74,8 @@ enum field_kind {
 	 * "Limits"): a number outside is refused or read as absent.
 	 */
 	FK_MS,		/* a duration, 0 to RS_MAX_DURATION_MS */
-	FK_LONG_MS,	/* an iteration's duration, 0 to RS_MAX_ITERATION_MS */
-	FK_MONO,	/* a monotonic time, -RS_MAX_MONO_MS to RS_MAX_MONO_MS */
+	FK_LONG_MS,	/* an iteration's duration, to RS_MAX_ITERATION_MS */
+	FK_MONO,	/* a monotonic time, within +-RS_MAX_MONO_MS */
 	FK_COUNT,	/* frames or events, 0 to RS_MAX_COUNT */
 	FK_FPS,		/* frames per second, 0 to RS_MAX_FPS */
 	/* Free text, cut to RS_MAX_TEXT bytes on reading (results.h). */

@@ -54,7 +54,7 @@ struct report_dir {
 	struct strlist cmp_names;	/* file names, sorted */
 	struct strbuf *cmp_data;	/* their bytes, the attachments */
 	struct comparison **cmps;	/* the same, parsed */
-	bool *cmp_left_out;		/* over MAIL_ATTACH_MAX (fit_limits) */
+	bool *cmp_left_out;	/* over MAIL_ATTACH_MAX (fit_limits) */
 };
 
 static void
