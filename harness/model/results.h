@@ -39,11 +39,12 @@
 #define RS_SCHEMA "jankgate.results/1"
 
 /*
- * Limits: what a number or a text in a file may hold (results_read.c; the
- * man page's FILES says the same).  A value outside is not a measurement
- * but a broken clock, a source's parse gone wrong or a hand-edited file,
- * and would cost the report and compare their arithmetic (an axis to
- * 1.7e308 ms).  Infinities and negative durations are outside too.
+ * Limits: what a number or a text in a file may hold (results_limits.c;
+ * the man page's check says the same).  A value outside is not a
+ * measurement but a broken clock, a source's parse gone wrong or a
+ * hand-edited file, and would cost the report and compare their
+ * arithmetic (an axis to 1.7e308 ms).  Infinities and negative durations
+ * are outside too.
  *
  *   durations (startup, frame, phase, block, method)  0 to an hour
  *   an iteration's duration_ms                        0 to a day
