@@ -55,18 +55,16 @@ struct hist {
 	double total;
 };
 
+/*
+ * Appended, not merged: svg_histogram() sorts and merges buckets of one
+ * ms, where a search here per bucket took time quadratic in the number of
+ * distinct buckets, which a file chooses.
+ */
 static void
 hist_add(struct hist *h, double ms, double count)
 {
-	size_t i;
-
-	for (i = 0; i < h->nr && h->b[i].ms != ms; i++)
-		;
-	if (i == h->nr) {
-		XALLOC_GROW(h->b, h->nr + 1, h->alloc);
-		h->b[h->nr++] = (struct svg_bucket){ ms, 0 };
-	}
-	h->b[i].count += count;
+	XALLOC_GROW(h->b, h->nr + 1, h->alloc);
+	h->b[h->nr++] = (struct svg_bucket){ ms, count };
 	h->total += count;
 }
 
