@@ -47,6 +47,12 @@
  * data chose (1.7e308 + a step is 1.7e308, and the loop would never end).
  */
 #define MAX_TICKS 12
+/*
+ * Bars of a histogram at most: more distinct buckets (a file may hold
+ * thousands) are drawn in groups of neighbours, each from its first
+ * bucket's ms, so the chart keeps its size whatever the data.
+ */
+#define MAX_SLOTS 120
 
 /* A plot area inside the viewBox. */
 struct plot {
@@ -360,6 +366,19 @@ collect_slots(struct slot **out, const struct svg_hist *side[2],
 		} else {
 			s[merged++] = s[i];
 		}
+	}
+	if (merged > MAX_SLOTS) {
+		size_t per = (merged + MAX_SLOTS - 1) / MAX_SLOTS, n = 0;
+
+		for (size_t i = 0; i < merged; i++) {
+			if (i % per == 0) {
+				s[n++] = s[i];
+				continue;
+			}
+			s[n - 1].count[0] += s[i].count[0];
+			s[n - 1].count[1] += s[i].count[1];
+		}
+		merged = n;
 	}
 	*out = s;
 	return merged;

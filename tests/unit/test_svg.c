@@ -591,6 +591,30 @@ draw_far_timeline(void)
 }
 
 /*
+ * Thousands of distinct buckets (a file chooses how many) are drawn as
+ * 120 bars at most, neighbours grouped, every frame still counted.
+ */
+static void
+many_buckets_draw_bounded_bars(void **state)
+{
+	struct svg_bucket *b = xcalloc(5000, sizeof(*b));
+	struct svg_hist h = { b, 5000 };
+	xmlDocPtr doc;
+	char *svg;
+
+	for (int i = 0; i < 5000; i++)
+		b[i] = (struct svg_bucket){ 5000 - i, 1 };
+	svg = svg_histogram(NULL, &h, NULL);
+	doc = check_chart(svg, "frame-time distribution");
+	assert_true(count_elements(doc, "rect", COLOR_CUR) <= 121);
+	assert_true(count_elements(doc, "rect", COLOR_CUR) >= 100);
+	assert_non_null(strstr(svg, "current: 5000 frames"));
+	xmlFreeDoc(doc);
+	free(svg);
+	free(b);
+}
+
+/*
  * A value as large as a double holds (1.7e308, which a startup once was)
  * ends: the axes draw a bounded number of gridlines, the charts stay
  * well-formed and hold no "inf" or "nan".
@@ -708,6 +732,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sparkline_gaps_and_last_point),
 	cmocka_unit_test(bars_to_scale_with_whiskers),
 	cmocka_unit_test(huge_values_draw_bounded_axes),
+	cmocka_unit_test(many_buckets_draw_bounded_bars),
 	cmocka_unit_test(output_is_deterministic),
 	cmocka_unit_test(numbers_ignore_the_locale),
 };
