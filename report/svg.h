@@ -68,7 +68,8 @@ struct svg_opts {
 /*
  * The frame-time distribution of `base` against `cur` (either may be NULL
  * or empty): bars of the share of each side's frames per bucket, over the
- * union of their buckets, the budget line when o->refresh_hz > 0.
+ * union of their buckets (neighbours grouped past 120 of them), the budget
+ * line when o->refresh_hz > 0.
  */
 char *svg_histogram(const struct svg_hist *base, const struct svg_hist *cur,
     const struct svg_opts *o);
