@@ -15,12 +15,14 @@
  * type one of commit, tree, blob, tag; nothing after the stream.  A
  * damaged file is an error naming the object; an intact or absent one is
  * passed through to libgit2's backends, which then read it as always (and
- * check its hash).  Packs are left to libgit2: their reader stops on
- * truncated input.  The guard writes nothing.
+ * check its hash).  The guard writes nothing.
  *
- * Reading a FIFO never ends either: before libgit2 reads a ref, the
- * store checks that HEAD, packed-refs, every file under refs/ and every
- * pack file is a regular file (bgit_guard_files()).
+ * The rest is checked once, when the store opens the repository
+ * (bgit_guard_files()).  Reading a FIFO never ends: HEAD, packed-refs,
+ * every file under refs/ and every pack file must be regular files.
+ * libgit2 1.5 trusts a pack and its index, and a damaged one can make it
+ * read outside the file: every pack, its index and a multi-pack-index
+ * must match the SHA-1 checksum git ends them with.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,11 +33,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "baseline_git_int.h"
+#include "hash.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -349,6 +353,126 @@ find_odd_file(char **bad, const char *dir, const char *rel, int depth)
 	return found;
 }
 
+/*
+ * Map the file at `path` read-only: its bytes in *map and *len (unmap
+ * with munmap), or -1.  An empty file maps to nothing and is -1 too.
+ */
+static int
+map_file(const char *path, unsigned char **map, size_t *len)
+{
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return -1;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	*map = p;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/*
+ * Whether the `len` bytes at `buf` end with the SHA-1 of what comes
+ * before, as every pack, pack index and multi-pack-index does.
+ */
+static int
+trailer_ok(const unsigned char *buf, size_t len)
+{
+	unsigned char sum[HASH_SHA1_SIZE];
+
+	if (len < HASH_SHA1_SIZE)
+		return 0;
+	hash_sha1(sum, buf, len - HASH_SHA1_SIZE);
+	return !memcmp(sum, buf + len - HASH_SHA1_SIZE, HASH_SHA1_SIZE);
+}
+
+/*
+ * Check a pack and its index against their checksums: NULL when both
+ * hold, else what is wrong.  libgit2 1.5 trusts both, and a flipped
+ * byte in either can make it read outside the file (a crash) instead
+ * of failing.  This reads every byte of the pack once per open: baseline
+ * repositories hold small JSON files, and their packs are small.
+ */
+static const char *
+pack_check(const char *pack_path)
+{
+	unsigned char *pack = NULL, *idx = NULL;
+	size_t pack_len = 0, idx_len = 0;
+	size_t stem = strlen(pack_path) - strlen(".pack");
+	char *idx_path = xasprintf("%.*s.idx", (int)stem, pack_path);
+	const char *why = NULL;
+
+	if (map_file(pack_path, &pack, &pack_len) < 0)
+		why = "it cannot be read";
+	else if (pack_len < 12 + HASH_SHA1_SIZE || memcmp(pack, "PACK", 4))
+		why = "it is not a pack";
+	else if (!trailer_ok(pack, pack_len))
+		why = "it does not match its checksum";
+	else if (map_file(idx_path, &idx, &idx_len) < 0)
+		why = "its .idx cannot be read";
+	else if (idx_len < 2 * HASH_SHA1_SIZE || !trailer_ok(idx, idx_len))
+		why = "its .idx does not match its checksum";
+	else if (memcmp(idx + idx_len - 2 * HASH_SHA1_SIZE,
+	    pack + pack_len - HASH_SHA1_SIZE, HASH_SHA1_SIZE))
+		why = "its .idx is another pack's";
+	if (pack)
+		munmap(pack, pack_len);
+	if (idx)
+		munmap(idx, idx_len);
+	free(idx_path);
+	return why;
+}
+
+/* Check every pack in `dir` (`rel` in messages): 0 or JG_EIO. */
+static int
+packs_check(struct baseline_store *bs, const char *dir, const char *rel)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = 0;
+
+	while (d && !err && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		const char *why = NULL;
+		char *path;
+
+		if (n > 5 && !strcmp(de->d_name + n - 5, ".pack")) {
+			path = xasprintf("%s/%s", dir, de->d_name);
+			why = pack_check(path);
+			free(path);
+		} else if (!strcmp(de->d_name, "multi-pack-index")) {
+			unsigned char *m;
+			size_t len;
+
+			path = xasprintf("%s/%s", dir, de->d_name);
+			if (map_file(path, &m, &len) < 0) {
+				why = "it cannot be read";
+			} else {
+				if (!trailer_ok(m, len))
+					why = "it does not match its checksum";
+				munmap(m, len);
+			}
+			free(path);
+		}
+		if (why) {
+			git_error_clear();
+			err = fail_damaged(bs, "'%s/%s' in '%s' is damaged: %s",
+			    rel, de->d_name, bs->name, why);
+		}
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
 int
 bgit_guard_files(struct baseline_store *bs)
 {
@@ -382,6 +506,11 @@ bgit_guard_files(struct baseline_store *bs)
 		    bad, bs->name);
 	}
 	free(bad);
+	if (!err) {
+		path = xasprintf("%s/objects/pack", common);
+		err = packs_check(bs, path, "objects/pack");
+		free(path);
+	}
 	return err;
 }
 

@@ -484,36 +484,78 @@ deleted_tip_names_missing_object(void **state)
 	free(repo);
 }
 
-/* A pack cut in half: its objects cannot be read, which is damage. */
-static void
-truncated_pack_is_damage(void **state)
+/* The pack or index file (ext ".pack" or ".idx") of a packed copy. */
+static char *
+packed_repo(char **file, const char *ext)
 {
 	char tip[BASELINE_OID_HEXSZ + 1];
 	char *repo = repo_with_runs(3, tip);
 	char *dir = xasprintf("%s/objects/pack", repo);
-	struct outcome o;
-	struct stat st;
-	char *pack = NULL;
-	DIR *d;
 	struct dirent *de;
+	DIR *d;
 
 	free(git(repo, "repack", "-adq", NULL));
 	free(git(repo, "prune-packed", NULL, NULL));
+	*file = NULL;
 	assert_non_null(d = opendir(dir));
 	while ((de = readdir(d)))
-		if (strstr(de->d_name, ".pack"))
-			pack = xasprintf("%s/%s", dir, de->d_name);
+		if (strlen(de->d_name) > strlen(ext) && !strcmp(de->d_name +
+		    strlen(de->d_name) - strlen(ext), ext))
+			*file = xasprintf("%s/%s", dir, de->d_name);
 	closedir(d);
-	assert_non_null(pack);
-	assert_int_equal(stat(pack, &st), 0);
-	assert_int_equal(chmod(pack, 0644), 0);
-	assert_int_equal(truncate(pack, st.st_size / 2), 0);
-	o = try_op(repo, OP_HISTORY, "main");
-	assert_int_equal(o.rc, JG_EIO);
-	assert_non_null(strstr(o.msg, "git fsck"));
-	free(pack);
+	assert_non_null(*file);
+	assert_int_equal(chmod(*file, 0644), 0);
 	free(dir);
-	free(repo);
+	return repo;
+}
+
+/* Flip one bit of the file at `path`, `at` bytes from its start. */
+static void
+flip_bit(const char *path, off_t at)
+{
+	unsigned char c;
+	int fd = open(path, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, at), 1);
+	c ^= 0x10;
+	assert_int_equal(pwrite(fd, &c, 1, at), 1);
+	close(fd);
+}
+
+/*
+ * A pack cut in half, one bit flipped in a pack or in its index: each
+ * read names the pack before libgit2 reads it (libgit2 1.5 trusts an
+ * index, and a damaged one can make it read outside the file).
+ */
+static void
+damaged_pack_is_damage(void **state)
+{
+	static const struct {
+		const char *ext;
+		int cut;
+		off_t at;
+	} cases[] = {
+		{ ".pack", 1, 0 },
+		{ ".pack", 0, 40 },
+		{ ".idx", 0, 8 },
+		{ ".idx", 0, 1100 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *file, *repo = packed_repo(&file, cases[i].ext);
+		struct stat st;
+
+		assert_int_equal(stat(file, &st), 0);
+		if (cases[i].cut)
+			assert_int_equal(truncate(file, st.st_size / 2), 0);
+		else
+			flip_bit(file, cases[i].at % st.st_size);
+		assert_damage(repo, OP_HISTORY, "main", "objects/pack/pack-");
+		assert_damage(repo, OP_LOG, "main", "is damaged");
+		free(file);
+		free(repo);
+	}
 }
 
 /*
@@ -553,7 +595,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(garbage_packed_ref_is_damage),
 	cmocka_unit_test(only_garbage_ref_is_not_empty),
 	cmocka_unit_test(deleted_tip_names_missing_object),
-	cmocka_unit_test(truncated_pack_is_damage),
+	cmocka_unit_test(damaged_pack_is_damage),
 	cmocka_unit_test(newer_schema_is_not_replaced),
 };
 
