@@ -195,20 +195,22 @@ void compare_blocks(struct comparison *c, const char *scenario,
 
 /*
  * docs/method.md, step 9 (compare_confirm.c).  compare_suspects() appends
- * to `out` each scenario of `c` (once, in order) with a regression entry
- * or block: what an A/B is asked to confirm.  compare_confirm() rewrites
- * the regressions of `hist` by what the interleaved A/B `ab` (B tonight's
- * build, A the previous accepted one, on the same phones) found of their
- * scene: confirmed (kept, the A/B's evidence in the reason), undecided
- * (inconclusive) or cleared (pass); a whole-ms frame percentile that moved
- * by one vsync step of `vsync_ms` alone confirms nothing.  `what` names
- * the A/B in the reasons and warnings.  Returns the regressions
- * confirmed.
+ * to `out` each scenario of `c` (once, in order) with a regression, an
+ * inconclusive or a suspect entry or block: what an A/B is asked about.
+ * compare_confirm() rewrites those verdicts of `hist` by what the
+ * interleaved A/B `ab` (B tonight's build, A the previous accepted one,
+ * on the same phones) found of their scene: a regression is confirmed
+ * (kept, the A/B's evidence in the reason), undecided (inconclusive) or
+ * cleared (pass); an inconclusive or a suspect is found (a regression),
+ * settled (a pass) or left as it was.  A whole-ms frame percentile that moved by one vsync
+ * step of `vsync_ms` alone confirms nothing.  `what` names the A/B in
+ * the reasons and warnings.  Returns the regressions that stand
+ * (confirmed or found).
  */
 void compare_suspects(struct strlist *out, const struct comparison *c);
 /*
- * Append to `out` each scenario (once) with a regression of `hist` whose
- * scene `ab` leaves undecided so far: what another round of the A/B is
+ * Append to `out` each scenario (once) with a regression, inconclusive or
+ * suspect of `hist` whose scene `ab` leaves undecided so far: what another round of the A/B is
  * for (a scene confirmed or cleared needs no more).
  */
 void compare_confirm_undecided(struct strlist *out,

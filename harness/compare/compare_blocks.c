@@ -31,7 +31,9 @@
  * number of new signatures tested it is a regression of its scene;
  * before the last of several looks, inconclusive while it could still
  * reach the last look's level (projected_p()), so the gate measures the
- * scenario again (cmp_decide_blocks()).  Blocks without a signature are
+ * scenario again (cmp_decide_blocks()); a pass at p <= suspect_fdr times
+ * the comparison's share over the signatures tested is a suspect (step
+ * 8), as a passing entry by its BH q.  Blocks without a signature are
  * not grouped here (they still count in the metrics), and a scope with
  * no valid current iteration is skipped, since nothing can be said to
  * have gone away from a run that did not happen.
@@ -395,5 +397,9 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 		else if (o->looks > 1 && !o->last &&
 		    projected_p(b, o) <= last)
 			b->verdict = CMP_INCONCLUSIVE;
+		/* Step 8: a pass that leans worse, as the entries' BH. */
+		b->suspect = b->verdict == CMP_PASS && o->suspect_fdr > 0 &&
+		    b->p_value <= o->suspect_fdr * c->share /
+		    (double)tested;
 	}
 }

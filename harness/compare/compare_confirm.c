@@ -37,6 +37,18 @@
  *
  * Both tests must reject for a night to fail, so a false regression needs
  * two: the A/B spends alpha over the suspects alone (gate_confirm.c).
+ *
+ * What the history left undecided (an inconclusive entry or block after
+ * its last look: a session it could not place) and its suspects (passes
+ * worse by T whose evidence reached the suspects' level, step 8: a real
+ * change a short window could not show at the night's level) are put to
+ * the same A/B, which then decides alone, by the same rules: a regression
+ * of the scene makes either a regression (found), a clearing a pass
+ * (settled), anything else leaves it as it was.  The A/B's alpha is shared over every
+ * scenario it measures, accused or undecided, so that the night's false
+ * regressions stay within its alpha whichever of the two paths they take
+ * (the A/B's data are new, so which scenarios the history selected does
+ * not bias them).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -166,15 +178,33 @@ scene_state(const struct comparison *ab, const char *scenario,
 	return undecided ? SCENE_UNDECIDED : SCENE_CLEARED;
 }
 
+/*
+ * What the A/B is asked about: the history's regressions, what it left
+ * undecided, and its suspects (passes that lean worse, step 8).
+ */
+static bool
+asked_entry(const struct cmp_entry *e)
+{
+	return e->verdict == CMP_REGRESSION || e->verdict ==
+	    CMP_INCONCLUSIVE || (e->verdict == CMP_PASS && e->suspect);
+}
+
+static bool
+asked_block(const struct cmp_block *b)
+{
+	return b->verdict == CMP_REGRESSION || b->verdict ==
+	    CMP_INCONCLUSIVE || (b->verdict == CMP_PASS && b->suspect);
+}
+
 void
 compare_suspects(struct strlist *out, const struct comparison *c)
 {
 	for (size_t i = 0; i < c->nr_entries; i++)
-		if (c->entries[i].verdict == CMP_REGRESSION &&
+		if (asked_entry(&c->entries[i]) &&
 		    strlist_find(out, c->entries[i].scenario) < 0)
 			strlist_add(out, c->entries[i].scenario);
 	for (size_t i = 0; i < c->nr_blocks; i++)
-		if (c->blocks[i].verdict == CMP_REGRESSION &&
+		if (asked_block(&c->blocks[i]) &&
 		    strlist_find(out, c->blocks[i].scenario) < 0)
 			strlist_add(out, c->blocks[i].scenario);
 }
@@ -189,7 +219,7 @@ compare_confirm_undecided(struct strlist *out, const struct comparison *hist,
 		const struct cmp_entry *e = &hist->entries[i];
 
 		strbuf_reset(&why);
-		if (e->verdict == CMP_REGRESSION &&
+		if (asked_entry(e) &&
 		    strlist_find(out, e->scenario) < 0 &&
 		    scene_state(ab, e->scenario, e->scene, e->metric, NULL,
 		    vsync_ms, &why) == SCENE_UNDECIDED)
@@ -199,7 +229,7 @@ compare_confirm_undecided(struct strlist *out, const struct comparison *hist,
 		const struct cmp_block *b = &hist->blocks[i];
 
 		strbuf_reset(&why);
-		if (b->verdict == CMP_REGRESSION &&
+		if (asked_block(b) &&
 		    strlist_find(out, b->scenario) < 0 &&
 		    scene_state(ab, b->scenario, b->scene, NULL,
 		    b->signature, vsync_ms, &why) == SCENE_UNDECIDED)
@@ -219,62 +249,104 @@ where_of(struct strbuf *sb, const char *scenario, const char *scene)
 		strbuf_addf(sb, "%s", scenario);
 }
 
-size_t
-compare_confirm(struct comparison *hist, const struct comparison *ab,
-    double vsync_ms, const char *what)
+/* What compare_confirm() made of the history's verdicts. */
+struct tally {
+	size_t confirmed, undecided, cleared;	/* of its regressions */
+	size_t found, settled, open;		/* of what it left undecided */
+};
+
+/* An entry of the history, by the A/B's word on its scene. */
+static void
+confirm_entry(struct comparison *hist, struct cmp_entry *e,
+    const struct comparison *ab, double vsync_ms, const char *what,
+    struct tally *t)
 {
 	struct strbuf why = STRBUF_INIT, at = STRBUF_INIT;
-	size_t confirmed = 0, undecided = 0, cleared = 0;
+	enum scene_state st = scene_state(ab, e->scenario, e->scene, e->metric,
+	    NULL, vsync_ms, &why);
+	char *was = xstrdup(e->reason ? e->reason : cmp_verdict_name(
+	    e->verdict));
 
-	for (size_t i = 0; i < hist->nr_entries; i++) {
-		struct cmp_entry *e = &hist->entries[i];
-		enum scene_state st;
-		char *was;
+	where_of(&at, e->scenario, e->scene);
+	if (e->verdict != CMP_REGRESSION) {
+		const char *had = e->verdict == CMP_INCONCLUSIVE ?
+		    "the history could not decide" : "a suspect of the history";
 
-		if (e->verdict != CMP_REGRESSION)
-			continue;
-		strbuf_reset(&why);
-		st = scene_state(ab, e->scenario, e->scene, e->metric, NULL,
-		    vsync_ms, &why);
-		was = xstrdup(e->reason ? e->reason : "regression");
-		where_of(&at, e->scenario, e->scene);
 		if (st == SCENE_CONFIRMED) {
-			cmp_set_reasonf(e, "%s; confirmed by %s: %s", was,
+			e->verdict = CMP_REGRESSION;
+			e->suspect = false;
+			cmp_set_reasonf(e, "%s (%s); found by %s: %s", had, was,
 			    what, why.buf);
-			confirmed++;
-		} else if (st == SCENE_UNDECIDED) {
-			e->verdict = CMP_INCONCLUSIVE;
-			cmp_set_reasonf(e, "the history found a regression "
-			    "(%s); %s neither confirmed nor cleared %s", was,
-			    what, at.buf);
-			undecided++;
-		} else {
+			strlist_addf(&hist->confirmation, "%s %s: %s (%s), "
+			    "found a regression by %s: %s", at.buf, e->metric,
+			    had, was, what, why.buf);
+			t->found++;
+		} else if (st == SCENE_CLEARED) {
 			e->verdict = CMP_PASS;
-			cmp_set_reasonf(e, "the history found a regression "
-			    "(%s); not confirmed: %s found %s no worse%s%s",
-			    was, what, at.buf, why.len ? " than " : "",
+			e->suspect = false;
+			cmp_set_reasonf(e, "%s (%s); %s found %s no worse%s%s",
+			    had, was, what, at.buf, why.len ? " than " : "",
 			    why.buf);
-			strlist_addf(&hist->confirmation, "%s %s: the history's "
-			    "regression (%s) was not confirmed by %s: passed",
-			    at.buf, e->metric, was, what);
-			cleared++;
+			t->settled++;
+		} else {
+			t->open++;
 		}
-		free(was);
+	} else if (st == SCENE_CONFIRMED) {
+		cmp_set_reasonf(e, "%s; confirmed by %s: %s", was, what,
+		    why.buf);
+		t->confirmed++;
+	} else if (st == SCENE_UNDECIDED) {
+		e->verdict = CMP_INCONCLUSIVE;
+		cmp_set_reasonf(e, "the history found a regression (%s); %s "
+		    "neither confirmed nor cleared %s", was, what, at.buf);
+		t->undecided++;
+	} else {
+		e->verdict = CMP_PASS;
+		cmp_set_reasonf(e, "the history found a regression (%s); not "
+		    "confirmed: %s found %s no worse%s%s", was, what, at.buf,
+		    why.len ? " than " : "", why.buf);
+		strlist_addf(&hist->confirmation, "%s %s: the history's "
+		    "regression (%s) was not confirmed by %s: passed", at.buf,
+		    e->metric, was, what);
+		t->cleared++;
 	}
-	for (size_t i = 0; i < hist->nr_blocks; i++) {
-		struct cmp_block *b = &hist->blocks[i];
-		enum scene_state st;
+	free(was);
+	strbuf_release(&why);
+	strbuf_release(&at);
+}
 
-		if (b->verdict != CMP_REGRESSION)
-			continue;
-		strbuf_reset(&why);
-		st = scene_state(ab, b->scenario, b->scene, NULL,
-		    b->signature, vsync_ms, &why);
-		where_of(&at, b->scenario, b->scene);
-		if (st == SCENE_CONFIRMED) {
-			confirmed++;
-			continue;
+/* A new block signature of the history, likewise. */
+static void
+confirm_block(struct comparison *hist, struct cmp_block *b,
+    const struct comparison *ab, double vsync_ms, const char *what,
+    struct tally *t)
+{
+	struct strbuf why = STRBUF_INIT, at = STRBUF_INIT;
+	enum scene_state st = scene_state(ab, b->scenario, b->scene, NULL,
+	    b->signature, vsync_ms, &why);
+
+	where_of(&at, b->scenario, b->scene);
+	if (b->verdict != CMP_REGRESSION) {
+		if (st == SCENE_UNDECIDED) {
+			t->open++;
+		} else {
+			strlist_addf(&hist->confirmation, "%s: the new block "
+			    "%s (in %g of %g iterations, p %.2g), %s by the "
+			    "history, was %s by %s%s%s", at.buf,
+			    b->signature, b->cur.carriers, b->cur.iterations,
+			    b->p_value, b->verdict == CMP_INCONCLUSIVE ?
+			    "undecided" : "suspected", st == SCENE_CONFIRMED ?
+			    "found a regression" : "cleared", what, why.len ?
+			    ": " : "", why.buf);
+			b->verdict = st == SCENE_CONFIRMED ? CMP_REGRESSION :
+			    CMP_PASS;
+			b->suspect = false;
+			*(st == SCENE_CONFIRMED ? &t->found : &t->settled) +=
+			    1;
 		}
+	} else if (st == SCENE_CONFIRMED) {
+		t->confirmed++;
+	} else {
 		b->verdict = st == SCENE_UNDECIDED ? CMP_INCONCLUSIVE :
 		    CMP_PASS;
 		strlist_addf(&hist->confirmation, "%s: the history's new block "
@@ -283,17 +355,39 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 		    b->p_value, st == SCENE_UNDECIDED ? "neither confirmed "
 		    "nor cleared" : "not confirmed", what,
 		    st == SCENE_UNDECIDED ? ": inconclusive" : ": passed");
-		if (st == SCENE_UNDECIDED)
-			undecided++;
-		else
-			cleared++;
+		*(st == SCENE_UNDECIDED ? &t->undecided : &t->cleared) += 1;
 	}
-	strlist_addf(&hist->confirmation, "%s: %zu of the history's "
-	    "%zu regression%s confirmed, %zu undecided, %zu cleared", what,
-	    confirmed, confirmed + undecided + cleared,
-	    confirmed + undecided + cleared == 1 ? "" : "s", undecided,
-	    cleared);
 	strbuf_release(&why);
 	strbuf_release(&at);
-	return confirmed;
+}
+
+size_t
+compare_confirm(struct comparison *hist, const struct comparison *ab,
+    double vsync_ms, const char *what)
+{
+	struct tally t = { 0, 0, 0, 0, 0, 0 };
+	size_t accused;
+
+	for (size_t i = 0; i < hist->nr_entries; i++)
+		if (asked_entry(&hist->entries[i]))
+			confirm_entry(hist, &hist->entries[i], ab, vsync_ms,
+			    what, &t);
+	for (size_t i = 0; i < hist->nr_blocks; i++)
+		if (asked_block(&hist->blocks[i]))
+			confirm_block(hist, &hist->blocks[i], ab, vsync_ms,
+			    what, &t);
+	accused = t.confirmed + t.undecided + t.cleared;
+	if (t.found + t.settled + t.open)
+		strlist_addf(&hist->confirmation, "%s: %zu of the history's "
+		    "%zu regression%s confirmed, %zu undecided, %zu cleared; "
+		    "of the %zu it left undecided or suspected, %zu found "
+		    "regressions, %zu passed, %zu still open", what, t.confirmed, accused,
+		    accused == 1 ? "" : "s", t.undecided, t.cleared, t.found +
+		    t.settled + t.open, t.found, t.settled, t.open);
+	else
+		strlist_addf(&hist->confirmation, "%s: %zu of the history's "
+		    "%zu regression%s confirmed, %zu undecided, %zu cleared",
+		    what, t.confirmed, accused, accused == 1 ? "" : "s",
+		    t.undecided, t.cleared);
+	return t.confirmed + t.found;
 }

@@ -185,10 +185,13 @@ struct cmp_block {
 	 * iterations may make one is inconclusive; everything else
 	 * passes.  `p_value`: the exact test of its carriers, NAN when
 	 * not tested.  `look`: the look whose numbers these are.
+	 * `suspect`: a pass whose p is at most suspect_fdr times the
+	 * share over the signatures tested (docs/method.md, step 8).
 	 */
 	enum cmp_verdict verdict;
 	double p_value;
 	int look;
+	bool suspect;
 };
 
 /*

@@ -649,6 +649,8 @@ read_block(struct cr *r, const cJSON *o, void *dst)
 	free(status);
 	if (!rc)
 		rc = get_num(r, o, "p_value", &b->p_value);
+	if (!rc)
+		rc = get_bool(r, o, "suspect", &b->suspect);
 	if (!rc) {
 		double look = b->look;
 

@@ -45,6 +45,7 @@
  *                               stepped_started, stepped_by },
  *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
+ *                      verdict, p_value, suspect, look,
  *                      baseline: SIDE, current: SIDE, stack: [str] } ],
  *     "explains":  [ ENTRY ]   (the explain metrics, metrics_explain.h),
  *     "methods":   [ { device, scenario, scene, name, source, status,
@@ -232,6 +233,7 @@ write_block(struct jsonw *w, const struct cmp_block *b)
 	jsonw_str(w, "status", cmp_block_status_name(b->status));
 	jsonw_str(w, "verdict", cmp_verdict_name(b->verdict));
 	jsonw_num(w, "p_value", b->p_value);
+	jsonw_lit(w, "suspect", b->suspect ? "true" : "false");
 	jsonw_num(w, "look", (double)b->look);
 	write_side(w, "baseline", &b->base);
 	write_side(w, "current", &b->cur);

@@ -1,8 +1,9 @@
 /*
  * gate_confirm.c: confirm before failing (docs/method.md, step 9).
  *
- * When a key's looks against the stored window end in a regression and
- * the previous accepted build is at hand (--confirm-apk, else the pattern
+ * When a key's looks against the stored window end in a regression, or
+ * leave something undecided or suspect (a pass that leans worse, step
+ * 8), and the previous accepted build is at hand (--confirm-apk, else the pattern
  * baseline.previous_apk, its {version_name} and {version_code} those of
  * the newest run of the key's window), the regression is put to an
  * interleaved A/B on the same phones before it fails the night: the old
@@ -10,8 +11,8 @@
  * context of its own, writing under OUT/confirm/<key>/:
  *
  *   - only the suspect scenarios (compare_suspects(): those with a
- *     regression), and of those only the ones whose accused scenes are
- *     still undecided after each round (compare_confirm_undecided()), up
+ *     regression, an inconclusive or a suspect), and of those only the ones whose
+ *     accused or undecided scenes the A/B has not settled after each round (compare_confirm_undecided()), up
  *     to GATE_AB_ROUNDS rounds; keys with the same previous build and
  *     the same suspects share one A/B, on their phones together;
  *   - a pre-heat block of the new build first (OUT/confirm/<key>/heat/,
@@ -19,9 +20,11 @@
  *     a phone warming up during the first A block would make A look
  *     faster;
  *   - each key's comparisons at its suspects' share of alpha over every
- *     suspect scenario of the night: a night fails only when both the
- *     history and the A/B reject, so the A/B's family is the suspects
- *     alone; spent over the rounds by Pocock's rule, which gives the
+ *     suspect scenario of this gate (times its shard's part of the
+ *     night, when sharded): a night fails on an accused scene
+ *     only when both the history and the A/B reject, and on an undecided
+ *     one only when the A/B does, on data of its own, so the A/B's
+ *     family is the suspects alone; spent over the rounds by Pocock's rule, which gives the
  *     first round 30 % of it (the late rule of the history's looks gives
  *     it under 1 %): a regression plain enough to have been accused is
  *     usually settled by one round, and every round is four blocks of
@@ -29,8 +32,11 @@
  *
  * compare_confirm() then rewrites the key's comparison scene by scene:
  * confirmed regressions stay (the A/B's numbers in their reasons),
- * undecided ones become inconclusive, cleared ones pass with a warning
- * that keeps what the history said; the key's comparison.json is written
+ * undecided ones become inconclusive, cleared ones pass with a line that
+ * keeps what the history said; what the history left inconclusive or
+ * suspect becomes a regression when the A/B finds one in its scene, a
+ * pass when the A/B clears it, and stays as it was otherwise (the A/B decides
+ * alone there, at the same share of alpha: docs/method.md, step 9); the key's comparison.json is written
  * again (its comparison-look-N.json files keep the history's looks), and
  * the report, the mail and the exit status follow it.  Keys with
  * different previous builds (their windows' newest runs differ) or
@@ -62,13 +68,15 @@
 #include "banned.h"
 
 /*
- * Each key's number of suspect scenarios, and the night's; the gate whose
- * regressions are confirmed.
+ * Each key's number of suspect scenarios, and this gate's; this gate's
+ * part of the night (its keys' shares of alpha, gate_share(): 1 unless
+ * the night is sharded); the gate whose regressions are confirmed.
  */
 struct shares {
 	struct strlist keys;
 	size_t *count;
 	size_t total;
+	double part;
 	const struct gate_ctx *main;
 };
 
@@ -78,8 +86,8 @@ share_of(const struct gate_ctx *g, const char *key)
 	const struct shares *s = g->share_data;
 	int at = strlist_find(&s->keys, key);
 
-	return at < 0 || !s->total ? 1 : (double)s->count[at] /
-	    (double)s->total;
+	return at < 0 || !s->total ? s->part : s->part *
+	    (double)s->count[at] / (double)s->total;
 }
 
 /* The newest run of key i's window, by its start; NULL: none. */
@@ -234,8 +242,8 @@ settle_key(struct gate_ctx *g, size_t i, const char *old,
 	gate_key_rewrite(g, i);
 	strlist_addf(&k->notes, "confirmation: %s",
 	    w->cmp->confirmation.items[w->cmp->confirmation.nr - 1]);
-	gate_note(g, "confirm: %s: %zu regression%s confirmed: %s", k->key, n,
-	    n == 1 ? "" : "s", cmp_verdict_name(k->verdict));
+	gate_note(g, "confirm: %s: %zu regression%s stand%s: %s", k->key, n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "", cmp_verdict_name(k->verdict));
 	free(what);
 	free(copy);
 }
@@ -328,7 +336,7 @@ gate_confirm(struct gate_ctx *g)
 	char **old;		/* each key's previous build and suspects */
 	size_t *len;
 	bool *which;
-	struct shares sh = { STRLIST_INIT, NULL, 0, g };
+	struct shares sh = { STRLIST_INIT, NULL, 0, 0, g };
 
 	if (!g->o->confirm_apk && !g->cfg->baseline.previous_apk)
 		return;
@@ -336,17 +344,28 @@ gate_confirm(struct gate_ctx *g)
 	len = xcalloc(nr + 1, sizeof(*len));
 	which = xcalloc(nr + 1, sizeof(*which));
 	sh.count = xcalloc(nr + 1, sizeof(*sh.count));
+	/*
+	 * A shard's A/B spends its shard's part of the night's alpha: an
+	 * undecided or suspect scene fails the night on the A/B's word
+	 * alone, so the shards' A/Bs together must stay within alpha.
+	 */
+	for (size_t i = 0; i < nr; i++)
+		if (g->work[i].cmp)
+			sh.part += gate_share(g->work[i].cmp->nr_scenarios,
+			    nr, g->cfg->scenarios.nr);
+	sh.part = sh.part > 0 ? fmin(sh.part, 1) : 1;
 	for (size_t i = 0; i < nr; i++) {
 		struct strlist s = STRLIST_INIT;
 		struct strbuf sb = STRBUF_INIT;
 		char *path;
 
-		if (!g->work[i].cmp || g->out->keys[i].verdict !=
-		    CMP_REGRESSION || run_interrupted())
-			continue;
-		if (!(path = old_build(g, i)))
+		if (!g->work[i].cmp || run_interrupted())
 			continue;
 		compare_suspects(&s, g->work[i].cmp);
+		if (!s.nr || !(path = old_build(g, i))) {
+			strlist_release(&s);
+			continue;
+		}
 		strlist_add(&sh.keys, g->out->keys[i].key);
 		sh.count[sh.keys.nr - 1] = s.nr;
 		sh.total += s.nr;

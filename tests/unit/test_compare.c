@@ -2829,7 +2829,9 @@ blocks_compared_by_signature(void **state)
  * 10, (1 - q)^20 P(Bin(10, q) >= 5) = 0.000405 (Fisher's test,
  * conditioned on the 5 carriers, said C(10,5)/C(30,5) = 0.0018); the same
  * in 2 of 10 (p = 0.036) passes, as does one shorter than the block_ms
- * threshold (50 ms).  Before the last of several looks, a new signature
+ * threshold (50 ms).  The rare one is a suspect (step 8): p 0.036 is
+ * within suspect_fdr 0.1 over the 2 signatures tested.  Before the last
+ * of several looks, a new signature
  * that would reach the last look's level at the high end of the rates
  * its carriers allow is inconclusive, and the gate measures its scenario
  * again.
@@ -2864,6 +2866,9 @@ new_block_signatures_are_tested_on_their_carriers(void **state)
 	assert_int_equal(block(c, "coupons")->verdict, CMP_REGRESSION);
 	assert_true(block(c, "coupons")->cur.carriers == 5);
 	assert_int_equal(block(c, "rare")->verdict, CMP_PASS);
+	assert_true(block(c, "rare")->suspect);
+	assert_false(block(c, "coupons")->suspect);
+	assert_false(block(c, "old")->suspect);
 	assert_true(isnan(block(c, "short")->p_value));
 	assert_int_equal(block(c, "short")->verdict, CMP_PASS);
 	assert_int_equal(block(c, "old")->verdict, CMP_PASS);

@@ -4,7 +4,9 @@
  * scene confirms, whatever metric found it; a whole-ms percentile one
  * vsync step worse alone does not; a scene the A/B left undecided becomes
  * inconclusive, never a pass; a scene the A/B found no worse passes, with
- * a warning that keeps the history's word; new blocks alike.
+ * a warning that keeps the history's word; new blocks alike.  What the
+ * history left inconclusive is the A/B's to decide: found (a regression),
+ * cleared (a pass) or left inconclusive.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -98,10 +100,21 @@ suspects_are_the_accused_scenarios(void **state)
 	(void)state;
 	entry(h, "browse", "list", "fps", CMP_PASS, 0);
 	block(h, "pay", "card", CMP_REGRESSION);
+	/* What the history left undecided is asked too. */
+	entry(h, "cart", "list", "jank_pct", CMP_INCONCLUSIVE, 2);
+	block(h, "order", "done", CMP_INCONCLUSIVE);
+	/* And its suspects: passes that lean worse (step 8). */
+	entry(h, "home", "top", "fps", CMP_PASS, 3)->suspect = true;
+	block(h, "card", "add", CMP_PASS)->suspect = true;
+	block(h, "card2", "add", CMP_PASS);
 	compare_suspects(&s, h);
-	assert_int_equal(s.nr, 2);
+	assert_int_equal(s.nr, 6);
 	assert_string_equal(s.items[0], "shop");
-	assert_string_equal(s.items[1], "pay");
+	assert_string_equal(s.items[1], "cart");
+	assert_string_equal(s.items[2], "home");
+	assert_string_equal(s.items[3], "pay");
+	assert_string_equal(s.items[4], "order");
+	assert_string_equal(s.items[5], "card");
 	strlist_release(&s);
 	comparison_free(h);
 }
@@ -286,6 +299,59 @@ pass_that_reaches_t_waits_for_the_last_look(void **state)
 	comparison_free(ab);
 }
 
+/*
+ * The history undecided on the feed's p90, the launch and checkout's new
+ * block: the A/B finds the feed and the block worse, and the launch no
+ * worse.  Found and cleared, with the history's reason kept.
+ */
+static void
+undecided_history_is_the_abs_to_decide(void **state)
+{
+	struct comparison *h = history(), *ab = comparison_new();
+	struct strlist more = STRLIST_INIT;
+
+	(void)state;
+	h->entries[0].verdict = CMP_INCONCLUSIVE;
+	h->entries[2].verdict = CMP_PASS;
+	h->entries[2].suspect = true;
+	h->blocks[0].verdict = CMP_INCONCLUSIVE;
+	scenario(ab, "shop", CMP_PASS);
+	entry(ab, "shop", "feed", "jank_pct", CMP_REGRESSION, 6);
+	entry(ab, "shop", NULL, "startup_ms", CMP_PASS, -3);
+	block(ab, "shop", "checkout", CMP_REGRESSION);
+	ab->last = true;
+	compare_confirm_undecided(&more, h, ab, VSYNC);
+	assert_int_equal(more.nr, 0);
+	assert_int_equal(compare_confirm(h, ab, VSYNC, "the A/B"), 2);
+	assert_int_equal(h->entries[0].verdict, CMP_REGRESSION);
+	assert_non_null(strstr(h->entries[0].reason, "history says so"));
+	assert_non_null(strstr(h->entries[0].reason, "jank_pct"));
+	assert_int_equal(h->entries[2].verdict, CMP_PASS);
+	assert_false(h->entries[2].suspect);
+	assert_non_null(strstr(h->entries[2].reason, "a suspect of the "
+	    "history"));
+	assert_int_equal(h->blocks[0].verdict, CMP_REGRESSION);
+	assert_int_equal(comparison_verdict(h), CMP_REGRESSION);
+	assert_true(warned(h, "of the 3 it left undecided or suspected, 2 "
+	    "found regressions, 1 passed"));
+	/* A scene the A/B leaves undecided stays so; one step is no find. */
+	comparison_free(h);
+	h = history();
+	h->entries[0].verdict = CMP_INCONCLUSIVE;
+	h->entries[2].verdict = CMP_PASS;
+	h->blocks[0].verdict = CMP_PASS;
+	ab->entries[0].verdict = CMP_INCONCLUSIVE;
+	compare_confirm(h, ab, VSYNC, "the A/B");
+	assert_int_equal(h->entries[0].verdict, CMP_INCONCLUSIVE);
+	ab->entries[0].verdict = CMP_PASS;
+	entry(ab, "shop", "feed", "frame_p90_ms", CMP_REGRESSION, VSYNC);
+	compare_confirm(h, ab, VSYNC, "the A/B");
+	assert_int_equal(h->entries[0].verdict, CMP_PASS);
+	strlist_release(&more);
+	comparison_free(h);
+	comparison_free(ab);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(suspects_are_the_accused_scenarios),
 	cmocka_unit_test(same_scene_any_metric_confirms),
@@ -294,6 +360,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unmeasured_scenario_is_inconclusive),
 	cmocka_unit_test(one_vsync_step_alone_confirms_nothing),
 	cmocka_unit_test(pass_that_reaches_t_waits_for_the_last_look),
+	cmocka_unit_test(undecided_history_is_the_abs_to_decide),
 };
 
 JG_UNIT_GROUP(compare_confirm, tests, NULL, NULL)
