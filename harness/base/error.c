@@ -115,6 +115,7 @@ jg_error_name(int code)
 	case JG_EINTR:		return "interrupted";
 	case JG_EAUTH:		return "authentication failed";
 	case JG_EMISMATCH:	return "not comparable";
+	case JG_EBUSY:		return "busy";
 	default:		return "error";
 	}
 }

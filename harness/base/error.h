@@ -26,6 +26,7 @@ enum jg_err {
 	JG_EINTR = -9,		/* stopped by a signal or a caller */
 	JG_EAUTH = -10,		/* authentication refused */
 	JG_EMISMATCH = -11,	/* inputs that cannot be compared */
+	JG_EBUSY = -12,		/* held by another process (a phone's lock) */
 };
 
 /*
