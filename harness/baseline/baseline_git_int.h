@@ -8,6 +8,8 @@
  *                         the cache's lock
  *   baseline_git_read.c   histories, logs and trees: reading commits
  *   baseline_git_write.c  a commit, its branch update, push and retry
+ *   baseline_git_hooks.c  a local repository with receive hooks: its
+ *                         branch moved by `git push`, so they run
  *   baseline_git_net.c    the network: credentials, ssh host keys,
  *                         fetch and push
  *   baseline_git_odb.c    the guard that checks loose objects before
@@ -50,6 +52,8 @@ struct baseline_store {
 	int push_retries;
 	int offline;
 	int attempts;
+	char *hook;		/* a local repository's first receive hook:
+				 * its branches move through `git push` */
 };
 
 /* How one attempt to write the commit ended. */
@@ -131,6 +135,24 @@ fail_damaged(const struct baseline_store *bs, const char *fmt, ...)
 
 /* Sleep `ms` milliseconds, through signals. */
 void bgit_sleep_ms(long ms);
+
+/* ---- baseline_git_hooks.c ---- */
+
+/*
+ * Set bs->hook to the first hook `git receive-pack` would run in the local
+ * repository (NULL: none).  0, or JG_EIO when there is one and the git
+ * program, which alone runs it, is not installed.
+ */
+int bgit_find_hook(struct baseline_store *bs);
+
+/*
+ * Move `refname` from `tip` (zero: only if absent) to `id`, already in the
+ * repository, with `git push` into the repository itself, so its hooks
+ * run.  Returns STEP_DONE, STEP_RACED when another writer moved the branch,
+ * or JG_EIO (a refusal, with the hooks' message), JG_ETIMEOUT.
+ */
+int bgit_push_local(struct baseline_store *bs, const char *refname,
+    const git_oid *id, const git_oid *tip);
 
 /* ---- baseline_git_net.c ---- */
 

@@ -305,6 +305,7 @@ baseline_store_free(struct baseline_store *bs)
 	free(bs->token_user);
 	free(bs->author_name);
 	free(bs->author_email);
+	free(bs->hook);
 	free(bs);
 	git_libgit2_shutdown();
 }

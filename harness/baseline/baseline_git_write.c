@@ -8,7 +8,9 @@
  * again on the new tip; the change touches one file, so it always applies.
  * A network repository adds one step: the commit is made in the cache and
  * pushed, and a push refused because the remote branch moved is followed by
- * a fetch and the same rebuild.
+ * a fetch and the same rebuild.  A local repository with receive hooks has
+ * its branch moved by `git push` instead (baseline_git_hooks.c), with the
+ * same compare-and-swap, so that its hooks may refuse.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -197,6 +199,10 @@ commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
 	 * are checked under the ref's lock; git_reference_create() without
 	 * force is not, and lets two first commits overwrite each other.
 	 */
+	if (bs->hook) {
+		err = bgit_push_local(bs, refname, new_id, tip);
+		goto out;
+	}
 	err = git_reference_create_matching(&ref, bs->repo, refname, new_id,
 	    1, tip, "jankgate: baseline");
 	if (err == GIT_EMODIFIED || err == GIT_EEXISTS ||
@@ -334,6 +340,8 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 		goto out;
 	}
 	if (bs->url && (err = bgit_cache_lock(bs)) < 0)
+		goto out;
+	if (!bs->url && (err = bgit_find_hook(bs)) < 0)
 		goto out;
 	if (git_blob_create_from_buffer(&blob, bs->repo, data, len) < 0) {
 		err = fail_git(bs, JG_EIO, "cannot write to '%s'", bs->name);

@@ -26,7 +26,11 @@
  *     processes racing on one repository both land, one after the other.
  *     (libgit2's own file:// push overwrites the remote branch without that
  *     check, which could lose a concurrent commit; committing in place is
- *     what a push would do there anyway.)
+ *     what a push would do there anyway.)  A repository with a hook that
+ *     `git receive-pack` runs (pre-receive, update, post-receive...) has
+ *     its branch moved by `git push` into itself instead, with the same
+ *     check, so its hooks run and may refuse; without the git program
+ *     such a repository is not written.
  *   - ssh://, scp-like user@host:path, https://, http:// and git:// URLs are
  *     cloned once into a bare cache under opts.cache_dir, fetched when the
  *     store is opened, committed to there and pushed.  A push that another

@@ -859,6 +859,133 @@ racing_first_commits_both_land(void **state)
 	}
 }
 
+/* ---- local repositories with receive hooks ---- */
+
+/* Install `body` as the executable hook `name` of the bare `repo`. */
+static void
+install_hook(const char *repo, const char *name, const char *body)
+{
+	char *path = xasprintf("%s/hooks/%s", repo, name);
+	char *text = xasprintf("#!/bin/sh\n%s\n", body);
+
+	assert_int_equal(file_write_atomic(path, text, strlen(text), 0755), 0);
+	free(text);
+	free(path);
+}
+
+/* The id `rev` names in `repo`, as git prints it. */
+static char *
+rev_parse(const char *repo, const char *rev)
+{
+	return git(repo, "rev-parse", "--verify", "-q", rev, NULL);
+}
+
+/*
+ * A pre-receive hook that refuses stops the record as it would stop a
+ * `git push`: an error quoting the hook, and the branch where it was.
+ */
+static void
+refusing_hook_keeps_branch(void **state)
+{
+	char *repo = new_bare_repo("refuse.git");
+	char *url = xasprintf("file://%s", repo);
+	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *before, *after, *data;
+	struct baseline_store *bs = open_store(repo, 0);
+
+	record(bs, DEV_A, "a1", NULL);
+	baseline_store_free(bs);
+	before = rev_parse(repo, "main");
+	install_hook(repo, "pre-receive",
+	    "echo 'baselines are frozen for the release' >&2; exit 1");
+	data = results("a2");
+	for (int i = 0; i < 2; i++) {
+		bs = open_store(i ? url : repo, 0);
+		assert_int_equal(baseline_store_record(id, bs, "main", PKG,
+		    DEV_A, data, strlen(data), &info), JG_EIO);
+		assert_non_null(strstr(jg_error_msg(), "refused"));
+		assert_non_null(strstr(jg_error_msg(),
+		    "baselines are frozen for the release"));
+		assert_string_equal(id, "");
+		baseline_store_free(bs);
+		after = rev_parse(repo, "main");
+		assert_string_equal(after, before);
+		free(after);
+	}
+	free(data);
+	free(before);
+	free(url);
+	free(repo);
+}
+
+/*
+ * An update hook sees the ref: it may refuse one branch, including its
+ * creation, and let another through.
+ */
+static void
+update_hook_refuses_one_branch(void **state)
+{
+	char *repo = new_bare_repo("update.git");
+	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
+	struct baseline_store *bs;
+
+	install_hook(repo, "update", "[ \"$1\" = refs/heads/frozen ] && "
+	    "{ echo \"no writes to $1\"; exit 1; }; exit 0");
+	bs = open_store(repo, 0);
+	assert_int_equal(baseline_store_record(id, bs, "frozen", PKG, DEV_A,
+	    data, strlen(data), &info), JG_EIO);
+	assert_non_null(strstr(jg_error_msg(), "no writes to "
+	    "refs/heads/frozen"));
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_A,
+	    data, strlen(data), &info), 0);
+	baseline_store_free(bs);
+	out = git(repo, "for-each-ref", "--format=%(refname) %(objectname)",
+	    NULL);
+	assert_true(strncmp(out, "refs/heads/main ", 16) == 0);
+	assert_int_equal(strlen(out), 16 + BASELINE_OID_HEXSZ + 1);
+	assert_string_equal(out + 16 + BASELINE_OID_HEXSZ, "\n");
+	assert_memory_equal(out + 16, id, BASELINE_OID_HEXSZ);
+	free(out);
+	free(data);
+	free(repo);
+}
+
+/*
+ * Behind an accepting hook, which every update now passes through, two
+ * writers racing on the branch still both land every run.
+ */
+static void
+hooked_local_writers_both_land(void **state)
+{
+	char *repo = new_bare_repo("hooked.git");
+	char *url = xasprintf("file://%s", repo);
+	char *log = xasprintf("%s/hook.log", repo), *out;
+	char *body = xasprintf("cat >> '%s'", log);
+	struct strbuf lines = STRBUF_INIT;
+
+	install_hook(repo, "pre-receive", body);
+	run_writers(repo, url, NULL, NULL, repo, 5);
+	/* The hook saw each of the ten updates that landed. */
+	assert_int_equal(file_read(&lines, log), 0);
+	out = git(repo, "rev-list", "main", NULL);
+	for (char *p = out; *p; p = strchr(p, '\n') + 1) {
+		char *nl = strchr(p, '\n');
+
+		*nl = '\0';
+		assert_non_null(strstr(lines.buf, p));
+		*nl = '\n';
+	}
+	free(out);
+	strbuf_release(&lines);
+	free(body);
+	free(log);
+	free(url);
+	free(repo);
+}
+
 /* ---- network repositories: git daemon ---- */
 
 static int
@@ -1529,6 +1656,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(show_gives_files_at_rev),
 	cmocka_unit_test(concurrent_local_writers_both_land),
 	cmocka_unit_test(racing_first_commits_both_land),
+	cmocka_unit_test(refusing_hook_keeps_branch),
+	cmocka_unit_test(update_hook_refuses_one_branch),
+	cmocka_unit_test(hooked_local_writers_both_land),
 	cmocka_unit_test(remote_record_is_pushed),
 	cmocka_unit_test(stale_push_is_retried),
 	cmocka_unit_test(concurrent_remote_writers_both_land),
