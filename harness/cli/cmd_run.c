@@ -191,6 +191,7 @@ run(void *args, const struct config *cfg)
 	    RUN_PROGRESS_AUTO;
 	a->o.progress_fp = stderr;
 	status = run_execute(&a->o, &rep);
+	run_unlock_devices();
 	if (run_interrupted())
 		diag_error("interrupted: results so far are written with "
 		    "complete: false");

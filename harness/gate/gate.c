@@ -94,6 +94,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 		g.looks = o->ab_rounds > 0 ? o->ab_rounds : GATE_AB_ROUNDS;
 		if (gate_ab(&g))
 			goto out;
+		run_unlock_devices();	/* the last device command is done */
 		out->interrupted = run_interrupted();
 		for (size_t i = 0; i < out->nr_keys; i++)
 			strlist_add(&out->keys[i].notes, "baseline not "
@@ -125,10 +126,12 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	out->interrupted = run_interrupted();
 	gate_settle(&g);
 	gate_trace(&g);		/* issue 20: diagnose.trace */
+	run_unlock_devices();	/* the phones' last command: run.h */
 	gate_report(&g);
 	gate_mail(&g);
 	gate_record(&g);
 out:
+	run_unlock_devices();
 	ctx_release(&g);
 	return out->status;
 }

@@ -34,6 +34,11 @@ enum config_install {
 	INSTALL_REINSTALL,	/* uninstall first: a clean state */
 	INSTALL_DOWNGRADE,	/* install -r -d: an older versionCode too */
 };
+/* devices.busy: what run, gate and ab do with a phone another one holds. */
+enum config_busy {
+	BUSY_WAIT,		/* wait up to devices.busy_timeout_s */
+	BUSY_REFUSE,		/* exit 3 at once, naming the holder */
+};
 
 /* A threshold override: for one metric, in all scenes or in one scene. */
 struct config_threshold {
@@ -55,6 +60,8 @@ struct config_devices {
 	int command_timeout_ms;
 	int iteration_timeout_s;
 	enum config_install install;
+	enum config_busy busy;
+	int busy_timeout_s;	/* 0: wait as long as it takes */
 };
 
 /* baseline.*: the git store of baseline runs (baseline/). */

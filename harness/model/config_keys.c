@@ -37,6 +37,7 @@ static const char *const tls_names[] = { "auto", "required", "none", NULL };
 static const char *const install_names[] = {
 	"replace", "reinstall", "downgrade", NULL
 };
+static const char *const busy_names[] = { "wait", "refuse", NULL };
 
 #define O(f) offsetof(struct config, f)
 #define NONE 0, 0, NULL
@@ -92,6 +93,12 @@ static const struct key config_keys[] = {
 	  "\"replace\"", 0, "how `apk` goes on: replace (keep the app's data), "
 	  "reinstall (uninstall first) or downgrade (allow an older "
 	  "versionCode)" },
+	{ "devices.busy", K_ENUM, O(devices.busy), 0, 0, busy_names,
+	  "\"wait\"", 0, "what `run`, `gate` and `ab` do when another "
+	  "jankgate holds a phone: wait for it, or refuse (exit 3)" },
+	{ "devices.busy_timeout_s", K_INT, O(devices.busy_timeout_s), 0,
+	  604800, NULL, "3600", 0, "how long `wait` waits for a busy phone "
+	  "before exit 3; 0: as long as it takes" },
 
 	{ "baseline", K_OBJECT, 0, NONE, NULL, 0, "the git baseline store" },
 	{ "baseline.repo", K_REPO, O(baseline.repo), NONE, NULL, 0,

@@ -252,6 +252,28 @@ select_devices(struct run_ctx *c, struct strlist *serials,
 	return 0;
 }
 
+/*
+ * Lock the phones this run (this shard of it) will touch, or stop it:
+ * measuring beside another command is worse than not measuring.
+ */
+static int
+lock_devices(struct run_ctx *c, const struct strlist *serials,
+    struct run_report *out)
+{
+	bool *selected = xcalloc(serials->nr + 1, sizeof(*selected));
+	int rc;
+
+	for (size_t i = 0; i < serials->nr; i++)
+		for (size_t s = 0; s < c->nr_scns; s++)
+			selected[i] |= run_shard_selects(c->opts->shard_index,
+			    c->opts->shard_count, i, s, c->nr_scns);
+	rc = run_lock_devices(c, serials, selected);
+	if (rc)
+		run_error(out, EXIT_INFRA, jg_error_msg());
+	free(selected);
+	return rc;
+}
+
 /* A run id: the start time and a little entropy, "20240501T020000Z-3f2a". */
 static char *
 make_run_id(void)
@@ -517,6 +539,9 @@ run_execute(const struct run_opts *o, struct run_report *out)
 				run_error(out, EXIT_INFRA, jg_error_msg());
 	}
 	if (select_devices(&c, &serials, out) || !serials.nr)
+		goto out;
+	/* Before the first device command: never two commands on a phone. */
+	if (lock_devices(&c, &serials, out))
 		goto out;
 	c.run_id = make_run_id();
 	run_format_now(stamp, sizeof(stamp));

@@ -130,6 +130,16 @@ void run_interrupt(void);
 int run_interrupted(void);
 
 /*
+ * Let go of every phone run_execute() locked in this process.  Each call of
+ * run_execute() locks the phones it is about to use (devices.busy) and
+ * keeps them, so that a command that runs several times (`gate`, `ab`)
+ * holds them from its first install to its last device command; the
+ * command calls this after that.  A no-op when nothing is held; exit lets
+ * go too.  Not thread-safe: call it where run_execute() is called.
+ */
+void run_unlock_devices(void);
+
+/*
  * Parse "I/N" into 1 <= *index <= *count <= 1000.  Returns 0 or JG_EINVAL
  * with a message naming what is wrong.
  */

@@ -89,6 +89,18 @@ struct run_dev {
 /* The worker's thread function (run_device.c); `arg` is a run_dev. */
 void *run_device_main(void *arg);
 
+/* ---- the phones' locks (run_lock.c) ---------------------------------- */
+
+/*
+ * Lock, in their (sorted) order, the phones of `serials` that device index
+ * `selected` marks (NULL: all) and this process does not hold yet, as
+ * devices.busy says; each stays held until run_unlock_devices().  Returns
+ * 0, or the first failure (JG_EBUSY, JG_EINTR, JG_EIO; phonelock.h) with
+ * its message, the phones locked before it kept.
+ */
+int run_lock_devices(struct run_ctx *c, const struct strlist *serials,
+    const bool *selected);
+
 /* ---- clocks (run_clock.c) -------------------------------------------- */
 
 /* Forget an earlier run_interrupt(): a new run starts. */
