@@ -180,7 +180,16 @@ bgit_push_local(struct baseline_store *bs, const char *refname,
 	char *spec = xasprintf("%s:%s", git_oid_tostr_s(id), refname);
 	const char *argv[] = { "git", opt, "push", "--porcelain",
 	    "--no-verify", lease, gitdir, spec, NULL };
-	struct proc_opts po = { .timeout_ms = HOOK_PUSH_TIMEOUT_MS };
+	char *objects = xasprintf("GIT_OBJECT_DIRECTORY=%sobjects", gitdir);
+	/*
+	 * What a hook running jankgate inherits (a quarantine's object
+	 * directory, a namespace) must not send the push elsewhere; libgit2
+	 * wrote the objects to the repository's own directory.
+	 */
+	const char *env[] = { objects, "GIT_ALTERNATE_OBJECT_DIRECTORIES=",
+	    "GIT_NAMESPACE=", NULL };
+	struct proc_opts po = { .env = env,
+	    .timeout_ms = HOOK_PUSH_TIMEOUT_MS };
 	struct proc_result r;
 	struct strbuf why = STRBUF_INIT;
 	char *reason = NULL, *line = NULL;
@@ -233,5 +242,6 @@ out:
 	free(spec);
 	free(lease);
 	free(opt);
+	free(objects);
 	return err;
 }

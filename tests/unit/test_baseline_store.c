@@ -954,6 +954,73 @@ update_hook_refuses_one_branch(void **state)
 }
 
 /*
+ * Without the git program a hook cannot run, so a repository that has one
+ * is not written at all; nothing else is needed to read it.
+ */
+static void
+hook_without_git_is_not_written(void **state)
+{
+	char *repo = new_bare_repo("nogit.git");
+	char *empty = tmp("empty-path");
+	char *path = xstrdup(getenv("PATH"));
+	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
+	struct baseline_store *bs;
+
+	install_hook(repo, "pre-receive", "exit 0");
+	assert_int_equal(file_mkdirs(empty, 0777), 0);
+	setenv("PATH", empty, 1);
+	bs = open_store(repo, 0);
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_A,
+	    data, strlen(data), &info), JG_EIO);
+	setenv("PATH", path, 1);
+	assert_non_null(strstr(jg_error_msg(), "receive hook (pre-receive)"));
+	assert_non_null(strstr(jg_error_msg(), "git is not installed"));
+	baseline_store_free(bs);
+	out = git(repo, "count-objects", NULL);
+	assert_string_equal(out, "0 objects, 0 kilobytes\n");
+	free(out);
+	free(data);
+	free(path);
+	free(empty);
+	free(repo);
+}
+
+/*
+ * jankgate run from another repository's hook inherits its quarantine's
+ * GIT_OBJECT_DIRECTORY; the push still finds the objects it wrote.
+ */
+static void
+hook_push_ignores_inherited_object_dir(void **state)
+{
+	char *repo = new_bare_repo("inherit.git");
+	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
+	struct baseline_store *bs;
+	int err;
+
+	install_hook(repo, "pre-receive", "exit 0");
+	bs = open_store(repo, 0);
+	setenv("GIT_OBJECT_DIRECTORY", "/nonexistent/objects", 1);
+	setenv("GIT_NAMESPACE", "elsewhere", 1);
+	err = baseline_store_record(id, bs, "main", PKG, DEV_A, data,
+	    strlen(data), &info);
+	/* Before asserting: the other tests run git too. */
+	unsetenv("GIT_OBJECT_DIRECTORY");
+	unsetenv("GIT_NAMESPACE");
+	if (err < 0)
+		fail_msg("record: %s", jg_error_msg());
+	baseline_store_free(bs);
+	free(data);
+	out = rev_parse(repo, "main");
+	assert_memory_equal(out, id, BASELINE_OID_HEXSZ);
+	free(out);
+	free(repo);
+}
+
+/*
  * Behind an accepting hook, which every update now passes through, two
  * writers racing on the branch still both land every run.
  */
@@ -1658,6 +1725,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(racing_first_commits_both_land),
 	cmocka_unit_test(refusing_hook_keeps_branch),
 	cmocka_unit_test(update_hook_refuses_one_branch),
+	cmocka_unit_test(hook_without_git_is_not_written),
+	cmocka_unit_test(hook_push_ignores_inherited_object_dir),
 	cmocka_unit_test(hooked_local_writers_both_land),
 	cmocka_unit_test(remote_record_is_pushed),
 	cmocka_unit_test(stale_push_is_retried),
