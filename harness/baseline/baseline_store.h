@@ -172,7 +172,9 @@ int baseline_store_show(struct baseline_entry **out, size_t *nr,
  * and `out` is the tip.  A checked-out branch moves without its index or
  * files.  Returns 0, JG_EINVAL (bad names, info or data, a foreign file in
  * the way, or a store opened offline), JG_EAUTH, JG_ETIMEOUT, or JG_EIO
- * (also when every retry of a refused push was beaten again).
+ * (also when every retry of a refused push was beaten again, and when a
+ * local repository's receive hook refused the update or git, which runs
+ * it, is not installed).
  */
 int baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
     struct baseline_store *bs, const char *branch, const char *package,
