@@ -377,7 +377,12 @@ compare_confirm(struct comparison *hist, const struct comparison *ab,
 			confirm_block(hist, &hist->blocks[i], ab, vsync_ms,
 			    what, &t);
 	accused = t.confirmed + t.undecided + t.cleared;
-	if (t.found + t.settled + t.open)
+	if (!accused)
+		strlist_addf(&hist->confirmation, "%s: the history found no "
+		    "regression; of the %zu it left undecided or suspected, "
+		    "%zu found regressions, %zu passed, %zu still open", what,
+		    t.found + t.settled + t.open, t.found, t.settled, t.open);
+	else if (t.found + t.settled + t.open)
 		strlist_addf(&hist->confirmation, "%s: %zu of the history's "
 		    "%zu regression%s confirmed, %zu undecided, %zu cleared; "
 		    "of the %zu it left undecided or suspected, %zu found "

@@ -343,6 +343,9 @@ undecided_history_is_the_abs_to_decide(void **state)
 	ab->entries[0].verdict = CMP_INCONCLUSIVE;
 	compare_confirm(h, ab, VSYNC, "the A/B");
 	assert_int_equal(h->entries[0].verdict, CMP_INCONCLUSIVE);
+	assert_true(warned(h, "the history found no regression; of the 1 "
+	    "it left undecided or suspected, 0 found regressions, 0 passed, "
+	    "1 still open"));
 	ab->entries[0].verdict = CMP_PASS;
 	entry(ab, "shop", "feed", "frame_p90_ms", CMP_REGRESSION, VSYNC);
 	compare_confirm(h, ab, VSYNC, "the A/B");
