@@ -95,6 +95,16 @@ num(const cJSON *o, const char *key)
 	    v->valuedouble : 0;
 }
 
+/*
+ * "= 0.002", or "< 0.0001" where the view gives a bound: "p = < 0.0001"
+ * reads as a typo in a CI's test page.
+ */
+static const char *
+relation(const char *figure)
+{
+	return *figure == '<' || *figure == '>' ? "" : "= ";
+}
+
 static const char *
 verdict_of(const cJSON *o)
 {
@@ -129,18 +139,20 @@ add_row(struct jsuite *s, const char *classname, const cJSON *row,
 		c->status = J_FAILURE;
 		c->message = xstrdup(str(row, "reason"));
 		c->text = xasprintf("%s %s: baseline %s, current %s, change "
-		    "%s (%s), p = %s", str(row, "where"), str(row, "metric"),
+		    "%s (%s), p %s%s", str(row, "where"), str(row, "metric"),
 		    str(row, "baseline"), str(row, "current"),
-		    str(row, "change"), str(row, "interval"), str(row, "p"));
+		    str(row, "change"), str(row, "interval"),
+		    relation(str(row, "p")), str(row, "p"));
 	} else if (!strcmp(v, "inconclusive") || !strcmp(v, "missing")) {
 		c->status = J_SKIPPED;
 		c->message = xasprintf("%s: %s", v, str(row, "reason"));
 	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row,
 	    "suspect"))) {
 		/* Still a pass; the test history shows why it is named. */
-		c->text = xasprintf("suspect (q = %s; listed, not a verdict): "
+		c->text = xasprintf("suspect (q %s%s; listed, not a verdict): "
 		    "%s %s: baseline %s, current %s, change %s (%s); %s",
-		    str(row, "q"), str(row, "where"), str(row, "metric"),
+		    relation(str(row, "q")), str(row, "q"), str(row, "where"),
+		    str(row, "metric"),
 		    str(row, "baseline"), str(row, "current"),
 		    str(row, "change"), str(row, "interval"),
 		    str(row, "reason"));
