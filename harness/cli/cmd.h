@@ -87,6 +87,13 @@ extern const char *const jankgate_usage[];
 
 /* The command named `name`, or NULL. */
 const struct command *command_find(const char *name);
+/*
+ * The command a mistyped `name` most likely meant, or NULL (a unique
+ * prefix of three letters or more, else the nearest within two edits);
+ * command_unknown() says `name` is none, with that suggestion.
+ */
+const struct command *command_suggest(const char *name);
+void command_unknown(const char *name);
 
 /*
  * Run command `c` over argv[0..argc) (argv[0] its name): parse, load the

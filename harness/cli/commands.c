@@ -58,6 +58,74 @@ command_find(const char *name)
 	return NULL;
 }
 
+/* Levenshtein's distance of two short words (at most 31 letters each). */
+static size_t
+edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[32], prev, tmp;
+
+	if (la > 31 || lb > 31)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			tmp = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The command a mistyped `name` most likely meant: the one a prefix of at
+ * least three letters names alone, else the nearest within two edits (a
+ * swapped pair is two), the first in the table on a tie; NULL when none
+ * is that close.
+ */
+const struct command *
+command_suggest(const char *name)
+{
+	const struct command *best = NULL, *prefix = NULL;
+	size_t n = strlen(name), d, best_d = 3, prefixes = 0;
+
+	for (const struct command *const *c = commands; *c; c++) {
+		if (n >= 3 && !strncmp((*c)->name, name, n)) {
+			prefix = *c;
+			prefixes++;
+		}
+		d = edits(name, (*c)->name);
+		if (d < best_d) {
+			best_d = d;
+			best = *c;
+		}
+	}
+	return prefixes == 1 ? prefix : best;
+}
+
+/* The error for a command name that is none. */
+void
+command_unknown(const char *name)
+{
+	const struct command *c = command_suggest(name);
+
+	if (c)
+		diag_error("'%s' is not a jankgate command; did you mean "
+		    "'%s'? (see 'jankgate --help')", name, c->name);
+	else
+		diag_error("'%s' is not a jankgate command; see 'jankgate "
+		    "--help'", name);
+}
+
 /* ---- the configuration, loaded once --------------------------------- */
 
 void
@@ -228,8 +296,7 @@ help_run(void *args, const struct config *cfg)
 	}
 	c = command_find(a->command);
 	if (!c) {
-		diag_error("'%s' is not a jankgate command; see 'jankgate "
-		    "--help'", a->command);
+		command_unknown(a->command);
 		return EXIT_BAD_INPUT;
 	}
 	cmd_print_command_help(c);

@@ -93,8 +93,7 @@ main(int argc, char **argv)
 	}
 	c = command_find(argv[optind]);
 	if (!c) {
-		diag_error("'%s' is not a jankgate command; see 'jankgate "
-		    "--help'", argv[optind]);
+		command_unknown(argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
 	/* Each command starts its own getopt pass from its name. */

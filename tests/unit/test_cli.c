@@ -271,10 +271,29 @@ metrics_and_sources_are_in_the_man_page(void **state)
 	strbuf_release(&sec);
 }
 
+/*
+ * A mistyped command gets a suggestion: a unique prefix of three letters
+ * or more, else the nearest name within two edits; nothing when none is
+ * that close.
+ */
+static void
+mistyped_commands_get_a_suggestion(void **state)
+{
+	(void)state;
+	assert_string_equal(command_suggest("gaet")->name, "gate");
+	assert_string_equal(command_suggest("comapre")->name, "compare");
+	assert_string_equal(command_suggest("rep")->name, "report");
+	assert_string_equal(command_suggest("devcies")->name, "devices");
+	assert_string_equal(command_suggest("rnu")->name, "run");
+	assert_null(command_suggest("frobnicate"));
+	assert_null(command_suggest("xyzzy"));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(metrics_and_sources_are_in_the_man_page),
 	cmocka_unit_test(usage_equals_man_synopsis),
 	cmocka_unit_test(usage_equals_readme_usage),
+	cmocka_unit_test(mistyped_commands_get_a_suggestion),
 	cmocka_unit_test(the_table_says_what_each_command_needs),
 	cmocka_unit_test(every_command_is_documented),
 };
