@@ -65,6 +65,13 @@ void adb_server_free(struct adb_server *srv);
 /* "tcp:HOST:PORT", for messages; borrowed. */
 const char *adb_server_address(const struct adb_server *srv);
 
+/*
+ * 1 when this handle started the server (`adb -P PORT start-server`, no
+ * server listening on a loopback address), so a command can say that a
+ * server now runs that did not before.
+ */
+int adb_server_started(const struct adb_server *srv);
+
 /* The per-read timeout given to adb_server_new*(), in ms. */
 int adb_server_timeout(const struct adb_server *srv);
 

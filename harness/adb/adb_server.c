@@ -41,6 +41,7 @@ struct adb_server {
 	char *adb_program;	/* NULL: never start a server */
 	pthread_mutex_t start_lock;
 	int start_tried;
+	int started;		/* start-server ran and succeeded */
 };
 
 /* ---- address ------------------------------------------------------- */
@@ -151,6 +152,17 @@ const char *
 adb_server_address(const struct adb_server *srv)
 {
 	return srv->spec;
+}
+
+int
+adb_server_started(const struct adb_server *srv)
+{
+	int started;
+
+	pthread_mutex_lock((pthread_mutex_t *)&srv->start_lock);
+	started = srv->started;
+	pthread_mutex_unlock((pthread_mutex_t *)&srv->start_lock);
+	return started;
 }
 
 int
@@ -267,6 +279,7 @@ start_server(struct adb_server *srv)
 		rc = jg_error_set(JG_EIO, "'%s start-server' exited with %d: %s",
 		    srv->adb_program, res.exit_code, res.err.buf);
 	}
+	srv->started = !rc;
 	proc_result_release(&res);
 out:
 	pthread_mutex_unlock(&srv->start_lock);

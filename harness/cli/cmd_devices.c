@@ -227,8 +227,19 @@ run(void *args, const struct config *cfg)
 		print_json(rows, list.nr);
 	else
 		print_table(rows, list.nr);
-	if (!list.nr)
-		diag_info("no devices attached to the adb server at %s",
+	/*
+	 * A preflight on a runner whose phones are gone must not pass: no
+	 * device is nothing to measure on (exit 3, as in run and gate).
+	 */
+	if (!list.nr) {
+		diag_error("no device attached to the adb server at %s: "
+		    "connect a phone, or attach one with --connect",
+		    adb_server_address(srv));
+		status = EXIT_INFRA;
+	}
+	if (adb_server_started(srv))
+		diag_info("started an adb server at %s; it keeps running "
+		    "(adb -P PORT kill-server stops it)",
 		    adb_server_address(srv));
 out:
 	for (size_t i = 0; rows && i < list.nr; i++) {
