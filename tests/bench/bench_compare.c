@@ -2136,10 +2136,28 @@ bound_row(const char *row, size_t k, size_t n, double bound, bool ceiling,
 static const char *real_off = "";
 /*
  * --rows: the real-phone rows to run, for looking at one closely: "aa"
- * the A/A rows, "w3k0" window 3's first A/B row (k 0-3: launch, new
- * block, scene, jank); NULL: all.
+ * the A/A rows, "aa90w20" the one at 90 Hz and window 20 (aging 0.3 %),
+ * "w3k0" window 3's first A/B row (k 0-3: launch, new block, scene,
+ * jank); NULL: all.
  */
 static const char *rows_only;
+
+/* Whether --rows asks for the A/A row at `hz` and `window`. */
+static bool
+aa_row_asked(double hz, int window, bool aging_05)
+{
+	const char *all = rows_only ? strstr(rows_only, "aa") : NULL;
+	char tok[32];
+
+	if (!rows_only)
+		return true;
+	if (!all)
+		return false;
+	snprintf(tok, sizeof(tok), "aa%.0fw%d%s", hz, window, aging_05 ?
+	    "a5" : "");
+	/* "aa" as a word of its own asks for every A/A row. */
+	return strstr(rows_only, tok) || all[2] == ',' || !all[2];
+}
 
 static bool
 real_on(const char *effect)
@@ -2266,8 +2284,8 @@ bench_real(const struct app_model *app, const struct shift *targets,
 		double aging = ri < 12 ? 0.003 : 0.005;
 		struct noise nz = real_phone("real", hzs[h], aging, 0.02);
 
-		if ((check && ri != 0 && ri != 3 && ri != 13) || (rows_only &&
-		    !strstr(rows_only, "aa")))
+		if ((check && ri != 0 && ri != 3 && ri != 13) ||
+		    !aa_row_asked(hzs[h], windows[w], ri >= 12))
 			continue;
 		su.history = windows[w];
 		run_series(&t, app, NULL, &nz, &su, MODE_AA, nights, 0,
