@@ -69,8 +69,12 @@
 
 /* The other scenes a session's offset is measured on, at least. */
 #define OFF_MIN_SCENES 3
-/* The baseline sessions the offsets' spread needs, at least. */
-#define OFF_MIN_SESSIONS 2
+/*
+ * The baseline sessions the offsets' spread needs, at least: with one, the
+ * spread is the prior's alone (session.frame_time, as the session model
+ * has it on the first nights, compare_session.c), when there is one.
+ */
+#define OFF_MIN_SESSIONS 1
 /* take_off()'s row for values that take no offset off. */
 #define NO_OFFSET ((size_t)-1)
 
@@ -399,10 +403,11 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 			nc++;
 		}
 	}
-	if (nb < OFF_MIN_SESSIONS || !nc)
+	if (nb < OFF_MIN_SESSIONS || !nc || (nb < 2 && !(w > 0 && v0 > 0)))
 		return NAN;
-	vv = fmax((sb2 - sb * sb / nb) / (nb - 1), 0);
-	df = w > 0 ? (w + nb - 1) * (w + nb - 1) / (nb - 1) : nb - 1;
+	vv = nb > 1 ? fmax((sb2 - sb * sb / nb) / (nb - 1), 0) : 0;
+	df = nb < 2 ? INFINITY : w > 0 ? (w + nb - 1) * (w + nb - 1) /
+	    (nb - 1) : nb - 1;
 	vv = w > 0 ? (w * v0 * v0 + (nb - 1) * vv) / (w + nb - 1) : vv;
 	sk->offset = sc / nc - sb / nb;
 	sk->offset_sd = sqrt(vv);
