@@ -69,12 +69,8 @@
 
 /* The other scenes a session's offset is measured on, at least. */
 #define OFF_MIN_SCENES 3
-/*
- * The baseline sessions the offsets' spread needs, at least: with one, the
- * spread is the prior's alone (session.frame_time, as the session model
- * has it on the first nights, compare_session.c), when there is one.
- */
-#define OFF_MIN_SESSIONS 1
+/* The baseline sessions the offsets' spread needs, at least. */
+#define OFF_MIN_SESSIONS 2
 /* take_off()'s row for values that take no offset off. */
 #define NO_OFFSET ((size_t)-1)
 
@@ -403,11 +399,10 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 			nc++;
 		}
 	}
-	if (nb < OFF_MIN_SESSIONS || !nc || (nb < 2 && !(w > 0 && v0 > 0)))
+	if (nb < OFF_MIN_SESSIONS || !nc)
 		return NAN;
-	vv = nb > 1 ? fmax((sb2 - sb * sb / nb) / (nb - 1), 0) : 0;
-	df = nb < 2 ? INFINITY : w > 0 ? (w + nb - 1) * (w + nb - 1) /
-	    (nb - 1) : nb - 1;
+	vv = fmax((sb2 - sb * sb / nb) / (nb - 1), 0);
+	df = w > 0 ? (w + nb - 1) * (w + nb - 1) / (nb - 1) : nb - 1;
 	vv = w > 0 ? (w * v0 * v0 + (nb - 1) * vv) / (w + nb - 1) : vv;
 	sk->offset = sc / nc - sb / nb;
 	sk->offset_sd = sqrt(vv);

@@ -337,38 +337,6 @@ three_scenes_do_not_measure_a_session(void **state)
 }
 
 /*
- * docs/method.md, step 3.1 (OFF_MIN_SESSIONS): the first night after the
- * first baseline run has one baseline session, and the offsets' spread
- * is then the prior's (session.frame_time) alone, as the session model's
- * is.  Tonight's phone 6 % slower in every one of 12 scenes: its offset
- * is taken off, and no p90 is a regression.  (With two baseline sessions
- * required, nothing was taken off and the real-phone bench's unchanged
- * nights failed on 37-63 % of first nights: jank shares and fps of a
- * slower session.)
- */
-static void
-one_baseline_session_measures_offsets_on_the_prior(void **state)
-{
-	struct results *w[1], *cur;
-	struct comparison *c;
-	struct stats_rng r;
-
-	(void)state;
-	stats_rng_init(&r, 33);
-	w[0] = run_new(0, 60);
-	add_frames_session(w[0], &r, "feed", 0, 12, 1);
-	cur = run_new(0, 60);
-	add_frames_session(cur, &r, "feed", 0, 12, 1.06);
-	c = compare_window(cur, w, 1, NULL);
-	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset > 0.04);
-	assert_true(entry(c, "s5", "frame_p90_ms")->offset > 0);
-	assert_int_equal(p90s_with(c, CMP_REGRESSION), 0);
-	comparison_free(c);
-	results_free(cur);
-	free_all(w, 1);
-}
-
-/*
  * docs/method.md, step 3.3 (CMP_PHONE_SHIFT): below a 15 % shift an
  * offset is always the phone's, however plainly it stands out.  The
  * phone's sessions 1 % apart over 20 runs, and tonight every scene 6 %
@@ -723,7 +691,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(corrupt_records_need_five_to_judge),
 	cmocka_unit_test(failed_iterations_are_inconclusive_not_missing),
 	cmocka_unit_test(three_scenes_do_not_measure_a_session),
-	cmocka_unit_test(one_baseline_session_measures_offsets_on_the_prior),
 	cmocka_unit_test(a_shift_below_fifteen_percent_is_the_phones),
 	cmocka_unit_test(session_offsets_are_shrunk),
 	cmocka_unit_test(window_drift_is_taken_off),
