@@ -136,8 +136,9 @@ baseline_record_file(char out[BASELINE_OID_HEXSZ + 1], int *attempts,
 
 	*attempts = 0;
 	rc = file_read(&data, path);
+	/* Strict: these bytes are committed as they are (baseline.h). */
 	if (!rc)
-		rc = results_parse(&r, data.buf, data.len, path);
+		rc = results_parse_strict(&r, data.buf, data.len, path);
 	if (rc)
 		goto out;
 	if (!r->app.package || !r->device.key || !r->run.id) {

@@ -70,7 +70,9 @@ void baseline_sample_release(struct baseline_sample *s);
  * baseline of its package and device key on `branch`, with `verdict`,
  * and `reason` for an acceptance (NULL: a recorded run).  A run whose app
  * reported no version is recorded as version "unknown".  `r` must have
- * app.package, device.key and run.id.  The commit id goes to `out`.
+ * app.package, device.key and run.id, and be what a strict read
+ * (results_parse_strict()) made of `data`: the bytes are committed as
+ * they are, so a value out of its limits must have been refused.  The commit id goes to `out`.
  * Returns 0 or baseline_store_record()'s error.
  */
 int baseline_record_run(char out[BASELINE_OID_HEXSZ + 1],
@@ -79,7 +81,8 @@ int baseline_record_run(char out[BASELINE_OID_HEXSZ + 1],
 
 /*
  * The same for the results file at `path`, read and checked here: one
- * without app.package, device.key or run.id is JG_EINVAL.  The number of
+ * without app.package, device.key or run.id is JG_EINVAL, and so is one
+ * that a strict read refuses (results_parse_strict()).  The number of
  * attempts (baseline_store_attempts()) goes to *attempts.
  */
 int baseline_record_file(char out[BASELINE_OID_HEXSZ + 1], int *attempts,

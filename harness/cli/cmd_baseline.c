@@ -23,8 +23,9 @@
  * (so JANKGATE_BASELINE_REPO works without a file).
  *
  * Exit status (exitstatus.h): 0 done, including "no baseline yet" for log
- * and show; 2 for bad usage, a missing, invalid or incomplete results file,
- * no repository configured, a repository or ref that does not exist, or
+ * and show; 2 for bad usage, a missing, invalid or incomplete results file
+ * (a number out of its limits included, as `check` refuses it), no
+ * repository configured, a repository or ref that does not exist, or
  * foreign files where a baseline belongs; 3 when the repository cannot be
  * reached, authentication fails or every push retry was beaten.  Messages
  * name the repository as baseline_store_name() does, without userinfo; the
@@ -267,7 +268,13 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 	return 0;
 }
 
-/* Read and check the run to record; keeps its bytes in `data`. */
+/*
+ * Read and check the run to record; keeps its bytes in `data`.  The bytes
+ * are what gets committed, so the read is strict (as `check` reads): a
+ * lenient one would read a value out of its limits as absent and let the
+ * value itself into the baseline, for `baseline show` and every later
+ * reader to meet.
+ */
 static int
 read_run(struct results **out, struct strbuf *data,
     const struct baseline_args *a)
@@ -275,7 +282,7 @@ read_run(struct results **out, struct strbuf *data,
 	const struct results *r;
 
 	if (file_read(data, a->operand) ||
-	    results_parse(out, data->buf, data->len, a->operand)) {
+	    results_parse_strict(out, data->buf, data->len, a->operand)) {
 		diag_error_current();
 		return EXIT_BAD_INPUT;
 	}
