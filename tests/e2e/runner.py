@@ -11,7 +11,11 @@ a failed case under BUILD/e2e-logs/CASE/ and prints the command to rerun it.
 Case file syntax (one directive per line; '#' starts a comment line):
 
   name: what the case proves, as a sentence
-  needs: adb                      skip unless the adb binary exists
+  needs: adb                      skip unless the adb binary exists; the
+                                  word `tmpfs`: unless a tmpfs can be
+                                  mounted in a private mount namespace
+                                  (`unshare -m`, as root), for a case that
+                                  fills a small file system of its own
   adb-server                      start `adb -P PORT server nodaemon` with a
                                   private HOME; sets %ADBPORT, exports
                                   ANDROID_ADB_SERVER_PORT to every command
@@ -613,7 +617,10 @@ class Case:
                         raise CaseError("clock: expected 'real' and the reason, got %r" % arg)
                 elif key == "needs":
                     for n in arg.split():
-                        if not shutil.which(n) and not os.path.exists(self.expand(n)):
+                        if n == "tmpfs":
+                            if not can_mount_tmpfs(self.tmp):
+                                raise Skip("no tmpfs can be mounted here (unshare -m, root)")
+                        elif not shutil.which(n) and not os.path.exists(self.expand(n)):
                             raise Skip("%s is not available" % n)
                 elif key == "adb-server":
                     self.start_adb()
@@ -653,6 +660,22 @@ class Case:
                     self.check(key, arg, block)
         finally:
             self.stop_all()
+
+
+def can_mount_tmpfs(tmp):
+    """Whether `unshare -m` may mount a tmpfs: the mount dies with it."""
+    d = os.path.join(tmp, ".tmpfs-probe")
+    os.makedirs(d, exist_ok=True)
+    try:
+        r = subprocess.run(["unshare", "-m", "mount", "-t", "tmpfs", "-o",
+                            "size=4k", "tmpfs", d],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=10)
+        return r.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        os.rmdir(d)
 
 
 def stop_proc(p):
