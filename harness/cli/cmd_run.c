@@ -10,7 +10,8 @@
  * timestamped lines elsewhere, none with -q.
  *
  * Exit status: run.h (0 done, 2 bad usage, configuration or scenario,
- * 3 no device, a device refused or lost, or interrupted).
+ * 3 no device, a device refused or lost, no room for the results, or
+ * interrupted).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -60,7 +61,8 @@ static const char options[] =
 	"usage, configuration or scenario (also coordinates off a device's\n"
 	"screen), 3 no device, a device refused by its hygiene limits,\n"
 	"install or versionCode check failed, device lost, every measured\n"
-	"iteration of a scenario failed, or interrupted.\n";
+	"iteration of a scenario failed, no room for the results in DIR\n"
+	"or a results file not written, or interrupted.\n";
 
 /* A count option: 1..1000 (iterations) or 0..1000 (warm-ups). */
 static int

@@ -549,6 +549,11 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	c.host = host_name();
 	devs = xcalloc(serials.nr, sizeof(*devs));
 	n = prepare_devices(&c, &serials, devs, out);
+	/* Before the first measuring command: room for what it yields. */
+	if (run_space_check(&c, devs, n)) {
+		run_error(out, EXIT_INFRA, jg_error_msg());
+		goto out;
+	}
 	start_progress(&c, out->nr_devices);
 	run_workers(&c, devs, n, out);
 	run_progress_free(c.progress);

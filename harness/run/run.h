@@ -19,8 +19,11 @@
  *	   scenario whose pixel coordinates fall off a device's screen
  *	3  no device, the adb server unreachable, a device refused by its
  *	   hygiene limits or lost mid-run, an install or versionCode check
- *	   failed, every measured iteration of a scenario failed, or the run
- *	   was interrupted (run_interrupt()); results are written anyway
+ *	   failed, every measured iteration of a scenario failed, the
+ *	   output directory has no room for the results (run_space.c:
+ *	   refused before measuring) or a results file could not be
+ *	   written (that device stops, its last good file kept), or the
+ *	   run was interrupted (run_interrupt()); results are written anyway
  *
  * Sharding: the pairs (device, scenario) are numbered k = d * S + s, with
  * devices in serial order (byte order) and scenarios in configuration

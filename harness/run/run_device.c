@@ -10,7 +10,9 @@
  *	for each scenario of the device's shard:
  *	    pixel coordinates checked against the screen
  *	    warm-ups, then iterations (run_iter.c); results.json rewritten
- *	    atomically after each one, so a kill loses nothing measured
+ *	    atomically after each one, so a kill loses nothing measured;
+ *	    a rewrite that fails (a full disk) stops the device, the last
+ *	    good file kept
  *	finish hooks; after an interrupt the app is force-stopped
  *	results.json with run.complete and run.errors
  *
@@ -76,14 +78,42 @@ progress(struct run_dev *d, const char *phase, const char *scn,
 	run_progress_update(d->ctx->progress, d->index, &st);
 }
 
-static int
-write_results(struct run_dev *d)
+static size_t
+iterations_in(const struct results *r)
 {
-	int rc = results_write(d->res, d->results_path);
+	size_t n = 0;
 
-	if (rc)
-		device_error(d, 3, "cannot write results: %s", jg_error_msg());
-	return rc;
+	for (size_t i = 0; i < r->nr_scenarios; i++)
+		n += r->scenarios[i].nr_iterations;
+	return n;
+}
+
+/*
+ * Rewrite the results file (atomically: a failure leaves the last good
+ * one).  The first failure is one error naming the file, the errno text
+ * and what the file still holds; `stop` says the worker stops measuring
+ * for it, since what it measured next could not be kept.  Returns 0 or
+ * JG_EIO.
+ */
+static int
+write_results(struct run_dev *d, bool stop)
+{
+	size_t kept = d->saved_iterations;
+
+	if (!results_write(d->res, d->results_path)) {
+		d->on_disk = true;
+		d->saved_iterations = iterations_in(d->res);
+		return 0;
+	}
+	if (!d->unwritable && d->on_disk)
+		device_error(d, 3, "%s; %sthe file keeps the %zu iteration%s "
+		    "written before", jg_error_msg(), stop ? "measuring "
+		    "stopped, " : "", kept, kept == 1 ? "" : "s");
+	else if (!d->unwritable)
+		device_error(d, 3, "%s; %snothing of this run is on disk",
+		    jg_error_msg(), stop ? "measuring stopped, " : "");
+	d->unwritable = true;
+	return JG_EIO;
 }
 
 /* The run, app and device parts of a new results model. */
@@ -152,6 +182,8 @@ results_open(struct run_dev *d, bool *was_complete)
 			    d->report->key);
 		*was_complete = d->res->run.complete;
 		d->res->run.complete = false;
+		d->on_disk = true;
+		d->saved_iterations = iterations_in(d->res);
 		/* A later batch is a session of its own (results.h). */
 		d->session = results_next_session(d->res);
 		rs_str_set(&d->res->run.finished, NULL);
@@ -313,7 +345,10 @@ run_scenario(struct run_dev *d, const struct scenario *scn, size_t *done,
 			run_progress_note(c->progress, d->index, "%s: "
 			    "iteration %d/%d failed: %s", name, before + i + 1,
 			    before + planned, it->error);
-		write_results(d);
+		if (write_results(d, !rc) && !rc) {
+			d->write_stop = true;
+			return JG_EIO;
+		}
 		if (rc)
 			return rc;
 	}
@@ -429,6 +464,8 @@ device_run(struct run_dev *d)
 		force_stop(d);
 		goto out;
 	}
+	if (d->write_stop)
+		goto out;
 	if (rc)
 		goto lost;
 	d->res->run.complete = was_complete && !d->skipped;
@@ -444,7 +481,10 @@ out:
 	report_warnings(d);
 	run_format_now(stamp, sizeof(stamp));
 	rs_str_set(&d->res->run.finished, stamp);
-	if (!write_results(d))
+	/* The last good file stands for the run, with complete: false. */
+	if (write_results(d, false))
+		d->report->complete = false;
+	if (d->on_disk)
 		d->report->results_path = xstrdup(d->results_path);
 }
 

@@ -8,13 +8,14 @@
  * hooks), run_steps.c (a step as device commands), run_ui.c (finding views
  * and activities), run_logcat.c (the iteration's stream and crash/ANR
  * detection), run_hygiene.c (preflight), run_progress.c (what the user
- * sees).  Nothing here is public API; run.h is.
+ * sees), run_space.c (room for the results).  Nothing here is public API; run.h is.
  */
 #ifndef JG_RUN_INT_H
 #define JG_RUN_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "devprops.h"
@@ -82,6 +83,13 @@ struct run_dev {
 	double clock_offset;		/* device mono ms - host mono ms */
 	bool have_offset;
 	bool lost;			/* the device went away */
+	/*
+	 * The results file: a version of this run's (or the file an appended
+	 * batch adds to) is on disk, holding saved_iterations; a rewrite
+	 * failed (said once); and that failure stopped the measuring.
+	 */
+	bool on_disk, unwritable, write_stop;
+	size_t saved_iterations;
 	bool skipped;			/* a scenario did not fit the screen */
 	int status;
 };
@@ -100,6 +108,35 @@ void *run_device_main(void *arg);
  */
 int run_lock_devices(struct run_ctx *c, const struct strlist *serials,
     const bool *selected);
+
+/* ---- room for the results (run_space.c) ------------------------------ */
+
+/* What one scene-iteration takes in a results file, with nothing learnt. */
+#define RUN_SPACE_UNIT_BYTES (64 * 1024)
+
+/* One device's results file, for the estimate of the room it needs. */
+struct run_space_plan {
+	uint64_t last_size;	/* the file at its path now; 0: none */
+	uint64_t last_units;	/* its scene-iterations; 0: unknown */
+	bool append;		/* the run adds to that file */
+	uint64_t units;		/* scene-iterations to measure */
+};
+
+/*
+ * Bytes the file of `p` needs free before the run, at the most, as
+ * run_space.c explains: 2F less what the file takes now (at most F),
+ * for a file growing to F bytes.
+ */
+uint64_t run_space_need(const struct run_space_plan *p);
+
+/*
+ * Refuse a run whose results the file system of the output directory
+ * has no room for, before anything is measured: 0, or JG_EIO with a
+ * message naming the directory, the free bytes and the estimate.  0 also
+ * when the free space cannot be told.
+ */
+int run_space_check(const struct run_ctx *c, const struct run_dev *devs,
+    size_t n);
 
 /* ---- clocks (run_clock.c) -------------------------------------------- */
 

@@ -180,7 +180,49 @@ progress_lines(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * The room a results file needs: twice the file it grows to (each rewrite
+ * holds the old file and the new at once), less what the file there now
+ * takes, never less than the file itself; each scene-iteration at the
+ * size the last run's file gives, else at the default.
+ */
+static void
+space_estimate(void **state)
+{
+	static const struct {
+		struct run_space_plan p;
+		uint64_t need;
+	} cases[] = {
+		/* Nothing there: 10 scene-iterations at 64 KiB, twice. */
+		{ { 0, 0, false, 10 }, 2 * 10 * RUN_SPACE_UNIT_BYTES },
+		/* An unreadable file there: the default, less its size. */
+		{ { 1000, 0, false, 10 }, 2 * 10 * RUN_SPACE_UNIT_BYTES - 1000 },
+		/* Last run: 40000 bytes for 4 units, 10000 each. */
+		{ { 40000, 4, false, 10 }, 2 * 100000 - 40000 },
+		/* Rounded up: 10001 bytes for 2 units, 5001 each. */
+		{ { 10001, 2, false, 2 }, 2 * 10002 - 10001 },
+		/* A bigger last run: the new file itself at the least. */
+		{ { 1000000, 100, false, 10 }, 100000 },
+		/* Appending grows the file: 40000 + 10 x 10000, twice, less
+		   the 40000 there. */
+		{ { 40000, 4, true, 10 }, 2 * 140000 - 40000 },
+		/* Nothing to measure. */
+		{ { 0, 0, false, 0 }, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = run_space_need(&cases[i].p);
+
+		if (got != cases[i].need)
+			fail_msg("case %zu: need %llu, expected %llu", i,
+			    (unsigned long long)got,
+			    (unsigned long long)cases[i].need);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(space_estimate),
 	cmocka_unit_test(hygiene_limits),
 	cmocka_unit_test(crash_and_anr_lines),
 	cmocka_unit_test(launch_lines_of_the_app),
