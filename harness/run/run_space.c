@@ -17,8 +17,9 @@
  * after every iteration, so the last rewrite holds the file before it and
  * the new one at once: the need of a file growing to F bytes is 2F, less
  * what the file there now takes (replaced by the first rewrite, or grown
- * by an appended batch), never less than F.  Perfetto traces and the
- * bundletool output are not counted.
+ * by an appended batch), never less than F.  Perfetto traces, the
+ * bundletool output and what gate writes after the run (comparison,
+ * report) are not counted.
  *
  * A file system that cannot say its free space is not checked: the
  * writes after each iteration still stop the device at the first failure
