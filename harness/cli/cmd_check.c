@@ -67,23 +67,31 @@ check_results(int nr, char *const *files)
 	return status;
 }
 
-/* Parse every scenario the config names; print each problem. */
+/*
+ * Parse every scenario the config names; print each problem, in the
+ * order of the files.  A file that cannot be read at all is an error
+ * naming the key that names it, as run says it.
+ */
 static int
 check_scenarios(const struct config *cfg)
 {
-	struct strlist problems = STRLIST_INIT;
 	int status = EXIT_PASS;
 
 	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
+		struct strlist problems = STRLIST_INIT;
 		struct scenario *scn = NULL;
 
-		if (scenario_load(&scn, cfg->scenarios.items[i], &problems))
+		if (scenario_load(&scn, cfg->scenarios.items[i], &problems)) {
 			status = EXIT_BAD_INPUT;
+			if (!problems.nr)
+				diag_error("%s: scenarios[%zu]: %s",
+				    cfg->path, i, jg_error_msg());
+		}
+		for (size_t j = 0; j < problems.nr; j++)
+			diag_plain("%s", problems.items[j]);
+		strlist_release(&problems);
 		scenario_free(scn);
 	}
-	for (size_t i = 0; i < problems.nr; i++)
-		diag_plain("%s", problems.items[i]);
-	strlist_release(&problems);
 	return status;
 }
 
