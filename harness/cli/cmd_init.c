@@ -5,7 +5,8 @@
  * --package PKG (as given), or, with neither, the app open on the device
  * (-s SERIAL when several are attached).  The configuration goes to -c
  * FILE, else $JANKGATE_CONFIG, else ./jankgate.json; the scenario beside
- * it.  Prints the files written, one per line, and what to run next.
+ * it.  Prints the files written, one per line, and what to run next,
+ * including the baseline repository gate needs and init does not make.
  *
  * Exit status: 0 written; 2 bad usage, an APK that is not one, a file
  * that exists (nothing is overwritten), a system app in front or several
@@ -128,7 +129,7 @@ run(void *args, const struct config *cfg)
 	const struct init_args *a = args;
 	struct init_app app;
 	struct strlist written = STRLIST_INIT;
-	const char *config;
+	const char *config, *slash;
 	int status, rc;
 
 	memset(&app, 0, sizeof(app));
@@ -167,6 +168,12 @@ run(void *args, const struct config *cfg)
 	    app.activity ? app.activity : "");
 	diag_info("next: `jankgate check` validates it, `jankgate run` "
 	    "measures on every attached device");
+	/* The one thing gate needs that init does not write. */
+	slash = strrchr(config, '/');
+	diag_info("for `jankgate gate`, start a baseline repository: 'git "
+	    "init --bare %.*sbaselines.git', and add \"baseline\": "
+	    "{\"repo\": \"baselines.git\"} to %s", slash ?
+	    (int)(slash - config + 1) : 0, config, config);
 	status = EXIT_PASS;
 out:
 	init_app_release(&app);
