@@ -37,7 +37,8 @@ static const char options[] =
 	"                      this APK, which the configuration installs\n"
 	"  --package PKG       the app, by package name (already installed)\n"
 	"  -s SERIAL           with neither: the app open on this device\n"
-	"                      (default: the one attached device)\n"
+	"                      (default: the one attached device), and its\n"
+	"                      launcher activity\n"
 	"  -c FILE             where the configuration goes (default:\n"
 	"                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
 	"                      scenario goes to scenarios/ beside it\n"
@@ -163,9 +164,11 @@ run(void *args, const struct config *cfg)
 	}
 	for (size_t i = 0; i < written.nr; i++)
 		printf("%s\n", written.items[i]);
+	if (app.note)
+		diag_warn("%s", app.note);
 	diag_info("wrote a configuration for %s (from %s)%s%s", app.package,
-	    app.from, app.activity ? ", launcher " : "",
-	    app.activity ? app.activity : "");
+	    app.from, !app.activity ? "" : app.note ? ", activity " :
+	    ", launcher ", app.activity ? app.activity : "");
 	diag_info("next: `jankgate check` validates it, `jankgate run` "
 	    "measures on every attached device");
 	/* The one thing gate needs that init does not write. */

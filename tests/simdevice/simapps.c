@@ -359,6 +359,9 @@ simapps_start(struct simapps *a, struct apprun *r, const char *activity,
 
 	if (!app)
 		return jg_error_set(JG_ENOTFOUND, "not an app process");
+	if (!activity && !app->model->launcher)
+		return jg_error_set(JG_ENOTFOUND, "'%s' has no launcher "
+		    "activity", app->package);
 	act = appmodel_activity(app->model, activity ? activity :
 	    app->model->launcher);
 	if (!act)
