@@ -485,16 +485,16 @@ run(void *args, const struct config *cfg)
 	 * an inconclusive comparison.  A regression still wins.
 	 */
 	stopped = !cur->run.complete && cur->run.errors.nr;
-	for (size_t i = 0; stopped && i < cur->run.errors.nr; i++)
-		diag_error("'%s': the run did not finish: %s", a->current,
-		    cur->run.errors.items[i]);
-	if (stopped)
-		status = exit_status_merge(status, EXIT_INFRA);
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
 		/* Nothing measured is never a pass (exitstatus.h). */
 		diag_error("'%s' holds no valid iteration%s%s", a->current,
-		    !stopped && cur->run.errors.nr ? ": " : "", !stopped &&
-		    cur->run.errors.nr ? cur->run.errors.items[0] : "");
+		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
+		    cur->run.errors.items[0] : "");
+		status = exit_status_merge(status, EXIT_INFRA);
+	} else if (stopped) {
+		for (size_t i = 0; i < cur->run.errors.nr; i++)
+			diag_error("'%s': the run did not finish: %s",
+			    a->current, cur->run.errors.items[i]);
 		status = exit_status_merge(status, EXIT_INFRA);
 	}
 	if (comparison_write(cmp, a->output)) {
