@@ -229,8 +229,7 @@ init_app_from_device(struct init_app *out, const char *serial, int timeout_ms)
 	}
 	out->package = xstrdup(component);
 	out->from = xasprintf("the app in front on '%s'", picked);
-	if ((rc = launcher_of(dev, out, slash + 1)))
-		goto out;
+	rc = launcher_of(dev, out, slash + 1);
 out:
 	free(component);
 	free(picked);
