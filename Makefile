@@ -97,6 +97,20 @@ $(B)/libjankgate.a: $(LIB_OBJ)
 $(B)/jankgate: $(B)/obj/harness/cli/main.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The report templates are built in (report/report_templates.c includes
+# templates.inc), so a binary copied out of the tree still writes its
+# report; files found on disk come first (report.h).  The list of
+# templates is a prerequisite too, so removing one remakes the file.
+TEMPLATES = $(sort $(wildcard templates/*))
+%/gen/templates.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(TEMPLATES)' | cmp -s - $@ || echo '$(TEMPLATES)' > $@
+%/gen/templates.inc: $(TEMPLATES) %/gen/templates.list tools/embed-templates.sh
+	sh tools/embed-templates.sh $@ $(TEMPLATES)
+.PRECIOUS: %/gen/templates.list %/gen/templates.inc
+$(B)/obj/report/report_templates.o: $(B)/gen/templates.inc
+$(B)/obj/report/report_templates.o: JGFLAGS += -I$(B)/gen
+
 # Unit test groups are found by their JG_UNIT_GROUP() line, so adding a test
 # file needs no edit here.  The list of test files is a prerequisite too,
 # so removing one also remakes the groups.
@@ -234,7 +248,7 @@ FUZZ_SEEDS = tests/unit/data/results tests/unit/data/sources scenarios/demo \
 	     tests/unit/data/apk tests/fuzz/seeds
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	     -std=c11 -D_GNU_SOURCE $(SRC_INC) \
+	     -std=c11 -D_GNU_SOURCE $(SRC_INC) -Ibuild-fuzz/gen \
 	     -DJG_VERSION='"$(VERSION)"' -DJG_DATADIR='"$(DATADIR)"'
 
 fuzz: deps
@@ -248,7 +262,7 @@ fuzz: deps
 	    grep -E 'stat::number_of_executed_units' $$c.log; \
 	done
 
-build-fuzz/libjankgate.a: $(LIB_SRC)
+build-fuzz/libjankgate.a: $(LIB_SRC) build-fuzz/gen/templates.inc
 	@mkdir -p build-fuzz/obj
 	cd build-fuzz/obj && for f in $(LIB_SRC); do \
 	    clang $(FUZZ_FLAGS:-I%=-I$(CURDIR)/%) $(PKG_CFLAGS) -c $(CURDIR)/$$f \

@@ -39,12 +39,10 @@ static const struct output {
 static int
 load_partial(void *ctx, const char *name, struct strbuf *out)
 {
-	struct strbuf path = STRBUF_INIT;
-	int rc = report_template_path(&path, name, ctx);
+	struct strbuf where = STRBUF_INIT;
+	int rc = report_template_read(out, &where, name, ctx);
 
-	if (!rc)
-		rc = file_read(out, path.buf);
-	strbuf_release(&path);
+	strbuf_release(&where);
 	return rc;
 }
 
@@ -58,9 +56,7 @@ render(const struct view *v, const struct output *op, const char *dir,
 	struct mustache *t = NULL;
 	int rc;
 
-	rc = report_template_path(&path, op->name, dir);
-	if (!rc)
-		rc = file_read(&src, path.buf);
+	rc = report_template_read(&src, &path, op->name, dir);
 	if (!rc)
 		rc = mustache_compile(&t, src.buf, src.len, path.buf);
 	if (!rc)

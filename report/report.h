@@ -118,6 +118,17 @@ int report_template_path(struct strbuf *out, const char *name,
     const char *override_dir);
 
 /*
+ * Append template `name`'s text to `src`: the file report_template_path()
+ * finds, else the copy built into jankgate from templates/ (so a binary
+ * copied out of its tree still reports).  `where` gets what messages call
+ * it: the file's path, or "built-in NAME".  Returns 0, JG_EINVAL for a bad
+ * name, JG_EIO for an unreadable file, or JG_ENOTFOUND when `name` is
+ * neither a file nor built in (a partial only an override names).
+ */
+int report_template_read(struct strbuf *src, struct strbuf *where,
+    const char *name, const char *override_dir);
+
+/*
  * The escapes of {{var}} per output.  All of them replace invalid UTF-8,
  * control characters and bidirectional overrides with U+FFFD.
  *   html      & < > " ' as entities (also right for XML, junit.xml)

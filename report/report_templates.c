@@ -8,6 +8,10 @@
  *   2. <directory of the running executable>/../templates when that is a
  *      source tree: build/jankgate, build-san/jankgate, the unit tests
  *   3. JG_DATADIR/templates, where `make install` puts them
+ *   4. the copy built into the binary (templates.inc, made from
+ *      templates/ by tools/embed-templates.sh), so a jankgate copied
+ *      anywhere still writes its report: it must never measure a whole
+ *      night and then fail for want of a template file
  *
  * Partials ({{> name}}) are template files too, found the same way; their
  * names must be plain file names, so a template cannot read a file outside
@@ -27,6 +31,24 @@
 #ifndef JG_DATADIR
 #define JG_DATADIR "/usr/local/share/jankgate"
 #endif
+
+struct builtin {
+	const char *name;
+	const unsigned char *data;
+	size_t len;
+};
+
+/* tpl_N[] and builtins[], one entry per file of templates/. */
+#include "templates.inc"
+
+static const struct builtin *
+find_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (builtins[i].name && !strcmp(builtins[i].name, name))
+			return &builtins[i];
+	return NULL;
+}
 
 /*
  * The parent of the running executable's directory when it is a jankgate
@@ -97,10 +119,28 @@ report_template_path(struct strbuf *out, const char *name,
 		strbuf_addf(&tried, "%s'%s'", i ? ", " : "", dirs[i]);
 	}
 	if (rc)
-		jg_error_set(JG_ENOTFOUND, "no template '%s' in %s", name,
-		    tried.buf);
+		jg_error_set(JG_ENOTFOUND, "no template '%s' in %s%s", name,
+		    tried.buf, find_builtin(name) ? "" : " nor built in");
 	strbuf_release(&tried);
 	strbuf_release(&path);
 	strbuf_release(&parent);
 	return rc;
+}
+
+int
+report_template_read(struct strbuf *src, struct strbuf *where,
+    const char *name, const char *override_dir)
+{
+	const struct builtin *b;
+	size_t len = where->len;
+	int rc = report_template_path(where, name, override_dir);
+
+	if (!rc)
+		return file_read(src, where->buf + len);
+	if (rc != JG_ENOTFOUND || !(b = find_builtin(name)))
+		return rc;
+	jg_error_clear();
+	strbuf_addf(where, "built-in %s", name);
+	strbuf_add(src, b->data, b->len);
+	return 0;
 }

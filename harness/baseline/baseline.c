@@ -53,7 +53,10 @@ baseline_open(struct baseline_store **out, const struct config_baseline *cfg,
 	baseline_opts_from_config(&o, cfg, repo);
 	if (!o.repo || !*o.repo)
 		return jg_error_set(JG_EINVAL, "no baseline repository: pass "
-		    "--repo URL or set baseline.repo in the configuration");
+		    "--repo URL or set baseline.repo in the configuration (to "
+		    "start one: 'git init --bare baselines.git' beside the "
+		    "configuration and \"baseline\": {\"repo\": "
+		    "\"baselines.git\"})");
 	return baseline_store_open(out, &o);
 }
 

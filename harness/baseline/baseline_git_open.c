@@ -81,7 +81,9 @@ open_local(struct baseline_store *bs, const char *path, int create)
 			    "baseline repository '%s'", path);
 		if (!create)
 			return fail(bs, JG_ENOTFOUND, "baseline repository "
-			    "'%s' does not exist (check baseline.repo)", path);
+			    "'%s' does not exist (check baseline.repo; to "
+			    "start one there, run 'git init --bare %s')", path,
+			    path);
 		return init_bare(bs, path);
 	}
 	err = git_repository_open_ext(&bs->repo, path,

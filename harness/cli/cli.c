@@ -13,7 +13,6 @@
 #include "config.h"
 #include "diag.h"
 #include "error.h"
-#include "fileio.h"
 #include "strbuf.h"
 #include "banned.h"
 
@@ -66,30 +65,15 @@ cmd_print_command_help(const struct command *c)
 		printf("\n%s", c->options);
 }
 
-/* The path of a local repository or file:// URL; NULL for the others. */
-static const char *
-local_path(const char *repo)
-{
-	if (!strncmp(repo, "file://", 7))
-		return repo + 7;
-	return strchr(repo, ':') ? NULL : repo;	/* URL or host:path */
-}
-
 int
 cmd_baseline_open(struct baseline_store **out, const struct config *cfg,
     const char *repo)
 {
-	const char *path;
 	int rc = baseline_open(out, &cfg->baseline, repo);
 
+	/* The messages say how to make a missing repository (gate's too). */
 	if (!rc)
 		return 0;
 	diag_error_current();
-	if (!repo)
-		repo = cfg->baseline.repo;
-	path = repo && *repo ? local_path(repo) : NULL;
-	if (rc == JG_ENOTFOUND && path && !file_exists(path))
-		diag_plain("hint: to start a new baseline repository there, "
-		    "run 'git init --bare %s'", path);
 	return exit_status_for_lookup(rc);
 }

@@ -9,13 +9,18 @@
  * checks those instead (schema version, types, the limits of results.h),
  * which is what a user runs before feeding a file from another machine to
  * compare or baseline.  It opens no device, repository or network
- * connection, so it is safe as a pre-commit hook.
+ * connection, so it is safe as a pre-commit hook.  A valid configuration
+ * that `gate` would still refuse for want of a baseline repository gets
+ * a warning saying how to make one; it stays valid (exit 0): run and
+ * check need none.
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "apkset.h"
 #include "error.h"
+#include "fileio.h"
 
 #include "cmd.h"
 #include "config.h"
@@ -35,7 +40,8 @@ static const char *const usage[] = {
 static const char options[] =
 	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
 	"            ./jankgate.json)\n"
-	"Prints one line per problem, or \"configuration OK\".\n"
+	"Prints one line per problem, or \"configuration OK\" (with a\n"
+	"warning when gate would lack its baseline repository).\n"
 	"With RESULTS.json files, checks those instead: schema version,\n"
 	"types and the limits of durations and counts; prints\n"
 	"\"FILE: OK\" for each good one.\n";
@@ -67,24 +73,60 @@ check_results(int nr, char *const *files)
 	return status;
 }
 
-/* Parse every scenario the config names; print each problem. */
+/*
+ * Parse every scenario the config names; print each problem, in the
+ * order of the files.  A file that cannot be read at all is an error
+ * naming the key that names it, as run says it.
+ */
 static int
 check_scenarios(const struct config *cfg)
 {
-	struct strlist problems = STRLIST_INIT;
 	int status = EXIT_PASS;
 
 	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
+		struct strlist problems = STRLIST_INIT;
 		struct scenario *scn = NULL;
 
-		if (scenario_load(&scn, cfg->scenarios.items[i], &problems))
+		if (scenario_load(&scn, cfg->scenarios.items[i], &problems)) {
 			status = EXIT_BAD_INPUT;
+			if (!problems.nr)
+				diag_error("%s: scenarios[%zu]: %s",
+				    cfg->path, i, jg_error_msg());
+		}
+		for (size_t j = 0; j < problems.nr; j++)
+			diag_plain("%s", problems.items[j]);
+		strlist_release(&problems);
 		scenario_free(scn);
 	}
-	for (size_t i = 0; i < problems.nr; i++)
-		diag_plain("%s", problems.items[i]);
-	strlist_release(&problems);
 	return status;
+}
+
+/*
+ * What a valid configuration still lacks for `gate`, as warnings: a
+ * baseline repository, or a local one that does not exist.  Only its
+ * existence is looked at (check opens no repository); remote ones are
+ * gate's to reach.  Relative paths are already resolved (config.h).
+ */
+static void
+warn_for_gate(const struct config *cfg)
+{
+	const char *repo = cfg->baseline.repo;
+
+	if (!repo || !*repo) {
+		diag_warn("%s: baseline.repo: not set, and gate needs a "
+		    "baseline repository (to start one: 'git init --bare "
+		    "baselines.git' beside the configuration and "
+		    "\"baseline\": {\"repo\": \"baselines.git\"})", cfg->path);
+		return;
+	}
+	if (!strncmp(repo, "file://", 7))
+		repo += 7;
+	else if (repo[0] != '/')
+		return;		/* a URL or host:path */
+	if (!file_exists(repo))
+		diag_warn("%s: baseline.repo: '%s' does not exist, and gate "
+		    "refuses it (to start one there, run 'git init --bare "
+		    "%s')", cfg->path, repo, repo);
 }
 
 struct check_args {
@@ -128,8 +170,10 @@ run(void *args, const struct config *cfg)
 		}
 		apkset_release(&set);
 	}
-	if (!rc)
+	if (!rc) {
+		warn_for_gate(cfg);
 		printf("configuration OK\n");
+	}
 	return rc;
 }
 

@@ -29,14 +29,16 @@
  *
  * Exit status (exitstatus.h): 2 for bad usage, an unreadable or invalid
  * file, or runs that are not comparable; else 1 when any entry is a
- * regression, 3 when comparison.json could not be written or the current
- * run holds not one valid iteration, 4 when something is inconclusive (at
+ * regression, 3 when comparison.json could not be written, the current
+ * run holds not one valid iteration or it did not finish for a failure it
+ * recorded in run.errors (a device lost), 4 when something is inconclusive (at
  * a look before the last: more iterations could decide), 0
  * otherwise (improvements, new and missing metrics included, and a first
  * run whatever its size).
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +103,9 @@ static const char options[] =
 	"                      then ./jankgate.json if present, else\n"
 	"                      built-in)\n"
 	"Exit status: 0 pass (a first run too), 1 regression, 2 bad input\n"
-	"or not comparable, 3 comparison.json not written or no valid\n"
-	"iteration in CURRENT.json, 4 inconclusive.\n";
+	"or not comparable, 3 comparison.json not written, no valid\n"
+	"iteration in CURRENT.json or its run stopped by a failure (a\n"
+	"device lost), 4 inconclusive.\n";
 
 struct compare_args {
 	const char *current;
@@ -399,6 +402,7 @@ run(void *args, const struct config *cfg)
 	struct compare_input in_cur, *in_base = NULL;
 	struct comparison *cmp = NULL, *prior = NULL, *ab = NULL;
 	struct compare_opts opts;
+	bool stopped;
 	int status;
 
 	base = xcalloc(a->baselines.nr + 1, sizeof(*base));
@@ -474,11 +478,23 @@ run(void *args, const struct config *cfg)
 		    cmp->missing.items[i], a->current);
 	status = exit_status_of(cmp_verdict_outcome(
 	    comparison_verdict(cmp)));
+	/*
+	 * A run stopped by a failure (a device lost, an interrupt: each
+	 * is a line of run.errors) is what run and gate said of it, an
+	 * infrastructure failure; the iterations it did not reach are not
+	 * an inconclusive comparison.  A regression still wins.
+	 */
+	stopped = !cur->run.complete && cur->run.errors.nr;
 	if (cmp->nr_scenarios && comparison_measured(cmp) == 0) {
 		/* Nothing measured is never a pass (exitstatus.h). */
 		diag_error("'%s' holds no valid iteration%s%s", a->current,
 		    cur->run.errors.nr ? ": " : "", cur->run.errors.nr ?
 		    cur->run.errors.items[0] : "");
+		status = exit_status_merge(status, EXIT_INFRA);
+	} else if (stopped) {
+		for (size_t i = 0; i < cur->run.errors.nr; i++)
+			diag_error("'%s': the run did not finish: %s",
+			    a->current, cur->run.errors.items[i]);
 		status = exit_status_merge(status, EXIT_INFRA);
 	}
 	if (comparison_write(cmp, a->output)) {

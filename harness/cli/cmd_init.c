@@ -5,7 +5,8 @@
  * --package PKG (as given), or, with neither, the app open on the device
  * (-s SERIAL when several are attached).  The configuration goes to -c
  * FILE, else $JANKGATE_CONFIG, else ./jankgate.json; the scenario beside
- * it.  Prints the files written, one per line, and what to run next.
+ * it.  Prints the files written, one per line, and what to run next,
+ * including the baseline repository gate needs and init does not make.
  *
  * Exit status: 0 written; 2 bad usage, an APK that is not one, a file
  * that exists (nothing is overwritten), a system app in front or several
@@ -36,7 +37,8 @@ static const char options[] =
 	"                      this APK, which the configuration installs\n"
 	"  --package PKG       the app, by package name (already installed)\n"
 	"  -s SERIAL           with neither: the app open on this device\n"
-	"                      (default: the one attached device)\n"
+	"                      (default: the one attached device), and its\n"
+	"                      launcher activity\n"
 	"  -c FILE             where the configuration goes (default:\n"
 	"                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
 	"                      scenario goes to scenarios/ beside it\n"
@@ -128,7 +130,7 @@ run(void *args, const struct config *cfg)
 	const struct init_args *a = args;
 	struct init_app app;
 	struct strlist written = STRLIST_INIT;
-	const char *config;
+	const char *config, *slash;
 	int status, rc;
 
 	memset(&app, 0, sizeof(app));
@@ -162,11 +164,19 @@ run(void *args, const struct config *cfg)
 	}
 	for (size_t i = 0; i < written.nr; i++)
 		printf("%s\n", written.items[i]);
+	if (app.note)
+		diag_warn("%s", app.note);
 	diag_info("wrote a configuration for %s (from %s)%s%s", app.package,
-	    app.from, app.activity ? ", launcher " : "",
-	    app.activity ? app.activity : "");
+	    app.from, !app.activity ? "" : app.note ? ", activity " :
+	    ", launcher ", app.activity ? app.activity : "");
 	diag_info("next: `jankgate check` validates it, `jankgate run` "
 	    "measures on every attached device");
+	/* The one thing gate needs that init does not write. */
+	slash = strrchr(config, '/');
+	diag_info("for `jankgate gate`, start a baseline repository: 'git "
+	    "init --bare %.*sbaselines.git', and add \"baseline\": "
+	    "{\"repo\": \"baselines.git\"} to %s", slash ?
+	    (int)(slash - config + 1) : 0, config, config);
 	status = EXIT_PASS;
 out:
 	init_app_release(&app);

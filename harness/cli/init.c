@@ -6,10 +6,14 @@
  *
  *	topResumedActivity=ActivityRecord{5a1b2c3 u0 com.x.shop/.Home t12}
  *
- * (or ResumedActivity / mResumedActivity on older releases): package
- * before the slash, the activity after it, ".X" completed with the
- * package.  A home screen or another system app in front is refused: a
- * configuration for the launcher is no one's first hour.
+ * (or ResumedActivity / mResumedActivity on older releases): the package
+ * before the slash.  A home screen or another system app in front is
+ * refused: a configuration for the launcher is no one's first hour.  The
+ * activity in front is wherever the user left the app, not what a cold
+ * launch starts: the launcher activity is the package's MAIN/LAUNCHER
+ * filter in `dumpsys package PKG`, read by the parser run's install step
+ * uses (dumpsys_package(); every API level prints it).  An app without
+ * one gets the activity in front, and a note saying so.
  *
  * What it writes, for com.example.shop with its launcher activity:
  *
@@ -36,6 +40,7 @@
 #include "fileio.h"
 #include "init.h"
 #include "jsonw.h"
+#include "shquote.h"
 #include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -49,6 +54,7 @@ init_app_release(struct init_app *a)
 	free(a->activity);
 	free(a->apk);
 	free(a->from);
+	free(a->note);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -150,6 +156,45 @@ is_system(const char *pkg)
 	    strstr(pkg, "launcher") != NULL;
 }
 
+/*
+ * out->activity: the launcher activity of out->package on `dev`, else
+ * `front` (the activity in front) with out->note saying there is none.
+ */
+static int
+launcher_of(struct adb_device *dev, struct init_app *out, const char *front)
+{
+	struct adb_shell_result r;
+	struct strbuf cmd = STRBUF_INIT;
+	char *launcher = NULL, *name = NULL;
+	double code;
+	int rc;
+
+	adb_shell_result_init(&r);
+	/* The name is what the phone printed: one quoted word. */
+	strbuf_addstr(&cmd, "dumpsys package ");
+	sh_quote(&cmd, out->package);
+	if ((rc = adb_shell(dev, cmd.buf, &r)))
+		goto out;
+	dumpsys_package(r.out.buf, out->package, &launcher, &code, &name);
+	if (launcher) {
+		out->activity = qualify(out->package, strchr(launcher, '/') +
+		    1);
+	} else {
+		out->activity = qualify(out->package, front);
+		out->note = xasprintf("%s declares no launcher activity (no "
+		    "MAIN/LAUNCHER filter in `dumpsys package`): the "
+		    "configuration launches %s, the activity in front; "
+		    "change \"activity\" if a cold launch should start "
+		    "another", out->package, out->activity);
+	}
+out:
+	free(launcher);
+	free(name);
+	strbuf_release(&cmd);
+	adb_shell_result_release(&r);
+	return rc;
+}
+
 int
 init_app_from_device(struct init_app *out, const char *serial, int timeout_ms)
 {
@@ -183,8 +228,8 @@ init_app_from_device(struct init_app *out, const char *serial, int timeout_ms)
 		goto out;
 	}
 	out->package = xstrdup(component);
-	out->activity = qualify(component, slash + 1);
 	out->from = xasprintf("the app in front on '%s'", picked);
+	rc = launcher_of(dev, out, slash + 1);
 out:
 	free(component);
 	free(picked);

@@ -17,9 +17,11 @@
 /* The app a configuration is written for. */
 struct init_app {
 	char *package;
-	char *activity;		/* launcher, fully qualified, or NULL */
+	char *activity;		/* launcher (else see note), fully qualified,
+				   or NULL */
 	char *apk;		/* the APK to install as given; NULL: none */
 	char *from;		/* where package and activity came from */
+	char *note;		/* why activity is no launcher, or NULL */
 };
 
 void init_app_release(struct init_app *a);
@@ -33,7 +35,9 @@ int init_app_from_apk(struct init_app *out, const char *apk);
 
 /*
  * The app in front on device `serial` (NULL: the one device attached to
- * the adb server), from `dumpsys activity activities`.  Returns 0;
+ * the adb server), from `dumpsys activity activities`, and its launcher
+ * activity from `dumpsys package PKG` (none: the activity in front, and
+ * a note saying so).  Returns 0;
  * JG_EINVAL when several devices are attached and none is named, or the
  * launcher or another system app is in front (the message says what to
  * do); JG_EDEVICE or the adb client's code when no device answers.

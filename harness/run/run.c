@@ -157,8 +157,14 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 			for (size_t j = 0; j < problems.nr; j++)
 				run_error(out, EXIT_BAD_INPUT,
 				    problems.items[j]);
-			if (!problems.nr)
-				run_error(out, EXIT_BAD_INPUT, jg_error_msg());
+			/* The file itself: named by the key that names it. */
+			if (!problems.nr) {
+				char *msg = xasprintf("%s: scenarios[%zu]: %s",
+				    cfg->path, i, jg_error_msg());
+
+				run_error(out, EXIT_BAD_INPUT, msg);
+				free(msg);
+			}
 			strlist_release(&problems);
 			bad = 1;
 			continue;

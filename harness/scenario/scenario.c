@@ -622,8 +622,6 @@ scenario_load(struct scenario **out, const char *path,
 		rc = parse_top(out, buf.buf, buf.len, path, dir, &st,
 		    problems);
 		free(dir);
-	} else if (problems) {
-		strlist_add(problems, jg_error_msg());
 	}
 	strbuf_release(&buf);
 	return rc;

@@ -192,10 +192,12 @@ struct scenario_step {
  * Read and parse the scenario at `path`, with its includes.  On success
  * returns 0 and stores a scenario the caller frees with scenario_free().  On
  * failure returns JG_EINVAL (a language error), JG_ENOTFOUND or JG_EIO (the
- * file itself cannot be read) and sets *out to NULL; every problem found is
- * appended to `problems` (one "FILE:LINE:COL: message" each, or just the
- * message when the file cannot be read) and the error message holds the
- * first.  `problems` may be NULL.
+ * file itself cannot be read) and sets *out to NULL; every problem found
+ * inside the file is appended to `problems` (one "FILE:LINE:COL: message"
+ * each) and the error message holds the first.  When the file itself
+ * cannot be read (missing, not a regular file, too large) nothing is
+ * appended and only the error message says why: the caller knows which
+ * configuration key named the file and says so.  `problems` may be NULL.
  */
 int scenario_load(struct scenario **out, const char *path,
     struct strlist *problems);

@@ -498,6 +498,9 @@ parse_model(const cJSON *root, struct appmodel *m)
 			return ret;
 	}
 
+	/* null: no MAIN/LAUNCHER filter at all (started by name only). */
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "launcher")))
+		return 0;
 	if ((ret = appmodel_jstr(root, "launcher", w,
 	    m->activities[0].name, &launcher)))
 		return ret;

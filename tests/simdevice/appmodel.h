@@ -150,7 +150,7 @@ struct appmodel {
 	long long version_code;
 	int debuggable;
 	char *process;		/* process name, the package by default */
-	char *launcher;		/* the MAIN/LAUNCHER activity */
+	char *launcher;		/* the MAIN/LAUNCHER activity; NULL: none */
 	struct appmodel_startup startup;
 	struct appmodel_libs libs;
 	struct appmodel_activity *activities;

@@ -355,7 +355,7 @@ dumpsys_package(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 	}
 	if (!simapps_get(dev->apps, name, &r))
 		m = apprun_model(r);
-	if (m) {
+	if (m && m->launcher) {
 		strbuf_addstr(out, "Activity Resolver Table:\n  Non-Data "
 		    "Actions:\n      android.intent.action.MAIN:\n        ");
 		strbuf_addf(out, "%x ", dumpsys_hash(m->launcher, 1));

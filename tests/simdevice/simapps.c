@@ -16,6 +16,7 @@
 #include "amfmt.h"
 #include "appmodel.h"
 #include "apprun.h"
+#include "blockcanary_fmt.h"
 #include "error.h"
 #include "logfmt.h"
 #include "packages.h"
@@ -144,6 +145,29 @@ app_write_file(void *ctx, const char *path, const void *data, size_t len)
 	}
 	simfs_write(fs, path, data, len, 0, 0660);
 	strbuf_release(&dir);
+}
+
+/*
+ * A new process of an app with BlockCanary: the library's directory
+ * exists from now on, block or no block.  BlockCanary.install() starts
+ * BlockCanaryInternals, whose LogWriter.cleanObsolete() lists the log
+ * directory through detectedBlockDirectory(), which mkdirs it; so a
+ * healthy app (no block past the threshold) has the directory and no
+ * file, which is what tells a reader BlockCanary is there.
+ */
+static void
+blockcanary_mkdir(struct simapp *app)
+{
+	const struct appmodel_libs *libs = &app->model->libs;
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (!libs->blockcanary)
+		return;
+	bcfmt_dir(&dir, libs->bc_dir, app->package);
+	simfs_normalize(&path, dir.buf);
+	simfs_mkdir(app->owner->dev->fs, path.buf, 0771, 1);
+	strbuf_release(&dir);
+	strbuf_release(&path);
 }
 
 static void
@@ -335,6 +359,9 @@ simapps_start(struct simapps *a, struct apprun *r, const char *activity,
 
 	if (!app)
 		return jg_error_set(JG_ENOTFOUND, "not an app process");
+	if (!activity && !app->model->launcher)
+		return jg_error_set(JG_ENOTFOUND, "'%s' has no launcher "
+		    "activity", app->package);
 	act = appmodel_activity(app->model, activity ? activity :
 	    app->model->launcher);
 	if (!act)
@@ -344,6 +371,7 @@ simapps_start(struct simapps *a, struct apprun *r, const char *activity,
 		pid = simapps_new_pid(a);
 		app->hung = 0;
 		app->task = ++a->next_task;
+		blockcanary_mkdir(app);
 	}
 	for (size_t i = 0; i < a->nr; i++)
 		if (a->v[i]->run != r)

@@ -59,7 +59,7 @@ simapps_crash(struct simapps *a, struct apprun *r, long long at_ns,
 	if (!pid || !app)
 		return;
 	if (!top)
-		top = m->launcher;
+		top = m->launcher ? m->launcher : m->activities[0].name;
 	strbuf_addf(&first, "%s.onClick(%s.java:87)", top, simple_name(top));
 	frames[0] = first.buf;
 	for (i = 0; i < sizeof(framework) / sizeof(framework[0]); i++)
@@ -102,7 +102,7 @@ simapps_anr(struct simapps *a, struct apprun *r, long long at_ns,
 	if (!pid || !app || app->hung)
 		return;
 	if (!top)
-		top = m->launcher;
+		top = m->launcher ? m->launcher : m->activities[0].name;
 	app->hung = 1;
 	strbuf_addf(&msg, "Sending signal. PID: %d SIG: 3", pid);
 	simapps_log_entry(a, LOGFMT_MAIN, t, 0, 0, 'I', "Process", msg.buf);

@@ -267,7 +267,36 @@ template_lookup_is_per_file(void **state)
 	assert_int_equal(report_template_path(&sb, "nope.html", dir),
 	    JG_ENOTFOUND);
 	assert_non_null(strstr(jg_error_msg(), "nope.html"));
+	assert_non_null(strstr(jg_error_msg(), "nor built in"));
 	strbuf_release(&sb);
+	free(mine);
+	free(dir);
+}
+
+/*
+ * Reading a template: the file found first, with its path; a name neither
+ * on disk nor built in is not found, a path is no name.  (The built-in
+ * copy is what a binary outside its tree reads: report-templates.case.)
+ */
+static void
+template_read_names_its_file(void **state)
+{
+	char *dir = tmp_path("tplread");
+	char *mine = xasprintf("%s/email.txt", dir);
+	struct strbuf src = STRBUF_INIT, where = STRBUF_INIT;
+
+	assert_int_equal(file_write_atomic(mine, "mine", 4, 0644), 0);
+	assert_int_equal(report_template_read(&src, &where, "email.txt",
+	    dir), 0);
+	assert_string_equal(src.buf, "mine");
+	assert_string_equal(where.buf, mine);
+	strbuf_setlen(&where, 0);
+	assert_int_equal(report_template_read(&src, &where, "nope.html",
+	    dir), JG_ENOTFOUND);
+	assert_int_equal(report_template_read(&src, &where, "../x", dir),
+	    JG_EINVAL);
+	strbuf_release(&src);
+	strbuf_release(&where);
 	free(mine);
 	free(dir);
 }
@@ -1048,6 +1077,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escapes_keep_utf8_text),
 	cmocka_unit_test(markdown_escapes_leading_markers),
 	cmocka_unit_test(template_lookup_is_per_file),
+	cmocka_unit_test(template_read_names_its_file),
 	cmocka_unit_test(hostile_strings_stay_text_in_html),
 	cmocka_unit_test(junit_is_well_formed_with_failures_and_skips),
 	cmocka_unit_test(github_commands_are_one_line_each),
