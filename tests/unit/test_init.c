@@ -59,7 +59,7 @@ written_files_are_valid_and_never_overwritten(void **state)
 	char *dir = xasprintf("%s/init", unit_tmpdir());
 	char *cfg_path = xasprintf("%s/jg.json", dir);
 	struct init_app a = { "com.example.shop", ".HomeActivity", NULL,
-	    "--package" };
+	    "--package", NULL };
 	struct strlist written = STRLIST_INIT, problems = STRLIST_INIT;
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
 	struct config *cfg = NULL;
