@@ -135,7 +135,8 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	}
 	put_spread(o, e);
 	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
-	trend = view_chart_sparkline(d, e);
+	/* an A/B has no history: its baseline is build A, measured tonight */
+	trend = d->in->cmp->interleaved ? NULL : view_chart_sparkline(d, e);
 	view_json_str(o, "trend", trend);
 	free(trend);
 	strbuf_release(&sb);
