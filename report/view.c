@@ -67,9 +67,12 @@
  * summary, method, ab, device: DEVICE, device_page: true, report_href }.
  *   ROW     = { device, scenario, scene, where, metric, description, unit,
  *               better, verdict, baseline, baseline_n, current, current_n,
- *               change, change_pct, interval, interval_level, p,
- *               threshold, detectable, reason, suspect, q (its BH
- *               q-value, only on a suspect), trend (svg) }
+ *               change, change_pct (of the two medians: current -
+ *               baseline), shift (the test's estimate, view_rows.c),
+ *               interval (the shift's), interval_level, p, p_text
+ *               ("p = 0.002"), ab_p (the A/B's p, for an entry
+ *               a gate confirmation confirmed or found), threshold, detectable, reason, suspect,
+ *               q (its BH q-value, only on a suspect), trend (svg) }
  *   BLOCK   = { device, scenario, scene, where, status, status_label,
  *               <status>: true, color, background, signature,
  *               short_signature, top, stack: [str], stack_more,

@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "strbuf.h"
 #include "view_int.h"
+#include "xalloc.h"
 #include "banned.h"
 
 static void
@@ -28,17 +29,29 @@ put_where(cJSON *o, const char *scenario, const char *scene)
 		view_json_str(o, "where", scenario);
 }
 
+/*
+ * One estimator per column (issue 48).  `change` is current minus
+ * baseline of the two medians printed beside it, so the three agree;
+ * `shift` is the test's own estimate (Hodges-Lehmann, or the difference
+ * of the sessions' means for the t test, after the session offsets:
+ * docs/method.md, step 5), which `interval` and `p` belong to.  They
+ * differ where the test sees what the medians do not: a block_ms of
+ * 0 ms on both sides whose occurrences grew.
+ */
 static void
 put_change(cJSON *o, const struct cmp_entry *e)
 {
 	struct strbuf sb = STRBUF_INIT;
+	double change = e->base.n && e->cur.n ? e->cur.median - e->base.median :
+	    NAN;
 
-	view_json_value(o, "change", e->shift, e->unit, view_text_signed);
+	view_json_value(o, "change", change, e->unit, view_text_signed);
 	/* A relative change of a percentage reads as a typo: leave it out. */
 	if (!e->unit || strcmp(e->unit, "%"))
-		view_text_percent_change(&sb, e->shift, e->base.median);
+		view_text_percent_change(&sb, change, e->base.median);
 	view_json_str(o, "change_pct", sb.len ? sb.buf : NULL);
 	strbuf_setlen(&sb, 0);
+	view_json_value(o, "shift", e->shift, e->unit, view_text_signed);
 	if (isfinite(e->shift_lo) && isfinite(e->shift_hi)) {
 		view_text_signed(&sb, e->shift_lo, NULL);
 		strbuf_addstr(&sb, " to ");
@@ -56,7 +69,55 @@ put_change(cJSON *o, const struct cmp_entry *e)
 	strbuf_setlen(&sb, 0);
 	view_text_p_value(&sb, e->p_adjusted);
 	view_json_str(o, "p", sb.len ? sb.buf : NULL);
+	/* "p = 0.002", "p < 0.0001": for prose, where "p 0.002" would not do */
+	if (sb.len)
+		view_json_strf(o, "p_text", "p %s%s", sb.buf[0] == '<' ? "" :
+		    "= ", sb.buf);
+	else
+		cJSON_AddNullToObject(o, "p_text");
 	strbuf_release(&sb);
+}
+
+/*
+ * The A/B's p for an entry a gate confirmation (compare_confirm.c, Method
+ * step 9) confirmed or found: its reason ends "...; confirmed by WHAT:
+ * EVIDENCE" or "...; found by WHAT: EVIDENCE", EVIDENCE being the A/B's
+ * regressions of the scene, "METRIC +3 ms, p 0.0002; ...".  The p of
+ * the entry's own metric, else of the first; NULL when there is none.
+ * The entry's p_adjusted stays the history's, so the p column would
+ * show the screen's evidence for the judge's verdict (issue 48).
+ */
+static char *
+ab_p_of(const struct cmp_entry *e)
+{
+	const char *r = e->reason, *ev, *p, *best = NULL;
+	size_t len;
+
+	if (!r || (!strstr(r, "; confirmed by ") && !strstr(r, "; found by ")))
+		return NULL;
+	ev = strrchr(r, ':');
+	if (!ev)
+		return NULL;
+	for (ev += 1; *ev == ' '; ev++)
+		;
+	for (const char *item = ev; item && *item; ) {
+		const char *end = strstr(item, "; ");
+		size_t n = end ? (size_t)(end - item) : strlen(item);
+
+		p = strstr(item, ", p ");
+		if (p && (size_t)(p - item) < n) {
+			if (!best)
+				best = p + 4;
+			if (e->metric && !strncmp(item, e->metric,
+			    strlen(e->metric)) && item[strlen(e->metric)] == ' ')
+				best = p + 4;
+		}
+		item = end ? end + 2 : NULL;
+	}
+	if (!best)
+		return NULL;
+	len = strcspn(best, ";");
+	return xstrndup(best, len);
 }
 
 /*
@@ -103,7 +164,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	const struct metric_def *m = metric_find(e->metric);
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
-	char *trend;
+	char *trend, *ab_p;
 
 	view_json_str(o, "device", d->device);
 	view_json_str(o, "scenario", e->scenario);
@@ -134,6 +195,9 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 		strbuf_setlen(&sb, 0);
 	}
 	put_spread(o, e);
+	ab_p = ab_p_of(e);
+	view_json_str(o, "ab_p", ab_p);
+	free(ab_p);
 	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
 	/* an A/B has no history: its baseline is build A, measured tonight */
 	trend = d->in->cmp->interleaved ? NULL : view_chart_sparkline(d, e);

@@ -1277,6 +1277,49 @@ ab_report_says_it_is_one(void **state)
 }
 
 
+/*
+ * Issue 48: the mail and the pull-request comment give each regression's
+ * confidence (the test's shift, its interval and p), and a regression a
+ * gate confirmation confirmed shows the A/B's p beside the history's.
+ */
+static void
+mail_and_summary_give_the_confidence(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("confidence");
+	char *out = xasprintf("%s/out", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct cmp_entry *e;
+
+	add_scenario(c, "feed")->verdict = CMP_REGRESSION;
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	e = add_entry(c, "feed", "list", "jank_pct", CMP_REGRESSION);
+	free(e->reason);
+	e->reason = xstrdup("worse by 3.1 % (threshold 1 %), p = 0.002 after "
+	    "holm; confirmed by an interleaved A/B of 1.0 and tonight's "
+	    "build: frame_p90_ms +3 ms, p 0.0002; jank_pct +2.9 %, p 0.0011");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	read_text(&sb, out, "email.html");
+	assert_non_null(strstr(sb.buf, "shift +3.1 ms, 90% interval +2.9 to "
+	    "+3.3 ms, p = 0.002<"));
+	assert_non_null(strstr(sb.buf, "A/B p 0.0011<"));
+	read_text(&sb, out, "summary.md");
+	assert_non_null(strstr(sb.buf, "| +3.1 ms (+2.9 to +3.3 ms), p = "
+	    "0.002 |"));
+	assert_non_null(strstr(sb.buf, ", A/B p 0.0011 |"));
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "<span class=\"pct\">A/B 0.0011</span>"
+	    "<span class=\"pct muted\">history 0.002</span>"));
+	assert_int_equal(count_of(sb.buf, "A/B 0.0"), 1);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escapes_neutralise_markup_and_controls),
 	cmocka_unit_test(escapes_keep_utf8_text),
@@ -1296,6 +1339,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(report_html_shows_what_changed_and_pages_the_rest),
 	cmocka_unit_test(stale_comparisons_are_removed),
 	cmocka_unit_test(ab_report_says_it_is_one),
+	cmocka_unit_test(mail_and_summary_give_the_confidence),
 };
 
 JG_UNIT_GROUP(report, tests, NULL, NULL)
