@@ -413,6 +413,9 @@ junit_is_well_formed_with_failures_and_skips(void **state)
 	assert_int_equal(write_report(&res, dir, c, NULL), 0);
 	read_text(&sb, out, "junit.xml");
 	assert_non_null(strstr(sb.buf, "p &lt; 0.0001"));
+	/* the interval and p are the shift's, named as such (issue 48) */
+	assert_non_null(strstr(sb.buf, "change +3.1 ms, shift +3.1 ms (+2.9 "
+	    "to +3.3 ms), p &lt; 0.0001"));
 	assert_null(strstr(sb.buf, "= &lt;"));
 	doc = xmlReadMemory(sb.buf, (int)sb.len, "junit.xml", NULL,
 	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
