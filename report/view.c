@@ -71,7 +71,8 @@
  *               baseline), shift (the test's estimate, view_rows.c),
  *               interval (the shift's), interval_level, p, p_text
  *               ("p = 0.002"), ab_p (the A/B's p, for an entry
- *               a gate confirmation confirmed or found), threshold, detectable, reason, suspect,
+ *               a gate confirmation confirmed or found) and ab_p_of
+ *               (what it is of, when not this metric), threshold, detectable, reason, suspect,
  *               q (its BH q-value, only on a suspect), trend (svg) }
  *   BLOCK   = { device, scenario, scene, where, status, status_label,
  *               <status>: true, color, background, signature,

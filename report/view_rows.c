@@ -82,22 +82,26 @@ put_change(cJSON *o, const struct cmp_entry *e)
  * The A/B's p for an entry a gate confirmation (compare_confirm.c, Method
  * step 9) confirmed or found: its reason ends "...; confirmed by WHAT:
  * EVIDENCE" or "...; found by WHAT: EVIDENCE", EVIDENCE being the A/B's
- * regressions of the scene, "METRIC +3 ms, p 0.0002; ...".  The p of
- * the entry's own metric, else of the first; NULL when there is none.
+ * regressions of the scene, "METRIC +3 ms, p 0.0002; ...".  Puts
+ * `ab_p`, the p of the entry's own metric, else of the first, with
+ * `ab_p_of` saying what that is ("frame_p50_ms", "new block"); null when
+ * there is none.
  * The entry's p_adjusted stays the history's, so the p column would
  * show the screen's evidence for the judge's verdict (issue 48).
  */
-static char *
-ab_p_of(const struct cmp_entry *e)
+static void
+put_ab_p(cJSON *o, const struct cmp_entry *e)
 {
-	const char *r = e->reason, *ev, *p, *best = NULL;
-	size_t len;
+	const char *r = e->reason, *ev, *p, *best = NULL, *of = NULL;
+	size_t len, of_len = 0;
 
+	view_json_str(o, "ab_p", NULL);
+	view_json_str(o, "ab_p_of", NULL);
 	if (!r || (!strstr(r, "; confirmed by ") && !strstr(r, "; found by ")))
-		return NULL;
+		return;
 	ev = strrchr(r, ':');
 	if (!ev)
-		return NULL;
+		return;
 	for (ev += 1; *ev == ' '; ev++)
 		;
 	for (const char *item = ev; item && *item; ) {
@@ -106,18 +110,29 @@ ab_p_of(const struct cmp_entry *e)
 
 		p = strstr(item, ", p ");
 		if (p && (size_t)(p - item) < n) {
-			if (!best)
+			bool own = e->metric && !strncmp(item, e->metric,
+			    strlen(e->metric)) && item[strlen(e->metric)] == ' ';
+
+			if (!best || own) {
 				best = p + 4;
-			if (e->metric && !strncmp(item, e->metric,
-			    strlen(e->metric)) && item[strlen(e->metric)] == ' ')
-				best = p + 4;
+				of = own ? NULL : item;
+				of_len = !strncmp(item, "new block", 9) ? 9 :
+				    strcspn(item, " ");
+			}
+			if (own)
+				break;
 		}
 		item = end ? end + 2 : NULL;
 	}
 	if (!best)
-		return NULL;
+		return;
 	len = strcspn(best, ";");
-	return xstrndup(best, len);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "ab_p");
+	view_json_strf(o, "ab_p", "%.*s", (int)len, best);
+	if (of) {
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "ab_p_of");
+		view_json_strf(o, "ab_p_of", "%.*s", (int)of_len, of);
+	}
 }
 
 /*
@@ -164,7 +179,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 	const struct metric_def *m = metric_find(e->metric);
 	cJSON *o = cJSON_CreateObject();
 	struct strbuf sb = STRBUF_INIT;
-	char *trend, *ab_p;
+	char *trend;
 
 	view_json_str(o, "device", d->device);
 	view_json_str(o, "scenario", e->scenario);
@@ -195,9 +210,7 @@ view_row(struct view_dev *d, const struct cmp_entry *e)
 		strbuf_setlen(&sb, 0);
 	}
 	put_spread(o, e);
-	ab_p = ab_p_of(e);
-	view_json_str(o, "ab_p", ab_p);
-	free(ab_p);
+	put_ab_p(o, e);
 	view_explain_row(d, o, e);	/* issue 20: the phase that moved */
 	/* an A/B has no history: its baseline is build A, measured tonight */
 	trend = d->in->cmp->interleaved ? NULL : view_chart_sparkline(d, e);

@@ -3,8 +3,8 @@
  *
  * For a scene that regressed, one iteration is drawn as a timeline
  * (svg_timeline.h): where the scene has a new or worse block (the
- * headline block, the first the block table lists), the iteration in which
- * it overlapped the most janky frames, so the chart shows what the table
+ * headline block: headline_block()), the iteration in which it
+ * overlapped the most janky frames, so the chart shows what the table
  * says (issue 48: the worst iteration by a metric could show the block
  * after the last frame drawn); else, or when it overlapped none in the
  * frames kept, the worst iteration by the first metric that regressed
@@ -70,23 +70,46 @@ struct worst {
 	int janky;		/* the janky frames `block` overlapped */
 };
 
-/* The scene's headline block: the first new or worse, worse first. */
+/*
+ * The scene's headline block: of its new and worse blocks, a regression
+ * first, then the one that overlapped the most janky frames in the
+ * current run (the count the block table prints), then the table's
+ * order (worse before new).
+ */
 static const struct cmp_block *
 headline_block(const struct comparison *c, const char *scenario,
     const char *scene)
 {
+	const struct cmp_block *best = NULL;
+
 	for (int rank = 3; rank > 0; rank--)
 		for (size_t i = 0; i < c->nr_blocks; i++) {
 			const struct cmp_block *k = &c->blocks[i];
+			double jk = isfinite(k->cur.janky_frames) ?
+			    k->cur.janky_frames : 0;
+			double jb;
 
-			if ((k->status == CMP_BLOCK_NEW ||
-			    k->status == CMP_BLOCK_WORSE) &&
-			    view_block_rank(k->status) == rank &&
-			    same(k->scenario, scenario) &&
-			    same(k->scene, scene) && k->signature)
-				return k;
+			if ((k->status != CMP_BLOCK_NEW &&
+			    k->status != CMP_BLOCK_WORSE) ||
+			    view_block_rank(k->status) != rank ||
+			    !same(k->scenario, scenario) ||
+			    !same(k->scene, scene) || !k->signature)
+				continue;
+			if (!best) {
+				best = k;
+				continue;
+			}
+			jb = isfinite(best->cur.janky_frames) ?
+			    best->cur.janky_frames : 0;
+			if ((k->verdict == CMP_REGRESSION) !=
+			    (best->verdict == CMP_REGRESSION)) {
+				if (k->verdict == CMP_REGRESSION)
+					best = k;
+			} else if (jk > jb) {
+				best = k;
+			}
 		}
-	return NULL;
+	return best;
 }
 
 /*

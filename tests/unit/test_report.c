@@ -1316,6 +1316,16 @@ mail_and_summary_give_the_confidence(void **state)
 	assert_non_null(strstr(sb.buf, "<span class=\"pct\">A/B 0.0011</span>"
 	    "<span class=\"pct muted\">history 0.002</span>"));
 	assert_int_equal(count_of(sb.buf, "A/B 0.0"), 1);
+	/* the A/B's p of another metric says which */
+	free(e->reason);
+	e->reason = xstrdup("a suspect of the history (...); found by the "
+	    "A/B: frame_p50_ms +1.9 ms, p 0.0001; new block 0255b36f in 11 "
+	    "of 12 iterations, p 1.6e-06");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "A/B 0.0001</span><span class=\"ival\">"
+	    "of frame_p50_ms</span>"));
 	comparison_free(c);
 	strbuf_release(&sb);
 	free(out);

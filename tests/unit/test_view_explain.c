@@ -411,6 +411,17 @@ timeline_shows_where_the_new_block_overlapped_jank(void **state)
 	k->scene = xstrdup("list");
 	k->signature = xstrdup("0123456789abcdef");
 	k->status = CMP_BLOCK_NEW;
+	k->verdict = CMP_REGRESSION;
+	k->cur.janky_frames = 1;
+	/* a worse block listed first in the table, no regression: not the
+	 * headline */
+	k = comparison_add_block(c);
+	k->device = xstrdup("pixel-7");
+	k->scenario = xstrdup("feed");
+	k->scene = xstrdup("list");
+	k->signature = xstrdup("fedcba9876543210");
+	k->status = CMP_BLOCK_WORSE;
+	k->verdict = CMP_PASS;
 	cur->device.refresh_hz = 60;
 	for (int i = 0; i < 3; i++) {
 		struct rs_iteration *it = rs_scenario_add_iteration(
@@ -442,6 +453,13 @@ timeline_shows_where_the_new_block_overlapped_jank(void **state)
 		b->start_mono_ms = 1490;
 		b->wall_ms = 100;
 		rs_str_set(&b->signature, "0123456789abcdef");
+		/* the worse one overlaps iteration 2's frames only */
+		b = rs_scene_add_block(sc, "blockcanary");
+		b->start_mono_ms = 1090;
+		b->wall_ms = 100;
+		rs_str_set(&b->signature, "fedcba9876543210");
+		if (i == 2)
+			sc->frames.rows[0].janky = 1;
 	}
 	m = model(&in);
 	assert_non_null(strstr(str(m, "devices.0.scenarios.0.scenes.0."
