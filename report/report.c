@@ -154,16 +154,19 @@ copy_comparisons(const struct report_inputs *ri, const char *dir,
 	return rc;
 }
 
-/* Whether `path` is one of the report's inputs (the same file). */
+/*
+ * Whether `path` is one of the comparisons named to the report (the same
+ * file), counted or left out as a repeat.
+ */
 static bool
-is_input(const struct report_inputs *ri, const char *path)
+is_input(const struct report_opts *o, const char *path)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 
 	if (!realpath(path, a))
 		return false;
-	for (size_t i = 0; i < ri->nr; i++)
-		if (realpath(ri->in[i].path, b) && !strcmp(a, b))
+	for (size_t i = 0; i < o->nr_comparisons; i++)
+		if (realpath(o->comparisons[i], b) && !strcmp(a, b))
 			return true;
 	return false;
 }
@@ -172,12 +175,12 @@ is_input(const struct report_inputs *ri, const char *path)
  * Remove from `dir` the files an earlier report left that this one did
  * not write: those named "comparison*.json" (what `jankgate mail`
  * attaches) when `pages` is false, "*.html" when true (dir is then the
- * devices/ folder).  A file this report read is never removed.  A
- * directory that does not exist holds nothing stale.
+ * devices/ folder).  A comparison named to the report is never removed.
+ * A directory that does not exist holds nothing stale.
  */
 static int
 remove_stale(const char *dir, bool pages, const struct strlist *written,
-    const struct report_inputs *ri)
+    const struct report_opts *o)
 {
 	struct strlist stale = STRLIST_INIT;
 	DIR *d = opendir(dir);
@@ -201,7 +204,7 @@ remove_stale(const char *dir, bool pages, const struct strlist *written,
 	for (size_t i = 0; i < stale.nr && !rc; i++) {
 		char *path = xasprintf("%s/%s", dir, stale.items[i]);
 
-		if (!is_input(ri, path) && unlink(path) && errno != ENOENT)
+		if (!is_input(o, path) && unlink(path) && errno != ENOENT)
 			rc = jg_error_errno(JG_EIO, errno,
 			    "cannot remove stale '%s'", path);
 		free(path);
@@ -213,7 +216,7 @@ remove_stale(const char *dir, bool pages, const struct strlist *written,
 /* Write the device pages into DIR/devices and drop the stale ones. */
 static int
 write_pages(const struct view *v, const struct strbuf *pages,
-    const char *dir, const struct report_inputs *ri)
+    const char *dir, const struct report_opts *o)
 {
 	struct strlist written = STRLIST_INIT;
 	char *sub = xasprintf("%s/devices", dir);
@@ -227,7 +230,7 @@ write_pages(const struct view *v, const struct strbuf *pages,
 			strlist_add(&written, strrchr(page, '/') + 1);
 	}
 	if (!rc)
-		rc = remove_stale(sub, true, &written, ri);
+		rc = remove_stale(sub, true, &written, o);
 	strlist_release(&written);
 	free(sub);
 	return rc;
@@ -328,11 +331,11 @@ report_write(struct report_result *out, const struct report_opts *o)
 	if (!rc)
 		rc = write_file(o->out_dir, "view.json", json, strlen(json));
 	if (!rc)
-		rc = write_pages(v, pages, o->out_dir, &ri);
+		rc = write_pages(v, pages, o->out_dir, o);
 	if (!rc)
 		rc = copy_comparisons(&ri, o->out_dir, &copied);
 	if (!rc)
-		rc = remove_stale(o->out_dir, false, &copied, &ri);
+		rc = remove_stale(o->out_dir, false, &copied, o);
 	if (!rc)
 		out->html = xasprintf("%s/report.html", o->out_dir);
 out:

@@ -17,7 +17,6 @@
 #include "metrics.h"
 #include "strbuf.h"
 #include "view_int.h"
-#include "xalloc.h"
 #include "banned.h"
 
 static void
@@ -92,47 +91,40 @@ put_change(cJSON *o, const struct cmp_entry *e)
 static void
 put_ab_p(cJSON *o, const struct cmp_entry *e)
 {
-	const char *r = e->reason, *ev, *p, *best = NULL, *of = NULL;
-	size_t len, of_len = 0;
+	const char *r = e->reason, *ev = NULL, *best = NULL, *of = NULL;
+	size_t of_len = 0;
 
-	view_json_str(o, "ab_p", NULL);
-	view_json_str(o, "ab_p_of", NULL);
-	if (!r || (!strstr(r, "; confirmed by ") && !strstr(r, "; found by ")))
-		return;
-	ev = strrchr(r, ':');
-	if (!ev)
-		return;
-	for (ev += 1; *ev == ' '; ev++)
-		;
-	for (const char *item = ev; item && *item; ) {
-		const char *end = strstr(item, "; ");
+	if (r && (strstr(r, "; confirmed by ") || strstr(r, "; found by ")))
+		ev = strrchr(r, ':');
+	for (const char *item = ev ? ev + 1 : NULL; item && *item; ) {
+		const char *end = strstr(item, "; "), *p;
 		size_t n = end ? (size_t)(end - item) : strlen(item);
+		bool own;
 
+		while (*item == ' ')
+			item++;
 		p = strstr(item, ", p ");
-		if (p && (size_t)(p - item) < n) {
-			bool own = e->metric && !strncmp(item, e->metric,
-			    strlen(e->metric)) && item[strlen(e->metric)] == ' ';
-
-			if (!best || own) {
-				best = p + 4;
-				of = own ? NULL : item;
-				of_len = !strncmp(item, "new block", 9) ? 9 :
-				    strcspn(item, " ");
-			}
+		own = e->metric && !strncmp(item, e->metric,
+		    strlen(e->metric)) && item[strlen(e->metric)] == ' ';
+		if (p && p < item + n && (!best || own)) {
+			best = p + 4;
+			of = own ? NULL : item;
+			of_len = !strncmp(item, "new block", 9) ? 9 :
+			    strcspn(item, " ");
 			if (own)
 				break;
 		}
 		item = end ? end + 2 : NULL;
 	}
-	if (!best)
-		return;
-	len = strcspn(best, ";");
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "ab_p");
-	view_json_strf(o, "ab_p", "%.*s", (int)len, best);
-	if (of) {
-		cJSON_DeleteItemFromObjectCaseSensitive(o, "ab_p_of");
+	if (best)
+		view_json_strf(o, "ab_p", "%.*s", (int)strcspn(best, ";"),
+		    best);
+	else
+		cJSON_AddNullToObject(o, "ab_p");
+	if (of)
 		view_json_strf(o, "ab_p_of", "%.*s", (int)of_len, of);
-	}
+	else
+		cJSON_AddNullToObject(o, "ab_p_of");
 }
 
 /*
