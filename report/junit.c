@@ -138,10 +138,13 @@ add_row(struct jsuite *s, const char *classname, const cJSON *row,
 	if (!strcmp(v, "regression")) {
 		c->status = J_FAILURE;
 		c->message = xstrdup(str(row, "reason"));
+		/* change: of the medians; the interval and p are the
+		 * shift's (view_rows.c) */
 		c->text = xasprintf("%s %s: baseline %s, current %s, change "
-		    "%s (%s), p %s%s", str(row, "where"), str(row, "metric"),
-		    str(row, "baseline"), str(row, "current"),
-		    str(row, "change"), str(row, "interval"),
+		    "%s, shift %s (%s), p %s%s", str(row, "where"),
+		    str(row, "metric"), str(row, "baseline"),
+		    str(row, "current"), str(row, "change"),
+		    str(row, "shift"), str(row, "interval"),
 		    relation(str(row, "p")), str(row, "p"));
 	} else if (!strcmp(v, "inconclusive") || !strcmp(v, "missing")) {
 		c->status = J_SKIPPED;
@@ -150,12 +153,12 @@ add_row(struct jsuite *s, const char *classname, const cJSON *row,
 	    "suspect"))) {
 		/* Still a pass; the test history shows why it is named. */
 		c->text = xasprintf("suspect (q %s%s; listed, not a verdict): "
-		    "%s %s: baseline %s, current %s, change %s (%s); %s",
-		    relation(str(row, "q")), str(row, "q"), str(row, "where"),
-		    str(row, "metric"),
+		    "%s %s: baseline %s, current %s, change %s, shift %s "
+		    "(%s); %s", relation(str(row, "q")), str(row, "q"),
+		    str(row, "where"), str(row, "metric"),
 		    str(row, "baseline"), str(row, "current"),
-		    str(row, "change"), str(row, "interval"),
-		    str(row, "reason"));
+		    str(row, "change"), str(row, "shift"),
+		    str(row, "interval"), str(row, "reason"));
 	}
 	free(name);
 }

@@ -7,6 +7,12 @@
  * (svg.c's rule).  Text goes through report_escape_html(), which also
  * turns invalid UTF-8 and control characters into U+FFFD.
  *
+ * Each frame is a mark at its intended vsync, MARK_W wide whatever its
+ * duration, its height the duration: frames drawn as wide as they last
+ * overlapped into one red wash where jank ran together (issue 48), and
+ * a mark per frame keeps them countable.  Janky frames also get a tick
+ * under the lane.
+ *
  * Frames that reach past the top of the lane (a 700 ms freeze in a chart
  * scaled for 16 ms frames) are drawn to the top with their time in their
  * <title>; the lane's height is three vsync periods, or the longest frame
@@ -33,6 +39,8 @@
 #define BLOCK_H 14
 #define AXIS_Y(nb) (BLOCK_Y + (nb) * (BLOCK_H + 4) + 8)
 #define MAX_BLOCK_ROWS 4
+#define MARK_W 2		/* a frame's mark, px */
+#define TICK_H 4		/* a janky frame's tick under the lane */
 #define MAX_TICKS 24
 
 #define C_JANK "#c53030"
@@ -197,18 +205,22 @@ frames(struct strbuf *sb, const struct svg_tl *t, const struct scale *s)
 	for (size_t i = 0; i < t->nr_frames; i++) {
 		const struct svg_tl_frame *f = &t->frames[i];
 		double x = x_of(s, f->start_ms);
-		double w = fmax(x_of(s, f->start_ms + f->dur_ms) - x, 1);
 		double h = fmax(fmin(f->dur_ms / top, 1) * FRAME_H, 1);
 
+		if (f->janky == 1) {
+			strbuf_addstr(sb, "<rect x=\"");
+			num(sb, x);
+			strbuf_addf(sb, "\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			    "fill=\"" C_JANK "\"/>", TOP + FRAME_H + 2, MARK_W,
+			    TICK_H);
+		}
 		strbuf_addstr(sb, "<rect x=\"");
 		num(sb, x);
 		strbuf_addstr(sb, "\" y=\"");
 		num(sb, TOP + FRAME_H - h);
-		strbuf_addstr(sb, "\" width=\"");
-		num(sb, w);
-		strbuf_addstr(sb, "\" height=\"");
+		strbuf_addf(sb, "\" width=\"%d\" height=\"", MARK_W);
 		num(sb, h);
-		strbuf_addf(sb, "\" fill=\"%s\" fill-opacity=\"0.8\"><title>"
+		strbuf_addf(sb, "\" fill=\"%s\"><title>"
 		    "frame at ", f->janky == 1 ? C_JANK : f->janky == 0 ?
 		    C_OK : C_UNKNOWN);
 		num(sb, f->start_ms);
@@ -321,8 +333,9 @@ svg_timeline(const struct svg_tl *t)
 		    "fill=\"" C_MUTED "\">no frames, inputs or blocks were "
 		    "recorded</text>", LEFT + 8, TOP + FRAME_H / 2);
 	strbuf_addf(&sb, "<text x=\"%d\" y=\"16\" font-size=\"11\" fill=\""
-	    C_MUTED "\">frame bars: <tspan fill=\"" C_JANK "\">janky"
-	    "</tspan>, <tspan fill=\"" C_OK "\">on time</tspan>; blocks: "
+	    C_MUTED "\">frames (a mark each, its height the time): <tspan "
+	    "fill=\"" C_JANK "\">janky</tspan>, <tspan fill=\"" C_OK "\">on "
+	    "time</tspan>; blocks: "
 	    "<tspan fill=\"" C_JANK "\">new or worse</tspan>, <tspan fill=\""
 	    C_BLOCK "\">other</tspan></text>", LEFT);
 	strbuf_add(&sb, body.buf, body.len);

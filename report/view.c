@@ -29,6 +29,7 @@
  *     changed_blocks: [ BLOCK ], changed_blocks_more,
  *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
+ *     ab: AB (only for a report of `jankgate ab`: its first device's),
  *     method: { alpha, correction, primary_weight, primary_metrics
  *               ("frame_p90_ms and startup_ms"; both only where they
  *               weigh), suspect_fdr, level, share, session } }
@@ -40,31 +41,46 @@
  *               regression (rows, scenes, scenarios)
  *   COUNTS  = { pass, improvement, new, missing, inconclusive, regression,
  *               total, skipped (inconclusive + missing) }   numbers
- *   DEVICE  = { anchor, key, serial, model, manufacturer, label, refresh,
+ *   DEVICE  = { anchor, page (its own page, "devices/KEY.html"), key,
+ *               serial, model, manufacturer, label, refresh,
  *               release, app_version, run_id, started, comparisons: [str],
  *               baseline_runs, baseline_versions, hygiene: [ { name,
  *               value } ], verdict, counts, notes: [str],
  *               warnings: [ WARNING ], errors: [str],
  *               error_count, seconds (every iteration, warm-ups too),
- *               scenarios: [ SCENARIO ] }
+ *               baseline_runs_text ("2 baseline runs"), ab: AB or
+ *               false, scenarios: [ SCENARIO ], quiet_scenarios (how many are
+ *               not `attention`), has_quiet_scenarios }
  *   SCENARIO= { anchor, name, verdict, summary, counts, iterations,
  *               cur_iterations, cur_valid, base_runs, base_valid, changed,
  *               metrics: [ ROW ] (launch), startup_chart (svg),
  *               scenes: [ SCENE ], blocks: [ BLOCK ] (outside scenes),
  *               failures: [ { index, error } ], seconds (measured
- *               iterations) }
+ *               iterations), attention, quiet_scenes, has_quiet_scenes }
  *   SCENE   = { anchor, name, verdict, summary, counts, metrics: [ ROW ],
  *               chart (svg), frames, blocks: [ BLOCK ], seconds (its
- *               windows in the measured iterations) }
+ *               windows in the measured iterations), attention }
+ *
+ * `attention` (view_scenario.c) marks what report.html shows in full;
+ * the rest is a line there and in full on its device's page, which
+ * device.html renders over { title, jankgate_version, app, verdict,
+ * summary, method, ab, device: DEVICE, device_page: true, report_href }.
  *   ROW     = { device, scenario, scene, where, metric, description, unit,
  *               better, verdict, baseline, baseline_n, current, current_n,
- *               change, change_pct, interval, interval_level, p,
- *               threshold, detectable, reason, suspect, q (its BH
- *               q-value, only on a suspect), trend (svg) }
+ *               change, change_pct (of the two medians: current -
+ *               baseline), shift (the test's estimate, view_rows.c),
+ *               interval (the shift's), interval_level, p, p_text
+ *               ("p = 0.002"), ab_p (the A/B's p, for an entry
+ *               a gate confirmation confirmed or found) and ab_p_of
+ *               (what it is of, when not this metric), threshold, detectable, reason, suspect,
+ *               q (its BH q-value, only on a suspect), trend (svg) }
  *   BLOCK   = { device, scenario, scene, where, status, status_label,
  *               <status>: true, color, background, signature,
  *               short_signature, top, stack: [str], stack_more,
  *               baseline: SIDE, current: SIDE, wall_ms }
+ *   AB      = { a, b (the builds: "1.1.0 (110)"), blocks, text (the
+ *               banner's sentence: both builds, ABBA, the blocks), facts:
+ *               [str] (how it ran, as the A/B said: never a warning) }
  *   SIDE    = { count, iterations, per_iteration, wall_ms, text }
  *   WARNING = { source, scope, text, line }   line: "SOURCE in SCOPE:
  *               TEXT" without the parts that are null; each once per
@@ -310,6 +326,61 @@ gather_remarks(cJSON *root, const cJSON *devices)
 	view_json_list(root, "warnings", warnings);
 }
 
+/*
+ * Each device's page, "devices/NAME.html" (issue 48): NAME is its key
+ * with every byte outside [A-Za-z0-9._-] made '_', "-2", "-3"... after a
+ * name already taken (two phones of one key), so the pages of a night
+ * keep their names from one night to the next.
+ */
+static void
+put_pages(cJSON *devices)
+{
+	struct strlist taken = STRLIST_INIT;
+	cJSON *d;
+
+	cJSON_ArrayForEach(d, devices) {
+		const char *key = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(d, "key"));
+		struct strbuf name = STRBUF_INIT;
+		size_t base;
+
+		for (const char *p = key && *key ? key : "device"; *p; p++)
+			strbuf_addch(&name, (*p >= 'a' && *p <= 'z') ||
+			    (*p >= 'A' && *p <= 'Z') || (*p >= '0' &&
+			    *p <= '9') || *p == '-' || *p == '_' ||
+			    (*p == '.' && p != key) ? *p : '_');
+		base = name.len;
+		for (int n = 2; strlist_find(&taken, name.buf) >= 0; n++) {
+			strbuf_setlen(&name, base);
+			strbuf_addf(&name, "-%d", n);
+		}
+		strlist_add(&taken, name.buf);
+		view_json_strf(d, "page", "devices/%s.html", name.buf);
+		strbuf_release(&name);
+	}
+	strlist_release(&taken);
+}
+
+/*
+ * `ab`: the A/B of the first device measured by `jankgate ab`, for the
+ * banner (the devices of one A/B share its builds and blocks); absent
+ * for a report of no A/B.
+ */
+static void
+put_ab(cJSON *root, const cJSON *devices)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, devices) {
+		cJSON *ab = cJSON_GetObjectItemCaseSensitive(d, "ab");
+
+		if (cJSON_IsObject(ab)) {
+			cJSON_AddItemReferenceToObject(root, "ab", ab);
+			return;
+		}
+	}
+}
+
 /* Devices of `in`, merged by device_id(), in order of first appearance. */
 static cJSON *
 devices_of(struct view_builder *b, const struct view_input *in, size_t nr,
@@ -375,6 +446,8 @@ view_build(const struct view_input *in, size_t nr,
 	view_json_str(root, "jankgate_version", JG_VERSION);
 	devices = nr ? devices_of(&b, in, nr, &v->verdict, &nr_devices) :
 	    cJSON_CreateArray();
+	put_pages(devices);
+	put_ab(root, devices);
 	put_app(root, in, nr, o.title, v->verdict, nr_devices);
 	cJSON_AddItemToObject(root, "verdict", view_json_outcome(v->verdict));
 	cJSON_AddNumberToObject(root, "exit_code",
@@ -442,4 +515,52 @@ view_render(const struct view *v, const struct mustache *t,
     const struct mustache_opts *o, struct strbuf *out)
 {
 	return mustache_render(t, v->root, o, out);
+}
+
+size_t
+view_device_count(const struct view *v)
+{
+	return (size_t)cJSON_GetArraySize(
+	    cJSON_GetObjectItemCaseSensitive(v->root, "devices"));
+}
+
+const char *
+view_device_page(const struct view *v, size_t i)
+{
+	const cJSON *d = cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(v->root, "devices"), (int)i);
+
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d,
+	    "page"));
+}
+
+int
+view_render_device(const struct view *v, size_t i, const struct mustache *t,
+    const struct mustache_opts *o, struct strbuf *out)
+{
+	static const char *const shared[] = {
+		"title", "jankgate_version", "app", "verdict", "summary",
+		"method", "ab",
+	};
+	cJSON *ctx = cJSON_CreateObject();
+	const cJSON *d = cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(v->root, "devices"), (int)i);
+	int rc;
+
+	/* references: the page reads the report's own tree */
+	for (size_t k = 0; k < sizeof(shared) / sizeof(*shared); k++) {
+		const cJSON *it = cJSON_GetObjectItemCaseSensitive(v->root,
+		    shared[k]);
+
+		if (it)
+			cJSON_AddItemReferenceToObject(ctx, shared[k],
+			    (cJSON *)it);
+	}
+	if (d)
+		cJSON_AddItemReferenceToObject(ctx, "device", (cJSON *)d);
+	cJSON_AddTrueToObject(ctx, "device_page");
+	view_json_str(ctx, "report_href", "../report.html");
+	rc = mustache_render(t, ctx, o, out);
+	cJSON_Delete(ctx);
+	return rc;
 }

@@ -83,4 +83,16 @@ char *view_to_json(const struct view *v);
 int view_render(const struct view *v, const struct mustache *t,
     const struct mustache_opts *o, struct strbuf *out);
 
+/* The number of devices, and the page of device i ("devices/KEY.html"). */
+size_t view_device_count(const struct view *v);
+const char *view_device_page(const struct view *v, size_t i);
+
+/*
+ * Render template `t` over the page of device i (view.c draws its
+ * context), appending to `out`.  Returns 0 or the engine's error.
+ */
+int view_render_device(const struct view *v, size_t i,
+    const struct mustache *t, const struct mustache_opts *o,
+    struct strbuf *out);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * view_device.c: one device of the report, from one or more comparisons.
  *
- * A device gets the facts of its run (model, key, app version, run id),
+ * A device gets the facts of its run (model, key, app version, run id,
+ * and for `jankgate ab` the two builds and the blocks: ab_of()),
  * its verdict, its preflight hygiene as name/value pairs, and three kinds
  * of remarks: notes on comparability and measurement conditions (a
  * mismatch compared anyway, a changed scenario, too few valid iterations,
@@ -197,16 +198,44 @@ add_warning(cJSON *arr, const char *source, const char *scope,
 	strbuf_release(&sb);
 }
 
+/*
+ * Whether warning `w` of comparison `c` is a fact of an A/B: `jankgate
+ * ab` (gate_ab.c) files how it ran (the builds, the blocks in ABBA order,
+ * the installs' share, the order the blocks ran) among the comparison's
+ * warnings.  They describe the measurement, they warn of nothing, so the
+ * report shows them beside the A/B's banner instead of under Warnings,
+ * which CI turns into ::warning annotations (issue 48).
+ */
+static bool
+is_ab_fact(const struct comparison *c, const char *w)
+{
+	static const char *const prefix[] = {
+		"interleaved A/B on the same phones",
+		"the blocks, in the order they ran",
+	};
+
+	if (!c->interleaved)
+		return false;
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(*prefix); i++)
+		if (!strncmp(w, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
 /* What the current run of `in` says about itself. */
 static enum exit_outcome
 run_remarks(const struct view_input *in, cJSON *notes, cJSON *warnings,
-    cJSON *errors)
+    cJSON *errors, cJSON *ab_facts)
 {
 	const struct results *r = in->current;
 	const struct comparison *c = in->cmp;
 
 	for (size_t i = 0; i < c->warnings.nr; i++)
-		add_warning(warnings, "compare", NULL, c->warnings.items[i]);
+		if (is_ab_fact(c, c->warnings.items[i]))
+			note(ab_facts, "%s", c->warnings.items[i]);
+		else
+			add_warning(warnings, "compare", NULL,
+			    c->warnings.items[i]);
 	if (!r)
 		return OUTCOME_PASS;
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -314,6 +343,8 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 	}
 	view_json_list(o, "comparisons", files);
 	cJSON_AddNumberToObject(o, "baseline_runs", runs);
+	view_json_strf(o, "baseline_runs_text", "%.0f baseline run%s", runs,
+	    runs == 1 ? "" : "s");
 	strbuf_setlen(&sb, 0);
 	for (size_t i = 0; i < versions.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", versions.items[i]);
@@ -322,6 +353,72 @@ put_identity(cJSON *o, const struct view_input *const *in, size_t nr)
 	    cJSON_CreateArray());
 	strlist_release(&versions);
 	strbuf_release(&sb);
+}
+
+/* "1.1.0 (110)": a build's version name and code, as far as known. */
+static void
+build_text(struct strbuf *sb, const char *version, const struct results *r)
+{
+	if (!version && r)
+		version = r->app.version_name;
+	strbuf_addstr(sb, version ? version : "version unknown");
+	if (r && isfinite(r->app.version_code))
+		strbuf_addf(sb, " (%.0f)", r->app.version_code);
+}
+
+/*
+ * The A/B object of a device measured by `jankgate ab` (issue 48), or
+ * false: { a, b (the builds), blocks, text (one sentence for the
+ * banner), facts: [str] (what the A/B said of how it ran) }.  The blocks
+ * are counted from the sessions of both results files (each block is a
+ * session of its build's file); without the files, the facts say it.
+ */
+static cJSON *
+ab_of(const struct view_input *const *in, size_t nr, cJSON *facts)
+{
+	const struct view_input *x = NULL;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, sb = STRBUF_INIT;
+	const struct results *ra = NULL;
+	cJSON *o;
+	int na = 0, nb = 0;
+
+	for (size_t i = 0; i < nr && !x; i++)
+		if (in[i]->cmp->interleaved)
+			x = in[i];
+	if (!x) {
+		cJSON_Delete(facts);
+		return cJSON_CreateFalse();
+	}
+	if (x->nr_baselines)
+		ra = x->baselines[0];
+	build_text(&a, x->cmp->nr_baselines ? x->cmp->baselines[0].app_version
+	    : NULL, ra);
+	build_text(&b, x->cmp->current.app_version, x->current);
+	if (ra)
+		na = results_next_session(ra);
+	if (x->current)
+		nb = results_next_session(x->current);
+	o = cJSON_CreateObject();
+	view_json_str(o, "a", a.buf);
+	view_json_str(o, "b", b.buf);
+	strbuf_addf(&sb, "interleaved A/B on the same phones: build A %s "
+	    "(baseline) against build B %s (current)", a.buf, b.buf);
+	if (!strcmp(a.buf, b.buf))
+		strbuf_addstr(&sb, ", the same version on both sides");
+	if (na > 0 && nb > 0) {
+		strbuf_addf(&sb, ", %d blocks in ABBA order (%d of A, %d of B)",
+		    na + nb, na, nb);
+		cJSON_AddNumberToObject(o, "blocks", na + nb);
+	} else {
+		strbuf_addstr(&sb, ", blocks in ABBA order");
+		view_json_num(o, "blocks", NAN);	/* null: unknown */
+	}
+	view_json_str(o, "text", sb.buf);
+	view_json_list(o, "facts", facts);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&sb);
+	return o;
 }
 
 /* Scenarios of every comparison of the device, worst first. */
@@ -364,7 +461,10 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 {
 	cJSON *o = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	cJSON *warnings = cJSON_CreateArray(), *errors = cJSON_CreateArray();
-	cJSON *missing = cJSON_CreateArray();
+	cJSON *missing = cJSON_CreateArray(), *scenarios;
+	cJSON *ab_facts = cJSON_CreateArray();
+	const cJSON *sc;
+	size_t quiet = 0;
 	size_t before[CMP_NR_VERDICTS], counts[CMP_NR_VERDICTS];
 	enum exit_outcome v = OUTCOME_PASS;
 	const char *device = in[0]->cmp->device;
@@ -375,7 +475,7 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 	for (size_t i = 0; i < nr; i++) {
 		comparison_notes(notes, in[i]);
 		v = exit_outcome_worst(v, run_remarks(in[i], notes, warnings,
-		    errors));
+		    errors, ab_facts));
 		v = exit_outcome_worst(v, from_comparison(in[i]->cmp));
 		/* once each, however many comparisons (shards) say it */
 		for (size_t j = 0; j < in[i]->cmp->missing.nr; j++) {
@@ -390,8 +490,14 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 				    cJSON_CreateString(m));
 		}
 	}
-	view_json_list(o, "scenarios", scenarios_of(b, in, nr,
-	    device ? device : "unknown device"));
+	scenarios = scenarios_of(b, in, nr, device ? device :
+	    "unknown device");
+	cJSON_ArrayForEach(sc, scenarios)
+		quiet += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sc,
+		    "attention"));
+	view_json_list(o, "scenarios", scenarios);
+	cJSON_AddNumberToObject(o, "quiet_scenarios", (double)quiet);
+	view_json_flag(o, "has_quiet_scenarios", quiet > 0);
 	for (int i = 0; i < CMP_NR_VERDICTS; i++)
 		counts[i] = b->counts[i] - before[i];
 	cJSON_AddItemToObject(o, "counts", view_json_counts(counts));
@@ -403,6 +509,8 @@ view_device(struct view_builder *b, const struct view_input *const *in,
 	view_json_list(o, "missing", missing);
 	cJSON_AddItemToObject(o, "verdict", view_json_outcome(v));
 	cJSON_AddNumberToObject(o, "seconds", device_seconds(in, nr));
+	/* always there, so no part of a device reads the report's */
+	cJSON_AddItemToObject(o, "ab", ab_of(in, nr, ab_facts));
 	*verdict = v;
 	return o;
 }

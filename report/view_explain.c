@@ -25,7 +25,7 @@
  *   JANK   = { label, baseline, current, change, interval, grew }
  *   METHOD = { device, where, name, source, status, status_label, color,
  *              background, baseline, current }   (sides as text)
- *   TRACE  = { href, file }
+ *   TRACE  = { href, page_href (from a device page), file }
  *
  * Explanations never change a verdict or a count: they are read from
  * comparison.explains and .methods, which nothing else reads.
@@ -519,6 +519,11 @@ put_trace(struct view_dev *d, cJSON *o, const char *scenario)
 		    relative_to(d->b->o->report_dir, path.buf) : NULL;
 		t = cJSON_CreateObject();
 		view_json_str(t, "href", href ? href : path.buf);
+		/* the same file from a device page, one folder down */
+		if (href && href[0] != '/')
+			view_json_strf(t, "page_href", "../%s", href);
+		else
+			view_json_str(t, "page_href", href ? href : path.buf);
 		view_json_str(t, "file", file.buf);
 		cJSON_AddItemToObject(o, "trace", t);
 		free(href);

@@ -110,6 +110,45 @@ add_rows(struct view_dev *d, cJSON *arr, const char *scenario,
 	return worst;
 }
 
+/*
+ * Whether a scene or scenario object `o`, whose rows' worst verdict is
+ * `worst`, is shown in full on report.html (issue 48): a verdict that is
+ * not a pass (or new: a first night is all new), a block that is new or
+ * worse, a method new or slower, a suspect, a failed iteration, or a
+ * scene that is.  The rest is
+ * a line there and in full on its device's page, so report.html grows
+ * with what changed, not with what was measured.
+ */
+static bool
+wants_attention(const cJSON *o, int worst)
+{
+	const cJSON *it;
+
+	if (worst != CMP_PASS && worst != CMP_NEW)
+		return true;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "blocks"))
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "new")) ||
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "worse")))
+			return true;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "methods")) {
+		const char *st = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(it, "status"));
+
+		if (st && (!strcmp(st, "new") || !strcmp(st, "worse")))
+			return true;
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "metrics"))
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it,
+		    "suspect")))
+			return true;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "scenes"))
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it,
+		    "attention")))
+			return true;
+	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o,
+	    "failures")) > 0;
+}
+
 /* The blocks of `scenario`/`scene` that changed, worst first. */
 static cJSON *
 blocks_of(struct view_dev *d, const char *scenario, const char *scene)
@@ -173,6 +212,8 @@ scene_of(struct view_dev *d, const char *scenario, const char *name, int *worst)
 	}
 	view_json_list(o, "blocks", blocks_of(d, scenario, name));
 	view_explain_scene(d, o, scenario, name, *worst);	/* issue 20 */
+	/* always there: a scene without it would read its scenario's */
+	cJSON_AddBoolToObject(o, "attention", wants_attention(o, *worst));
 	cJSON_AddNumberToObject(o, "seconds",
 	    measured_seconds(d, scenario, name));
 	return o;
@@ -289,6 +330,7 @@ view_scenario(struct view_dev *d, const struct cmp_scenario *s,
 	cJSON *o = cJSON_CreateObject(), *rows = cJSON_CreateArray(), *scenes;
 	char *chart = NULL;
 	int w = s->verdict, rw;
+	size_t quiet;
 
 	view_json_str(o, "name", s->name);
 	view_json_anchor(d->b, o);
@@ -321,5 +363,13 @@ view_scenario(struct view_dev *d, const struct cmp_scenario *s,
 	    NULL));
 	*worst = (enum cmp_verdict)w;
 	cJSON_AddItemToObject(o, "verdict", view_json_verdict(*worst));
+	quiet = 0;
+	for (cJSON *sc = scenes->child; sc; sc = sc->next)
+		quiet += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sc,
+		    "attention"));
+	cJSON_AddNumberToObject(o, "quiet_scenes", (double)quiet);
+	view_json_flag(o, "has_quiet_scenes", quiet > 0);
+	cJSON_AddBoolToObject(o, "attention", wants_attention(o, w) ||
+	    cJSON_GetObjectItemCaseSensitive(o, "trace"));
 	return o;
 }

@@ -1,9 +1,14 @@
 /*
  * view_timeline.c: the frame timelines of a regressed scene (issue 20).
  *
- * For a scene that regressed, the worst iteration by the first metric
- * that regressed there (the largest value, or the smallest for fps) is
- * drawn as a timeline (svg_timeline.h): its frame rows at their intended
+ * For a scene that regressed, one iteration is drawn as a timeline
+ * (svg_timeline.h): where the scene has a new or worse block (the
+ * headline block: headline_block()), the iteration in which it
+ * overlapped the most janky frames, so the chart shows what the table
+ * says (issue 48: the worst iteration by a metric could show the block
+ * after the last frame drawn); else, or when it overlapped none in the
+ * frames kept, the worst iteration by the first metric that regressed
+ * there (the largest value, or the smallest for fps).  The timeline has: its frame rows at their intended
  * vsync, coloured by jank; its input steps; its blocks as spans, the new
  * and worse ones (by signature, compare_blocks.c) in red, each with the
  * janky frames it overlapped.  The baseline's worst iteration of the same
@@ -61,7 +66,85 @@ struct worst {
 	const struct rs_scene *sc;
 	int index;		/* the iteration's */
 	double value;
+	const struct cmp_block *block;	/* chosen for it, or NULL */
+	int janky;		/* the janky frames `block` overlapped */
 };
+
+/*
+ * The scene's headline block: of its new and worse blocks, a regression
+ * first, then the one that overlapped the most janky frames in the
+ * current run (the count the block table prints), then the table's
+ * order (worse before new).
+ */
+static const struct cmp_block *
+headline_block(const struct comparison *c, const char *scenario,
+    const char *scene)
+{
+	const struct cmp_block *best = NULL;
+
+	for (int rank = 3; rank > 0; rank--)
+		for (size_t i = 0; i < c->nr_blocks; i++) {
+			const struct cmp_block *k = &c->blocks[i];
+			double jk = isfinite(k->cur.janky_frames) ?
+			    k->cur.janky_frames : 0;
+			double jb;
+
+			if ((k->status != CMP_BLOCK_NEW &&
+			    k->status != CMP_BLOCK_WORSE) ||
+			    view_block_rank(k->status) != rank ||
+			    !same(k->scenario, scenario) ||
+			    !same(k->scene, scene) || !k->signature)
+				continue;
+			if (!best) {
+				best = k;
+				continue;
+			}
+			jb = isfinite(best->cur.janky_frames) ?
+			    best->cur.janky_frames : 0;
+			if ((k->verdict == CMP_REGRESSION) !=
+			    (best->verdict == CMP_REGRESSION)) {
+				if (k->verdict == CMP_REGRESSION)
+					best = k;
+			} else if (jk > jb) {
+				best = k;
+			}
+		}
+	return best;
+}
+
+/*
+ * Keep in *w the iteration of `scene` in `r` where block `k` overlapped
+ * the most janky frames (the first of a tie), when it overlapped any.
+ */
+static void
+find_blocked(struct worst *w, const struct results *r, const char *scenario,
+    const char *scene, const struct cmp_block *k)
+{
+	const struct rs_scenario *s = view_find_scenario(r, scenario);
+
+	for (size_t i = 0; s && k && i < s->nr_iterations; i++) {
+		const struct rs_iteration *it = &s->iterations[i];
+		const struct rs_scene *sc;
+
+		if (it->warmup || !it->ok ||
+		    !(sc = rs_iteration_find_scene(it, scene)))
+			continue;
+		for (size_t j = 0; j < sc->nr_blocks; j++) {
+			const struct rs_block *b = &sc->blocks[j];
+			int n;
+
+			if (!same(b->signature, k->signature))
+				continue;
+			n = cmp_block_janky_frames(sc, b);
+			if (n > 0 && n > w->janky) {
+				w->sc = sc;
+				w->index = it->index;
+				w->block = k;
+				w->janky = n;
+			}
+		}
+	}
+}
 
 /* Keep in *w the worst iteration of `scene` in `r` by `m`. */
 static void
@@ -179,10 +262,18 @@ timeline(struct view_dev *d, const char *scenario, const char *scene,
 	t.nr_blocks = sc->nr_blocks;
 	svg = svg_timeline(&t);
 
-	strbuf_addf(&cap, "%s, iteration %d, the worst by %s (",
-	    cur ? "Current run" : "Baseline", w->index, e->metric);
-	view_text_value(&cap, w->value, e->unit);
-	strbuf_addstr(&cap, "): ");
+	if (w->block) {
+		strbuf_addf(&cap, "%s, iteration %d, where the %s block "
+		    "overlapped the most janky frames (%d): ", cur ?
+		    "Current run" : "Baseline", w->index,
+		    w->block->status == CMP_BLOCK_NEW ? "new" : "worse",
+		    w->janky);
+	} else {
+		strbuf_addf(&cap, "%s, iteration %d, the worst by %s (",
+		    cur ? "Current run" : "Baseline", w->index, e->metric);
+		view_text_value(&cap, w->value, e->unit);
+		strbuf_addstr(&cap, "): ");
+	}
 	view_text_num(&cap, (double)janky);
 	strbuf_addf(&cap, " janky of %zu frames shown", sc->frames.nr_rows);
 	if (isfinite(sc->frames.count) &&
@@ -220,13 +311,17 @@ view_timelines(struct view_dev *d, cJSON *o, const char *scenario,
 {
 	const struct cmp_entry *e = regressed(d->in->cmp, scenario, scene);
 	const struct metric_def *m = e ? metric_find(e->metric) : NULL;
-	struct worst cur = { NULL, 0, NAN }, base = { NULL, 0, NAN };
+	struct worst cur = { NULL, 0, NAN, NULL, 0 };
+	struct worst base = { NULL, 0, NAN, NULL, 0 };
 	cJSON *arr = cJSON_CreateArray();
 	double hz = NAN;
 
 	if (m && m->scope == METRIC_SCENE && d->in->current) {
 		hz = d->in->current->device.refresh_hz;
-		find_worst(&cur, d->in->current, scenario, scene, m);
+		find_blocked(&cur, d->in->current, scenario, scene,
+		    headline_block(d->in->cmp, scenario, scene));
+		if (!cur.sc)
+			find_worst(&cur, d->in->current, scenario, scene, m);
 		for (size_t i = 0; i < d->in->nr_baselines; i++)
 			find_worst(&base, d->in->baselines[i], scenario, scene,
 			    m);

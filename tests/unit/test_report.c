@@ -442,6 +442,9 @@ junit_is_well_formed_with_failures_and_skips(void **state)
 	assert_int_equal(write_report(&res, dir, c, NULL), 0);
 	read_text(&sb, out, "junit.xml");
 	assert_non_null(strstr(sb.buf, "p &lt; 0.0001"));
+	/* the interval and p are the shift's, named as such (issue 48) */
+	assert_non_null(strstr(sb.buf, "change +3.1 ms, shift +3.1 ms (+2.9 "
+	    "to +3.3 ms), p &lt; 0.0001"));
 	assert_null(strstr(sb.buf, "= &lt;"));
 	doc = xmlReadMemory(sb.buf, (int)sb.len, "junit.xml", NULL,
 	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -774,7 +777,8 @@ current_results_resolve_next_to_the_comparison(void **state)
 	c->current.file = xstrdup("cur.json");
 	assert_int_equal(write_report(&res, dir, c, NULL), 0);
 	assert_int_equal(res.notes.nr, 0);
-	read_text(&sb, out, "report.html");
+	/* a passing scene: in full on the device's page only */
+	read_text(&sb, out, "devices/pixel-7.html");
 	assert_non_null(strstr(sb.buf, "<svg"));
 	assert_non_null(strstr(sb.buf, "frames: 100 current (no baseline"));
 	report_result_release(&res);
@@ -1072,6 +1076,292 @@ history_comes_through_the_callers_hook(void **state)
 	free(dir);
 }
 
+/* How often `needle` occurs in `hay`. */
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * Issue 48: report.html shows in full only what changed (the regressed
+ * scene) and links every other scene and scenario to its device's page,
+ * devices/KEY.html, which holds them all, the quiet ones folded.  A
+ * report written over an earlier one leaves none of its device pages.
+ */
+static void
+report_html_shows_what_changed_and_pages_the_rest(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("pages");
+	char *out = xasprintf("%s/out", dir);
+	char *page = xasprintf("%s/out/devices/pixel-7.html", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+
+	add_scenario(c, "feed")->verdict = CMP_REGRESSION;
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	add_entry(c, "feed", "header", "frame_p90_ms", CMP_PASS);
+	add_scenario(c, "settings");
+	add_entry(c, "settings", "about", "frame_p90_ms", CMP_PASS);
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	read_text(&sb, out, "report.html");
+	assert_int_equal(count_of(sb.buf, "<section class=\"scene\""), 1);
+	assert_int_equal(count_of(sb.buf, "<section class=\"scenario\""), 1);
+	assert_non_null(strstr(sb.buf, "href=\"devices/pixel-7.html#"));
+	assert_non_null(strstr(sb.buf, ">settings</a>"));
+	assert_non_null(strstr(sb.buf, ">header</a>"));
+	read_text(&sb, out, "devices/pixel-7.html");
+	assert_int_equal(count_of(sb.buf, "<section class=\"scene\""), 3);
+	assert_int_equal(count_of(sb.buf, "<section class=\"scenario\""), 2);
+	/* header and settings folded, and about inside settings */
+	assert_int_equal(count_of(sb.buf, "<details class=\"fold\">"), 3);
+	assert_non_null(strstr(sb.buf, "href=\"../report.html\""));
+
+	free(c->device);
+	c->device = xstrdup("pixel-8");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	assert_false(file_exists(page));
+	free(page);
+	page = xasprintf("%s/out/devices/pixel-8.html", dir);
+	assert_true(file_exists(page));
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(page);
+	free(out);
+	free(dir);
+}
+
+/*
+ * Issue 48: a report of one comparison written where a report of three
+ * was leaves no comparison-2.json or comparison-3.json behind (`jankgate
+ * mail` attaches every comparison*.json of the directory), but never
+ * removes a file the report read.
+ */
+static void
+stale_comparisons_are_removed(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("stale");
+	char *out = xasprintf("%s/out", dir);
+	char *in[3], *kept = xasprintf("%s/out/comparison-mine.json", dir);
+	const char *files[3];
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
+	struct report_result res;
+
+	add_scenario(c, "feed");
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_PASS);
+	for (int i = 0; i < 3; i++) {
+		free(c->device);
+		c->device = xasprintf("pixel-%d", i + 6);
+		in[i] = xasprintf("%s/in-%d.json", dir, i);
+		files[i] = in[i];
+		assert_int_equal(comparison_write(c, in[i]), 0);
+	}
+	assert_int_equal(report_write(&res, &o), 0);
+	report_result_release(&res);
+	for (int i = 1; i <= 3; i++) {
+		char *p = xasprintf("%s/comparison-%d.json", out, i);
+
+		assert_true(file_exists(p));
+		free(p);
+	}
+	assert_int_equal(comparison_write(c, kept), 0);
+	files[0] = kept;
+	o.nr_comparisons = 1;
+	assert_int_equal(report_write(&res, &o), 0);
+	report_result_release(&res);
+	for (int i = 1; i <= 3; i++) {
+		char *p = xasprintf("%s/comparison-%d.json", out, i);
+
+		assert_false(file_exists(p));
+		free(p);
+	}
+	assert_true(file_exists(kept));
+	free(kept);
+	kept = xasprintf("%s/comparison.json", out);
+	assert_true(file_exists(kept));
+	for (int i = 0; i < 3; i++)
+		free(in[i]);
+	comparison_free(c);
+	free(kept);
+	free(out);
+	free(dir);
+}
+
+
+/* A results file of `key`, version `ver`, with `sessions` sessions. */
+static char *
+ab_side(const char *dir, const char *name, const char *ver, int sessions)
+{
+	struct results *r = results_new();
+	struct rs_scenario *s;
+	char *path = xasprintf("%s/%s", dir, name);
+
+	rs_str_set(&r->device.key, "pixel-7");
+	rs_str_set(&r->app.version_name, ver);
+	s = results_add_scenario(r, "feed");
+	for (int i = 0; i < 2 * sessions; i++) {
+		struct rs_iteration *it = rs_scenario_add_iteration(s, false);
+
+		it->ok = true;
+		it->session = i / 2;
+		rs_frames_add_bucket(&rs_iteration_add_scene(it,
+		    "list")->frames, 8, 90);
+	}
+	assert_int_equal(results_write(r, path), 0);
+	results_free(r);
+	return path;
+}
+
+/*
+ * Issue 48: the report of `jankgate ab` says it is one.  Its banner names
+ * both builds, ABBA and the block count (from the sessions of both
+ * files); what the A/B says of how it ran is shown as its facts, never a
+ * warning (so never a ::warning annotation); no "baseline run(s)", no
+ * Trend column; the suspects are not told to run `jankgate ab`.
+ */
+static void
+ab_report_says_it_is_one(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("ab");
+	char *out = xasprintf("%s/out", dir);
+	char *a = ab_side(dir, "a.json", "1.0.0", 2);
+	char *b = ab_side(dir, "b.json", "1.1.0", 2);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct cmp_entry *e;
+
+	c->interleaved = true;
+	c->suspect_fdr = 0.1;
+	c->current.file = xstrdup(b);
+	free(c->current.app_version);
+	c->current.app_version = xstrdup("1.1.0");
+	c->baselines[0].file = xstrdup(a);
+	c->baselines[0].app_version = xstrdup("1.0.0");
+	strlist_add(&c->warnings, "interleaved A/B on the same phones: 4 "
+	    "blocks in ABBA order, up to 3 iterations each; A (baseline) "
+	    "v1.apk, B (current) v2.apk; installs took 20 % of device time");
+	strlist_add(&c->warnings, "the blocks, in the order they ran: A 3, "
+	    "B 3, B 3, A 3 iterations of every scenario");
+	strlist_add(&c->warnings, "no BlockCanary log in the whole run");
+	add_scenario(c, "feed")->verdict = CMP_REGRESSION;
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	e = add_entry(c, "feed", "list", "frame_p99_ms", CMP_PASS);
+	e->suspect = true;
+	e->q_value = 0.03;
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	read_text(&sb, out, "view.json");
+	assert_non_null(strstr(sb.buf, "\"interleaved A/B on the "
+	    "same phones: build A 1.0.0 (baseline) against build B 1.1.0 "
+	    "(current), 4 blocks in ABBA order (2 of A, 2 of B)\""));
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "<strong>A/B</strong>: interleaved "
+	    "A/B on the same phones: build A 1.0.0 (baseline) against build "
+	    "B 1.1.0 (current), 4 blocks in ABBA order"));
+	assert_non_null(strstr(sb.buf, "<h2>How the A/B ran</h2>"));
+	assert_non_null(strstr(sb.buf, "<li>the blocks, in the order they "
+	    "ran: A 3, B 3, B 3, A 3"));
+	/* the one real warning stays one */
+	assert_int_equal(count_of(sb.buf, "<li>pixel-7: "), 1);
+	assert_non_null(strstr(sb.buf, "no BlockCanary log"));
+	assert_null(strstr(sb.buf, "baseline run(s)"));
+	assert_null(strstr(sb.buf, "baseline run of"));
+	assert_null(strstr(sb.buf, "<th>Trend</th>"));
+	assert_null(strstr(sb.buf, "jankgate ab</code>"));
+	assert_non_null(strstr(sb.buf, "<h2>Suspects</h2>"));
+	for (size_t i = 0; i < res.github.nr; i++)
+		assert_null(strstr(res.github.items[i], "A/B"));
+	assert_int_equal(count_of(sb.buf, "A/B: build A 1.0.0 against "
+	    "build B 1.1.0, 4 blocks in ABBA order"), 1);
+	read_text(&sb, out, "devices/pixel-7.html");
+	assert_null(strstr(sb.buf, "baseline run of"));
+	assert_null(strstr(sb.buf, "<th>Trend</th>"));
+	read_text(&sb, out, "email.txt");
+	assert_non_null(strstr(sb.buf, "build A 1.0.0 (baseline) against "
+	    "build B 1.1.0 (current), 4 blocks in ABBA order"));
+	read_text(&sb, out, "summary.md");
+	assert_non_null(strstr(sb.buf, "4 blocks in ABBA order"));
+	report_result_release(&res);
+
+	/* a nightly report keeps its baseline runs, trend and advice */
+	c->interleaved = false;
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "1 baseline run of 1.0.0"));
+	assert_non_null(strstr(sb.buf, "<th>Trend</th>"));
+	assert_non_null(strstr(sb.buf, "jankgate ab</code>"));
+	assert_null(strstr(sb.buf, "<strong>A/B</strong>"));
+	report_result_release(&res);
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(a);
+	free(b);
+	free(out);
+	free(dir);
+}
+
+
+/*
+ * Issue 48: the mail and the pull-request comment give each regression's
+ * confidence (the test's shift, its interval and p), and a regression a
+ * gate confirmation confirmed shows the A/B's p beside the history's.
+ */
+static void
+mail_and_summary_give_the_confidence(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7");
+	char *dir = tmp_path("confidence");
+	char *out = xasprintf("%s/out", dir);
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct cmp_entry *e;
+
+	add_scenario(c, "feed")->verdict = CMP_REGRESSION;
+	add_entry(c, "feed", "list", "frame_p90_ms", CMP_REGRESSION);
+	e = add_entry(c, "feed", "list", "jank_pct", CMP_REGRESSION);
+	free(e->reason);
+	e->reason = xstrdup("worse by 3.1 % (threshold 1 %), p = 0.002 after "
+	    "holm; confirmed by an interleaved A/B of 1.0 and tonight's "
+	    "build: frame_p90_ms +3 ms, p 0.0002; jank_pct +2.9 %, p 0.0011");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	read_text(&sb, out, "email.html");
+	assert_non_null(strstr(sb.buf, "shift +3.1 ms, 90% interval +2.9 to "
+	    "+3.3 ms, p = 0.002<"));
+	assert_non_null(strstr(sb.buf, "A/B p 0.0011<"));
+	read_text(&sb, out, "summary.md");
+	assert_non_null(strstr(sb.buf, "| +3.1 ms (+2.9 to +3.3 ms), p = "
+	    "0.002 |"));
+	assert_non_null(strstr(sb.buf, ", A/B p 0.0011 |"));
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "<span class=\"pct\">A/B 0.0011</span>"
+	    "<span class=\"pct muted\">history 0.002</span>"));
+	assert_int_equal(count_of(sb.buf, "A/B 0.0"), 1);
+	/* the A/B's p of another metric says which */
+	free(e->reason);
+	e->reason = xstrdup("a suspect of the history (...); found by the "
+	    "A/B: frame_p50_ms +1.9 ms, p 0.0001; new block 0255b36f in 11 "
+	    "of 12 iterations, p 1.6e-06");
+	assert_int_equal(write_report(&res, dir, c, NULL), 0);
+	report_result_release(&res);
+	read_text(&sb, out, "report.html");
+	assert_non_null(strstr(sb.buf, "A/B 0.0001</span><span class=\"ival\">"
+	    "of frame_p50_ms</span>"));
+	comparison_free(c);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escapes_neutralise_markup_and_controls),
 	cmocka_unit_test(escapes_keep_utf8_text),
@@ -1089,6 +1379,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(repeated_comparisons_count_once),
 	cmocka_unit_test(errors_name_the_file_and_key),
 	cmocka_unit_test(history_comes_through_the_callers_hook),
+	cmocka_unit_test(report_html_shows_what_changed_and_pages_the_rest),
+	cmocka_unit_test(stale_comparisons_are_removed),
+	cmocka_unit_test(ab_report_says_it_is_one),
+	cmocka_unit_test(mail_and_summary_give_the_confidence),
 };
 
 JG_UNIT_GROUP(report, tests, NULL, NULL)

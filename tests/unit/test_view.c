@@ -268,6 +268,51 @@ regressions_come_first(void **state)
 }
 
 /*
+ * Issue 48: one estimator per column.  Change is current minus baseline
+ * of the two medians beside it, so "822 ms -> 819 ms" never reads
+ * "+17.7 ms"; the test's estimate, which the interval and p belong to,
+ * is `shift`, apart.  A block_ms of 0 ms on both sides changes by 0 ms;
+ * its shift is the test's +81.7 ms.
+ */
+static void
+change_is_the_medians_shift_the_tests(void **state)
+{
+	struct comparison *c = new_comparison("pixel-7", "feed", CMP_PASS);
+	struct view_input in = { .cmp = c };
+	struct cmp_entry *e;
+	cJSON *m;
+	const cJSON *row;
+
+	for (size_t i = 0; i < c->nr_entries; i++)
+		c->entries[i].verdict = CMP_PASS;
+	e = add_entry(c, "feed", NULL, "startup_ms", CMP_REGRESSION);
+	e->base.median = 822;
+	e->cur.median = 819;
+	e->shift = 17.7;
+	e->shift_lo = 9;
+	e->shift_hi = 26;
+	e = add_entry(c, "feed", "list", "block_ms", CMP_REGRESSION);
+	e->base.median = 0;
+	e->cur.median = 0;
+	e->shift = 81.7;
+	m = model_of(&in, 1, NULL);
+	row = node_at(m, "regressions.0");
+	assert_string_equal(str_at(row, "metric"), "startup_ms");
+	assert_string_equal(str_at(row, "baseline"), "822 ms");
+	assert_string_equal(str_at(row, "current"), "819 ms");
+	assert_string_equal(str_at(row, "change"), "-3 ms");
+	assert_string_equal(str_at(row, "shift"), "+17.7 ms");
+	assert_string_equal(str_at(row, "interval"), "+9 to +26 ms");
+	row = node_at(m, "regressions.1");
+	assert_string_equal(str_at(row, "metric"), "block_ms");
+	assert_string_equal(str_at(row, "change"), "0 ms");
+	assert_string_equal(str_at(row, "change_pct"), "(null)");
+	assert_string_equal(str_at(row, "shift"), "+81.7 ms");
+	cJSON_Delete(m);
+	comparison_free(c);
+}
+
+/*
  * Numbers are text with three significant digits and their unit; the
  * smallest detectable change reads as a sentence fitting the verdict.
  */
@@ -307,7 +352,10 @@ numbers_read_as_people_write_them(void **state)
 	row = row->next;
 	assert_string_equal(str_at(row, "baseline"), "4.25%");
 	assert_string_equal(str_at(row, "current"), "0%");
-	assert_string_equal(str_at(row, "change"), "-1235%");
+	/* the medians' difference beside them; the test's own estimate
+	 * apart (issue 48) */
+	assert_string_equal(str_at(row, "change"), "-4.25%");
+	assert_string_equal(str_at(row, "shift"), "-1235%");
 	assert_string_equal(str_at(row, "interval"), "0 to +3.3%");
 	assert_string_equal(str_at(row, "detectable"),
 	    "too few iterations to flag any change");
@@ -643,6 +691,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shards_merge_by_key_and_serial),
 	cmocka_unit_test(regressions_come_first),
 	cmocka_unit_test(numbers_read_as_people_write_them),
+	cmocka_unit_test(change_is_the_medians_shift_the_tests),
 	cmocka_unit_test(session_spread_is_named_with_its_source),
 	cmocka_unit_test(primary_weight_is_named_where_it_weighs),
 	cmocka_unit_test(list_flags_do_not_leak_into_scenes),

@@ -232,6 +232,16 @@ jank_types_and_methods(void **state)
 	comparison_free(c);
 }
 
+static int
+count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 /*
  * The timeline draws every frame, input step and block, colours janky
  * frames and changed blocks, escapes labels, says what each element is
@@ -255,7 +265,11 @@ timeline_draws_frames_inputs_and_blocks(void **state)
 	assert_non_null(strstr(svg, "role=\"img\""));
 	assert_non_null(strstr(svg, "<title>frame at 16.7 ms: 40 ms, janky"
 	    "</title>"));
-	assert_non_null(strstr(svg, "fill=\"#c53030\" fill-opacity"));
+	/* issue 48: frames are marks of one width, janky ones also ticked
+	 * under the lane; no translucent bands to run into a wash */
+	assert_non_null(strstr(svg, "width=\"2\" height=\"4\" fill=\"#c53030\""));
+	assert_int_equal(count(svg, "width=\"2\" height=\"4\""), 1);
+	assert_null(strstr(svg, "fill-opacity"));
 	assert_non_null(strstr(svg, "<title>fling up 100ms at 5 ms</title>"));
 	assert_non_null(strstr(svg, "&lt;b&gt;Foo.bar&lt;/b&gt;: 300 ms from "
 	    "10 ms, overlapped 2 janky frames"));
@@ -375,6 +389,87 @@ regressed_scene_gets_timelines(void **state)
 	results_free(base);
 }
 
+
+/*
+ * Issue 48: where the scene has a new block, the timeline shows the
+ * iteration where it overlapped the most janky frames (here 1), not the
+ * worst by the regressed metric (2, where the block overlapped none), so
+ * the chart shows what the block table says.
+ */
+static void
+timeline_shows_where_the_new_block_overlapped_jank(void **state)
+{
+	struct comparison *c = comparison();
+	struct results *cur = results_new();
+	struct view_input in = { c, "c.json", cur, NULL, 0, NULL, 0, NULL };
+	struct cmp_block *k = comparison_add_block(c);
+	cJSON *m;
+
+	fill(comparison_add_entry(c), c, "frame_p90_ms", CMP_REGRESSION, 3);
+	k->device = xstrdup("pixel-7");
+	k->scenario = xstrdup("feed");
+	k->scene = xstrdup("list");
+	k->signature = xstrdup("0123456789abcdef");
+	k->status = CMP_BLOCK_NEW;
+	k->verdict = CMP_REGRESSION;
+	k->cur.janky_frames = 1;
+	/* a worse block listed first in the table, no regression: not the
+	 * headline */
+	k = comparison_add_block(c);
+	k->device = xstrdup("pixel-7");
+	k->scenario = xstrdup("feed");
+	k->scene = xstrdup("list");
+	k->signature = xstrdup("fedcba9876543210");
+	k->status = CMP_BLOCK_WORSE;
+	k->verdict = CMP_PASS;
+	cur->device.refresh_hz = 60;
+	for (int i = 0; i < 3; i++) {
+		struct rs_iteration *it = rs_scenario_add_iteration(
+		    cur->nr_scenarios ? &cur->scenarios[0] :
+		    results_add_scenario(cur, "feed"), false);
+		struct rs_scene *sc;
+		struct rs_block *b;
+
+		it->ok = true;
+		it->index = i;
+		sc = rs_iteration_add_scene(it, "list");
+		sc->start_mono_ms = 1000;
+		sc->end_mono_ms = 2000;
+		sc->frames.present = true;
+		sc->frames.count = 2;
+		sc->frames.p90_ms = 10 + i;
+		for (int f = 0; f < 2; f++) {
+			struct rs_frame_row *row = rs_frames_add_row(
+			    &sc->frames);
+
+			row->intended_vsync_ns = 1100000000LL + f * 400000000LL;
+			row->frame_completed_ns = row->intended_vsync_ns +
+			    40000000LL;
+			row->duration_ms = 40;
+			/* iteration 1's second frame is janky */
+			row->janky = i == 1 && f == 1;
+		}
+		b = rs_scene_add_block(sc, "blockcanary");
+		b->start_mono_ms = 1490;
+		b->wall_ms = 100;
+		rs_str_set(&b->signature, "0123456789abcdef");
+		/* the worse one overlaps iteration 2's frames only */
+		b = rs_scene_add_block(sc, "blockcanary");
+		b->start_mono_ms = 1090;
+		b->wall_ms = 100;
+		rs_str_set(&b->signature, "fedcba9876543210");
+		if (i == 2)
+			sc->frames.rows[0].janky = 1;
+	}
+	m = model(&in);
+	assert_non_null(strstr(str(m, "devices.0.scenarios.0.scenes.0."
+	    "timelines.0.caption"), "Current run, iteration 1, where the new "
+	    "block overlapped the most janky frames (1)"));
+	cJSON_Delete(m);
+	comparison_free(c);
+	results_free(cur);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frame_rows_name_the_phase_that_moved),
 	cmocka_unit_test(blocks_headline_their_app_frame),
@@ -382,6 +477,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(timeline_draws_frames_inputs_and_blocks),
 	cmocka_unit_test(trace_is_linked_relative_to_the_report),
 	cmocka_unit_test(regressed_scene_gets_timelines),
+	cmocka_unit_test(timeline_shows_where_the_new_block_overlapped_jank),
 };
 
 JG_UNIT_GROUP(view_explain, tests, NULL, NULL)

@@ -4,9 +4,13 @@ system would read it, for the report end-to-end cases.
 
   checkreport.py DIR [--text STRING]... [--md-raw STRING]... [--no-charts]
 
-  - report.html and email.html parse (html.parser); neither has a script,
-    iframe, object or embed element, an on* event attribute, a javascript:
-    URL or a reference to anything outside the file;
+  - report.html, email.html and the device pages (devices/*.html) parse
+    (html.parser); none has a script, iframe, object or embed element, an
+    on* event attribute, a javascript: URL or a reference to anything
+    outside the report: report.html links only to its device pages, a
+    device page only back to report.html, and every such link's file
+    exists and holds the #id it names; report.html or a device page
+    has a chart;
   - email.html has no svg, style, link or img element either;
   - junit.xml is valid against tests/e2e/data/junit/junit-10.xsd (with
     xmllint), has one testcase per metric of view.json, one per new or
@@ -38,17 +42,30 @@ FORBIDDEN = {"script", "iframe", "object", "embed", "frame", "base", "form"}
 NOT_IN_MAIL = {"svg", "style", "link", "img", "video", "audio"}
 
 
+# The links a report's pages may hold between them (issue 48: a page
+# per device key), besides in-page ones.
+PAGE_LINK = re.compile(r"^(devices/[A-Za-z0-9._-]+\.html|\.\./report\.html)(#[\w-]+)?$")
+
+
 class Collect(html.parser.HTMLParser):
-    def __init__(self):
+    def __init__(self, pages=False):
         super().__init__(convert_charrefs=True)
         self.tags = set()
         self.text = []
         self.problems = []
+        self.pages = pages      # may link to the other pages of the report
+        self.links = []
+        self.ids = set()
 
     def handle_starttag(self, tag, attrs):
         self.tags.add(tag)
         for name, value in attrs:
             v = (value or "").strip().lower()
+            if name == "id":
+                self.ids.add(value)
+            if name == "href" and self.pages and PAGE_LINK.match(value or ""):
+                self.links.append(value)
+                continue
             if name.lower().startswith("on"):
                 self.problems.append("event attribute %s on <%s>" % (name, tag))
             if name in ("src", "href", "action", "xlink:href", "srcset") and \
@@ -61,10 +78,12 @@ class Collect(html.parser.HTMLParser):
         self.text.append(data)
 
 
-def check_html(path, mail, texts, problems):
-    c = Collect()
+def check_html(path, mail, texts, problems, collected=None):
+    c = Collect(pages=not mail)
     c.feed(open(path, encoding="utf-8").read())
     c.close()
+    if collected is not None:
+        collected[os.path.normpath(path)] = c
     name = os.path.basename(path)
     problems += ["%s: %s" % (name, p) for p in c.problems]
     for t in sorted(c.tags & FORBIDDEN):
@@ -203,10 +222,26 @@ def main():
     problems = []
     p = lambda n: os.path.join(a.dir, n)
 
-    tags = check_html(p("report.html"), False, a.text, problems)
-    for t in ("table",) if a.no_charts else ("table", "svg"):
-        if t not in tags:
-            problems.append("report.html: no <%s>" % t)
+    pages = {}
+    tags = check_html(p("report.html"), False, a.text, problems, pages)
+    if "table" not in tags:
+        problems.append("report.html: no <table>")
+    if os.path.isdir(p("devices")):
+        for f in sorted(os.listdir(p("devices"))):
+            tags |= check_html(p(os.path.join("devices", f)), False, [],
+                               problems, pages)
+    if not a.no_charts and "svg" not in tags:
+        problems.append("report.html and its device pages: no <svg>")
+    for path, c in pages.items():
+        for link in c.links:
+            target, _, frag = link.partition("#")
+            t = os.path.normpath(os.path.join(os.path.dirname(path), target))
+            if t not in pages:
+                problems.append("%s: links to %s, which is not there"
+                                % (os.path.basename(path), target))
+            elif frag and frag not in pages[t].ids:
+                problems.append("%s: links to %s, which has no id %s"
+                                % (os.path.basename(path), target, frag))
     check_html(p("email.html"), True, a.text, problems)
     if os.path.getsize(p("email.html")) > 100 * 1024:
         problems.append("email.html: over 100 KB")
