@@ -449,19 +449,34 @@ same_os_build(const struct compare_input *cur, const struct compare_input *base,
  * that would pass is inconclusive: a gate measures another session of
  * each (a phone's bad session is not repeated; a build's slowdown is,
  * and then is tested as the build's), and `compare` alone says it
- * cannot tell (exit 4).
+ * cannot tell (exit 4).  With `base_only`, tonight's sessions stand that
+ * far from the baseline's only session, which may be the odd one: the
+ * offset was taken off, and only this look's regressions are left
+ * undecided (another session tonight cannot tell; a second baseline
+ * run can).
  */
 static void
-phone_unsure(struct comparison *c)
+phone_unsure(struct comparison *c, bool base_only)
 {
 	const struct cmp_session_kind *sk =
 	    &c->kinds[METRIC_KIND_FRAME_TIME];
+	const char *what = base_only ? "the baseline's only session" :
+	    "tonight's one session";
 
-	strlist_addf(&c->warnings, "tonight's session drew every scene "
-	    "%.0f %% slower than the baseline's sessions: one session cannot "
-	    "tell a slow phone from a build slower everywhere; measure "
-	    "another session", 100 * expm1(sk->offset));
-	for (size_t i = 0; i < c->nr_scenarios; i++)
+	if (base_only)
+		strlist_addf(&c->warnings, "tonight's sessions drew every "
+		    "scene %.0f %% slower than the baseline's only session: "
+		    "one baseline session cannot tell a slow phone from a "
+		    "build slower everywhere; taken as the phone's, and what "
+		    "it moves is left undecided (record more baseline runs)",
+		    100 * expm1(sk->offset));
+	else
+		strlist_addf(&c->warnings, "tonight's session drew every "
+		    "scene %.0f %% slower than the baseline's sessions: one "
+		    "session cannot tell a slow phone from a build slower "
+		    "everywhere; measure another session",
+		    100 * expm1(sk->offset));
+	for (size_t i = 0; !base_only && i < c->nr_scenarios; i++)
 		if (c->scenarios[i].verdict == CMP_PASS)
 			c->scenarios[i].verdict = CMP_INCONCLUSIVE;
 	/* What the phone's speed moves is not evidence from that session. */
@@ -473,9 +488,10 @@ phone_unsure(struct comparison *c)
 		    m->kind == METRIC_KIND_BLOCKS)
 			continue;
 		e->verdict = CMP_INCONCLUSIVE;
-		cmp_set_reasonf(e, "%s; but tonight's one session drew every "
-		    "scene %.0f %% slower: measure another", e->reason ?
-		    e->reason : "worse", 100 * expm1(sk->offset));
+		cmp_set_reasonf(e, "%s; but every scene stands %.0f %% slower "
+		    "than in %s: %s", e->reason ? e->reason : "worse",
+		    100 * expm1(sk->offset), what, base_only ?
+		    "record more baseline runs" : "measure another");
 	}
 }
 
@@ -570,8 +586,8 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	if (!rc) {
 		keep_regressions(c, o->prior);
 		cmp_decide_blocks(c, o);
-		if (x.phone_unsure)
-			phone_unsure(c);
+		if (x.phone_unsure || x.base_unsure)
+			phone_unsure(c, !x.phone_unsure);
 	}
 	for (size_t i = 0; i < x.nr_pend; i++) {
 		cmp_sample_release(&x.pend[i].b);

@@ -377,8 +377,9 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 	 * steps. */
 	if (b.n && cu.n && isfinite(x->vsync_ms) && vsync_stepped(m) &&
 	    paced_by_vsync(sc, scene, x->vsync_ms))
-		e->threshold = fmax(e->threshold, x->vsync_ms +
-		    CMP_VSYNC_ROUNDING_MS);
+		e->threshold = fmax(e->threshold, x->vsync_ms *
+		    (strcmp(m->name, "frame_p99_ms") ? 1 :
+		    CMP_VSYNC_TAIL_PERIODS) + CMP_VSYNC_ROUNDING_MS);
 
 	if (!b.n) {
 		e->verdict = CMP_NEW;

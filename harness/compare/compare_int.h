@@ -339,6 +339,14 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  */
 #define CMP_VSYNC_PILE 3.0
 #define CMP_VSYNC_PLATEAUS 4
+/*
+ * The 99th percentile sits in the thinnest tail, where a plateau holds
+ * about as many frames as the percentile leaves above it: it steps two or
+ * more periods at once (on the real-phone bench's first nights, 22 -> 44
+ * ms at 90 Hz and 16 -> 34 ms at 120 Hz in one session).  Its practical
+ * size is this many periods plus the rounding.
+ */
+#define CMP_VSYNC_TAIL_PERIODS 2
 
 /*
  * Tonight's phone offset (every scene of a session slower alike) is taken
@@ -419,6 +427,9 @@ struct cmp_ctx {
 	/* Tonight's one session stands CMP_PHONE_SHIFT or more worse in
 	 * every scene: a phone or a build, which another session tells. */
 	bool phone_unsure;
+	/* ... tonight's sessions against the baseline's only one: which
+	 * of them is the phone's, a second baseline run tells. */
+	bool base_unsure;
 };
 
 

@@ -823,7 +823,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 			fprintf(stderr, "false %s %s/%s look %d/%d p %.3g "
 			    "shift %.4g T %.4g %s deff %.3g df %.3g sw %.3g "
 			    "sb %.3g n %zu/%zu base med %.4g iqr %.4g cur med "
-			    "%.4g off %.4g offsets %d warned %d\n", e->metric,
+			    "%.4g off %.4g offsets %d (%.3g p %.2g) warned "
+			    "%d\n", e->metric,
 			    e->scenario, e->scene ? e->scene : "-", k, looks,
 			    e->p_value, e->shift,
 			    e->threshold, e->rank_test ? "rank" : "t", e->deff,
@@ -831,6 +832,8 @@ look(struct look *out, const struct window *w, const struct results *cur,
 			    e->cur.n, e->base.median, e->base.iqr,
 			    e->cur.median, e->offset,
 			    c->kinds[METRIC_KIND_FRAME_TIME].offset_on,
+			    c->kinds[METRIC_KIND_FRAME_TIME].offset,
+			    c->kinds[METRIC_KIND_FRAME_TIME].offset_p,
 			    c->warnings.nr > 0);
 		if (is_target(e, sh)) {
 			if (trace)

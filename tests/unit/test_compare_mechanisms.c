@@ -337,6 +337,89 @@ three_scenes_do_not_measure_a_session(void **state)
 }
 
 /*
+ * docs/method.md, step 3.1 (OFF_MIN_SESSIONS): the first night after the
+ * first baseline run has one baseline session, and the offsets' spread
+ * is then the prior's (session.frame_time) alone, as the session model's
+ * is.  Tonight's phone 6 % slower in every one of 12 scenes: its offset
+ * is taken off, and no p90 is a regression.  (With two baseline sessions
+ * required, nothing was taken off and the real-phone bench's unchanged
+ * nights failed on 37-63 % of first nights: jank shares and fps of a
+ * slower session.)
+ */
+static void
+one_baseline_session_measures_offsets_on_the_prior(void **state)
+{
+	struct results *w[1], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 33);
+	w[0] = run_new(0, 60);
+	add_frames_session(w[0], &r, "feed", 0, 12, 1);
+	cur = run_new(0, 60);
+	add_frames_session(cur, &r, "feed", 0, 12, 1.06);
+	c = compare_window(cur, w, 1, NULL);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset > 0.04);
+	assert_true(entry(c, "s5", "frame_p90_ms")->offset > 0);
+	assert_int_equal(p90s_with(c, CMP_REGRESSION), 0);
+	comparison_free(c);
+	results_free(cur);
+	free_all(w, 1);
+}
+
+/*
+ * docs/method.md, step 3.1 (anchor_sessions()): a gate's later batch,
+ * one scenario of two scenes, cannot place itself; it is placed against
+ * tonight's full session, whose scenes it shares.  The batch 12 % slower
+ * (the phone's: a heavy-tailed session) has its offset taken off and no
+ * p90 fails; the same scenario 12 % slower in both of tonight's sessions
+ * (the build's) still fails, since the difference between the sessions
+ * cancels it.  Unplaced, the slow batch failed cart's p90s.
+ */
+static void
+a_later_batch_is_placed_against_tonights_full_session(void **state)
+{
+	struct results *w[10], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+
+	(void)state;
+	for (int build = 0; build < 2; build++) {
+		stats_rng_init(&r, 35);
+		for (int k = 0; k < 10; k++) {
+			double f = exp(stats_rng_normal(&r, 0, 0.01));
+
+			w[k] = run_new(0, 60);
+			add_frames_session(w[k], &r, "feed", 0, 6, f);
+			add_frames_session(w[k], &r, "cart", 0, 2, f);
+		}
+		cur = run_new(0, 60);
+		add_frames_session(cur, &r, "feed", 0, 6, 1);
+		add_frames_session(cur, &r, "cart", 0, 2, build ? 1.12 : 1);
+		add_frames_session(cur, &r, "cart", 1, 2, 1.12);
+		c = compare_window(cur, w, 10, NULL);
+		for (size_t i = 0; i < c->nr_entries; i++) {
+			const struct cmp_entry *e = &c->entries[i];
+
+			if (strcmp(e->metric, "frame_p90_ms") ||
+			    strcmp(e->scenario, "cart"))
+				continue;
+			if (build) {
+				assert_int_equal(e->verdict, CMP_REGRESSION);
+			} else {
+				assert_int_not_equal(e->verdict,
+				    CMP_REGRESSION);
+				assert_true(e->offset > 0.4);
+			}
+		}
+		comparison_free(c);
+		results_free(cur);
+		free_all(w, 10);
+	}
+}
+
+/*
  * docs/method.md, step 3.3 (CMP_PHONE_SHIFT): below a 15 % shift an
  * offset is always the phone's, however plainly it stands out.  The
  * phone's sessions 1 % apart over 20 runs, and tonight every scene 6 %
@@ -424,6 +507,78 @@ session_offsets_are_shrunk(void **state)
 	comparison_free(c);
 	results_free(cur);
 	free_all(w, 20);
+}
+
+/*
+ * docs/method.md, step 3.1 (shrink()): sessions have heavy tails, so an
+ * offset far beyond its noise is taken off whole.  The phone of
+ * session_offsets_are_shrunk, tonight 12 % slower (below CMP_PHONE_SHIFT:
+ * the phone's): most of it is taken off, where the shrinkage of a 4 %
+ * offset took off only a part (a normal prior of the sessions' spread
+ * took off a fraction and failed the metrics with the rest).
+ */
+static void
+a_far_offset_is_taken_off_whole(void **state)
+{
+	struct results *w[20], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+	double off = 0;
+
+	(void)state;
+	stats_rng_init(&r, 33);
+	for (int k = 0; k < 20; k++) {
+		w[k] = run_new(0, 60);
+		add_frames_session_own(w[k], &r, "feed", 0, 20, 1, 0.03);
+	}
+	cur = run_new(0, 60);
+	add_frames_session_own(cur, &r, "feed", 0, 20, 1.12, 0.03);
+	c = compare_window(cur, w, 20, NULL);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+	for (int j = 0; j < 20; j++) {
+		char name[8];
+		const struct cmp_entry *e;
+
+		snprintf(name, sizeof(name), "s%d", j);
+		e = entry(c, name, "frame_p90_ms");
+		off += e->offset / e->base.median / 20;
+	}
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset > 0.08);
+	assert_true(off > 0.85 * c->kinds[METRIC_KIND_FRAME_TIME].offset);
+	comparison_free(c);
+	results_free(cur);
+	free_all(w, 20);
+}
+
+/*
+ * docs/method.md, step 3.3 (base_unsure): tonight's two sessions 25 %
+ * slower in every scene than the baseline's only session.  With two or
+ * more baseline sessions that is the build's; with one, the baseline's
+ * session may be the odd one (heavy tails), so the offset is taken off,
+ * a warning says so, and nothing is a regression on that evidence.
+ * Taken for the build's, every p90 failed.
+ */
+static void
+one_baseline_session_cannot_call_a_build_slower_everywhere(void **state)
+{
+	struct results *w[1], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 37);
+	w[0] = run_new(0, 60);
+	add_frames_session(w[0], &r, "feed", 0, 12, 1);
+	cur = run_new(0, 60);
+	add_frames_session(cur, &r, "feed", 0, 12, 1.25);
+	add_frames_session(cur, &r, "feed", 1, 12, 1.25);
+	c = compare_window(cur, w, 1, NULL);
+	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
+	assert_true(warned(c, "the baseline's only session"));
+	assert_int_equal(p90s_with(c, CMP_REGRESSION), 0);
+	comparison_free(c);
+	results_free(cur);
+	results_free(w[0]);
 }
 
 /* ---- step 3: the window's drift ----------------------------------------- */
@@ -544,6 +699,45 @@ vsync_floor_covers_the_first_four_periods(void **state)
 		results_free(b);
 		results_free(r);
 	}
+}
+
+/*
+ * docs/method.md, step 6 (CMP_VSYNC_TAIL_PERIODS): the 99th percentile of
+ * a scene paced by the vsync steps two periods at once, so its practical
+ * size is two periods and the rounding; the 95th keeps one.  At 60 Hz, a
+ * p99 and a p95 of 33 ms that go to 66 ms in one session: the p99 (33 ms
+ * short of 34.3) passes, the p95 is a regression.  With one period for
+ * both, the p99 failed too.
+ */
+static void
+a_p99_steps_two_periods(void **state)
+{
+	struct results *b = run_new(0, 60), *r = run_new(0, 60);
+	struct comparison *c;
+	const struct cmp_entry *e;
+
+	(void)state;
+	for (int i = 0; i < 30; i++) {
+		struct rs_scene *sc = add_scene(add_iteration(i < 25 ? b : r,
+		    "feed", 0), "list");
+
+		for (uint32_t ms = 6; ms <= 10; ms++)
+			rs_frames_add_bucket(&sc->frames, ms, 14);
+		rs_frames_add_bucket(&sc->frames, 15, 10);
+		rs_frames_add_bucket(&sc->frames, 16, 20);
+		sc->frames.p95_ms = sc->frames.p99_ms = i < 25 ?
+		    33 + (i % 3 == 0) : 66 + (i % 2);
+	}
+	c = compare_window(r, &b, 1, NULL);
+	e = entry(c, "list", "frame_p99_ms");
+	assert_true(fabs(e->threshold - (2000.0 / 60 + 1)) < 1e-9);
+	assert_int_equal(e->verdict, CMP_PASS);
+	e = entry(c, "list", "frame_p95_ms");
+	assert_true(fabs(e->threshold - (1000.0 / 60 + 1)) < 1e-9);
+	assert_int_equal(e->verdict, CMP_REGRESSION);
+	comparison_free(c);
+	results_free(b);
+	results_free(r);
 }
 
 /* ---- step 7: new block signatures --------------------------------------- */
@@ -691,11 +885,16 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(corrupt_records_need_five_to_judge),
 	cmocka_unit_test(failed_iterations_are_inconclusive_not_missing),
 	cmocka_unit_test(three_scenes_do_not_measure_a_session),
+	cmocka_unit_test(one_baseline_session_measures_offsets_on_the_prior),
+	cmocka_unit_test(a_later_batch_is_placed_against_tonights_full_session),
+	cmocka_unit_test(a_far_offset_is_taken_off_whole),
+	cmocka_unit_test(one_baseline_session_cannot_call_a_build_slower_everywhere),
 	cmocka_unit_test(a_shift_below_fifteen_percent_is_the_phones),
 	cmocka_unit_test(session_offsets_are_shrunk),
 	cmocka_unit_test(window_drift_is_taken_off),
 	cmocka_unit_test(moderation_needs_five_entries),
 	cmocka_unit_test(vsync_floor_covers_the_first_four_periods),
+	cmocka_unit_test(a_p99_steps_two_periods),
 	cmocka_unit_test(a_rare_new_block_is_measured_again),
 	cmocka_unit_test(a_creeping_metric_is_crept),
 	cmocka_unit_test(trend_line_needs_six_runs),
