@@ -18,6 +18,7 @@
 
 #include "base64.h"
 #include "baseline_git_int.h"
+#include "cancel.h"
 #include "error.h"
 #include "proc.h"
 #include "strbuf.h"
@@ -322,6 +323,20 @@ push_ref_cb(const char *refname, const char *status, void *payload)
 	return 0;
 }
 
+/* libgit2 calls these while it packs and sends: a cancel stops the push. */
+static int
+push_transfer_cb(unsigned int current, unsigned int total, size_t bytes,
+    void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
+}
+
+static int
+pack_progress_cb(int stage, uint32_t current, uint32_t total, void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
+}
+
 /*
  * Push `refname` to the same name on the remote, never forced.  Returns 0
  * when it landed, 1 when the remote refused it (the reason in *refused,
@@ -341,6 +356,8 @@ bgit_push(struct baseline_store *bs, const char *refname, char **refused)
 	po.callbacks.credentials = cred_cb;
 	po.callbacks.certificate_check = cert_cb;
 	po.callbacks.push_update_reference = push_ref_cb;
+	po.callbacks.push_transfer_progress = push_transfer_cb;
+	po.callbacks.pack_progress = pack_progress_cb;
 	po.callbacks.payload = &ps;
 	if ((err = remote_new(&remote, bs)) < 0)
 		goto out;
@@ -350,6 +367,10 @@ bgit_push(struct baseline_store *bs, const char *refname, char **refused)
 		*refused = xstrdup("the remote branch moved");
 		git_error_clear();
 		err = 1;
+	} else if (err == GIT_EUSER && cancel_pending()) {
+		git_error_clear();
+		err = fail(bs, JG_EINTR, "interrupted: the push to '%s' was "
+		    "stopped", bs->name);
 	} else if (err < 0) {
 		err = net_fail(bs, err, &ps.cred, "push to");
 	} else if (ps.refused) {
