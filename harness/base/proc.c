@@ -181,7 +181,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 		return jg_error_errno(JG_EIO, errno, "cannot run '%s'", argv[0]);
 	if (pid == 0)
 		child(argv, opts, in_p[0], out_p[1], err_p[1], rep_p[1]);
-	setpgid(pid, pid);	/* as the child does: kill(-pid) works at once */
+	setpgid(pid, pid);	/* as the child does: kill(-pid) at once */
 	live_add(pid);
 
 	close_fd(&in_p[0]);

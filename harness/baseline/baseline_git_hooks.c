@@ -210,8 +210,8 @@ bgit_push_local(struct baseline_store *bs, const char *refname,
 	}
 	if (err == JG_EINTR) {
 		/* Stopped by a cancel: did receive-pack move the branch? */
-		moved = git_reference_name_to_id(&now, bs->repo, refname) == 0 &&
-		    git_oid_equal(&now, id);
+		moved = git_reference_name_to_id(&now, bs->repo,
+		    refname) == 0 && git_oid_equal(&now, id);
 		git_error_clear();
 		err = moved ? STEP_DONE : fail(bs, JG_EINTR, "interrupted: "
 		    "the push to '%s' was stopped, nothing recorded",

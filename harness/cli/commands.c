@@ -8,8 +8,8 @@
  * a command in two steps and does in between, once, what the command's
  * needs ask: it loads the configuration, and around run() it turns the
  * first SIGINT or SIGTERM into a request to stop (a command with a stop
- * hook) or an exit 3, and a second one into an exit 3 at once.  `help` lives here
- * because it lists the table.
+ * hook) or an exit 3, and a second one into an exit 3 at once.  `help`
+ * lives here because it lists the table.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -130,8 +130,9 @@ int mail_transport_check(const struct mail_transport *t);
  * t->retries times.  Returns 0; JG_EINVAL (bad message or transport, nothing
  * sent); JG_EAUTH (login refused); JG_ETIMEOUT; JG_EINTR (a cancel,
  * cancel.h: the attempt in flight abandoned, no retry); JG_EIO
- * (everything else, TLS refusals included).  Messages name the server as scheme://host:port
- * and quote the last SMTP reply, with the user and password scrubbed.
+ * (everything else, TLS refusals included).  Messages name the server as
+ * scheme://host:port and quote the last SMTP reply, with the user and
+ * password scrubbed.
  */
 int mail_send(const struct mail_message *m, const struct mail_transport *t);
 
