@@ -504,6 +504,15 @@ store_refuses_what_it_cannot_file(void **state)
 	free(path);
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
 /*
  * A cancel that comes after the comparison (while the report is written)
  * still stops the mail and the baseline: neither is tried (this mail
@@ -565,6 +574,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(trim_keeps_the_measured_scenarios),
 	cmocka_unit_test(store_records_and_samples_newest_first),
 	cmocka_unit_test(store_refuses_what_it_cannot_file),
-	cmocka_unit_test(a_cancel_after_comparing_stops_mail_and_record),
+	cmocka_unit_test_teardown(
+	    a_cancel_after_comparing_stops_mail_and_record, cancel_forget),
 };
 JG_UNIT_GROUP(gate, tests, NULL, NULL)

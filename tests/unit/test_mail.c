@@ -1077,6 +1077,15 @@ cancel_soon(void *arg)
 	return NULL;
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
 /*
  * A cancel while the send waits to retry ends it there: JG_EINTR, no
  * further connection, nothing delivered; and a send asked for after a
@@ -1577,7 +1586,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(refused_login_is_auth_error_without_secrets),
 	cmocka_unit_test(temporary_failure_is_retried),
 	cmocka_unit_test(retries_are_bounded),
-	cmocka_unit_test(cancel_ends_the_retries),
+	cmocka_unit_test_teardown(cancel_ends_the_retries, cancel_forget),
 	cmocka_unit_test(permanent_refusal_is_not_retried),
 	cmocka_unit_test(server_down_is_io_error),
 	cmocka_unit_test(silent_server_times_out),

@@ -136,6 +136,15 @@ env_and_dir_apply(void **state)
 	proc_result_release(&r);
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
 /*
  * A cancel while a program runs ends it (SIGTERM to its group, so its
  * children too) and is JG_EINTR, long before its timeout.
@@ -208,8 +217,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_program_is_not_found),
 	cmocka_unit_test(timeout_kills),
 	cmocka_unit_test(env_and_dir_apply),
-	cmocka_unit_test(cancel_stops_the_program),
-	cmocka_unit_test(cancel_kills_a_deaf_program),
+	cmocka_unit_test_teardown(cancel_stops_the_program, cancel_forget),
+	cmocka_unit_test_teardown(cancel_kills_a_deaf_program, cancel_forget),
 	cmocka_unit_test(kill_all_kills_running_groups),
 };
 JG_UNIT_GROUP(proc, tests, NULL, NULL)
