@@ -3,8 +3,10 @@
  *
  * Sockets are non-blocking and every wait is a poll() with the
  * connection's timeout; sends use MSG_NOSIGNAL so a dead peer is an error,
- * not a SIGPIPE (the library installs no signal handlers).  The framing is
- * drawn in adb_conn.h.
+ * not a SIGPIPE (the library installs no signal handlers).  A wait
+ * looks at cancel.h's request between slices of its poll, so a command
+ * whose device hangs is abandoned (JG_EINTR) soon after a cancel.  The
+ * framing is drawn in adb_conn.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "adb_conn.h"
+#include "cancel.h"
 #include "error.h"
 #include "strbuf.h"
 #include "banned.h"
@@ -36,20 +39,26 @@ adb_wait_fd(int fd, short events, int timeout_ms, short *revents)
 
 	for (;;) {
 		long long left = timeout_ms < 0 ? -1 : deadline - adb_now_ms();
+		long long slice;
 		int n;
 
+		if (cancel_pending())
+			return jg_error_set(JG_EINTR, "interrupted");
 		if (timeout_ms >= 0 && left < 0)
 			left = 0;
-		n = poll(&pf, 1, (int)left);
+		/* In slices, so a cancel abandons a command that hangs. */
+		slice = left < 0 || left > CANCEL_POLL_MS ? CANCEL_POLL_MS :
+		    left;
+		n = poll(&pf, 1, (int)slice);
 		if (n > 0) {
 			if (revents)
 				*revents = pf.revents;
 			return 0;
 		}
-		if (n == 0)
+		if (n == 0 && slice == left)
 			return jg_error_set(JG_ETIMEOUT, "no answer within %d ms",
 			    timeout_ms);
-		if (errno != EINTR)
+		if (n < 0 && errno != EINTR)
 			return jg_error_errno(JG_EIO, errno, "poll");
 	}
 }

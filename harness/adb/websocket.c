@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "base64.h"
+#include "cancel.h"
 #include "error.h"
 #include "hash.h"
 #include "strbuf.h"
@@ -136,15 +137,21 @@ wait_fd(struct websocket *ws, short events, long long deadline)
 
 	for (;;) {
 		long long left = deadline - now_ms();
-		int n;
+		int n, slice;
 
-		n = poll(&pf, 1, left < 0 ? 0 : (int)left);
+		if (cancel_pending())
+			return jg_error_set(JG_EINTR, "websocket '%s': "
+			    "interrupted", ws->name);
+		/* In slices, so a cancel is seen while the peer is silent. */
+		slice = left < 0 ? 0 : left > CANCEL_POLL_MS ? CANCEL_POLL_MS :
+		    (int)left;
+		n = poll(&pf, 1, slice);
 		if (n > 0)
 			return 0;
-		if (n == 0)
+		if (n == 0 && slice < CANCEL_POLL_MS)
 			return jg_error_set(JG_ETIMEOUT, "websocket '%s': no "
 			    "answer within %d ms", ws->name, ws->timeout_ms);
-		if (errno != EINTR)
+		if (n < 0 && errno != EINTR)
 			return jg_error_errno(JG_EIO, errno, "websocket '%s': "
 			    "poll", ws->name);
 	}

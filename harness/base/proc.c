@@ -8,11 +8,15 @@
  * A program may leave a daemon behind that inherited our pipes (`adb
  * start-server` does this); so once the child itself has exited, the pipes
  * are drained for a short moment and then abandoned rather than waited on.
+ *
+ * A cancel (cancel.h) ends the child as the timeout does, with a shorter
+ * grace: SIGTERM first, so that git, say, removes its lock files.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +25,56 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "error.h"
 #include "proc.h"
 #include "xalloc.h"
 #include "banned.h"
 
 #define KILL_GRACE_MS 2000
+#define CANCEL_GRACE_MS 1000
 #define DRAIN_AFTER_EXIT_MS 200
+
+/*
+ * The process groups of the children running now, for proc_kill_all():
+ * lock-free atomics, which a signal handler may touch.  A child beyond
+ * LIVE_MAX at once is not listed (jankgate runs one or two).
+ */
+#define LIVE_MAX 16
+static _Atomic int live[LIVE_MAX];
+
+static void
+live_add(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		int none = 0;
+
+		if (atomic_compare_exchange_strong(&live[i], &none, (int)pid))
+			return;
+	}
+}
+
+static void
+live_remove(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		int p = (int)pid;
+
+		if (atomic_compare_exchange_strong(&live[i], &p, 0))
+			return;
+	}
+}
+
+void
+proc_kill_all(void)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		int p = atomic_load(&live[i]);
+
+		if (p > 0)
+			kill(-p, SIGKILL);
+	}
+}
 
 static long long
 now_ms(void)
@@ -118,7 +165,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 	size_t in_left = opts ? opts->in_len : 0;
 	int timeout = opts ? opts->timeout_ms : 0;
 	long long start = now_ms(), exited_at = 0, kill_at = 0;
-	int status = 0, have_status = 0, e, rc = 0;
+	int status = 0, have_status = 0, cancelled = 0, e, rc = 0;
 	pid_t pid;
 	ssize_t n;
 
@@ -134,6 +181,8 @@ proc_run(struct proc_result *res, const char *const argv[],
 		return jg_error_errno(JG_EIO, errno, "cannot run '%s'", argv[0]);
 	if (pid == 0)
 		child(argv, opts, in_p[0], out_p[1], err_p[1], rep_p[1]);
+	setpgid(pid, pid);	/* as the child does: kill(-pid) at once */
+	live_add(pid);
 
 	close_fd(&in_p[0]);
 	close_fd(&out_p[1]);
@@ -147,6 +196,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 	n = read(rep_p[0], &e, sizeof(e));
 	close_fd(&rep_p[0]);
 	if (n == (ssize_t)sizeof(e)) {
+		live_remove(pid);
 		waitpid(pid, NULL, 0);
 		close_fd(&in_p[1]);
 		close_fd(&out_p[0]);
@@ -161,6 +211,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 		long long now = now_ms();
 
 		if (!have_status && waitpid(pid, &status, WNOHANG) == pid) {
+			live_remove(pid);
 			have_status = 1;
 			exited_at = now;
 		}
@@ -173,7 +224,13 @@ proc_run(struct proc_result *res, const char *const argv[],
 			kill(-pid, SIGTERM);
 			kill_at = now;
 		}
-		if (kill_at && !have_status && now - kill_at > KILL_GRACE_MS)
+		if (!have_status && !kill_at && cancel_pending()) {
+			cancelled = 1;
+			kill(-pid, SIGTERM);
+			kill_at = now;
+		}
+		if (kill_at && !have_status && now - kill_at >
+		    (cancelled ? CANCEL_GRACE_MS : KILL_GRACE_MS))
 			kill(-pid, SIGKILL);
 
 		if (out_p[0] >= 0)
@@ -185,19 +242,12 @@ proc_run(struct proc_result *res, const char *const argv[],
 		if (have_status)
 			wait_ms = 20;
 		/*
-		 * Output closed but the child still running: without a
-		 * timeout just wait for it; with one, check often so the exit
-		 * is seen within milliseconds, not a whole poll period.
+		 * Output closed but the child still running: check often,
+		 * so its exit (or a cancel) is seen within milliseconds, not
+		 * a whole poll period.
 		 */
-		if (!nf && !have_status) {
-			if (timeout <= 0) {
-				waitpid(pid, &status, 0);
-				have_status = 1;
-				exited_at = now;
-				continue;
-			}
+		if (!nf && !have_status)
 			wait_ms = 2;
-		}
 		if (poll(pf, (nfds_t)nf, wait_ms) < 0 && errno != EINTR) {
 			rc = jg_error_errno(JG_EIO, errno, "poll");
 			break;
@@ -234,13 +284,17 @@ proc_run(struct proc_result *res, const char *const argv[],
 	close_fd(&err_p[0]);
 	if (!have_status)
 		waitpid(pid, &status, 0);
+	live_remove(pid);
 	if (WIFEXITED(status)) {
 		res->exit_code = WEXITSTATUS(status);
 	} else {
 		res->exit_code = -1;
 		res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	}
-	if (!rc && res->timed_out)
+	if (!rc && cancelled)
+		rc = jg_error_set(JG_EINTR, "'%s' was stopped: interrupted",
+		    argv[0]);
+	else if (!rc && res->timed_out)
 		rc = jg_error_set(JG_ETIMEOUT, "'%s' did not finish within %d ms",
 		    argv[0], timeout);
 	return rc;

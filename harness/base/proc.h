@@ -37,10 +37,18 @@ void proc_result_release(struct proc_result *res);
  * Run argv[0] (looked up in PATH) with `argv` and wait for it.  Returns 0
  * when it ran, whatever its exit code (see res), JG_ENOTFOUND when it could
  * not be executed, JG_ETIMEOUT when it was killed for the timeout (res holds
- * what it printed), JG_EIO on other failures.  `opts` may be NULL.
+ * what it printed), JG_EINTR when it was ended for a cancel (cancel.h),
+ * JG_EIO on other failures.  `opts` may be NULL.
  */
 int proc_run(struct proc_result *res, const char *const argv[],
     const struct proc_opts *opts);
+
+/*
+ * SIGKILL the process group of every child proc_run() is waiting for, in
+ * any thread.  Async-signal-safe: for the handler of a second SIGINT,
+ * which exits at once and must not leave a `git push` to finish alone.
+ */
+void proc_kill_all(void);
 
 /*
  * 1 when `name` is an executable on PATH (or a path to one), else 0.

@@ -208,6 +208,16 @@ bgit_push_local(struct baseline_store *bs, const char *refname,
 		    HOOK_PUSH_TIMEOUT_MS / 1000, bs->hook);
 		goto out;
 	}
+	if (err == JG_EINTR) {
+		/* Stopped by a cancel: did receive-pack move the branch? */
+		moved = git_reference_name_to_id(&now, bs->repo,
+		    refname) == 0 && git_oid_equal(&now, id);
+		git_error_clear();
+		err = moved ? STEP_DONE : fail(bs, JG_EINTR, "interrupted: "
+		    "the push to '%s' was stopped, nothing recorded",
+		    bs->name);
+		goto out;
+	}
 	if (err < 0) {
 		jg_error_prefix("cannot push to '%s' with git", bs->name);
 		goto out;

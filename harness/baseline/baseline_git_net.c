@@ -18,6 +18,7 @@
 
 #include "base64.h"
 #include "baseline_git_int.h"
+#include "cancel.h"
 #include "error.h"
 #include "proc.h"
 #include "strbuf.h"
@@ -284,7 +285,23 @@ remote_new(git_remote **out, struct baseline_store *bs)
 	return 0;
 }
 
-/* Make the cache's branches and tags those of the remote. */
+/* libgit2 calls these while objects and server messages arrive. */
+static int
+fetch_transfer_cb(const git_indexer_progress *stats, void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
+}
+
+static int
+sideband_cb(const char *str, int len, void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
+}
+
+/*
+ * Make the cache's branches and tags those of the remote.  A cancel seen
+ * while it downloads stops it (JG_EINTR).
+ */
 int
 bgit_fetch(struct baseline_store *bs)
 {
@@ -300,14 +317,21 @@ bgit_fetch(struct baseline_store *bs)
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.callbacks.credentials = cred_cb;
 	fo.callbacks.certificate_check = cert_cb;
+	fo.callbacks.transfer_progress = fetch_transfer_cb;
+	fo.callbacks.sideband_progress = sideband_cb;
 	fo.callbacks.payload = &cs;
 	fo.prune = GIT_FETCH_PRUNE;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	if ((err = remote_new(&remote, bs)) < 0)
 		return err;
 	err = git_remote_fetch(remote, &refspecs, &fo, "jankgate: fetch");
-	if (err < 0)
+	if (err == GIT_EUSER && cancel_pending()) {
+		git_error_clear();
+		err = fail(bs, JG_EINTR, "interrupted: the fetch from '%s' was "
+		    "stopped", bs->name);
+	} else if (err < 0) {
 		err = net_fail(bs, err, &cs, "fetch from");
+	}
 	git_remote_free(remote);
 	return err;
 }
@@ -320,6 +344,20 @@ push_ref_cb(const char *refname, const char *status, void *payload)
 	if (status && !ps->refused)
 		ps->refused = xstrdup(status);
 	return 0;
+}
+
+/* libgit2 calls these while it packs and sends: a cancel stops the push. */
+static int
+push_transfer_cb(unsigned int current, unsigned int total, size_t bytes,
+    void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
+}
+
+static int
+pack_progress_cb(int stage, uint32_t current, uint32_t total, void *payload)
+{
+	return cancel_pending() ? GIT_EUSER : 0;
 }
 
 /*
@@ -341,6 +379,9 @@ bgit_push(struct baseline_store *bs, const char *refname, char **refused)
 	po.callbacks.credentials = cred_cb;
 	po.callbacks.certificate_check = cert_cb;
 	po.callbacks.push_update_reference = push_ref_cb;
+	po.callbacks.push_transfer_progress = push_transfer_cb;
+	po.callbacks.pack_progress = pack_progress_cb;
+	po.callbacks.sideband_progress = sideband_cb;
 	po.callbacks.payload = &ps;
 	if ((err = remote_new(&remote, bs)) < 0)
 		goto out;
@@ -350,6 +391,10 @@ bgit_push(struct baseline_store *bs, const char *refname, char **refused)
 		*refused = xstrdup("the remote branch moved");
 		git_error_clear();
 		err = 1;
+	} else if (err == GIT_EUSER && cancel_pending()) {
+		git_error_clear();
+		err = fail(bs, JG_EINTR, "interrupted: the push to '%s' was "
+		    "stopped", bs->name);
 	} else if (err < 0) {
 		err = net_fail(bs, err, &ps.cred, "push to");
 	} else if (ps.refused) {

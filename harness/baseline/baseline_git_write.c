@@ -11,6 +11,9 @@
  * a fetch and the same rebuild.  A local repository with receive hooks has
  * its branch moved by `git push` instead (baseline_git_hooks.c), with the
  * same compare-and-swap, so that its hooks may refuse.
+ *
+ * A cancel (cancel.h) seen before the branch moves, or before the push,
+ * records nothing (JG_EINTR); a `git push` in flight is stopped.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -27,6 +30,7 @@
 
 #include "baseline_git_int.h"
 #include "baseline_store.h"
+#include "cancel.h"
 #include "error.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -199,6 +203,12 @@ commit_step(git_oid *new_id, git_oid *tip, struct baseline_store *bs,
 	 * are checked under the ref's lock; git_reference_create() without
 	 * force is not, and lets two first commits overwrite each other.
 	 */
+	/* The last moment a cancel keeps the shared branch as it was. */
+	if (cancel_pending()) {
+		err = fail(bs, JG_EINTR, "interrupted: nothing recorded in "
+		    "'%s'", bs->name);
+		goto out;
+	}
 	if (bs->hook) {
 		err = bgit_push_local(bs, refname, new_id, tip);
 		goto out;
@@ -373,7 +383,11 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 			continue;
 		if (!bs->url)
 			break;
-		err = push_or_retry(bs, refname.buf, &tip, ++pushes);
+		if (cancel_pending())
+			err = fail(bs, JG_EINTR, "interrupted: nothing pushed "
+			    "to '%s'", bs->name);
+		else
+			err = push_or_retry(bs, refname.buf, &tip, ++pushes);
 		if (err < 0)
 			cache_rollback(bs, refname.buf, &id, &tip);
 		if (err <= 0)

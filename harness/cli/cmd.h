@@ -8,8 +8,10 @@
  * into the command's own argument struct, run() acts on it.  Between the
  * two the dispatcher (commands.c) does what the flags ask, once for every
  * command: it loads the configuration (CMD_CONFIG, CMD_CONFIG_OPTIONAL),
- * and around run() of a command that measures (a `stop` hook) it turns
- * SIGINT and SIGTERM into a request to stop.  Commands alone print
+ * and around run() it turns the first SIGINT or SIGTERM into a request to
+ * stop (a command with a `stop` hook: one that measures or writes what
+ * others share) or into exit 3 at once, and a second one into exit 3 at
+ * once.  Commands alone print
  * (through diag.h) and choose exit codes (exitstatus.h).
  *
  * Adding a command: cmd_foo.c, its row in commands.c's table, the man page
@@ -59,8 +61,10 @@ struct command {
 	void (*release)(void *args);
 	/*
 	 * Called from a SIGINT or SIGTERM handler while run() runs: ask it
-	 * to stop and write what it measured.  NULL: a signal ends the
-	 * command at once.  Must be async-signal-safe.
+	 * to stop, write what it measured, write nothing shared (baseline,
+	 * mail) any more, and return 3.  NULL: a signal ends the command at
+	 * once with exit 3, as a second signal ends every command.  Must be
+	 * async-signal-safe.
 	 */
 	void (*stop)(void);
 };

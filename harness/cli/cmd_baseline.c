@@ -27,7 +27,9 @@
  * (a number out of its limits included, as `check` refuses it), no
  * repository configured, a repository or ref that does not exist, or
  * foreign files where a baseline belongs; 3 when the repository cannot be
- * reached, authentication fails or every push retry was beaten.  Messages
+ * reached, authentication fails, every push retry was beaten, or
+ * SIGINT/SIGTERM stopped a record or accept (nothing is recorded once the
+ * signal is seen: a push in flight is stopped).  Messages
  * name the repository as baseline_store_name() does, without userinfo; the
  * store scrubs tokens from its own.
  */
@@ -39,6 +41,7 @@
 
 #include "baseline.h"
 #include "baseline_store.h"
+#include "cancel.h"
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
@@ -546,4 +549,5 @@ const struct command cmd_baseline = {
 	.args_size = sizeof(struct baseline_args),
 	.parse = parse,
 	.run = run,
+	.stop = cancel_request,
 };

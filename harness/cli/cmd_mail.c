@@ -9,13 +9,16 @@
  *
  * Exit status: 0 sent (or written with --dry-run), 2 bad input (usage, no
  * report in DIR, an invalid comparison, no recipient or server, unusable
- * credentials), 3 the SMTP transaction failed; the report stays in DIR
- * either way, so a failed send can be repeated by hand.
+ * credentials), 3 the SMTP transaction failed or SIGINT/SIGTERM stopped
+ * it (a cancelled send is abandoned before the message ends, never
+ * retried); the report stays in DIR either way, so a failed send can be
+ * repeated by hand.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cancel.h"
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
@@ -152,4 +155,5 @@ const struct command cmd_mail = {
 	.parse = parse,
 	.run = run,
 	.release = release,
+	.stop = cancel_request,
 };

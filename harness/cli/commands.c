@@ -6,20 +6,24 @@
  * to its parser, with its usage lines (the man page SYNOPSIS, word for
  * word; test_cli.c compares them, and with README).  The dispatcher runs
  * a command in two steps and does in between, once, what the command's
- * needs ask: it loads the configuration, and for a command that measures
- * it turns SIGINT and SIGTERM into a request to stop.  `help` lives here
- * because it lists the table.
+ * needs ask: it loads the configuration, and around run() it turns the
+ * first SIGINT or SIGTERM into a request to stop (a command with a stop
+ * hook) or an exit 3, and a second one into an exit 3 at once.  `help`
+ * lives here because it lists the table.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cancel.h"
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
 #include "error.h"
 #include "fileio.h"
+#include "proc.h"
 #include "source.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -193,16 +197,36 @@ load_config_optional(struct config **out)
 	return rc ? EXIT_BAD_INPUT : 0;
 }
 
-/* ---- signals: a command that measures is asked to stop ------------ */
+/* ---- signals: a command is asked to stop, then made to --------------- */
 
 static void (*volatile stop_hook)(void);
+static volatile sig_atomic_t signals_seen;
 
+static void
+say(const char *msg)
+{
+	(void)!write(STDERR_FILENO, msg, strlen(msg));
+}
+
+/*
+ * The first SIGINT or SIGTERM asks a command that has a stop hook to stop
+ * (it writes what it has, shares nothing more, and exits 3); the second,
+ * or the first for a command without one, ends the process at once with
+ * the same status.  Only async-signal-safe calls here.
+ */
 static void
 on_signal(int sig)
 {
 	(void)sig;
-	if (stop_hook)
-		stop_hook();
+	if (!stop_hook || signals_seen++) {
+		/* Its children too: a push must not land after we are gone. */
+		proc_kill_all();
+		say("jankgate: interrupted: stopped at once\n");
+		_exit(EXIT_INFRA);
+	}
+	say("jankgate: interrupted: stopping (a second signal stops at "
+	    "once)\n");
+	stop_hook();
 }
 
 int
@@ -221,20 +245,19 @@ command_dispatch(const struct command *c, int argc, char **argv)
 		status = load_config_optional(&cfg);
 	if (status)
 		goto out;
-	if (c->stop) {
-		stop_hook = c->stop;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-	}
+	stop_hook = c->stop;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	status = c->run(args, cfg);
-	if (c->stop) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		stop_hook = NULL;
-	}
+	/* Whatever it finished after the request: a cancel is no pass. */
+	if (c->stop && cancel_requested())
+		status = exit_status_merge(status, EXIT_INFRA);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	stop_hook = NULL;
 out:
 	if (c->release)
 		c->release(args);

@@ -133,5 +133,10 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 out:
 	run_unlock_devices();
 	ctx_release(&g);
+	/* Interrupted in any stage, even after measuring: never a pass. */
+	if (run_interrupted()) {
+		out->interrupted = true;
+		out->status = exit_status_merge(out->status, EXIT_INFRA);
+	}
 	return out->status;
 }

@@ -73,6 +73,12 @@
  * otherwise 1 for any regression, 3 for any infrastructure failure (a
  * device refused or lost, the report, mail or baseline push failing), 4
  * for a comparison still inconclusive after max_iterations, else 0.
+ *
+ * Interrupted (run_interrupt(), cancel.h) in any stage: the devices stop
+ * as run.h says, what was measured is still compared and reported on
+ * disk, nothing is mailed or recorded after the request (a mail or push
+ * in flight is abandoned), and the status is 3 (or 1 or 2, which rank
+ * above it): never 0 or 4.
  */
 #ifndef JG_GATE_H
 #define JG_GATE_H

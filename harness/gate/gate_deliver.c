@@ -21,6 +21,7 @@
 #include "gate_int.h"
 #include "mail.h"
 #include "report.h"
+#include "run.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -120,6 +121,8 @@ gate_mail(struct gate_ctx *g)
 	struct strbuf subject = STRBUF_INIT;
 	bool regression = false;
 
+	/* A cancel during the report counts too: nothing shared after it. */
+	g->out->interrupted |= run_interrupted();
 	if (g->out->interrupted) {
 		mail_note(g, "not sent: interrupted");
 		return;
@@ -146,6 +149,12 @@ gate_mail(struct gate_ctx *g)
 	/* A lost device is news too: the subject says so. */
 	if (mail_report_dir(&subject, cfg, g->out->report_dir,
 	    g->out->status)) {
+		if (jg_error_code() == JG_EINTR) {
+			g->out->interrupted = true;
+			mail_note(g, "not sent: interrupted");
+			strbuf_release(&subject);
+			return;
+		}
 		mail_note(g, "not sent: SMTP failed");
 		gate_fail(g, EXIT_INFRA, "mail", "%s (the report is in %s)",
 		    jg_error_msg(), g->out->report_dir);
@@ -158,17 +167,25 @@ gate_mail(struct gate_ctx *g)
 	    cfg->mail.to.nr > 1 ? " and others" : "", g->out->mail_subject);
 }
 
+/* Keys `from` on were not recorded for an interrupt: each says so. */
+static void
+not_recorded(struct gate_ctx *g, size_t from)
+{
+	for (size_t i = from; i < g->out->nr_keys; i++)
+		strlist_add(&g->out->keys[i].notes,
+		    "baseline not updated: interrupted");
+	gate_note(g, "baseline: not updated: interrupted");
+}
+
 void
 gate_record(struct gate_ctx *g)
 {
 	const char *branch = g->cfg->baseline.ref;
 	bool regression = false;
 
+	g->out->interrupted |= run_interrupted();
 	if (g->out->interrupted) {
-		for (size_t i = 0; i < g->out->nr_keys; i++)
-			strlist_add(&g->out->keys[i].notes,
-			    "baseline not updated: interrupted");
-		gate_note(g, "baseline: not updated: interrupted");
+		not_recorded(g, 0);
 		return;
 	}
 	for (size_t i = 0; i < g->out->nr_keys; i++)
@@ -178,7 +195,7 @@ gate_record(struct gate_ctx *g)
 		struct gate_key *k = &g->out->keys[i];
 		const char *why = gate_record_refusal(g->o->update, k,
 		    regression);
-		int attempts;
+		int attempts, rc;
 
 		if (why) {
 			strlist_addf(&k->notes, "baseline not updated: %s",
@@ -187,8 +204,17 @@ gate_record(struct gate_ctx *g)
 		}
 		k->commit_verdict = xstrdup(gate_commit_verdict(
 		    g->work[i].cmp));
-		if (baseline_record_file(k->commit, &attempts, g->bs, branch,
-		    k->current, k->commit_verdict)) {
+		rc = run_interrupted() ? JG_EINTR : baseline_record_file(
+		    k->commit, &attempts, g->bs, branch, k->current,
+		    k->commit_verdict);
+		if (rc == JG_EINTR) {
+			/* Cancelled: neither this key nor the next. */
+			k->commit[0] = '\0';
+			g->out->interrupted = true;
+			not_recorded(g, i);
+			return;
+		}
+		if (rc) {
 			k->commit[0] = '\0';
 			k->status = exit_status_merge(k->status, EXIT_INFRA);
 			gate_fail(g, EXIT_INFRA, "baseline", "%s: %s", k->key,

@@ -400,8 +400,14 @@ prepare_devices(struct run_ctx *c, const struct strlist *serials,
 		    c->cfg->devices.command_timeout_ms);
 		device_props_init(&d->props);
 		if (device_props_query(&d->props, d->dev)) {
-			strlist_addf(&rep->errors, "device '%s': cannot read "
-			    "its properties: %s", rep->serial, jg_error_msg());
+			if (jg_error_code() == JG_EINTR)
+				strlist_addf(&rep->errors, "device '%s': "
+				    "interrupted before it was measured",
+				    rep->serial);
+			else
+				strlist_addf(&rep->errors, "device '%s': "
+				    "cannot read its properties: %s",
+				    rep->serial, jg_error_msg());
 			rep->status = EXIT_INFRA;
 			adb_device_free(d->dev);
 			device_props_release(&d->props);
@@ -510,7 +516,6 @@ run_execute(const struct run_opts *o, struct run_report *out)
 	size_t n = 0;
 	char stamp[32];
 
-	run_interrupt_reset();
 	memset(&c, 0, sizeof(c));
 	c.opts = o;
 	c.cfg = o->cfg;

@@ -129,7 +129,10 @@ int run_execute(const struct run_opts *o, struct run_report *out);
  */
 void run_interrupt(void);
 
-/* 1 once run_interrupt() was called (until run_execute() starts again). */
+/*
+ * 1 once run_interrupt() (or cancel_request()) was called: a run started
+ * after it touches no phone.
+ */
 int run_interrupted(void);
 
 /*

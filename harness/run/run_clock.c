@@ -3,14 +3,15 @@
  * interrupt cuts short, the run's wall-clock stamp, and a device's
  * CLOCK_MONOTONIC learned from a gfxinfo dump (run_int.h).
  *
- * Interrupts: run_interrupt() only sets a flag, which the workers look at
- * between steps and while they wait (run_sleep_ms()); nothing here is
- * unsafe in a signal handler.
+ * Interrupts: run_interrupt() is cancel.h's request, which the workers
+ * look at between steps and while they wait (run_sleep_ms()), and the adb
+ * client in every socket wait; nothing here is unsafe in a signal
+ * handler.
  */
-#include <signal.h>
 #include <stdbool.h>
 #include <time.h>
 
+#include "cancel.h"
 #include "error.h"
 #include "gfxinfo_dump.h"
 #include "monoclock.h"
@@ -18,24 +19,16 @@
 #include "run_int.h"
 #include "banned.h"
 
-static volatile sig_atomic_t interrupted;
-
 void
 run_interrupt(void)
 {
-	interrupted = 1;
-}
-
-void
-run_interrupt_reset(void)
-{
-	interrupted = 0;
+	cancel_request();
 }
 
 int
 run_interrupted(void)
 {
-	return interrupted != 0;
+	return cancel_requested();
 }
 
 double
@@ -53,7 +46,7 @@ run_sleep_ms(double ms)
 		double left = until - run_now_ms();
 		struct timespec ts;
 
-		if (interrupted)
+		if (cancel_requested())
 			return jg_error_set(JG_EINTR, "interrupted");
 		if (left <= 0)
 			return 0;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "adb.h"
+#include "cancel.h"
 #include "config.h"
 #include "error.h"
 #include "exitstatus.h"
@@ -45,6 +46,8 @@
 
 /* Buffers every iteration reads: the app's log, ActivityManager, crashes. */
 #define BASE_BUFFERS "main,system,crash"
+/* How long the force-stop after an interrupt may take (real ms). */
+#define STOP_GRACE_MS 1500
 
 /* One line in run.errors and the report, and the device's status. */
 static void
@@ -378,7 +381,10 @@ run_scenarios(struct run_dev *d)
 	return rc;
 }
 
-/* After an interrupt: leave the phone without the app running. */
+/*
+ * The app stopped, as every new session starts; after an interrupt, the
+ * phone left without it running.
+ */
 static void
 force_stop(struct run_dev *d)
 {
@@ -392,6 +398,21 @@ force_stop(struct run_dev *d)
 		jg_error_clear();
 	adb_shell_result_release(&r);
 	strbuf_release(&cmd);
+}
+
+/*
+ * Stopped by run_interrupt(): the line in run.errors, and the app stopped
+ * on a phone that may have been mid-command (its command was abandoned).
+ * The force-stop alone may still use the phone, for STOP_GRACE_MS.
+ */
+static void
+interrupted(struct run_dev *d)
+{
+	device_error(d, 3, "interrupted: the run was stopped before every "
+	    "iteration ran");
+	cancel_shield(STOP_GRACE_MS);
+	force_stop(d);
+	cancel_unshield();
 }
 
 /* The results' warnings, for the command to print once at the end. */
@@ -425,8 +446,17 @@ device_run(struct run_dev *d)
 		    jg_error_msg());
 		return;
 	}
+	if (run_interrupted()) {
+		/* Stopped before this phone was touched: nothing to undo. */
+		device_error(d, 3, "interrupted: the run was stopped before "
+		    "every iteration ran");
+		goto out;
+	}
 	progress(d, "preflight", NULL, 0, 0, false, 0, 0, run_now_ms());
-	if ((rc = run_hygiene_read(d)))
+	if ((rc = run_hygiene_read(d)) == JG_EINTR || (!rc &&
+	    run_interrupted()))
+		goto stopped;
+	if (rc)
 		goto lost;
 	if (run_hygiene_check(c->cfg, &d->res->hygiene, d->props.refresh_hz,
 	    &why)) {
@@ -437,7 +467,9 @@ device_run(struct run_dev *d)
 	}
 	progress(d, c->cfg->apk.nr ? "installing" : "reading the app", NULL, 0,
 	    0, false, 0, 0, run_now_ms());
-	if ((rc = run_install(d))) {
+	if ((rc = run_install(d)) == JG_EINTR || (!rc && run_interrupted()))
+		goto stopped;
+	if (rc) {
 		device_error(d, 3, "%s", jg_error_msg());
 		goto out;
 	}
@@ -447,33 +479,32 @@ device_run(struct run_dev *d)
 		progress(d, "cooling down", NULL, 0, 0, false, 0, 0,
 		    run_now_ms());
 		force_stop(d);
-		if (run_sleep_ms(c->opts->cooldown_ms) == JG_EINTR) {
-			device_error(d, 3, "interrupted: the run was stopped "
-			    "before every iteration ran");
-			goto out;
-		}
+		if (run_sleep_ms(c->opts->cooldown_ms) == JG_EINTR)
+			goto stopped;
 	}
-	if ((rc = sources_prepare(d))) {
+	if ((rc = sources_prepare(d)) == JG_EINTR)
+		goto stopped;
+	if (rc) {
 		device_error(d, 3, "%s", jg_error_msg());
 		goto out;
 	}
 	rc = run_scenarios(d);
-	if (rc == JG_EINTR) {
-		device_error(d, 3, "interrupted: the run was stopped before "
-		    "every iteration ran");
-		force_stop(d);
-		goto out;
-	}
+	if (rc == JG_EINTR)
+		goto stopped;
 	if (d->write_stop)
 		goto out;
 	if (rc)
 		goto lost;
 	d->res->run.complete = was_complete && !d->skipped;
 	goto out;
+stopped:
+	interrupted(d);
+	goto out;
 lost:
 	d->lost = true;
 	device_error(d, 3, "device '%s' lost: %s", d->serial, jg_error_msg());
 out:
+	/* After an interrupt its device commands give up at once. */
 	if (prepared)
 		sources_finish(d);
 	strlist_release(&why);

@@ -140,9 +140,6 @@ int run_space_check(const struct run_ctx *c, const struct run_dev *devs,
 
 /* ---- clocks (run_clock.c) -------------------------------------------- */
 
-/* Forget an earlier run_interrupt(): a new run starts. */
-void run_interrupt_reset(void);
-
 /* The wall clock now as "2024-05-01T02:00:00Z" into buf (>= 21 bytes). */
 void run_format_now(char *buf, size_t size);
 

@@ -15,6 +15,10 @@
  * timeout) are transient; TLS problems never are, since retrying cannot
  * make a certificate valid.
  *
+ * A cancel (cancel.h) ends the attempt in flight through libcurl's
+ * progress callback, before the message's end is sent when it comes in
+ * time, and the waits between attempts: a cancelled mail is not sent.
+ *
  * Credentials reach libcurl and nothing else: every message is scrubbed of
  * the user and password, in case a server or libcurl echoes them.
  */
@@ -31,6 +35,7 @@
 
 #include <curl/curl.h>
 
+#include "cancel.h"
 #include "error.h"
 #include "mail.h"
 #include "strbuf.h"
@@ -227,11 +232,21 @@ on_read(char *buf, size_t size, size_t nitems, void *ctx)
 	struct attempt *at = ctx;
 	size_t n = size * nitems;
 
+	if (cancel_pending())
+		return CURL_READFUNC_ABORT;	/* the end is never sent */
 	if (n > at->len - at->pos)
 		n = at->len - at->pos;
 	memcpy(buf, at->data + at->pos, n);
 	at->pos += n;
 	return n;
+}
+
+/* Called by libcurl while it waits: non-zero abandons the attempt. */
+static int
+on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
+    curl_off_t ultotal, curl_off_t ulnow)
+{
+	return cancel_pending();
 }
 
 /* One reply line from the server: "250-more" continues, "250 end" ends. */
@@ -377,6 +392,8 @@ setup(CURL *h, const struct mail_transport *t, int starttls,
 	curl_easy_setopt(h, CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, at->errbuf);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	/* The debug callback sees the replies; nothing is printed. */
 	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
@@ -397,6 +414,10 @@ attempt(const struct mail_transport *t, int starttls, const char *from,
 	CURL *h;
 	int rc;
 
+	if (cancel_pending()) {
+		strbuf_addstr(why, "interrupted");
+		return JG_EINTR;
+	}
 	h = curl_easy_init();
 	if (!h)
 		abort();	/* out of memory, as in xmalloc */
@@ -409,8 +430,16 @@ attempt(const struct mail_transport *t, int starttls, const char *from,
 	curl_easy_cleanup(h);
 	curl_slist_free_all(at.rcpt);
 	curl_slist_free_all(at.resolve);
-	rc = cc == CURLE_OK ? 0 : classify(cc, &at, transient);
-	if (rc < 0) {
+	if (cc == CURLE_ABORTED_BY_CALLBACK || (cc != CURLE_OK &&
+	    cancel_pending())) {
+		*transient = 0;
+		rc = JG_EINTR;
+	} else {
+		rc = cc == CURLE_OK ? 0 : classify(cc, &at, transient);
+	}
+	if (rc == JG_EINTR)
+		strbuf_addstr(why, "interrupted");
+	else if (rc < 0) {
 		strbuf_addstr(why, at.errbuf[0] ? at.errbuf :
 		    curl_easy_strerror(cc));
 		if (at.reply_code >= 400)
@@ -421,13 +450,21 @@ attempt(const struct mail_transport *t, int starttls, const char *from,
 	return rc;
 }
 
-static void
+/* Sleep `ms`; 0, or JG_EINTR as soon as a cancel is seen. */
+static int
 sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+	while (ms > 0) {
+		long slice = ms < CANCEL_POLL_MS ? ms : CANCEL_POLL_MS;
+		struct timespec ts = { 0, slice * 1000000L };
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+		if (cancel_pending())
+			return JG_EINTR;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		ms -= slice;
+	}
+	return cancel_pending() ? JG_EINTR : 0;
 }
 
 /*
@@ -493,7 +530,11 @@ mail_send(const struct mail_message *m, const struct mail_transport *t)
 		    &why);
 		if (!rc || !transient || n > t->retries)
 			break;
-		sleep_ms(backoff_ms(t, n));
+		if ((rc = sleep_ms(backoff_ms(t, n)))) {
+			strbuf_reset(&why);
+			strbuf_addstr(&why, "interrupted");
+			break;
+		}
 	}
 	if (rc < 0) {
 		strbuf_addf(&text, "cannot send mail via '%s'", srv.shown);

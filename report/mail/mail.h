@@ -128,9 +128,11 @@ int mail_transport_check(const struct mail_transport *t);
 /*
  * Build `m` and send it through `t`, retrying transient failures up to
  * t->retries times.  Returns 0; JG_EINVAL (bad message or transport, nothing
- * sent); JG_EAUTH (login refused); JG_ETIMEOUT; JG_EIO (everything else,
- * TLS refusals included).  Messages name the server as scheme://host:port
- * and quote the last SMTP reply, with the user and password scrubbed.
+ * sent); JG_EAUTH (login refused); JG_ETIMEOUT; JG_EINTR (a cancel,
+ * cancel.h: the attempt in flight abandoned, no retry); JG_EIO
+ * (everything else, TLS refusals included).  Messages name the server as
+ * scheme://host:port and quote the last SMTP reply, with the user and
+ * password scrubbed.
  */
 int mail_send(const struct mail_message *m, const struct mail_transport *t);
 
@@ -178,7 +180,8 @@ struct mail_report_opts {
  * With o->dry_run, writes the .eml and connects to nothing.
  * Returns 0; JG_EINVAL for bad input (no report in `dir`, an invalid
  * comparison, no recipient, no server, unusable credentials), nothing sent;
- * JG_EAUTH, JG_ETIMEOUT or JG_EIO when SMTP failed (as mail_send).
+ * JG_EAUTH, JG_ETIMEOUT, JG_EINTR or JG_EIO when SMTP failed or was
+ * cancelled (as mail_send).
  */
 int mail_send_report(const struct config_mail *cfg, const char *dir,
     const struct mail_report_opts *o);

@@ -20,8 +20,8 @@
  *   all:   "  mCurrentFocus=Window{7d1e2f3 u0 pkg/pkg.Act}"
  *
  * With no app in front the launcher's activity is reported.  The
- * slow-dumpsys-ms fault delays every report; its data is taken after
- * the delay.
+ * slow-dumpsys-ms fault delays every report (with slow-dumpsys-on, the
+ * reports of those services only); its data is taken after the delay.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +392,16 @@ dumpsys_package(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 	return 0;
 }
 
+/* 1 when `service` is one that slow-dumpsys-on names. */
+static int
+slow_service(const struct faults_list *on, const char *service)
+{
+	for (size_t i = 0; i < on->nr; i++)
+		if (!strcmp(on->v[i], service))
+			return 1;
+	return 0;
+}
+
 int
 cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv)
 {
@@ -411,7 +421,8 @@ cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv)
 	}
 	faults_init(&f);
 	simdev_faults(ctx->dev, &f);
-	if (f.slow_dumpsys_ms > 0 &&
+	if (f.slow_dumpsys_ms > 0 && (!f.slow_dumpsys_on.nr ||
+	    slow_service(&f.slow_dumpsys_on, argv[1])) &&
 	    simdev_spend(ctx->dev, ctx->io, (double)f.slow_dumpsys_ms)) {
 		faults_release(&f);
 		return 130;

@@ -46,6 +46,7 @@ faults_release(struct faults *f)
 	list_release(&f->refuse);
 	list_release(&f->crash_on);
 	list_release(&f->anr_on);
+	list_release(&f->slow_dumpsys_on);
 	free(f->pm_fail);
 	faults_init(f);
 }
@@ -70,13 +71,14 @@ faults_copy(struct faults *dst, const struct faults *src)
 	list_copy(&dst->crash_on, &src->crash_on);
 	list_copy(&dst->anr_on, &src->anr_on);
 	dst->slow_dumpsys_ms = src->slow_dumpsys_ms;
+	list_copy(&dst->slow_dumpsys_on, &src->slow_dumpsys_on);
 	dst->pm_fail = src->pm_fail ? xstrdup(src->pm_fail) : NULL;
 }
 
 static const char *const fault_keys[] = {
 	"drop-after-packets", "drop-on-command", "cnxn-delay-ms",
 	"stall-wrte", "refuse", "pm-fail", "crash-on", "anr-on",
-	"slow-dumpsys-ms", NULL,
+	"slow-dumpsys-ms", "slow-dumpsys-on", NULL,
 };
 
 int
@@ -127,6 +129,8 @@ faults_set(struct faults *f, const char *key, const char *value)
 		list_add(&f->crash_on, value);
 	else if (!strcmp(key, "anr-on"))
 		list_add(&f->anr_on, value);
+	else if (!strcmp(key, "slow-dumpsys-on"))
+		list_add(&f->slow_dumpsys_on, value);
 	else if (!strcmp(key, "pm-fail")) {
 		free(f->pm_fail);
 		f->pm_fail = xstrdup(value);

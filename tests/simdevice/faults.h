@@ -21,6 +21,8 @@
  *                             TEXT (see faults_interaction)
  *   anr-on TEXT               the app's main thread hangs on one: an ANR
  *   slow-dumpsys-ms N         dumpsys answers N ms late
+ *   slow-dumpsys-on SERVICE   ... only a dump of SERVICE (repeatable;
+ *                             none listed: every dumpsys)
  *
  * In the file, blank lines and lines starting with '#' are ignored.  The
  * file adds to the options: list faults accumulate, numbers and pm-fail
@@ -46,6 +48,7 @@ struct faults {
 	struct faults_list crash_on;
 	struct faults_list anr_on;
 	long slow_dumpsys_ms;
+	struct faults_list slow_dumpsys_on;
 };
 
 /* No faults; faults_release() frees the lists and resets to no faults. */

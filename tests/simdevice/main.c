@@ -81,6 +81,7 @@ static const char usage_text[] =
 "  --drop-after-packets N   --drop-on-command TEXT   --cnxn-delay-ms N\n"
 "  --stall-wrte PREFIX      --refuse PREFIX          --pm-fail TEXT\n"
 "  --crash-on TEXT          --anr-on TEXT            --slow-dumpsys-ms N\n"
+"  --slow-dumpsys-on SERVICE\n"
 "Faults (options only):\n"
 "  --drop-at-ms MS          the device drops off MS after the start\n"
 "  --logcat-loss[=PERCENT]  lose app log lines (default 10 percent)\n"
@@ -135,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "crash-on", required_argument, NULL, OPT_FAULT },
 	{ "anr-on", required_argument, NULL, OPT_FAULT },
 	{ "slow-dumpsys-ms", required_argument, NULL, OPT_FAULT },
+	{ "slow-dumpsys-on", required_argument, NULL, OPT_FAULT },
 	{ "drop-at-ms", required_argument, NULL, OPT_DROP_AT },
 	{ "logcat-loss", optional_argument, NULL, OPT_LOSS },
 	{ "seed", required_argument, NULL, OPT_SEED },

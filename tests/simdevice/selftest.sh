@@ -229,6 +229,13 @@ out=$(printf '{"package":"com.x.y","versionName":"1","versionCode":1}' >"$T/v1.a
 	"$SIM" --install "$T/v1.apk" --exec 'echo "{\"package\":\"com.x.y\",\"versionName\":\"0\",\"versionCode\":0}" > /data/local/tmp/bad.apk; pm install /data/local/tmp/bad.apk')
 check_match "a versionCode below 1 is refused" "$out" '^Failure \[INSTALL_FAILED_INVALID_APK: '
 
+# slow-dumpsys-on: only the services named are slow (issue 47's cancel
+# tests hang the preflight's battery dump, not the property read before it)
+out=$("$SIM" --clock virtual --slow-dumpsys-ms 5000 --slow-dumpsys-on battery --exec 'date +%s; dumpsys display >/dev/null; date +%s; dumpsys battery >/dev/null; date +%s' | tr '\n' ' ')
+check_match "slow-dumpsys-on slows the services named only" "$out" '^([0-9]+) \1 [0-9]+ $'
+a=${out%% *}; c=${out% }; c=${c##* }
+check "slow-dumpsys-on: the named dump spends the delay" "$((c - a))" 5
+
 # SurfaceFlinger's jank dump (API 31+) and perfetto (API 28+), issue 20
 SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
 out=$("$SIM" --sdk 33 --clock virtual --install "$SRCDIR/tests/simdevice/apps/phases-stall.json" --exec 'am start -W -n com.example.phases/.ListActivity >/dev/null; input swipe 540 1800 540 600 100; sleep 2; dumpsys SurfaceFlinger --frametimeline -jank')

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "cancel.h"
 #include "baseline_store.h"
 #include "error.h"
 #include "fileio.h"
@@ -1189,6 +1190,81 @@ remote_record_is_pushed(void **state)
 	free(repo);
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
+/*
+ * A cancel (cancel.h) records nothing: in a local repository the branch
+ * is not moved (JG_EINTR, the history as it was).
+ */
+static void
+cancel_records_nothing(void **state)
+{
+	char *repo = tmp("cancel-local.git");
+	struct baseline_store *bs = open_store(repo, 1);
+	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *data = results("a2");
+
+	record(bs, DEV_A, "a1", NULL);
+	cancel_request();
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_A,
+	    data, strlen(data), &info), JG_EINTR);
+	cancel_reset();
+	assert_non_null(strstr(jg_error_msg(), "interrupted: nothing "
+	    "recorded"));
+	assert_history(bs, "main", DEV_A, 0, "a1");
+	baseline_store_free(bs);
+	free(data);
+	free(repo);
+}
+
+/*
+ * The same in a network repository: nothing is pushed, the served branch
+ * does not move and the cache forgets the commit; a fetch that has
+ * something to download is stopped the same way.
+ */
+static void
+cancel_pushes_and_fetches_nothing(void **state)
+{
+	char *url, *repo = served_repo("cancel.git", &url);
+	char *cache = tmp("cache"), *cache2 = tmp("cache");
+	struct baseline_store *bs = open_remote(url, cache, 0, 0);
+	struct baseline_store_opts o = { 0 };
+	struct baseline_store *bs2 = NULL;
+	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
+	    NULL };
+	char id[BASELINE_OID_HEXSZ + 1], *data = results("a2"), *out;
+
+	record(bs, DEV_A, "a1", NULL);
+	cancel_request();
+	assert_int_equal(baseline_store_record(id, bs, "main", PKG, DEV_A,
+	    data, strlen(data), &info), JG_EINTR);
+	assert_non_null(strstr(jg_error_msg(), "interrupted"));
+	assert_history(bs, "main", DEV_A, 0, "a1");
+	o.repo = url;
+	o.cache_dir = cache2;
+	assert_int_equal(baseline_store_open(&bs2, &o), JG_EINTR);
+	cancel_reset();
+	out = git(repo, "log", "--format=%(trailers:key=Jankgate-Run,"
+	    "valueonly,separator=)", "main", NULL);
+	assert_string_equal(out, "a1\n");
+	free(out);
+	baseline_store_free(bs2);
+	baseline_store_free(bs);
+	free(data);
+	free(cache2);
+	free(cache);
+	free(url);
+	free(repo);
+}
+
 /*
  * A store whose cache went stale while another job pushed has its push
  * refused, fetches, rebuilds on the new tip and lands on the second try;
@@ -1729,6 +1805,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hook_push_ignores_inherited_object_dir),
 	cmocka_unit_test(hooked_local_writers_both_land),
 	cmocka_unit_test(remote_record_is_pushed),
+	cmocka_unit_test_teardown(cancel_records_nothing, cancel_forget),
+	cmocka_unit_test_teardown(cancel_pushes_and_fetches_nothing, cancel_forget),
 	cmocka_unit_test(stale_push_is_retried),
 	cmocka_unit_test(concurrent_remote_writers_both_land),
 	cmocka_unit_test(remote_not_found),

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "baseline_store.h"
+#include "cancel.h"
 #include "compare.h"
 #include "config.h"
 #include "error.h"
@@ -503,6 +504,63 @@ store_refuses_what_it_cannot_file(void **state)
 	free(path);
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
+/*
+ * A cancel that comes after the comparison (while the report is written)
+ * still stops the mail and the baseline: neither is tried (this mail
+ * server would refuse, and the mail would say "SMTP failed"), both say
+ * "interrupted", no stage failed, and the outcome is interrupted.
+ */
+static void
+a_cancel_after_comparing_stops_mail_and_record(void **state)
+{
+	struct gate_opts o;
+	struct gate_outcome out;
+	struct gate_work work = { 0 };
+	struct gate_ctx g = { 0 };
+	struct config *cfg = NULL;
+	struct gate_key *k;
+
+	(void)state;
+	assert_int_equal(config_defaults(&cfg, &source_plugins, NULL), 0);
+	free(cfg->mail.server);
+	cfg->mail.server = xstrdup("smtp://127.0.0.1:1");
+	strlist_add(&cfg->mail.to, "team@example.com");
+	gate_opts_init(&o, cfg);
+	o.mail_when = MAIL_ALWAYS;
+	o.update = UPDATE_ALWAYS;
+	gate_outcome_init(&out);
+	g.o = &o;
+	g.cfg = cfg;
+	g.out = &out;
+	g.work = &work;
+	k = gate_key_find_or_add(&g, "pixel-7");
+	k->complete = true;
+	out.report_dir = xstrdup(unit_tmpdir());
+	cancel_request();
+	gate_mail(&g);
+	gate_record(&g);
+	cancel_reset();
+	assert_true(out.interrupted);
+	assert_false(out.mailed);
+	assert_string_equal(out.mail_note, "not sent: interrupted");
+	assert_true(strlist_find(&k->notes,
+	    "baseline not updated: interrupted") >= 0);
+	assert_string_equal(k->commit, "");
+	assert_int_equal(out.errors.nr, 0);
+	gate_outcome_release(&out);
+	gate_opts_release(&o);
+	config_free(cfg);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(looks_count_batches_up_to_the_max),
 	cmocka_unit_test(batch_stops_at_the_max),
@@ -516,5 +574,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(trim_keeps_the_measured_scenarios),
 	cmocka_unit_test(store_records_and_samples_newest_first),
 	cmocka_unit_test(store_refuses_what_it_cannot_file),
+	cmocka_unit_test_teardown(
+	    a_cancel_after_comparing_stops_mail_and_record, cancel_forget),
 };
 JG_UNIT_GROUP(gate, tests, NULL, NULL)

@@ -1,11 +1,43 @@
 /*
  * test_proc.c: fork/exec with captured output and a timeout.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "unit.h"
+#include "cancel.h"
 #include "error.h"
 #include "proc.h"
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *
+cancel_soon(void *arg)
+{
+	(void)arg;
+	usleep(200000);
+	cancel_request();
+	return NULL;
+}
+
+static void *
+kill_all_soon(void *arg)
+{
+	(void)arg;
+	usleep(200000);
+	proc_kill_all();
+	return NULL;
+}
 
 /* stdout and stderr are captured apart, and the exit code is kept. */
 static void
@@ -104,6 +136,80 @@ env_and_dir_apply(void **state)
 	proc_result_release(&r);
 }
 
+/* Teardown of a test that cancels: a failed one must not leave it set. */
+static int
+cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
+/*
+ * A cancel while a program runs ends it (SIGTERM to its group, so its
+ * children too) and is JG_EINTR, long before its timeout.
+ */
+static void
+cancel_stops_the_program(void **state)
+{
+	const char *argv[] = { "sh", "-c", "echo started; sleep 30", NULL };
+	struct proc_opts o = { 0 };
+	struct proc_result r;
+	pthread_t t;
+	double t0 = now_s();
+
+	o.timeout_ms = 60000;
+	proc_result_init(&r);
+	pthread_create(&t, NULL, cancel_soon, NULL);
+	assert_int_equal(proc_run(&r, argv, &o), JG_EINTR);
+	pthread_join(t, NULL);
+	cancel_reset();
+	assert_true(now_s() - t0 < 5);
+	assert_false(r.timed_out);
+	assert_string_equal(r.out.buf, "started\n");
+	proc_result_release(&r);
+}
+
+/* A program that ignores SIGTERM is killed after the cancel's grace. */
+static void
+cancel_kills_a_deaf_program(void **state)
+{
+	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30", NULL };
+	struct proc_result r;
+	pthread_t t;
+	double t0 = now_s();
+
+	proc_result_init(&r);
+	pthread_create(&t, NULL, cancel_soon, NULL);
+	assert_int_equal(proc_run(&r, argv, NULL), JG_EINTR);
+	pthread_join(t, NULL);
+	cancel_reset();
+	assert_true(now_s() - t0 < 5);
+	assert_int_equal(r.signal, SIGKILL);
+	proc_result_release(&r);
+}
+
+/*
+ * proc_kill_all() (a second signal's handler) kills the running program's
+ * whole group at once, SIGTERM or not.
+ */
+static void
+kill_all_kills_running_groups(void **state)
+{
+	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30", NULL };
+	struct proc_result r;
+	pthread_t t;
+	double t0 = now_s();
+
+	proc_result_init(&r);
+	pthread_create(&t, NULL, kill_all_soon, NULL);
+	assert_int_equal(proc_run(&r, argv, NULL), 0);
+	pthread_join(t, NULL);
+	assert_true(now_s() - t0 < 5);
+	assert_int_equal(r.signal, SIGKILL);
+	proc_result_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(captures_streams_and_exit_code),
 	cmocka_unit_test(argv_is_not_reparsed),
@@ -111,5 +217,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_program_is_not_found),
 	cmocka_unit_test(timeout_kills),
 	cmocka_unit_test(env_and_dir_apply),
+	cmocka_unit_test_teardown(cancel_stops_the_program, cancel_forget),
+	cmocka_unit_test_teardown(cancel_kills_a_deaf_program, cancel_forget),
+	cmocka_unit_test(kill_all_kills_running_groups),
 };
 JG_UNIT_GROUP(proc, tests, NULL, NULL)
