@@ -75,6 +75,13 @@
  * has it on the first nights, compare_session.c), when there is one.
  */
 #define OFF_MIN_SESSIONS 1
+/*
+ * The degrees of freedom a single session's offset is judged on: phones'
+ * sessions have heavy tails (most within a percent or two, now and then
+ * one 15-45 % off), so one session far off is weighed as a draw of
+ * Student's t with this many, whatever the window says of their spread.
+ */
+#define OFF_TAIL_DF 3
 /* take_off()'s row for values that take no offset off. */
 #define NO_OFFSET ((size_t)-1)
 
@@ -453,7 +460,7 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 {
 	double v0 = opt->session_prior[METRIC_KIND_FRAME_TIME];
 	double w = opt->prior_runs, sb = 0, sb2 = 0, sc = 0, nb = 0, nc = 0;
-	double vv, df, t, least = INFINITY;
+	double vv, df, t, level, least = INFINITY;
 	bool far, beyond;
 
 	for (size_t s = 0; s < o->nr; s++) {
@@ -483,8 +490,11 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 	for (size_t s = 0; s < o->nr; s++)
 		if (isfinite(all[s]) && o->keys[s].run < 0)
 			least = fmin(least, fabs(all[s] - sb / nb));
-	far = least >= CMP_PHONE_SHIFT && sk->offset_p <= (t > 0 ?
-	    worse_level(opt) : opt->alpha * opt->share);
+	level = t > 0 ? worse_level(opt) : opt->alpha * opt->share;
+	far = least >= CMP_PHONE_SHIFT && sk->offset_p <= level;
+	/* One session tonight is one draw of the heavy tails. */
+	if (nc < 2)
+		far &= stats_t_sf(fabs(t), fmin(df, OFF_TAIL_DF)) <= level;
 	/*
 	 * A build slower everywhere is slower in every session; a phone's
 	 * bad session (heavy tails: now and then one 10-60 % off) is one.
