@@ -19,26 +19,18 @@
 #include "adb_conn.h"
 #include "cancel.h"
 #include "error.h"
+#include "monoclock.h"
 #include "strbuf.h"
 #include "banned.h"
-
-long long
-adb_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int
 adb_wait_fd(int fd, short events, int timeout_ms, short *revents)
 {
-	long long deadline = adb_now_ms() + timeout_ms;
+	long long deadline = monoclock_real_ms() + timeout_ms;
 	struct pollfd pf = { fd, events, 0 };
 
 	for (;;) {
-		long long left = timeout_ms < 0 ? -1 : deadline - adb_now_ms();
+		long long left = timeout_ms < 0 ? -1 : deadline - monoclock_real_ms();
 		long long slice;
 		int n;
 

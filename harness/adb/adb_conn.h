@@ -113,9 +113,6 @@ int adb_conn_write_collect(struct adb_conn *c, const void *buf, size_t len,
  */
 int adb_device_error(const struct adb_device *dev, const char *what);
 
-/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
-long long adb_now_ms(void);
-
 /*
  * poll() `fd` for `events` for at most `timeout_ms` (< 0: forever),
  * restarting after signals with the time left.  0 with *revents set

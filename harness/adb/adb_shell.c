@@ -38,6 +38,7 @@
 #include "adb.h"
 #include "adb_conn.h"
 #include "error.h"
+#include "monoclock.h"
 #include "shquote.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -144,7 +145,7 @@ make_marker(void)
 	static atomic_uint counter;
 
 	return xasprintf("jg-exit.%ld.%u.%lld:", (long)getpid(),
-	    atomic_fetch_add(&counter, 1), adb_now_ms());
+	    atomic_fetch_add(&counter, 1), monoclock_real_ms());
 }
 
 /*
@@ -376,7 +377,7 @@ int
 adb_stream_read_line(struct adb_stream *s, struct strbuf *line,
     int timeout_ms)
 {
-	long long deadline = adb_now_ms() + timeout_ms;
+	long long deadline = monoclock_real_ms() + timeout_ms;
 	int rc;
 
 	for (;;) {
@@ -404,7 +405,7 @@ adb_stream_read_line(struct adb_stream *s, struct strbuf *line,
 				    "closed before the exit status", s->label);
 			return 0;
 		}
-		left = deadline - adb_now_ms();
+		left = deadline - monoclock_real_ms();
 		rc = adb_conn_read_some(&s->conn, s->v2 ? &s->raw : &s->text,
 		    READ_CHUNK, left > 0 ? (int)left : 0);
 		if (atomic_load(&s->stopped))

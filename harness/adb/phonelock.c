@@ -21,6 +21,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "hash.h"
+#include "monoclock.h"
 #include "phonelock.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -100,15 +101,6 @@ make_dir(const char *dir)
 		    "'%s': not a directory of this user that only it can "
 		    "write to", dir);
 	return 0;
-}
-
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void
@@ -229,7 +221,7 @@ phonelock_acquire(struct phonelock **out, const char *server,
 {
 	const char *dir = o->dir ? o->dir : phonelock_default_dir();
 	long notify = o->notify_ms > 0 ? o->notify_ms : NOTIFY_MS;
-	long start = now_ms(), said = 0;
+	long start = monoclock_real_ms(), said = 0;
 	bool told = false;
 	struct strbuf who = STRBUF_INIT;
 	char *path;
@@ -266,7 +258,7 @@ phonelock_acquire(struct phonelock **out, const char *server,
 		describe_holder(&who, fd);
 		close(fd);
 		fd = -1;
-		waited = now_ms() - start;
+		waited = monoclock_real_ms() - start;
 		if (o->busy == PHONELOCK_REFUSE) {
 			rc = jg_error_set(JG_EBUSY, "device '%s' is in use "
 			    "by %s", serial, who.buf);

@@ -43,6 +43,7 @@
 #include "cancel.h"
 #include "error.h"
 #include "hash.h"
+#include "monoclock.h"
 #include "strbuf.h"
 #include "websocket.h"
 #include "xalloc.h"
@@ -114,29 +115,20 @@ random_bytes(unsigned char *buf, size_t len)
 
 /* ---- bytes on the socket ------------------------------------------- */
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int
 ws_err(const struct websocket *ws, int code, const char *what)
 {
 	return jg_error_set(code, "websocket '%s': %s", ws->name, what);
 }
 
-/* Wait for `events` on the socket until `deadline` (ms, now_ms() clock). */
+/* Wait for `events` on the socket until `deadline` (monoclock_real_ms()). */
 static int
 wait_fd(struct websocket *ws, short events, long long deadline)
 {
 	struct pollfd pf = { ws->fd, events, 0 };
 
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - monoclock_real_ms();
 		int n, slice;
 
 		if (cancel_pending())
@@ -411,7 +403,7 @@ websocket_connect(struct websocket **out, const char *host, int port,
 	ws->name = xasprintf("%s:%d%s", host, port, path);
 	strbuf_init(&ws->in, 0);
 	strbuf_init(&ws->frame, 0);
-	deadline = now_ms() + ws->timeout_ms;
+	deadline = monoclock_real_ms() + ws->timeout_ms;
 	if ((rc = tcp_connect(ws, host, port, deadline)) ||
 	    (rc = handshake(ws, host, port, path, deadline))) {
 		ws->close_seen = 1;	/* nothing to close politely */
@@ -464,7 +456,8 @@ websocket_send_text(struct websocket *ws, const char *text, size_t len)
 {
 	if (ws->close_sent || ws->close_seen)
 		return ws_err(ws, JG_ECLOSED, "the connection is closing");
-	return send_frame(ws, OP_TEXT, text, len, now_ms() + ws->timeout_ms);
+	return send_frame(ws, OP_TEXT, text, len,
+	    monoclock_real_ms() + ws->timeout_ms);
 }
 
 /*
@@ -533,7 +526,7 @@ answer_close(struct websocket *ws, long long deadline)
 int
 websocket_recv(struct websocket *ws, struct strbuf *msg, int timeout_ms)
 {
-	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	long long deadline = monoclock_real_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	int in_message = 0, fin = 0, opcode = 0, rc;
 
 	strbuf_reset(msg);
@@ -587,7 +580,7 @@ static void
 close_quietly(struct websocket *ws)
 {
 	unsigned char frame[8] = { 0x80 | OP_CLOSE, 0x80 | 2 };
-	long long deadline = now_ms() + CLOSE_WAIT_MS;
+	long long deadline = monoclock_real_ms() + CLOSE_WAIT_MS;
 	char buf[4096];
 
 	random_bytes(frame + 2, 4);
@@ -599,7 +592,7 @@ close_quietly(struct websocket *ws)
 		return;
 	for (;;) {
 		struct pollfd pf = { ws->fd, POLLIN, 0 };
-		long long left = deadline - now_ms();
+		long long left = deadline - monoclock_real_ms();
 
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0 ||
 		    recv(ws->fd, buf, sizeof(buf), 0) <= 0)

@@ -6,22 +6,13 @@
  * clock: a cleanup's budget is real time, as the CI's patience is).
  */
 #include <signal.h>
-#include <time.h>
 
 #include "cancel.h"
+#include "monoclock.h"
 #include "banned.h"
 
 static volatile sig_atomic_t requested;
 static _Thread_local long long shield_until;	/* 0: no shield */
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void
 cancel_request(void)
@@ -40,13 +31,13 @@ cancel_pending(void)
 {
 	if (!requested)
 		return 0;
-	return !shield_until || now_ms() >= shield_until;
+	return !shield_until || monoclock_real_ms() >= shield_until;
 }
 
 void
 cancel_shield(int ms)
 {
-	shield_until = now_ms() + (ms > 0 ? ms : 1);
+	shield_until = monoclock_real_ms() + (ms > 0 ? ms : 1);
 }
 
 void

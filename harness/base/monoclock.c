@@ -43,3 +43,12 @@ monoclock_ms(void)
 	ms = (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 	return ms * monoclock_scale();
 }
+
+long long
+monoclock_real_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

@@ -25,4 +25,11 @@ double monoclock_ms(void);
  */
 double monoclock_scale(void);
 
+/*
+ * The monotonic clock in whole ms, unscaled: for timeouts and deadlines
+ * that guard against a host or a peer that hangs (sockets, processes, a
+ * cancel's grace), which run on real time whatever the tests' scale.
+ */
+long long monoclock_real_ms(void);
+
 #endif

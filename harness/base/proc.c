@@ -27,6 +27,7 @@
 
 #include "cancel.h"
 #include "error.h"
+#include "monoclock.h"
 #include "proc.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -74,15 +75,6 @@ proc_kill_all(void)
 		if (p > 0)
 			kill(-p, SIGKILL);
 	}
-}
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void
@@ -164,7 +156,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 	const char *in = opts ? opts->in : NULL;
 	size_t in_left = opts ? opts->in_len : 0;
 	int timeout = opts ? opts->timeout_ms : 0;
-	long long start = now_ms(), exited_at = 0, kill_at = 0;
+	long long start = monoclock_real_ms(), exited_at = 0, kill_at = 0;
 	int status = 0, have_status = 0, cancelled = 0, e, rc = 0;
 	pid_t pid;
 	ssize_t n;
@@ -208,7 +200,7 @@ proc_run(struct proc_result *res, const char *const argv[],
 	for (;;) {
 		struct pollfd pf[3];
 		int nf = 0, wait_ms = 100;
-		long long now = now_ms();
+		long long now = monoclock_real_ms();
 
 		if (!have_status && waitpid(pid, &status, WNOHANG) == pid) {
 			live_remove(pid);
