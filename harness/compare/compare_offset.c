@@ -502,8 +502,8 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 	 * build's (nothing is taken off), but with one baseline session
 	 * that session may be the odd one, and the spread is the prior's
 	 * alone (the bench's first nights at 90 and 120 Hz failed 24 and
-	 * 14 %, every scene of tonight's sessions 17-47 % off the baseline's
-	 * one, taken for the build's).  One session tonight cannot tell
+	 * 14 %, tonight's sessions 0.17-0.47 off the baseline's one on the
+	 * log scale, taken for the build's).  One session tonight cannot tell
 	 * them apart: the offset is taken off, and the comparison asks for
 	 * another session of every scenario (*unsure).  Nor can one in the
 	 * baseline, which more sessions tonight do not help: the offset is
@@ -523,9 +523,9 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
  * what sessions do (their spread's variance `vv`), and the variance left
  * in `*v`.  Sessions have heavy tails: most within a percent or two, now
  * and then one 10-60 % off.  A normal prior of the usual spread would
- * take off only a part of such a one (vv / (vv + var) of 47 % was 11 %
- * at 120 Hz, where the scenes' mean frames stray widely from their
- * session's) and fail every metric with the rest; so the prior's
+ * take off only a part of such a one (at 120 Hz, where the scenes' mean
+ * frames stray widely from their session's, a launch took off 0.18 of a
+ * 0.41 log offset) and fail every metric with the rest; so the prior's
  * variance is at least what this offset shows beyond its own noise:
  * an offset far beyond its noise is taken off whole, a small one is
  * shrunk as before (docs/method.md, step 3.1).
