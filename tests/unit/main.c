@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "cancel.h"
 #include "fileio.h"
+#include "monoclock.h"
 
 #define X(n) extern const struct unit_group unit_group_##n;
 #include "unit_groups.inc"
@@ -80,4 +82,26 @@ main(int argc, char **argv)
 		return 1;
 	}
 	return failed > 255 ? 255 : failed;
+}
+
+void *
+unit_cancel_soon(void *ms)
+{
+	usleep(1000 * (useconds_t)(ms ? *(const int *)ms : 200));
+	cancel_request();
+	return NULL;
+}
+
+int
+unit_cancel_forget(void **state)
+{
+	(void)state;
+	cancel_reset();
+	return 0;
+}
+
+double
+unit_seconds(void)
+{
+	return (double)monoclock_real_ms() / 1e3;
 }

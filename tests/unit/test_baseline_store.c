@@ -1190,15 +1190,6 @@ remote_record_is_pushed(void **state)
 	free(repo);
 }
 
-/* Teardown of a test that cancels: a failed one must not leave it set. */
-static int
-cancel_forget(void **state)
-{
-	(void)state;
-	cancel_reset();
-	return 0;
-}
-
 /*
  * A cancel (cancel.h) records nothing: in a local repository the branch
  * is not moved (JG_EINTR, the history as it was).
@@ -1805,8 +1796,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hook_push_ignores_inherited_object_dir),
 	cmocka_unit_test(hooked_local_writers_both_land),
 	cmocka_unit_test(remote_record_is_pushed),
-	cmocka_unit_test_teardown(cancel_records_nothing, cancel_forget),
-	cmocka_unit_test_teardown(cancel_pushes_and_fetches_nothing, cancel_forget),
+	cmocka_unit_test_teardown(cancel_records_nothing, unit_cancel_forget),
+	cmocka_unit_test_teardown(cancel_pushes_and_fetches_nothing, unit_cancel_forget),
 	cmocka_unit_test(stale_push_is_retried),
 	cmocka_unit_test(concurrent_remote_writers_both_land),
 	cmocka_unit_test(remote_not_found),

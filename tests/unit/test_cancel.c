@@ -12,24 +12,6 @@
 #include "cancel.h"
 #include "error.h"
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void *
-cancel_soon(void *arg)
-{
-	(void)arg;
-	usleep(200000);
-	cancel_request();
-	return NULL;
-}
-
 static int
 forget(void **state)
 {
@@ -75,11 +57,11 @@ a_hung_read_is_abandoned(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
 	    sv), 0);
 	c.fd = sv[0];
-	t0 = now_s();
-	pthread_create(&t, NULL, cancel_soon, NULL);
+	t0 = unit_seconds();
+	pthread_create(&t, NULL, unit_cancel_soon, NULL);
 	assert_int_equal(adb_conn_read_full(&c, buf, sizeof(buf)), JG_EINTR);
 	pthread_join(t, NULL);
-	assert_true(now_s() - t0 < 2);
+	assert_true(unit_seconds() - t0 < 2);
 	/* The cleanup after it still reads, under its shield. */
 	assert_int_equal(write(sv[1], "OKAY", 4), 4);
 	cancel_shield(1000);
@@ -101,10 +83,10 @@ silence_is_still_a_timeout(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
 	    sv), 0);
 	c.fd = sv[0];
-	t0 = now_s();
+	t0 = unit_seconds();
 	assert_int_equal(adb_conn_read_full(&c, buf, sizeof(buf)),
 	    JG_ETIMEOUT);
-	assert_true(now_s() - t0 >= 0.24 && now_s() - t0 < 2);
+	assert_true(unit_seconds() - t0 >= 0.24 && unit_seconds() - t0 < 2);
 	adb_conn_close(&c);
 	close(sv[1]);
 }

@@ -504,15 +504,6 @@ store_refuses_what_it_cannot_file(void **state)
 	free(path);
 }
 
-/* Teardown of a test that cancels: a failed one must not leave it set. */
-static int
-cancel_forget(void **state)
-{
-	(void)state;
-	cancel_reset();
-	return 0;
-}
-
 /*
  * A cancel that comes after the comparison (while the report is written)
  * still stops the mail and the baseline: neither is tried (this mail
@@ -575,6 +566,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(store_records_and_samples_newest_first),
 	cmocka_unit_test(store_refuses_what_it_cannot_file),
 	cmocka_unit_test_teardown(
-	    a_cancel_after_comparing_stops_mail_and_record, cancel_forget),
+	    a_cancel_after_comparing_stops_mail_and_record, unit_cancel_forget),
 };
 JG_UNIT_GROUP(gate, tests, NULL, NULL)

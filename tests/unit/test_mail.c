@@ -1068,24 +1068,6 @@ temporary_failure_is_retried(void **state)
 	free(url);
 }
 
-static void *
-cancel_soon(void *arg)
-{
-	(void)arg;
-	usleep(300000);
-	cancel_request();
-	return NULL;
-}
-
-/* Teardown of a test that cancels: a failed one must not leave it set. */
-static int
-cancel_forget(void **state)
-{
-	(void)state;
-	cancel_reset();
-	return 0;
-}
-
 /*
  * A cancel while the send waits to retry ends it there: JG_EINTR, no
  * further connection, nothing delivered; and a send asked for after a
@@ -1098,17 +1080,17 @@ cancel_ends_the_retries(void **state)
 	char *url = xasprintf("smtp://127.0.0.1:%d", s->port), *log;
 	struct mail_transport t = transport(url);
 	struct mail_message m = sample();
-	struct timespec t0, t1;
+	const int after_ms = 300;
+	double t0;
 	pthread_t th;
 
 	t.retries = 3;
 	t.backoff_ms = 5000;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pthread_create(&th, NULL, cancel_soon, NULL);
+	t0 = unit_seconds();
+	pthread_create(&th, NULL, unit_cancel_soon, (void *)&after_ms);
 	assert_int_equal(mail_send(&m, &t), JG_EINTR);
 	pthread_join(th, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	assert_true(t1.tv_sec - t0.tv_sec < 3);
+	assert_true(unit_seconds() - t0 < 3);
 	assert_non_null(strstr(jg_error_msg(), "interrupted"));
 	assert_int_equal(mail_send(&m, &t), JG_EINTR);
 	cancel_reset();
@@ -1586,7 +1568,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(refused_login_is_auth_error_without_secrets),
 	cmocka_unit_test(temporary_failure_is_retried),
 	cmocka_unit_test(retries_are_bounded),
-	cmocka_unit_test_teardown(cancel_ends_the_retries, cancel_forget),
+	cmocka_unit_test_teardown(cancel_ends_the_retries, unit_cancel_forget),
 	cmocka_unit_test(permanent_refusal_is_not_retried),
 	cmocka_unit_test(server_down_is_io_error),
 	cmocka_unit_test(silent_server_times_out),

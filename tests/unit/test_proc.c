@@ -12,24 +12,6 @@
 #include "error.h"
 #include "proc.h"
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void *
-cancel_soon(void *arg)
-{
-	(void)arg;
-	usleep(200000);
-	cancel_request();
-	return NULL;
-}
-
 static void *
 kill_all_soon(void *arg)
 {
@@ -136,15 +118,6 @@ env_and_dir_apply(void **state)
 	proc_result_release(&r);
 }
 
-/* Teardown of a test that cancels: a failed one must not leave it set. */
-static int
-cancel_forget(void **state)
-{
-	(void)state;
-	cancel_reset();
-	return 0;
-}
-
 /*
  * A cancel while a program runs ends it (SIGTERM to its group, so its
  * children too) and is JG_EINTR, long before its timeout.
@@ -156,15 +129,15 @@ cancel_stops_the_program(void **state)
 	struct proc_opts o = { 0 };
 	struct proc_result r;
 	pthread_t t;
-	double t0 = now_s();
+	double t0 = unit_seconds();
 
 	o.timeout_ms = 60000;
 	proc_result_init(&r);
-	pthread_create(&t, NULL, cancel_soon, NULL);
+	pthread_create(&t, NULL, unit_cancel_soon, NULL);
 	assert_int_equal(proc_run(&r, argv, &o), JG_EINTR);
 	pthread_join(t, NULL);
 	cancel_reset();
-	assert_true(now_s() - t0 < 5);
+	assert_true(unit_seconds() - t0 < 5);
 	assert_false(r.timed_out);
 	assert_string_equal(r.out.buf, "started\n");
 	proc_result_release(&r);
@@ -177,14 +150,14 @@ cancel_kills_a_deaf_program(void **state)
 	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30", NULL };
 	struct proc_result r;
 	pthread_t t;
-	double t0 = now_s();
+	double t0 = unit_seconds();
 
 	proc_result_init(&r);
-	pthread_create(&t, NULL, cancel_soon, NULL);
+	pthread_create(&t, NULL, unit_cancel_soon, NULL);
 	assert_int_equal(proc_run(&r, argv, NULL), JG_EINTR);
 	pthread_join(t, NULL);
 	cancel_reset();
-	assert_true(now_s() - t0 < 5);
+	assert_true(unit_seconds() - t0 < 5);
 	assert_int_equal(r.signal, SIGKILL);
 	proc_result_release(&r);
 }
@@ -199,13 +172,13 @@ kill_all_kills_running_groups(void **state)
 	const char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30", NULL };
 	struct proc_result r;
 	pthread_t t;
-	double t0 = now_s();
+	double t0 = unit_seconds();
 
 	proc_result_init(&r);
 	pthread_create(&t, NULL, kill_all_soon, NULL);
 	assert_int_equal(proc_run(&r, argv, NULL), 0);
 	pthread_join(t, NULL);
-	assert_true(now_s() - t0 < 5);
+	assert_true(unit_seconds() - t0 < 5);
 	assert_int_equal(r.signal, SIGKILL);
 	proc_result_release(&r);
 }
@@ -217,8 +190,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_program_is_not_found),
 	cmocka_unit_test(timeout_kills),
 	cmocka_unit_test(env_and_dir_apply),
-	cmocka_unit_test_teardown(cancel_stops_the_program, cancel_forget),
-	cmocka_unit_test_teardown(cancel_kills_a_deaf_program, cancel_forget),
+	cmocka_unit_test_teardown(cancel_stops_the_program, unit_cancel_forget),
+	cmocka_unit_test_teardown(cancel_kills_a_deaf_program, unit_cancel_forget),
 	cmocka_unit_test(kill_all_kills_running_groups),
 };
 JG_UNIT_GROUP(proc, tests, NULL, NULL)

@@ -36,4 +36,14 @@ const char *unit_srcdir(void);
 /* A fresh temporary directory for this process, removed at exit. */
 const char *unit_tmpdir(void);
 
+/*
+ * For tests of a cancel (cancel.h): a thread body that requests it after
+ * *(const int *)ms milliseconds (NULL: 200); the teardown that forgets
+ * it, so that a failed test leaves no cancel set; the real monotonic
+ * clock in seconds.
+ */
+void *unit_cancel_soon(void *ms);
+int unit_cancel_forget(void **state);
+double unit_seconds(void);
+
 #endif
