@@ -273,6 +273,9 @@ view_block(struct view_dev *d, const struct cmp_block *blk)
 		    "iterations, none of %.0f baseline ones (p = %.2g)",
 		    blk->cur.carriers, blk->cur.iterations,
 		    blk->base.iterations, blk->p_value);
+	} else if (blk->elsewhere) {
+		/* Not a new cause: the baseline had it in another scene. */
+		view_json_str(o, "status_label", "New here, known elsewhere");
 	} else {
 		view_json_str(o, "status_label", label[blk->status]);
 	}

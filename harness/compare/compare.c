@@ -585,6 +585,7 @@ compare_run(struct comparison **out, const struct compare_input *cur,
 	rc = cmp_decide_all(&x);
 	if (!rc) {
 		keep_regressions(c, o->prior);
+		cmp_mark_known_blocks(c, base, nr_base);
 		cmp_decide_blocks(c, o);
 		if (x.phone_unsure || x.base_unsure)
 			phone_unsure(c, !x.phone_unsure);

@@ -27,12 +27,15 @@
  * absolute block_ms threshold (100 ms by default) is tested on its
  * carriers, the iterations it occurred in: k of the n current ones
  * against none of the m baseline ones, by new_block_p() (exact and
- * unconditional; docs/method.md, step 7).  At p <= alpha_look over the
- * number of new signatures tested it is a regression of its scene;
+ * unconditional; docs/method.md, step 7).  New means that no baseline
+ * iteration carries it anywhere (cmp_mark_known_blocks()).  At p <=
+ * alpha_look over the family (the signatures tested, and those the
+ * baseline could as well have missed: could_have_been_missed()) it is a
+ * regression of its scene;
  * before the last of several looks, inconclusive while it could still
  * reach the last look's level (projected_p()), so the gate measures the
  * scenario again (cmp_decide_blocks()); a pass at p <= suspect_fdr times
- * the comparison's share over the signatures tested is a suspect (step
+ * the comparison's share over the family is a suspect (step
  * 8), as a passing entry by its BH q.  Blocks without a signature are
  * not grouped here (they still count in the metrics), and a scope with
  * no valid current iteration is skipped, since nothing can be said to
@@ -303,16 +306,23 @@ new_block_p(double k, double n, double m)
 	return fmin(best, 1);
 }
 
-/* A new signature's occurrences last the scene's block_ms threshold. */
-static bool
-practical(const struct cmp_block *b, const struct compare_opts *o)
+/* The scene's absolute block_ms threshold. */
+static double
+block_ms_abs(const struct cmp_block *b, const struct compare_opts *o)
 {
 	const struct metric_def *m = metric_find("block_ms");
 	double rel = m->rel_threshold, abs_ = m->abs_threshold;
 
 	if (o->cfg)
 		config_threshold_for(o->cfg, b->scene, m, &rel, &abs_);
-	return isfinite(b->cur.wall_ms) && b->cur.wall_ms >= abs_;
+	return abs_;
+}
+
+/* A new signature's occurrences last the scene's block_ms threshold. */
+static bool
+practical(const struct cmp_block *b, const struct compare_opts *o)
+{
+	return isfinite(b->cur.wall_ms) && b->cur.wall_ms >= block_ms_abs(b, o);
 }
 
 /*
@@ -342,6 +352,57 @@ projected_p(const struct cmp_block *b, const struct compare_opts *o)
 	    b->base.iterations);
 }
 
+static void
+add_known(struct strlist *known, const struct rs_block *blk, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (blk[k].signature &&
+		    strlist_find(known, blk[k].signature) < 0)
+			strlist_add(known, blk[k].signature);
+}
+
+/*
+ * A signature is new when no baseline iteration carries it anywhere: one
+ * the baseline saw in another scene or scenario is a known cause met in
+ * a new place, which the scene's `blocks` and `block_ms` metrics judge
+ * (docs/method.md, step 7).  Read from the whole of each baseline run, not
+ * only the scenarios compared, so that every look of a gate draws the same
+ * line.
+ */
+void
+cmp_mark_known_blocks(struct comparison *c, const struct compare_input *base,
+    size_t nr_base)
+{
+	struct strlist known = STRLIST_INIT;
+
+	for (size_t r = 0; r < nr_base; r++) {
+		const struct results *res = base[r].results;
+
+		for (size_t i = 0; res && i < res->nr_scenarios; i++) {
+			const struct rs_scenario *sc = &res->scenarios[i];
+
+			for (size_t j = 0; j < sc->nr_iterations; j++) {
+				const struct rs_iteration *it =
+				    &sc->iterations[j];
+
+				if (it->warmup || !it->ok)
+					continue;
+				for (size_t s = 0; s < it->nr_scenes; s++)
+					add_known(&known, it->scenes[s].blocks,
+					    it->scenes[s].nr_blocks);
+				add_known(&known, it->blocks, it->nr_blocks);
+			}
+		}
+	}
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		struct cmp_block *b = &c->blocks[i];
+
+		b->elsewhere = b->status == CMP_BLOCK_NEW &&
+		    strlist_find(&known, b->signature) >= 0;
+	}
+	strlist_release(&known);
+}
+
 /* The block of `prior` with the scope and signature of `b`, or NULL. */
 static const struct cmp_block *
 prior_block(const struct comparison *prior, const struct cmp_block *b)
@@ -358,10 +419,43 @@ prior_block(const struct comparison *prior, const struct cmp_block *b)
 	return NULL;
 }
 
+/*
+ * Whether the baseline could as well have missed `b`'s signature: the
+ * chance it shows in none of the baseline iterations of each scope it was
+ * seen in, at the rate it was seen at there ((1 - c/m)^m per scope), is
+ * at least `level`.  Such a signature was as much at risk of reading as
+ * new tonight as the ones tested, and counts in the test's family
+ * (docs/method.md, step 7).  Each signature is counted at its first
+ * block: returns false for the others.
+ */
+static bool
+could_have_been_missed(const struct comparison *c, size_t at,
+    const struct compare_opts *o, double level)
+{
+	const struct cmp_block *b = &c->blocks[at];
+	double none = 1;
+	bool big = false;
+
+	for (size_t i = 0; i < c->nr_blocks; i++) {
+		const struct cmp_block *s = &c->blocks[i];
+		double m = s->base.iterations, k = s->base.carriers;
+
+		if (strcmp(s->signature, b->signature) || !(k > 0) ||
+		    !(m >= k))
+			continue;
+		if (i < at)
+			return false;
+		none *= exp(m * log1p(-fmin(k / m, 1 - 1e-9)));
+		big |= isfinite(s->base.wall_ms) &&
+		    s->base.wall_ms >= block_ms_abs(s, o);
+	}
+	return big && none >= level;
+}
+
 void
 cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 {
-	size_t tested = 0;
+	size_t tested = 0, family;
 	double level, last;
 
 	for (size_t i = 0; i < c->nr_blocks; i++) {
@@ -369,16 +463,20 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 
 		b->verdict = CMP_PASS;
 		b->p_value = NAN;
-		if (b->status != CMP_BLOCK_NEW || !(b->base.iterations >= 1) ||
+		if (b->status != CMP_BLOCK_NEW || b->elsewhere ||
+		    !(b->base.iterations >= 1) ||
 		    !(b->cur.iterations >= 1) || !practical(b, o))
 			continue;
 		b->p_value = new_block_p(b->cur.carriers,
 		    b->cur.iterations, b->base.iterations);
 		tested++;
 	}
-	level = tested ? c->alpha_look / (double)tested : 0;
+	family = tested;
+	for (size_t i = 0; tested && i < c->nr_blocks; i++)
+		family += could_have_been_missed(c, i, o, c->alpha_look);
+	level = tested ? c->alpha_look / (double)family : 0;
 	last = tested ? compare_look_alpha(o->alpha * o->share, o->looks,
-	    o->looks, o->spending) / (double)tested : 0;
+	    o->looks, o->spending) / (double)family : 0;
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
 		const struct cmp_block *p = prior_block(o->prior, b);
@@ -400,6 +498,6 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 		/* Step 8: a pass that leans worse, as the entries' BH. */
 		b->suspect = b->verdict == CMP_PASS && o->suspect_fdr > 0 &&
 		    b->p_value <= o->suspect_fdr * c->share /
-		    (double)tested;
+		    (double)family;
 	}
 }

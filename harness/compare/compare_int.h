@@ -518,6 +518,13 @@ int cmp_decide_all(struct cmp_ctx *x);
  * has the test), after every scenario's blocks are in c->blocks.
  */
 void cmp_decide_blocks(struct comparison *c, const struct compare_opts *o);
+/*
+ * Marks the new signatures of c->blocks that some valid iteration of
+ * base[0..nr_base) carries in another scene or scenario (compare_blocks.c;
+ * docs/method.md, step 7).
+ */
+void cmp_mark_known_blocks(struct comparison *c,
+    const struct compare_input *base, size_t nr_base);
 
 /* compare_trend.c: the trend line. */
 

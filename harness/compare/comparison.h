@@ -186,12 +186,16 @@ struct cmp_block {
 	 * passes.  `p_value`: the exact test of its carriers, NAN when
 	 * not tested.  `look`: the look whose numbers these are.
 	 * `suspect`: a pass whose p is at most suspect_fdr times the
-	 * share over the signatures tested (docs/method.md, step 8).
+	 * share over the test's family (docs/method.md, steps 7, 8).
+	 * `elsewhere`: new in this scene but carried by the baseline in
+	 * another scene or scenario, so not a new cause and not tested
+	 * (the scene's `blocks` metrics still count it; step 7).
 	 */
 	enum cmp_verdict verdict;
 	double p_value;
 	int look;
 	bool suspect;
+	bool elsewhere;
 };
 
 /*

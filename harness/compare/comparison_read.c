@@ -651,6 +651,8 @@ read_block(struct cr *r, const cJSON *o, void *dst)
 		rc = get_num(r, o, "p_value", &b->p_value);
 	if (!rc)
 		rc = get_bool(r, o, "suspect", &b->suspect);
+	if (!rc)	/* older files: every new signature was tested */
+		rc = get_bool(r, o, "elsewhere", &b->elsewhere);
 	if (!rc) {
 		double look = b->look;
 

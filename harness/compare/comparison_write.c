@@ -45,7 +45,7 @@
  *                               stepped_started, stepped_by },
  *                      look } ],
  *     "blocks":    [ { device, scenario, scene, signature, status,
- *                      verdict, p_value, suspect, look,
+ *                      verdict, p_value, suspect, look, elsewhere,
  *                      baseline: SIDE, current: SIDE, stack: [str] } ],
  *     "explains":  [ ENTRY ]   (the explain metrics, metrics_explain.h),
  *     "methods":   [ { device, scenario, scene, name, source, status,
@@ -235,6 +235,7 @@ write_block(struct jsonw *w, const struct cmp_block *b)
 	jsonw_num(w, "p_value", b->p_value);
 	jsonw_lit(w, "suspect", b->suspect ? "true" : "false");
 	jsonw_num(w, "look", (double)b->look);
+	jsonw_lit(w, "elsewhere", b->elsewhere ? "true" : "false");
 	write_side(w, "baseline", &b->base);
 	write_side(w, "current", &b->cur);
 	write_list(w, "stack", &b->stack);

@@ -2905,6 +2905,107 @@ new_block_signatures_are_tested_on_their_carriers(void **state)
 	results_free(r);
 }
 
+/*
+ * A signature is new only when the baseline never carried it: tonight's
+ * "coupons" in half of feed/list's iterations is a regression when no
+ * baseline iteration has it anywhere, and not tested (a pass, its
+ * `elsewhere` set) when the baseline carried it in another scenario's
+ * scene, or in another scene of the same scenario: a known cause met in a
+ * new place is judged by the scene's blocks metrics, not as a new cause.
+ */
+static void
+a_signature_the_baseline_carried_elsewhere_is_not_new(void **state)
+{
+	const char *where[][2] = { { "cart", "pay" }, { "feed", "detail" } };
+
+	(void)state;
+	for (int w = -1; w < 2; w++) {
+		struct results *b = run_new(KEY), *r = run_new(KEY);
+		struct comparison *c;
+
+		for (int i = 0; i < 20; i++)
+			add_block(add_scene_iteration(b, "feed", "list",
+			    false, true), "old", 300);
+		if (w >= 0)
+			add_block(add_scene_iteration(b, where[w][0],
+			    where[w][1], false, true), "coupons", 450);
+		for (int i = 0; i < 10; i++) {
+			struct rs_scene *sc = add_scene_iteration(r, "feed",
+			    "list", false, true);
+
+			add_block(sc, "old", 300);
+			if (i % 2)
+				add_block(sc, "coupons", 450);
+		}
+		if (w >= 0)
+			add_scene_iteration(r, where[w][0], where[w][1], false,
+			    true);
+		c = compare_ok(r, b, NULL);
+		assert_int_equal(block(c, "coupons")->status, CMP_BLOCK_NEW);
+		if (w < 0) {
+			assert_false(block(c, "coupons")->elsewhere);
+			assert_int_equal(block(c, "coupons")->verdict,
+			    CMP_REGRESSION);
+		} else {
+			assert_true(block(c, "coupons")->elsewhere);
+			assert_true(isnan(block(c, "coupons")->p_value));
+			assert_int_equal(block(c, "coupons")->verdict,
+			    CMP_PASS);
+			assert_int_not_equal(comparison_verdict(c),
+			    CMP_REGRESSION);
+		}
+		comparison_free(c);
+		results_free(b);
+		results_free(r);
+	}
+}
+
+/*
+ * The new-signature test's family holds every signature that could have
+ * read as new tonight: those tested, and those the baseline carries so
+ * rarely that it could as well have missed them.  "coupons" in 3 of 10
+ * against none of 20 is p = 0.0086, a regression at alpha 0.01 alone;
+ * beside "rare", carried by 1 of the 20 baseline iterations (a baseline
+ * without it had a chance of 0.95^20 = 0.36), the family is 2 and it
+ * passes.  "old", in all 20, could not have been missed and counts for
+ * nothing.
+ */
+static void
+a_rare_known_signature_counts_in_the_family(void **state)
+{
+	(void)state;
+	for (int rare = 0; rare < 2; rare++) {
+		struct results *b = run_new(KEY), *r = run_new(KEY);
+		struct comparison *c;
+
+		for (int i = 0; i < 20; i++) {
+			struct rs_scene *sc = add_scene_iteration(b, "feed",
+			    "list", false, true);
+
+			add_block(sc, "old", 300);
+			if (rare && i == 7)
+				add_block(sc, "rare", 300);
+		}
+		for (int i = 0; i < 10; i++) {
+			struct rs_scene *sc = add_scene_iteration(r, "feed",
+			    "list", false, true);
+
+			add_block(sc, "old", 300);
+			if (i % 3 == 0 && i < 9)
+				add_block(sc, "coupons", 450);
+		}
+		c = compare_ok(r, b, NULL);
+		assert_true(block(c, "coupons")->cur.carriers == 3);
+		assert_true(fabs(block(c, "coupons")->p_value - 0.0086) <
+		    0.0005);
+		assert_int_equal(block(c, "coupons")->verdict, rare ?
+		    CMP_PASS : CMP_REGRESSION);
+		comparison_free(c);
+		results_free(b);
+		results_free(r);
+	}
+}
+
 /* ---- comparability ------------------------------------------------------ */
 
 /*
@@ -3238,6 +3339,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(run_verdict_precedence),
 	cmocka_unit_test(blocks_compared_by_signature),
 	cmocka_unit_test(new_block_signatures_are_tested_on_their_carriers),
+	cmocka_unit_test(a_signature_the_baseline_carried_elsewhere_is_not_new),
+	cmocka_unit_test(a_rare_known_signature_counts_in_the_family),
 	cmocka_unit_test(incomparable_runs_are_refused),
 	cmocka_unit_test(changed_scenario_is_flagged),
 	cmocka_unit_test(json_round_trip),
