@@ -18,14 +18,29 @@
 #include "banned.h"
 
 /*
+ * 1 when `s` starts with a plain word, one a sentence may capitalise:
+ * "known_hosts file ..." or "smtp://HOST" stay as they are written.
+ */
+static int
+plain_word(const char *s)
+{
+	size_t n = strcspn(s, " ");
+
+	return s[0] >= 'a' && s[0] <= 'z' && !memchr(s, '_', n) &&
+	    !memchr(s, ':', n) && !memchr(s, '/', n) && !memchr(s, '.', n);
+}
+
+/*
  * `s` as roff text in the middle of a line: a backslash doubled, a minus
- * as \-, `word` in bold; `capital` upper-cases the first letter.
+ * as \-, `word` in bold; `capital` upper-cases the first letter of a
+ * plain first word.
  */
 static void
 roff_text(FILE *fp, const char *s, int capital)
 {
 	int bold = 0;
 
+	capital = capital && plain_word(s);
 	for (const char *p = s; *p; p++) {
 		if (*p == '`') {
 			fputs(bold ? "\\fR" : "\\fB", fp);
@@ -34,7 +49,7 @@ roff_text(FILE *fp, const char *s, int capital)
 			fputs("\\e", fp);
 		} else if (*p == '-') {
 			fputs("\\-", fp);
-		} else if (p == s && capital && *p >= 'a' && *p <= 'z') {
+		} else if (p == s && capital) {
 			fputc(*p - 'a' + 'A', fp);
 		} else {
 			fputc(*p, fp);
@@ -131,9 +146,9 @@ keydoc_text(FILE *fp)
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "%c%s. ", docs[i].doc[0] >= 'a' &&
-		    docs[i].doc[0] <= 'z' ? docs[i].doc[0] - 'a' + 'A' :
-		    docs[i].doc[0], docs[i].doc + 1);
+		strbuf_addf(&sb, "%c%s. ", plain_word(docs[i].doc) ?
+		    docs[i].doc[0] - 'a' + 'A' : docs[i].doc[0],
+		    docs[i].doc + 1);
 		facts(&sb, &docs[i]);
 		fprintf(fp, "\n  %s\n", docs[i].path);
 		text_para(fp, sb.buf);
