@@ -4,7 +4,7 @@
  * The table lists every command in the order `jankgate --help` shows it;
  * each row is the command's own struct (cmd.h), defined in its file next
  * to its parser, with its usage lines (the man page SYNOPSIS, word for
- * word; test_cli.c compares them, and with README).  The dispatcher runs
+ * word; test_cli.c compares them).  The dispatcher runs
  * a command in two steps and does in between, once, what the command's
  * needs ask: it loads the configuration, and around run() it turns the
  * first SIGINT or SIGTERM into a request to stop (a command with a stop

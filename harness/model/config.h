@@ -147,7 +147,7 @@ struct config_opt {
 	enum config_opt_type type;
 	double min, max;		/* CONFIG_OPT_INT's range */
 	const char *def;		/* a JSON literal, or NULL: unset */
-	const char *doc;		/* a line for README and jankgate(1) */
+	const char *doc;		/* a line for jankgate(1) and help config */
 };
 
 /* A data source as the configuration knows it. */
