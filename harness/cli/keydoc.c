@@ -31,9 +31,9 @@ plain_word(const char *s)
 }
 
 /*
- * `s` as roff text in the middle of a line: a backslash doubled, a minus
- * as \-, `word` in bold; `capital` upper-cases the first letter of a
- * plain first word.
+ * `s` as roff text: a backslash as \e, a minus as \-, `word` in bold, a
+ * leading dot or quote made plain text; `capital` upper-cases the first
+ * letter of a plain first word.
  */
 static void
 roff_text(FILE *fp, const char *s, int capital)
@@ -41,6 +41,8 @@ roff_text(FILE *fp, const char *s, int capital)
 	int bold = 0;
 
 	capital = capital && plain_word(s);
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", fp);
 	for (const char *p = s; *p; p++) {
 		if (*p == '`') {
 			fputs(bold ? "\\fR" : "\\fB", fp);
@@ -68,7 +70,8 @@ facts(struct strbuf *sb, const struct config_key_doc *d)
 		    "loads, with a warning.");
 		return;
 	}
-	strbuf_addf(sb, "%c%s", d->type[0] - 'a' + 'A', d->type + 1);
+	strbuf_addf(sb, "%c%s", d->type[0] >= 'a' && d->type[0] <= 'z' ?
+	    d->type[0] - 'a' + 'A' : d->type[0], d->type + 1);
 	if (*d->values && strstr(d->values, " to ") && !strchr(d->values, ','))
 		strbuf_addf(sb, ", %s", d->values);
 	else if (*d->values)
