@@ -18,7 +18,8 @@ Fails (exit 1, one line per problem) unless:
     some command, `jankgate gate` a command;
   - README.md lists the exit statuses the man page's EXIT STATUS lists;
   - every document (docs/, NEWS, tests/e2e/FORMAT.md) is linked from
-    README.md or named in the man page.
+    README.md or named in the man page, and every relative link of the
+    Markdown documents leads to a file.
 
 It runs the built jankgate only for `help config`; seconds.
 """
@@ -160,6 +161,18 @@ def main():
                     if o not in longs:
                         problem("%s names --%s, which no command takes"
                                 % (name, o))
+
+    # Every relative link of the Markdown documents leads to a file.
+    for path in docs + [os.path.join(src, "tests/e2e/FORMAT.md")]:
+        if not os.path.exists(path):
+            continue
+        for target in re.findall(r"\]\(([^)#\s]+)[^)]*\)", read(path)):
+            if re.match(r"[a-z]+:", target):
+                continue
+            if not os.path.exists(os.path.join(os.path.dirname(path),
+                                               target)):
+                problem("%s links to %s, which does not exist"
+                        % (os.path.relpath(path, src), target))
 
     # The exit statuses README lists are the man page's.
     readme = read(os.path.join(src, "README.md"))
