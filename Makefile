@@ -8,6 +8,7 @@
 #                         the verdict's bounds (bench-check); prints the
 #                         wall time of each part at the end
 #   make check-unit       the same without the end-to-end cases
+#   make check-docs       the documents agree with the code (seconds)
 #   make SANITIZE=1 check the same, built with ASan + UBSan into build-san/
 #   make bench            benchmarks; they print their figures and write
 #                         docs/validation.md
@@ -72,7 +73,8 @@ FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
 .PHONY: all build check check-unit unit e2e sim-selftest check-sim \
-	check-layers fuzz-seeds bench bench-check demo fuzz install uninstall clean deps deps-test FORCE
+	check-layers check-docs fuzz-seeds bench bench-check demo fuzz install \
+	uninstall clean deps deps-test FORCE
 
 all: deps
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
@@ -83,8 +85,8 @@ deps:
 deps-test:
 	@sh tools/deps.sh test
 
-build: $(B)/jankgate $(B)/unit-tests $(B)/adbprobe $(if $(SIM_SRC),$(B)/simdevice \
-	$(B)/sim-tests) $(REPLAY_BIN)
+build: $(B)/jankgate $(B)/jankgate.1 $(B)/unit-tests $(B)/adbprobe \
+	$(if $(SIM_SRC),$(B)/simdevice $(B)/sim-tests) $(REPLAY_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -110,6 +112,17 @@ TEMPLATES = $(sort $(wildcard templates/*))
 .PRECIOUS: %/gen/templates.list %/gen/templates.inc
 $(B)/obj/report/report_templates.o: $(B)/gen/templates.inc
 $(B)/obj/report/report_templates.o: JGFLAGS += -I$(B)/gen
+
+# The man page as installed: harness/cli/jankgate.1 with its list of
+# configuration keys generated from harness/model/config_keys.c and the
+# sources' options (tools/gen-man.c, the code `jankgate help config`
+# prints them with).  The page in the tree keeps a copy of that list, so
+# `man -l harness/cli/jankgate.1` reads a whole page from a fresh clone;
+# check-docs fails when the two differ.
+$(B)/gen-man: $(B)/obj/tools/gen-man.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+$(B)/jankgate.1: harness/cli/jankgate.1 $(B)/gen-man
+	$(B)/gen-man harness/cli/jankgate.1 $@
 
 # Unit test groups are found by their JG_UNIT_GROUP() line, so adding a test
 # file needs no edit here.  The list of test files is a prerequisite too,
@@ -177,16 +190,17 @@ check: deps
 	@sh tools/deps.sh test
 	@sh tools/check-times.sh $(B) start
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory e2e unit check-layers check-sim \
-	    fuzz-seeds sim-selftest $(BENCH_CHECK); st=$$?; \
+	@$(MAKE) --no-print-directory e2e unit check-layers check-docs \
+	    check-sim fuzz-seeds sim-selftest $(BENCH_CHECK); st=$$?; \
 	    sh tools/check-times.sh $(B); exit $$st
 
 check-unit: deps
 	@sh tools/deps.sh test
 	@sh tools/check-times.sh $(B) start
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory check-layers unit check-sim fuzz-seeds \
-	    $(BENCH_CHECK); st=$$?; sh tools/check-times.sh $(B); exit $$st
+	@$(MAKE) --no-print-directory check-layers check-docs unit check-sim \
+	    fuzz-seeds $(BENCH_CHECK); st=$$?; sh tools/check-times.sh $(B); \
+	    exit $$st
 
 unit: $(B)/unit-tests
 	@sh tools/timed.sh $(B) unit $(B)/unit-tests
@@ -215,6 +229,13 @@ fuzz-seeds: $(REPLAY_BIN)
 check-layers: $(LIB_OBJ)
 	@sh tools/timed.sh $(B) layers $(PYTHON) tools/check-layers.py \
 	    --objects $(B)/obj
+
+# The documents agree with the code (tests/docs/check-docs.py): the man
+# page's list of keys is the generated one, every key, command and option
+# is in the man page, every document is linked.  Seconds.
+check-docs: $(B)/jankgate $(B)/jankgate.1
+	@sh tools/timed.sh $(B) docs $(PYTHON) tests/docs/check-docs.py \
+	    --build $(B)
 
 # The end-to-end cases run side by side (JG_E2E_JOBS, default twice the
 # processors) with the simulated phones' clock sped up where the case
@@ -281,7 +302,7 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/templates
 	install -m 755 $(B)/jankgate $(DESTDIR)$(BINDIR)/jankgate
-	install -m 644 harness/cli/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
+	install -m 644 $(B)/jankgate.1 $(DESTDIR)$(MANDIR)/jankgate.1
 	for f in templates/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/templates/; done; true
 
 uninstall:

@@ -10,7 +10,7 @@
  * hold cJSON references to the rows inside the devices, so nothing is
  * copied and a row reads the same wherever it appears.
  *
- * The shape, for template authors (README has it in prose).  Text fields
+ * The shape, for template authors (the man page's report paragraph has it in prose).  Text fields
  * are formatted for people ("13.1 ms", "+31%"); a value that does not
  * exist is null; a flag is true or absent; every list L has a has_L
  * boolean.

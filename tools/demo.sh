@@ -146,7 +146,7 @@ export ANDROID_ADB_SERVER_PORT="$ADBPORT"
 unset ADB_SERVER_SOCKET
 note "adb server on 127.0.0.1:$ADBPORT"
 
-# Animations off, as a phone kept for measuring is set up (README, run).
+# Animations off, as a phone kept for measuring is set up (README).
 start_phone pixel --manufacturer Google --brand google --model "Pixel 4a" \
 	--sdk 29 --refresh-rate 60 --size 1080x2340 --density 440 --seed 29 \
 	--animation-scale 0

@@ -11,7 +11,7 @@
 
 set -eu
 
-# What each stage needs.  Keep README's "Requirements" in step with this.
+# What each stage needs.  Keep docs/internals.md's list in step with this.
 BUILD="build-essential pkg-config libcurl4-openssl-dev libcjson-dev libgit2-dev libcmocka-dev libxml2-dev zlib1g-dev libssl-dev"
 TEST="adb git python3 python3-aiosmtpd python3-yaml openssl openssh-client chromium libxml2-utils groff-base"
 DEMO="adb git python3 python3-aiosmtpd openssh-client"

@@ -1,6 +1,6 @@
 /*
  * exitstatus.h: the exit status of every command, and how outcomes combine
- * (README's Exit status).  The one place that knows the numbers: commands, the
+ * (the man page's EXIT STATUS).  The one place that knows the numbers: commands, the
  * runner, gate, the view and the mail all go through it.
  *
  *	0  pass            nothing worse was found

@@ -3,7 +3,7 @@
  *
  * Every subcommand is one file, cmd_foo.c, that defines one `const struct
  * command cmd_foo`: its name, its usage lines (which must equal the man
- * page SYNOPSIS and appear in README; test_cli.c checks both), its summary
+ * page SYNOPSIS; test_cli.c checks it), its summary
  * and option help, its needs as flags, and two steps: parse() turns argv
  * into the command's own argument struct, run() acts on it.  Between the
  * two the dispatcher (commands.c) does what the flags ask, once for every
@@ -14,8 +14,8 @@
  * once.  Commands alone print
  * (through diag.h) and choose exit codes (exitstatus.h).
  *
- * Adding a command: cmd_foo.c, its row in commands.c's table, the man page
- * synopsis, README, unit tests for new logic, and an end-to-end case for
+ * Adding a command: cmd_foo.c, its row in commands.c's table, the man page's
+ * SYNOPSIS and COMMANDS (docs/internals.md), unit tests for new logic, and an end-to-end case for
  * success and one for failure.
  */
 #ifndef JG_CMD_H

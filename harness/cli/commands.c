@@ -4,12 +4,13 @@
  * The table lists every command in the order `jankgate --help` shows it;
  * each row is the command's own struct (cmd.h), defined in its file next
  * to its parser, with its usage lines (the man page SYNOPSIS, word for
- * word; test_cli.c compares them, and with README).  The dispatcher runs
+ * word; test_cli.c compares them).  The dispatcher runs
  * a command in two steps and does in between, once, what the command's
  * needs ask: it loads the configuration, and around run() it turns the
  * first SIGINT or SIGTERM into a request to stop (a command with a stop
  * hook) or an exit 3, and a second one into an exit 3 at once.  `help`
- * lives here because it lists the table.
+ * lives here because it lists the table; `help config` lists the
+ * configuration keys (keydoc.c).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "diag.h"
 #include "error.h"
 #include "fileio.h"
+#include "keydoc.h"
 #include "proc.h"
 #include "source.h"
 #include "strlist.h"
@@ -33,7 +35,7 @@ const char *const jankgate_usage[] = {
 	"jankgate [-c FILE] [-v | -q] COMMAND [ARGS]",
 	"jankgate --version",
 	"jankgate --help",
-	"jankgate help [COMMAND]",
+	"jankgate help [COMMAND | config]",
 	NULL
 };
 
@@ -288,12 +290,12 @@ cmd_print_help(FILE *fp)
 }
 
 static const char *const help_usage[] = {
-	"jankgate help [COMMAND]",
+	"jankgate help [COMMAND | config]",
 	NULL
 };
 
 struct help_args {
-	const char *command;	/* NULL: jankgate's own help */
+	const char *command;	/* NULL: jankgate's own; "config": the keys */
 };
 
 static int
@@ -317,6 +319,10 @@ help_run(void *args, const struct config *cfg)
 		cmd_print_help(stdout);
 		return EXIT_PASS;
 	}
+	if (!strcmp(a->command, "config")) {
+		keydoc_text(stdout);
+		return EXIT_PASS;
+	}
 	c = command_find(a->command);
 	if (!c) {
 		command_unknown(a->command);
@@ -328,7 +334,8 @@ help_run(void *args, const struct config *cfg)
 
 const struct command cmd_help = {
 	.name = "help",
-	.summary = "show the usage of jankgate or of one command",
+	.summary = "show the usage of jankgate or of one command, or the "
+	    "configuration keys",
 	.usage = help_usage,
 	.options = "",
 	.args_size = sizeof(struct help_args),

@@ -147,7 +147,7 @@ struct config_opt {
 	enum config_opt_type type;
 	double min, max;		/* CONFIG_OPT_INT's range */
 	const char *def;		/* a JSON literal, or NULL: unset */
-	const char *doc;		/* a line for README and jankgate(1) */
+	const char *doc;		/* a line for jankgate(1) and help config */
 };
 
 /* A data source as the configuration knows it. */
@@ -266,14 +266,17 @@ size_t config_env_unknown(const struct config *cfg, char *const *envp,
 
 /*
  * Names and descriptions of every key, the plug-ins' options included,
- * for README and the man page: an array in *out that the caller frees
+ * for `jankgate help config` and the man page's CONFIGURATION, which the
+ * build generates from them: an array in *out that the caller frees
  * with config_key_docs_free().  Returns the count.
  */
 struct config_key_doc {
 	char *path;
-	const char *type;
+	const char *type;	/* "integer", "(retired)"... */
 	char *def;		/* a JSON literal, or "" */
 	char *env;		/* its variable, or "" for a map or object */
+	char *values;		/* "1 to 1000", "holm, bh"..., or "" */
+	int required;
 	const char *doc;
 };
 size_t config_key_docs(struct config_key_doc **out,

@@ -2,7 +2,9 @@
  * config_keys.c: every key of jankgate.json, in one table.
  *
  * The table is the schema config.c validates against and the source of the
- * documentation (`config_key_docs()`, README, the man page): a key's type,
+ * documentation: config_key_docs() gives it to `jankgate help config` and
+ * to the build, which generates the man page's list of keys from it
+ * (harness/cli/keydoc.c, tools/gen-man.c): a key's type,
  * range, default (a JSON literal applied through the same setter as the
  * file, so the documented default is the real one), whether it is
  * required, and one line saying what it is for.  The data sources are not
@@ -48,7 +50,7 @@ static const struct key config_keys[] = {
 	{ "apk", K_PATHS, O(apk), NONE, NULL, 0,
 	  "what to install before measuring: an APK, a list or directory of "
 	  "split APKs, or an .aab (needs bundletool); unset: use what is "
-	  "installed" },
+	  "installed (see Installing the app)" },
 	{ "activity", K_STRING, O(activity), NONE, NULL, 0,
 	  "activity `launch` starts; unset: the app's launcher activity" },
 	/* Values and default from the plug-ins (config_schema_init). */
@@ -106,7 +108,7 @@ static const struct key config_keys[] = {
 	{ "baseline.ref", K_STRING, O(baseline.ref), NONE, "\"main\"", 0,
 	  "branch records go to and compare reads by default" },
 	{ "baseline.history", K_INT, O(baseline.history), 1, 100, NULL, "40", 0,
-	  "K: accepted runs pooled into the baseline sample" },
+	  "K: the baseline window's runs, from the newest acceptance on" },
 	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
 	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },
 	{ "baseline.previous_apk", K_PATH, O(baseline.previous_apk), NONE,
@@ -148,12 +150,17 @@ static const struct key config_keys[] = {
 	  "primary metrics weigh CMP_PRIMARY_WEIGHT (4) in the correction "
 	  "(docs/method.md, step 5)" },
 	{ "primary_metrics", K_LIST, O(compare.primary_metrics), NONE, NULL,
-	  0, "the metrics whose values weigh primary_weight in the correction "
-	  "(default: the ones the metric table marks primary)" },
+	  0, "the metrics whose values weigh CMP_PRIMARY_WEIGHT (4) in the "
+	  "correction, against 1 for every other: any metric but the "
+	  "explanations (default: the ones the metric table marks primary); "
+	  "[] weighs none" },
 	{ "suspect_fdr", K_NUMBER, O(compare.suspect_fdr), 0, 0.5, NULL,
 	  "0.1", 0,
-	  "false discovery rate at which a worse metric the correction did "
-	  "not flag is listed as a suspect (never a regression); 0: none" },
+	  "false discovery rate at which a passing metric worse by its "
+	  "threshold is listed as a suspect (Benjamini-Hochberg over the "
+	  "night's metrics, with the same weights); a suspect never changes "
+	  "a verdict (`gate` puts suspects to its confirmation A/B when the "
+	  "previous build is at hand); 0 lists none" },
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },
@@ -198,7 +205,8 @@ static const struct key config_keys[] = {
 	{ "mail.server", K_STRING, O(mail.server), NONE, NULL, 0,
 	  "smtp://HOST:PORT (STARTTLS) or smtps://HOST:PORT" },
 	{ "mail.tls", K_ENUM, O(mail.tls), 0, 0, tls_names, "\"auto\"", 0,
-	  "auto: required unless the server is on loopback" },
+	  "TLS: auto (required unless the server is on loopback), required "
+	  "or none" },
 	{ "mail.user_env", K_STRING, O(mail.user_env), NONE,
 	  "\"JANKGATE_SMTP_USER\"", 0, "environment variable holding the user" },
 	{ "mail.password_env", K_STRING, O(mail.password_env), NONE,
@@ -226,9 +234,12 @@ static const struct key config_keys[] = {
 	  "what `gate` records to help find a regression's cause" },
 	{ "diagnose.trace", K_ENUM, O(diagnose.trace), 0, 0, trace_names,
 	  "\"never\"", 0, "gate: one more, unmeasured iteration of each "
-	  "regressed scenario records a Perfetto trace into OUT/KEY/traces/: "
-	  "never, regression (after a night that found one) or always "
-	  "(every scenario, every night)" },
+	  "regressed scenario records a Perfetto trace (frame timeline, gfx, "
+	  "view and am atrace categories, scheduling; API 28+) into "
+	  "OUT/KEY/traces/, which the report links: never, regression (after "
+	  "a night that found one) or always (every scenario, every night); "
+	  "the traced iteration is never compared, and a device without "
+	  "perfetto gets one warning" },
 
 	/* ... then each plug-in's own (config_schema_init). */
 };
@@ -444,6 +455,22 @@ static const char *const type_names[] = {
 	[K_SOURCES] = "list",
 };
 
+/* What a key takes beyond its type: a range or the words, else "". */
+static char *
+key_values(const struct key *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (k->type == K_INT)
+		strbuf_addf(&sb, "%.0f to %.0f", k->min, k->max);
+	else if (k->type == K_NUMBER)
+		strbuf_addf(&sb, "%g to %g", k->min, k->max);
+	else if (k->values)
+		for (size_t i = 0; k->values[i]; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", k->values[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
 size_t
 config_key_docs(struct config_key_doc **out,
     const struct config_plugins *plugins)
@@ -461,8 +488,9 @@ config_key_docs(struct config_key_doc **out,
 		/* The strings of the plug-ins' keys are the schema's. */
 		(*out)[n++] = (struct config_key_doc){ xstrdup(k->path),
 		    type_names[k->type], xstrdup(k->def ? k->def : ""),
-		    config_key_scalar(k->type) ? config_env_name(k->path) :
-		    xstrdup(""), k->doc };
+		    config_key_scalar(k->type) ?
+		    config_env_name(k->path) : xstrdup(""), key_values(k),
+		    k->required, k->doc };
 	}
 	config_schema_release(&sch);
 	return n;
@@ -475,6 +503,7 @@ config_key_docs_free(struct config_key_doc *docs, size_t nr)
 		free(docs[i].path);
 		free(docs[i].def);
 		free(docs[i].env);
+		free(docs[i].values);
 	}
 	free(docs);
 }

@@ -1,8 +1,8 @@
 /*
  * metrics.h: the comparable numbers, and how each comes out of the model.
  *
- * Every number jankgate compares has a stable name (README's "Metric
- * names") used in config thresholds, comparison.json and reports.  The
+ * Every number jankgate compares has a stable name (the man page's
+ * METRICS) used in config thresholds, comparison.json and reports.  The
  * table in metrics.c says for each one its unit, which way is worse, whether
  * it belongs to a scene or to the whole scenario (launch timing), and the
  * default practical thresholds; the derivation functions turn one scene or
@@ -52,7 +52,7 @@ struct metric_def {
 	double rel_threshold;    /* default practical threshold, fraction
 				    (0.10 = 10 %) */
 	double abs_threshold;    /* default practical threshold, in unit */
-	const char *description; /* one line for README and reports */
+	const char *description; /* one line for jankgate(1) and reports */
 	enum metric_kind kind;
 	double resolution;       /* the smallest step a value moves by (1 for
 				    whole ms and counts), 0: continuous */

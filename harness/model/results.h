@@ -1,5 +1,5 @@
 /*
- * results.h: the in-memory model of results.json (README's Files).
+ * results.h: the in-memory model of results.json (the man page's FILES).
  *
  * One `struct results` holds what one device measured in one run: the run
  * itself, the app, the device and its preflight hygiene, source warnings,

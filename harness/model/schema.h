@@ -4,7 +4,7 @@
  * "jankgate.<kind>/<major>[.<minor>]": a reader accepts its own major
  * version with any minor (minor versions only add keys) and refuses every
  * other by name, so an old jankgate meeting a newer file says so instead of
- * misreading it (README's Files).
+ * misreading it (the man page's FILES).
  */
 #ifndef JG_SCHEMA_H
 #define JG_SCHEMA_H

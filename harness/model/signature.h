@@ -9,7 +9,7 @@
  * the top application frames only, with line numbers dropped, so the same
  * cause groups across iterations, devices, runs and sources.
  *
- * The rule (the README repeats it):
+ * The rule (the man page's SOURCES repeats it):
  *
  *   1. Each frame is normalised: a leading "at " and surrounding blanks
  *      go, and so does everything from the first '(' ("(Foo.java:12)",

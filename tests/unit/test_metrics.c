@@ -12,7 +12,7 @@
 #include "results.h"
 #include "xalloc.h"
 
-/* The names README's Metrics promises, with their scope. */
+/* The names the man page's METRICS promises, with their scope. */
 static const struct {
 	const char *name;
 	enum metric_scope scope;
@@ -93,7 +93,7 @@ static const struct rs_bucket redfin[] = {
 	{ 20, 1 }, { 32, 2 }, { 69, 1 }, { 105, 1 },
 };
 
-/* Every metric README names is in the table, with a sane definition. */
+/* Every metric the man page names is in the table, with a sane definition. */
 static void
 every_design_metric_is_found(void **state)
 {
@@ -125,7 +125,7 @@ every_design_metric_is_found(void **state)
 		const struct metric_def *m = metric_at(i);
 
 		assert_ptr_equal(metric_find(m->name), m);
-		/* The primary metrics README's Method (step 5) names. */
+		/* The primary metrics docs/method.md (step 5) names. */
 		assert_int_equal(m->primary, !strcmp(m->name, "frame_p90_ms") ||
 		    !strcmp(m->name, "startup_ms"));
 	}

@@ -2,9 +2,9 @@
  * test_view.c: the view model every report format is rendered from.
  *
  * The model is read back through view_to_json() and cJSON, the way a
- * template author sees it, so these tests pin the shape README documents:
- * merging, the report's verdict, the order of the lists, the text of the
- * numbers, the charts and the notes.
+ * template author sees it, so these tests pin the shape the man page
+ * documents: merging, the report's verdict, the order of the lists, the
+ * text of the numbers, the charts and the notes.
  */
 #include <math.h>
 #include <string.h>
