@@ -4,8 +4,9 @@
  * gfxinfo_uptime() and gfxinfo_app_pids().
  *
  * Whatever the dump, the scene must hold a consistent record: a
- * histogram's total is the frame count, skipped rows never reach the
- * model, and the iteration still writes as JSON.
+ * histogram kept holds exactly the frame count (a cut or elided one is
+ * not kept), no count is negative, skipped rows never reach the model,
+ * and the iteration still writes as JSON.
  */
 #include <math.h>
 #include <stddef.h>
@@ -28,6 +29,9 @@ check_frames(const struct rs_frames *f)
 		    f->rows[i].duration_ms >= 10000)
 			abort();	/* a row that should be skipped */
 	if (f->slow > f->count || f->frozen > f->slow)
+		abort();
+	if (f->count < 0 || f->slow < 0 || f->frozen < 0 || f->dropped < 0 ||
+	    f->janky < 0 || f->p50_ms < 0 || f->p99_ms < 0)
 		abort();
 }
 
