@@ -14,9 +14,12 @@
  *   WaitTime: 431
  *   Complete
  *
- * Lines come in any order, each optional except Status.  An "Error..."
- * line, or a Status other than ok, means the launch did not happen as
- * asked: the hook fails with JG_EINVAL and the runner fails the iteration.
+ * Lines come in any order, each optional, and may be indented (a paste
+ * from a blog or a report); old releases print no Status, only the times
+ * (ThisTime, TotalTime, WaitTime, or Activity and TotalTime): output with
+ * neither a Status nor a time is a warning.  An "Error..." line, or a
+ * Status other than ok, means the launch did not happen as asked: the
+ * hook fails with JG_EINVAL and the runner fails the iteration.
  * Each launch replaces the iteration's startup record (an iteration
  * records its last launch, plan.md), keeping the kind the runner set.
  * An `Activity:` of another package than the app (a launcher, a chooser,
@@ -252,8 +255,12 @@ am_read_all(struct am_list *out, const char *buf, size_t len)
 	struct text_line l;
 
 	while (text_next_line(&pos, end, &l)) {
-		enum am_key k = key_of(&l);
+		enum am_key k;
 
+		/* Pasted in a blog or a report: indented by blanks or tabs. */
+		while (l.n && (*l.s == ' ' || *l.s == '\t'))
+			l.s++, l.n--;
+		k = key_of(&l);
 		if (k == AM_NONE)
 			continue;
 		if (!cur || k == AM_STARTING || (seen[k] && k != AM_ERROR &&
@@ -332,9 +339,10 @@ am_to_startup(struct source_ctx *ctx, const struct am_result *r,
 		    "complete: 'Status: %s'", r->activity.len ?
 		    r->activity.buf : ctx->package ? ctx->package : "?",
 		    r->status.buf);
-	if (!r->status_seen)
+	/* Old releases print the times without a Status line. */
+	if (!r->status_seen && isnan(r->total_ms) && isnan(r->wait_ms))
 		source_warn(ctx, NULL, SRC, "am start printed no 'Status:' "
-		    "line");
+		    "line and no TotalTime or WaitTime");
 	st->present = true;
 	st->total_ms = r->total_ms;
 	st->wait_ms = r->wait_ms;
