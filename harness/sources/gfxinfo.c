@@ -53,6 +53,12 @@
  *                on API 31+ SurfaceFlinger's jank types of the app's
  *                frames, read right after the dump (frametimeline.c).
  *
+ * The refresh rate is the device's in a run.  `jankgate parse` without
+ * --refresh-hz takes the one the file names: a `dumpsys display` part
+ * pasted with the dump, else the "Vsync Period" of a FrameTimeline part,
+ * else PROFILEDATA's vsync period (FrameInterval), else 60 Hz; the
+ * command says which.
+ *
  * A dump it cannot fully read still gives what it could, plus a warning;
  * so does one without the app's frames: "No process found", "Failure
  * while dumping the app", an empty dump, a dump of every process none of
@@ -62,8 +68,10 @@
  * that has frames, named after it, and says so.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "devprops.h"
 #include "frametimeline.h"
 #include "gfxinfo_dump.h"
 #include "gfxinfo_hist.h"
@@ -73,6 +81,7 @@
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define SRC "gfxinfo"
@@ -498,6 +507,43 @@ each_process(struct source_ctx *ctx, const char *buf, size_t len,
 }
 
 /*
+ * `jankgate parse` without --refresh-hz: the display's rate as the file
+ * names it, into ctx->refresh_hz, and where it came from.  First a
+ * `dumpsys display` part (the rate a run reads), then SurfaceFlinger's
+ * FrameTimeline "Vsync Period:", then PROFILEDATA's vsync period; else
+ * the assumed rate stays.  A period gives the nearest whole rate: the
+ * measured one jitters around the mode's (8.31 ms on a 120 Hz panel).
+ */
+static void
+rate_from_dump(struct source_ctx *ctx, const char *buf, size_t len,
+    const struct gfx_dump *d)
+{
+	char *text = xstrndup(buf, len);
+	struct ftl_dump ftl;
+	double hz;
+
+	ftl_dump_init(&ftl);
+	ftl_parse(&ftl, buf, len);
+	if (!device_props_parse_refresh(text, &hz)) {
+		ctx->refresh_hz = hz;
+		ctx->refresh_from = "from the file's 'dumpsys display' "
+		    "part";
+	} else if (!isnan(ftl.vsync_period_ms)) {
+		ctx->refresh_hz = round(1000 / ftl.vsync_period_ms);
+		ctx->refresh_from = "from the 'Vsync Period' of the file's "
+		    "FrameTimeline part";
+	} else if (d->interval_ns > 0) {
+		ctx->refresh_hz = round(1e9 / d->interval_ns);
+		ctx->refresh_from = "from the vsync period of the dump's "
+		    "PROFILEDATA";
+	} else {
+		ctx->refresh_from = "assumed: the file names none";
+	}
+	ftl_dump_release(&ftl);
+	free(text);
+}
+
+/*
  * `jankgate parse gfxinfo FILE`: one scene, named after the file; or,
  * for a dump of every process without an app, one per process.
  */
@@ -518,6 +564,8 @@ gfxinfo_parse(struct source_ctx *ctx, const char *buf, size_t len,
 		gfx_dump_release(&d);
 		return 0;
 	}
+	if (ctx->refresh_assumed)
+		rate_from_dump(ctx, buf, len, &d);
 	if (!ctx->package && d.nr_processes > 1 &&
 	    each_process(ctx, buf, len, d.nr_processes, name)) {
 		gfx_dump_release(&d);

@@ -1,7 +1,8 @@
 /*
  * fuzz_gfxinfo.c: libFuzzer target for the gfxinfo source (a framestats
- * dump into a scene, or a scene per process of a dump of several),
- * gfxinfo_uptime() and gfxinfo_app_pids().
+ * dump into a scene, or a scene per process of a dump of several, at the
+ * refresh rate the dump names in a `dumpsys display` or FrameTimeline
+ * part or its PROFILEDATA), gfxinfo_uptime() and gfxinfo_app_pids().
  *
  * Whatever the dump, the scene must hold a consistent record: a
  * histogram kept holds exactly the frame count (a cut or elided one is
@@ -51,6 +52,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.it = it;
 	ctx.package = "com.example.shop";
 	ctx.refresh_hz = size % 2 ? 90 : NAN;
+	/* `jankgate parse` without --refresh-hz: the dump's own rate. */
+	ctx.refresh_assumed = size % 3 == 0;
 	src->parse(&ctx, text, size, "fuzz");
 	ctx.package = NULL;
 	src->scene_end(&ctx, rs_iteration_add_scene(it, "b"), text, size);

@@ -564,6 +564,94 @@ printed_percentile_wins(void **state)
 	fx_release(&fx);
 }
 
+#define RATE_DUMP \
+	"** Graphics info for pid 1 [p] **\n" \
+	"Total frames rendered: 13\n" \
+	"HISTOGRAM: 5ms=10 12ms=2 17ms=1 4950ms=0\n"
+
+/* A PROFILEDATA block of API 31+ whose vsync period is `period`. */
+#define PROFILE_31(period) \
+	"---PROFILEDATA---\n" \
+	"Flags,IntendedVsync,Vsync,FrameDeadline,FrameInterval," \
+	"FrameStartTime,FrameCompleted,\n" \
+	"0,1000000000,1000000000,1011111111,1000000100," period \
+	",1009000000,\n" \
+	"---PROFILEDATA---\n"
+
+struct rate_case {
+	const char *what, *dump;
+	double hz;		/* the rate read, NAN: --refresh-hz 60 */
+	const char *from;	/* where from, NULL: none said */
+	double dropped;
+	const char *warning;
+};
+
+/*
+ * `jankgate parse` without --refresh-hz takes the rate the file names
+ * (a `dumpsys display` part, else FrameTimeline's Vsync Period, else
+ * PROFILEDATA's period, else the assumed 60) and says where it came
+ * from; --refresh-hz (refresh_assumed false) overrides it.  Dropped
+ * frames of 5/12/17 ms buckets: 1 at 60 Hz, 3 at 90, 4 at 120.
+ */
+static void
+refresh_rate_from_the_file(void **state)
+{
+	static const struct rate_case cases[] = {
+		{ "nothing", RATE_DUMP, 60, "assumed: the file names none", 1,
+		  NULL },
+		{ "profiledata", RATE_DUMP PROFILE_31("11111111"), 90,
+		  "from the vsync period of the dump's PROFILEDATA", 3, NULL },
+		{ "jittered period", RATE_DUMP PROFILE_31("8311780"), 120,
+		  "PROFILEDATA", 4, NULL },
+		{ "display", RATE_DUMP PROFILE_31("8333333")
+		  "\nDISPLAY MANAGER (dumpsys display)\n"
+		  "  DisplayDeviceInfo{\"Built-in Screen\": "
+		  "uniqueId=\"local:0\", 1080 x 2400, modeId 2, "
+		  "renderFrameRate 90.0, defaultModeId 1, supportedModes "
+		  "[{id=1, width=1080, height=2400, fps=60.0}, {id=2, "
+		  "width=1080, height=2400, fps=90.0}]}\n", 90,
+		  "from the file's 'dumpsys display' part", 3,
+		  "frames were rendered at 120 Hz but the refresh rate is "
+		  "90 Hz" },
+		{ "frametimeline", RATE_DUMP "Display Frame 4 [*]\n"
+		  "Prediction State : Valid\nJank Type : Display HAL\n"
+		  "Vsync Period:   8.333333\n"
+		  "    Layer - p/p.A#0\n    Vsync Period: 50.000000\n"
+		  "Display Frame 5\nVsync Period:  16.666666\n", 120,
+		  "from the 'Vsync Period' of the file's FrameTimeline part",
+		  4, NULL },
+		{ "given", RATE_DUMP PROFILE_31("11111111"), NAN, NULL, 1,
+		  "frames were rendered at 90 Hz but the refresh rate is "
+		  "60 Hz" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct rate_case *c = &cases[i];
+		const struct rs_frames *f;
+		struct fx fx;
+
+		fx_init(&fx, NULL, 60);
+		fx.ctx.refresh_assumed = !isnan(c->hz);
+		f = &parse_text(&fx, c->dump, strlen(c->dump))->frames;
+		assert_number(c->what, "rate", fx.ctx.refresh_hz,
+		    isnan(c->hz) ? 60 : c->hz);
+		if (c->from) {
+			assert_non_null(fx.ctx.refresh_from);
+			if (!strstr(fx.ctx.refresh_from, c->from))
+				fail_msg("%s: from '%s'", c->what,
+				    fx.ctx.refresh_from);
+		} else {
+			assert_null(fx.ctx.refresh_from);
+		}
+		assert_number(c->what, "dropped", f->dropped, c->dropped);
+		if (c->warning)
+			assert_true(warned(&fx, c->warning));
+		else
+			assert_false(warned(&fx, "rendered at"));
+		fx_release(&fx);
+	}
+}
+
 /*
  * Just after a reset hwui prints 4950ms percentiles over an all-zero
  * histogram: 0 frames, no percentiles, nothing slow.
@@ -1028,6 +1116,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(histogram_disagreeing_with_total),
 	cmocka_unit_test(cut_histogram_without_total),
 	cmocka_unit_test(printed_percentile_wins),
+	cmocka_unit_test(refresh_rate_from_the_file),
 	cmocka_unit_test(empty_histogram_has_no_percentiles),
 	cmocka_unit_test(huge_values_skipped),
 	cmocka_unit_test(hostile_window_names),
