@@ -216,8 +216,8 @@ warn_partial(const struct source_ctx *ctx, struct rs_scene *sc,
 	    "; the frame count is that line's");
 	printed_percentiles(&lines, s);
 	if (lines.len)
-		strbuf_addf(&msg, ", the percentiles are the printed %s "
-		    "lines", lines.buf);
+		strbuf_addf(&msg, ", percentiles from the printed %s %s",
+		    lines.buf, strchr(lines.buf, '/') ? "lines" : "line");
 	for (int k = 0; k < GFX_NR_PCT && !(f->count == 0); k++)
 		if (isnan(pct[k]))
 			gone_pct[nr_pct++] = pct_name[k];

@@ -392,8 +392,8 @@ cut_histogram_keeps_printed_figures(void **state)
 		assert_int_equal(fx.r->nr_warnings, 1);
 		assert_true(warned(&fx, "the HISTOGRAM line is cut after "
 		    "bucket 9ms: it holds 160 of the 300 frames of 'Total "
-		    "frames rendered'; the frame count is that line's, the "
-		    "percentiles are the printed 50th/90th/95th/99th lines; "
+		    "frames rendered'; the frame count is that line's, "
+		    "percentiles from the printed 50th/90th/95th/99th lines; "
 		    "unknown: slow, frozen and dropped frames; its buckets "
 		    "are not kept"));
 		fx_release(&fx);
