@@ -204,6 +204,12 @@ gfx_hist_percentile(const struct gfx_hist_check *c, int pct, double *out)
 	return false;
 }
 
+/*
+ * Vsyncs a frame in the bucket of `ms` missed: floor(ms / period) =
+ * floor(ms * hz / 1000), the second form exact (250 ms at 60 Hz is 15
+ * periods, where 250 over the rounded period 16.666666666666668 gives
+ * 14.999...).
+ */
 static double
 missed(double ms, double hz)
 {
