@@ -150,6 +150,17 @@ am_start_layouts(void **state)
 		  "\t Status: ok\r\n\tActivity: com.example/.MainActivity\r\n"
 		  " \tThisTime: 201\r\n\tTotalTime: 208\r\n"
 		  "\tWaitTime: 230\r\n\tComplete\r\n", 208, 230, NULL },
+		/* in a code comment, with the reader's notes after values */
+		{ "    /**\n     * Starting: Intent { cmp=com.example/.Main }\n"
+		  "     * Status: ok //launched\n"
+		  "     * LaunchState: WARM //the process was alive\n"
+		  "     * Activity: com.example/.Main\n"
+		  "     * TotalTime: 90    //every activity\n"
+		  "     * WaitTime: 102  as the system saw it\n"
+		  "     * Complete\n     */\n", 90, 102, "WARM" },
+		/* quoted in Markdown, or after a shell comment mark */
+		{ "> Status: ok\n> LaunchState: UNKNOWN (0)\n> TotalTime: 7\n"
+		  "# WaitTime: 8\n// Complete\n", 7, 8, "UNKNOWN (0)" },
 		/* old releases: no Status line, only the times */
 		{ "Starting: Intent { cmp=com.example/.MainActivity }\n"
 		  "Activity: com.example/.MainActivity\n"
