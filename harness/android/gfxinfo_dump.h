@@ -35,7 +35,7 @@ struct gfx_hist_shape {
 	bool elided;		/* a "..." in the line */
 	uint32_t elided_lo;	/* the bucket before the first "...", 0 */
 	uint32_t elided_hi;	/* the one after the last, UINT32_MAX */
-	bool whole_end;		/* the line ends in a whole 4950ms bucket */
+	bool whole_end;		/* it ends in a whole 4950ms bucket */
 	bool broken_end;	/* it ends in a "..." or an unreadable token */
 	uint32_t cut_after;	/* the last bucket surely whole, 0: none */
 	bool tail_suspect;	/* it ends in another bucket: maybe cut */

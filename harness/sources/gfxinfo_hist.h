@@ -19,7 +19,7 @@ enum gfx_hist_state {
 	GFX_HIST_WHOLE,		/* every frame is in a bucket read */
 	GFX_HIST_CUT,		/* the line stops before 4950ms */
 	GFX_HIST_ELIDED,	/* "..." left buckets out */
-	GFX_HIST_SHORT,		/* buckets sum short, nothing says where */
+	GFX_HIST_SHORT,		/* too few frames, nothing says where */
 	GFX_HIST_OVER,		/* buckets sum to more than the total */
 	GFX_HIST_UNCOUNTED,	/* cut or elided, and no total line */
 };
