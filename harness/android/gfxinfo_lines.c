@@ -317,9 +317,10 @@ gfx_read_summary_line(struct gfx_dump *d, struct gfx_summary *s,
 	} else if (gfx_line_starts(l, "Total frames rendered: ")) {
 		line_number(d, l, "Total frames rendered: ", "", &s->total);
 	} else if (gfx_line_starts(l, "Janky frames: ")) {
-		line_number(d, l, "Janky frames: ", "", &s->janky);
+		/* hwui always adds " (P%)": without it the line was cut. */
+		line_number(d, l, "Janky frames: ", " (", &s->janky);
 	} else if (gfx_line_starts(l, "Janky frames (legacy): ")) {
-		line_number(d, l, "Janky frames (legacy): ", "",
+		line_number(d, l, "Janky frames (legacy): ", " (",
 		    &s->janky_legacy);
 	} else if (gfx_line_starts(l, "Number ")) {
 		read_cause(d, s, l);

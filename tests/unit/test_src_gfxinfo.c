@@ -538,6 +538,29 @@ cut_histogram_without_total(void **state)
 }
 
 /*
+ * A paste that ends inside the "Janky frames" line ("Janky frames: 4"
+ * of "Janky frames: 40 (13.33%)") gives no janky count: hwui always
+ * prints the percentage after it.
+ */
+static void
+cut_janky_line(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 300\n"
+	    "Janky frames: 4";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->count == 300);
+	assert_nan(f->janky);
+	assert_true(warned(&fx, "1 unreadable numbers"));
+	fx_release(&fx);
+}
+
+/*
  * A printed percentile line the whole histogram contradicts (an edited
  * paste) is what a person reads: it is kept, with a warning.
  */
@@ -1116,6 +1139,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(histogram_disagreeing_with_total),
 	cmocka_unit_test(cut_histogram_without_total),
 	cmocka_unit_test(printed_percentile_wins),
+	cmocka_unit_test(cut_janky_line),
 	cmocka_unit_test(refresh_rate_from_the_file),
 	cmocka_unit_test(empty_histogram_has_no_percentiles),
 	cmocka_unit_test(huge_values_skipped),
