@@ -538,6 +538,37 @@ cut_histogram_without_total(void **state)
 }
 
 /*
+ * A HISTOGRAM line a paste wrapped onto several lines, between buckets
+ * or inside one ("12" then "5ms=1", "13ms=" then "2"), is read as one:
+ * its buckets hold every frame, so they are kept and give every number.
+ */
+static void
+wrapped_histogram_is_joined(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 20\n"
+	    "HISTOGRAM: 5ms=10 6ms=4\n"
+	    "7ms=1 12\n"
+	    "5ms=1 13ms=\n"
+	    "2 17ms=1 ...\n"
+	    "4950ms=1\n"
+	    "50th gpu percentile: 4ms\n";
+	static const struct frame_numbers want = {
+		20, 3, 3, 1, 1 + 7 + 297, 6, 125, 4950, 4950,
+	};
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_frames("wrapped", f, &want);
+	assert_int_equal(f->nr_histogram, 7);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/*
  * A paste that ends inside the "Janky frames" line ("Janky frames: 4"
  * of "Janky frames: 40 (13.33%)") gives no janky count: hwui always
  * prints the percentage after it.
@@ -1140,6 +1171,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cut_histogram_without_total),
 	cmocka_unit_test(printed_percentile_wins),
 	cmocka_unit_test(cut_janky_line),
+	cmocka_unit_test(wrapped_histogram_is_joined),
 	cmocka_unit_test(refresh_rate_from_the_file),
 	cmocka_unit_test(empty_histogram_has_no_percentiles),
 	cmocka_unit_test(huge_values_skipped),
