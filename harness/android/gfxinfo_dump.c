@@ -33,7 +33,9 @@
  *   View hierarchy: ...                          (ignored)
  *
  * Every line is optional and may repeat (M prints the process summary
- * again inside each window); unknown lines are skipped.  Only the section
+ * again inside each window); unknown lines are skipped.  A HISTOGRAM
+ * line a paste wrapped is joined with the lines that continue it (lines
+ * of buckets only).  Only the section
  * of one process is read: `dumpsys gfxinfo` without a package dumps every
  * process, one section each.  A section may hold only
  *
@@ -57,6 +59,7 @@
 #include "error.h"
 #include "gfxinfo_dump.h"
 #include "gfxinfo_int.h"
+#include "strbuf.h"
 #include "textline.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -255,6 +258,78 @@ pick_section(struct gfx_dump *d, const char *buf, const char *end,
 	return NULL;
 }
 
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * A line that can only be more of a HISTOGRAM line ("53ms=0 57ms=1",
+ * "5ms=0 ...", "1 61ms=0"): digits, "ms=", blanks and dots or "…".
+ */
+static bool
+is_wrapped_part(const struct text_line *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		unsigned char c = (unsigned char)l->s[i];
+
+		if (!is_digit((char)c) && !strchr("ms=. ", c) && c != 0xe2 &&
+		    c != 0x80 && c != 0xa6)
+			return false;
+	}
+	return l->n && (is_digit(l->s[0]) || l->s[0] == '=' ||
+	    l->s[0] == 'm' || l->s[0] == 's' || memchr(l->s, '=', l->n));
+}
+
+/* s[0..n) is a whole bucket, "57ms=1". */
+static bool
+is_bucket(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_digit(s[i]))
+		i++;
+	if (!i || n - i < 4 || memcmp(s + i, "ms=", 3))
+		return false;
+	for (i += 3; i < n; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The HISTOGRAM line `l` and the lines that continue it where a paste
+ * wrapped it, into `out`; *pos moves past them.  A wrap between two
+ * whole tokens stood for a blank; one inside a token ("12" then "5ms=0",
+ * "7ms=1" then "5 8ms=0"), for nothing.  A wrong join shows as buckets
+ * that do not sum to the total, which gfxinfo_hist.c judges.
+ */
+static void
+join_wrapped(struct strbuf *out, const struct text_line *l, const char **pos,
+    const char *end)
+{
+	const char *next = *pos;
+	struct text_line w;
+
+	strbuf_add(out, l->s, l->n);
+	while (next < end && text_next_line(&next, end, &w) &&
+	    is_wrapped_part(&w)) {
+		size_t last = out->len, first = 0;
+
+		while (last && out->buf[last - 1] != ' ')
+			last--;
+		while (first < w.n && w.s[first] != ' ')
+			first++;
+		if (out->buf[out->len - 1] == '.' || w.s[0] == '.' ||
+		    (is_bucket(out->buf + last, out->len - last) &&
+		    is_bucket(w.s, first)))
+			strbuf_addch(out, ' ');
+		strbuf_add(out, w.s, w.n);
+		*pos = next;
+	}
+}
+
 static void
 parse_from(struct gfx_dump *d, const char *pos, const char *end)
 {
@@ -303,6 +378,15 @@ parse_from(struct gfx_dump *d, const char *pos, const char *end)
 			w->named = true;
 		} else if (gfx_line_starts(&l, "View hierarchy:")) {
 			done = true;
+		} else if (gfx_line_starts(&l, "HISTOGRAM:")) {
+			struct strbuf joined = STRBUF_INIT;
+			struct text_line jl;
+
+			join_wrapped(&joined, &l, &pos, end);
+			jl.s = joined.buf;
+			jl.n = joined.len;
+			gfx_read_summary_line(d, w ? &w->sum : &d->sum, &jl);
+			strbuf_release(&joined);
 		} else {
 			gfx_read_summary_line(d, w ? &w->sum : &d->sum, &l);
 		}

@@ -20,6 +20,29 @@
 /* Percentile lines of a summary, in this order. */
 enum { GFX_P50, GFX_P90, GFX_P95, GFX_P99, GFX_NR_PCT };
 
+/* hwui's last HISTOGRAM bucket: a whole line always ends with it. */
+#define GFX_HIST_LAST_MS 4950
+
+/*
+ * How a HISTOGRAM line was written, beyond its buckets: hwui prints every
+ * bucket from 5ms to 4950ms, zeros included, so a line that stops before
+ * 4950ms was cut, and a "..." (or "…") in it stands for buckets left out
+ * by whoever pasted it.  The last bucket of a cut line may have lost
+ * digits ("12ms=23" cut to "12ms=2"): it is the tail, kept in the buckets
+ * and named here so that a reader can leave it out.
+ */
+struct gfx_hist_shape {
+	bool elided;		/* a "..." in the line */
+	uint32_t elided_lo;	/* the bucket before the first "...", 0 */
+	uint32_t elided_hi;	/* the one after the last, UINT32_MAX */
+	bool whole_end;		/* it ends in a whole 4950ms bucket */
+	bool broken_end;	/* it ends in a "..." or an unreadable token */
+	uint32_t cut_after;	/* the last bucket surely whole, 0: none */
+	bool tail_suspect;	/* it ends in another bucket: maybe cut */
+	uint32_t tail_ms;
+	uint64_t tail_count;
+};
+
 /*
  * One summary block (the process's, or one window's).  Numbers are NAN
  * when their line is absent; a line that repeats replaces the earlier one.
@@ -34,6 +57,7 @@ struct gfx_summary {
 	bool has_histogram;		/* a HISTOGRAM line, maybe all 0 */
 	struct rs_bucket *buckets;	/* ascending, unique, no zeros */
 	size_t nr_buckets, alloc_buckets;
+	struct gfx_hist_shape hist;	/* when has_histogram */
 	struct strlist causes;		/* "missed_vsync"..., in order */
 	uint64_t *cause_counts;		/* parallel to causes */
 	size_t alloc_cause_counts;

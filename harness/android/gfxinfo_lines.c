@@ -170,39 +170,119 @@ bucket_cmp(const void *a, const void *b)
 	return x->ms < y->ms ? -1 : x->ms > y->ms;
 }
 
-/* "HISTOGRAM: 5ms=376 6ms=122 ..." replaces the summary's histogram. */
+/* "...", "…", "[...]": what a paste puts where it left buckets out. */
+static bool
+is_elision(const char *s, size_t n)
+{
+	size_t i = 0, dots = 0;
+
+	if (n && (s[0] == '[' || s[0] == '('))
+		s++, n--;
+	if (n && (s[n - 1] == ']' || s[n - 1] == ')'))
+		n--;
+	while (i < n) {
+		if (s[i] == '.') {
+			dots++;
+			i++;
+		} else if (n - i >= 3 && !memcmp(s + i, "\xe2\x80\xa6", 3)) {
+			dots += 3;
+			i += 3;
+		} else {
+			return false;
+		}
+	}
+	return dots >= 2;
+}
+
+enum hist_token { HT_BUCKET, HT_ELISION, HT_BAD };
+
+/*
+ * One token of a HISTOGRAM line: "12ms=3" (a bucket), "..." or a bucket
+ * whose count ends in one ("12ms=3...", "12ms=...": the count is not all
+ * there, so the bucket counts as left out), or anything else.
+ */
+static enum hist_token
+read_hist_token(const char *s, size_t n, uint64_t *ms, uint64_t *count)
+{
+	size_t i = 0;
+
+	if (is_elision(s, n))
+		return HT_ELISION;
+	if (!gfx_read_uint(s, n, &i, UINT32_MAX, ms) || n - i < 3 ||
+	    memcmp(s + i, "ms=", 3))
+		return HT_BAD;
+	i += 3;
+	if (gfx_read_uint(s, n, &i, UINT32_MAX, count) && i == n)
+		return HT_BUCKET;
+	return i < n && is_elision(s + i, n - i) ? HT_ELISION : HT_BAD;
+}
+
+/*
+ * "HISTOGRAM: 5ms=376 6ms=122 ..." replaces the summary's histogram; its
+ * shape (struct gfx_hist_shape) says whether all of it is there.
+ */
 static void
 read_histogram(struct gfx_dump *d, struct gfx_summary *s,
     const struct text_line *l)
 {
+	struct gfx_hist_shape *h = &s->hist;
 	size_t i = strlen("HISTOGRAM:"), out = 0;
+	enum hist_token last = HT_BAD;
+	bool any = false, after_elision = false, bad = false;
+	uint32_t last_ms = 0, whole_ms = 0;
+	uint64_t last_count = 0;
 
 	s->nr_buckets = 0;
 	s->has_histogram = true;
 	s->seen = true;
+	memset(h, 0, sizeof(*h));
+	h->elided_hi = UINT32_MAX;
 	while (i < l->n) {
+		size_t end = i;
 		uint64_t ms, count;
-		size_t tok = i;
 
-		if (l->s[i] == ' ') {
+		if (l->s[i] == ' ' || l->s[i] == '\t') {
 			i++;
 			continue;
 		}
-		if (gfx_read_uint(l->s, l->n, &i, UINT32_MAX, &ms) &&
-		    l->n - i > 3 && !memcmp(l->s + i, "ms=", 3) &&
-		    (i += 3,
-	     gfx_read_uint(l->s, l->n, &i, UINT32_MAX, &count)) &&
-		    (i == l->n || l->s[i] == ' ')) {
-			XALLOC_GROW(s->buckets, s->nr_buckets + 1,
-			    s->alloc_buckets);
-			s->buckets[s->nr_buckets].ms = (uint32_t)ms;
-			s->buckets[s->nr_buckets++].count = count;
+		while (end < l->n && l->s[end] != ' ' && l->s[end] != '\t')
+			end++;
+		/* Whatever follows a bucket shows that it was whole. */
+		if (any)
+			whole_ms = last_ms;
+		/* A bad last token is where the line was cut, not a value. */
+		if (bad)
+			d->bad_values++;
+		last = read_hist_token(l->s + i, end - i, &ms, &count);
+		bad = last == HT_BAD;
+		any = true;
+		i = end;
+		if (last == HT_ELISION) {
+			if (!h->elided)
+				h->elided_lo = last_ms;
+			h->elided = true;
+			h->elided_hi = UINT32_MAX;
+			after_elision = true;
 			continue;
 		}
-		d->bad_values++;
-		i = tok;
-		while (i < l->n && l->s[i] != ' ')
-			i++;
+		if (bad)
+			continue;
+		if (after_elision)
+			h->elided_hi = (uint32_t)ms;
+		after_elision = false;
+		last_ms = (uint32_t)ms;
+		last_count = count;
+		XALLOC_GROW(s->buckets, s->nr_buckets + 1, s->alloc_buckets);
+		s->buckets[s->nr_buckets].ms = (uint32_t)ms;
+		s->buckets[s->nr_buckets++].count = count;
+	}
+	h->whole_end = last == HT_BUCKET && last_ms == GFX_HIST_LAST_MS;
+	h->broken_end = last != HT_BUCKET;
+	h->tail_suspect = last == HT_BUCKET && !h->whole_end;
+	h->cut_after = h->tail_suspect ? whole_ms : last_ms;
+	if (h->tail_suspect) {
+		h->tail_ms = last_ms;
+		h->tail_count = last_count;
 	}
 	/* Ascending and unique, whatever order the line had; no zeros. */
 	if (s->nr_buckets)
@@ -237,9 +317,10 @@ gfx_read_summary_line(struct gfx_dump *d, struct gfx_summary *s,
 	} else if (gfx_line_starts(l, "Total frames rendered: ")) {
 		line_number(d, l, "Total frames rendered: ", "", &s->total);
 	} else if (gfx_line_starts(l, "Janky frames: ")) {
-		line_number(d, l, "Janky frames: ", "", &s->janky);
+		/* hwui always adds " (P%)": without it the line was cut. */
+		line_number(d, l, "Janky frames: ", " (", &s->janky);
 	} else if (gfx_line_starts(l, "Janky frames (legacy): ")) {
-		line_number(d, l, "Janky frames (legacy): ", "",
+		line_number(d, l, "Janky frames (legacy): ", " (",
 		    &s->janky_legacy);
 	} else if (gfx_line_starts(l, "Number ")) {
 		read_cause(d, s, l);

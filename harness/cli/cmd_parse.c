@@ -9,8 +9,9 @@
  * UTF-16 from a Windows redirect are undone first) into a fresh iteration
  * (ctx->dev is NULL; the package is --app, else `app` of the
  * configuration or $JANKGATE_APP; the app's pids are the --pid options;
- * the refresh rate is --refresh-hz, 60 by default) and printed as a JSON
- * array, one object per file:
+ * the refresh rate is --refresh-hz, else the one the file names, which
+ * a source finds and the command notes on stderr, else 60) and printed
+ * as a JSON array, one object per file:
  *
  *	[ { "file": "dump.txt", "source": "gfxinfo",
  *	    "iteration": { ...as in results.json... },
@@ -27,6 +28,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +64,9 @@ static const char options[] =
 	"                      log that does not say which is the app's\n"
 	"                      (no 'Start proc' line, no Studio package\n"
 	"                      column); another app's lines never count\n"
-	"  --refresh-hz HZ     the display's refresh rate (default 60):\n"
-	"                      janky and dropped frames depend on it\n"
+	"  --refresh-hz HZ     the display's refresh rate: janky and\n"
+	"                      dropped frames depend on it (default: the\n"
+	"                      rate a gfxinfo file names, else 60)\n"
 	"  -c FILE             app (the package) from this configuration\n"
 	"                      (default: $JANKGATE_CONFIG, then\n"
 	"                      ./jankgate.json if present)\n"
@@ -90,6 +93,7 @@ struct parse_opts {
 	int *pids;		/* --pid */
 	size_t nr_pids, alloc_pids;
 	double refresh_hz;
+	bool refresh_given;	/* --refresh-hz */
 };
 
 static void
@@ -155,6 +159,7 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 		.results = r,
 		.it = it,
 		.refresh_hz = o->refresh_hz,
+		.refresh_assumed = !o->refresh_given,
 		.app_pids = o->pids,
 		.nr_app_pids = o->nr_pids,
 		.launches = &launches,
@@ -171,6 +176,9 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 		rs_str_set(&it->error, jg_error_msg());
 	}
 	strbuf_release(&conv);
+	if (ctx.refresh_from)
+		diag_info("%s: refresh rate %.4g Hz, %s; --refresh-hz sets "
+		    "another", file, ctx.refresh_hz, ctx.refresh_from);
 	jsonw_open(w, NULL, '{');
 	jsonw_str(w, "file", file);
 	jsonw_str(w, "source", o->src->name);
@@ -259,6 +267,7 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 			if (read_number(optarg, 1, 1000, &o->refresh_hz))
 				return cmd_usage_error(self, "bad refresh rate "
 				    "'%s'", optarg);
+			o->refresh_given = true;
 			break;
 		case 'a':
 			if (!*optarg || strchr(optarg, '/') ||

@@ -15,6 +15,8 @@
  *   Jank Type : Display HAL                   (the display frame's)
  *   Present Metadata : Late Present
  *   ...
+ *   Vsync Period:  16.666666                  (ms; later releases)
+ *   ...
  *   		    Start time		|    End time		|    Present time
  *   Expected	|	      0.00	|	     12.00	|	     28.67
  *   Actual  	|	      0.11	|	     13.20	|	     45.33
@@ -49,6 +51,7 @@
  * not the app's and is not counted: it shows in its layers' types when
  * SurfaceFlinger passed it on.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +93,28 @@ void
 ftl_dump_init(struct ftl_dump *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->vsync_period_ms = NAN;
+}
+
+/* "Vsync Period:  16.666666": the display frame's period, in ms. */
+static void
+read_period(struct ftl_dump *d, const char *s, size_t n)
+{
+	char num[32];
+	size_t i = strlen("Vsync Period:"), k = 0;
+	double v;
+	char *end;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	while (i < n && k + 1 < sizeof(num) && ((s[i] >= '0' && s[i] <= '9') ||
+	    s[i] == '.'))
+		num[k++] = s[i++];
+	num[k] = '\0';
+	v = strtod(num, &end);
+	/* A display's period: from 1000 Hz to 1 Hz. */
+	if (k && !*end && i == n && v >= 1 && v <= 1000)
+		d->vsync_period_ms = v;
 }
 
 void
@@ -266,6 +291,9 @@ ftl_parse(struct ftl_dump *d, const char *buf, size_t len)
 		} else if (!lead && n) {
 			/* The display frame's own lines: not a layer's. */
 			cur = NULL;
+			if (starts(s, n, "Vsync Period:") &&
+			    isnan(d->vsync_period_ms))
+				read_period(d, s, n);
 		}
 	}
 }

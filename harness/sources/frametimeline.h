@@ -37,6 +37,9 @@ struct ftl_dump {
 	 * counted as unknown; the first one for the warning. */
 	size_t unknown_names;
 	char *unknown_name;
+	/* The first display frame's "Vsync Period: 16.666666" (ms, later
+	 * releases), the display's period then; NAN when none. */
+	double vsync_period_ms;
 };
 
 void ftl_dump_init(struct ftl_dump *d);

@@ -16,19 +16,26 @@
  *                each one that rendered a frame adds its activity to the
  *                scene's app_scenes; in a plain dump (no per-window
  *                statistics, no framestats) every visible window does.
- *   histogram    The HISTOGRAM line is authoritative: it holds every frame
- *                since the reset, where PROFILEDATA holds the last 120.
- *   count        The histogram's total, else "Total frames rendered".
- *   p50..p99     From the histogram by hwui's own rule (metrics.h), so
- *                they equal the printed lines; without a histogram (M)
- *                the printed lines; none for 0 frames (hwui prints 4950).
+ *   histogram    The HISTOGRAM line holds every frame since the reset,
+ *                where PROFILEDATA holds the last 120; it is kept when
+ *                its buckets sum to "Total frames rendered" (or no such
+ *                line and the line is not visibly cut).  A pasted line
+ *                that is cut or elided ("...") is not kept, and gives
+ *                only the numbers the missing frames cannot change
+ *                (gfxinfo_hist.c), with a warning saying what is missing.
+ *   count        "Total frames rendered", else the histogram's total;
+ *                unknown for a cut histogram without that line.
+ *   p50..p99     The printed lines (a warning when the histogram says
+ *                otherwise); without them, from the histogram by hwui's
+ *                own rule; none for 0 frames (hwui prints 4950).
  *   janky        "Janky frames" as printed: up to API 30 frames longer
  *                than a vsync period, from 31 frames that missed their
  *                deadline ("(legacy)" is not used).  Without that line,
  *                frames whose whole histogram bucket is at or above one
  *                vsync period of the refresh rate.
  *   slow, frozen Frames in buckets of METRIC_SLOW_MS (16 ms) and
- *                METRIC_FROZEN_MS (700 ms) and up.
+ *                METRIC_FROZEN_MS (700 ms) and up.  These, janky and
+ *                dropped are unknown where a cut histogram cannot say.
  *   dropped      Vsyncs missed, summed over frames: a frame in the bucket
  *                of b ms misses floor(b / period) vsyncs, the period being
  *                1000 / refresh rate (the device's, else the one the
@@ -46,6 +53,12 @@
  *                on API 31+ SurfaceFlinger's jank types of the app's
  *                frames, read right after the dump (frametimeline.c).
  *
+ * The refresh rate is the device's in a run.  `jankgate parse` without
+ * --refresh-hz takes the one the file names: a `dumpsys display` part
+ * pasted with the dump, else the "Vsync Period" of a FrameTimeline part,
+ * else PROFILEDATA's vsync period (FrameInterval), else 60 Hz; the
+ * command says which.
+ *
  * A dump it cannot fully read still gives what it could, plus a warning;
  * so does one without the app's frames: "No process found", "Failure
  * while dumping the app", an empty dump, a dump of every process none of
@@ -55,24 +68,26 @@
  * that has frames, named after it, and says so.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "devprops.h"
 #include "frametimeline.h"
 #include "gfxinfo_dump.h"
+#include "gfxinfo_hist.h"
 #include "metrics.h"
 #include "phases.h"
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
 #include "strbuf.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define SRC "gfxinfo"
 
 /* PROFILEDATA and the device disagree on the refresh rate beyond this. */
 #define RATE_TOLERANCE 0.05
-/* Bucket x rate is exact for integral rates; this absorbs the others. */
-#define VSYNC_EPSILON 1e-9
 
 static double
 nan_add(double a, double b)
@@ -98,12 +113,13 @@ refresh_hz(const struct source_ctx *ctx, const struct rs_scene *sc,
 	return isnan(dev) ? seen : dev;
 }
 
+/* The summary's causes, total and janky; its histogram into `hc`. */
 static void
-add_summary(struct rs_frames *f, const struct gfx_summary *s, double *total,
-    double *janky)
+add_summary(struct rs_frames *f, struct gfx_hist_check *hc,
+    const struct gfx_summary *s, double *total, double *janky)
 {
-	for (size_t i = 0; i < s->nr_buckets; i++)
-		rs_frames_add_bucket(f, s->buckets[i].ms, s->buckets[i].count);
+	if (s->has_histogram)
+		gfx_hist_add(hc, s);
 	for (size_t i = 0; i < s->causes.nr; i++)
 		rs_frames_add_cause(f, s->causes.items[i], s->cause_counts[i]);
 	*total = nan_add(*total, s->total);
@@ -127,47 +143,110 @@ pick_summary(const struct gfx_dump *d)
 	return &d->sum;
 }
 
+/*
+ * p50..p99: the printed lines, else from the histogram where it gives
+ * them exactly; a printed line the histogram contradicts is kept, with a
+ * warning.  None for 0 frames (hwui prints 4950).
+ */
 static void
-fill_percentiles(struct rs_frames *f, const struct gfx_summary *s,
+fill_percentiles(const struct source_ctx *ctx, struct rs_scene *sc,
+    const struct gfx_summary *s, const struct gfx_hist_check *hc,
     bool has_histogram)
 {
 	static const int pct[GFX_NR_PCT] = { 50, 90, 95, 99 };
+	struct rs_frames *f = &sc->frames;
 	double *out[GFX_NR_PCT] = { &f->p50_ms, &f->p90_ms, &f->p95_ms,
 	    &f->p99_ms };
 
-	if (!(f->count > 0))
+	if (f->count <= 0 || (isnan(f->count) && !has_histogram))
 		return;
 	for (int k = 0; k < GFX_NR_PCT; k++) {
+		double printed = s ? s->pct_ms[k] : NAN, from = NAN;
+
 		if (has_histogram)
-			frames_percentile_from_histogram(f->histogram,
-			    f->nr_histogram, pct[k], out[k]);
-		else if (s)
-			*out[k] = s->pct_ms[k];
+			gfx_hist_percentile(hc, pct[k], &from);
+		*out[k] = isnan(printed) ? from : printed;
+		if (!isnan(printed) && !isnan(from) && printed != from)
+			source_warn(ctx, sc, SRC, "the %dth percentile line "
+			    "says %.0f ms, the HISTOGRAM gives %.0f ms: the "
+			    "line's is kept", pct[k], printed, from);
 	}
 }
 
+/* "50th/90th/95th/99th": the percentile lines `s` prints, or none. */
+static void
+printed_percentiles(struct strbuf *out, const struct gfx_summary *s)
+{
+	static const char *const name[GFX_NR_PCT] = { "50th", "90th",
+	    "95th", "99th" };
+
+	for (int k = 0; s && k < GFX_NR_PCT; k++)
+		if (!isnan(s->pct_ms[k]))
+			strbuf_addf(out, "%s%s", out->len ? "/" : "", name[k]);
+}
+
+/* items[0..nr) as "a", "a and b", "a, b and c". */
+static void
+add_list(struct strbuf *sb, const char *const *items, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%s", !i ? "" : i + 1 < nr ? ", " : " and ",
+		    items[i]);
+}
+
 /*
- * Histogram counts that depend on the vsync period: a frame in the bucket
- * of b ms missed floor(b / period) = floor(b * hz / 1000) vsyncs (the
- * second form is exact: 250 ms at 60 Hz is 15 periods, where 250 divided
- * by the rounded period 16.666666666666668 gives 14.999...).
+ * The warning for a histogram that does not hold every frame: what is
+ * missing, where each number came from, which ones are unknown.
  */
 static void
-fill_vsync_counts(struct rs_frames *f, double hz)
+warn_partial(const struct source_ctx *ctx, struct rs_scene *sc,
+    const struct gfx_summary *s, const struct gfx_hist_check *hc)
 {
-	double dropped = 0, late = 0;
+	static const char *const pct_name[GFX_NR_PCT] = { "50th", "90th",
+	    "95th", "99th" };
+	const struct rs_frames *f = &sc->frames;
+	const double pct[GFX_NR_PCT] = { f->p50_ms, f->p90_ms, f->p95_ms,
+	    f->p99_ms };
+	struct strbuf msg = STRBUF_INIT, lines = STRBUF_INIT;
+	const char *gone_pct[GFX_NR_PCT], *gone[5];
+	size_t nr_pct = 0, nr = 0;
 
-	for (size_t i = 0; i < f->nr_histogram; i++) {
-		double missed = floor(f->histogram[i].ms * hz / 1000 +
-		    VSYNC_EPSILON);
-
-		dropped += missed * (double)f->histogram[i].count;
-		if (missed >= 1)
-			late += (double)f->histogram[i].count;
-	}
-	f->dropped = dropped;
+	gfx_hist_describe(hc, &msg);
+	strbuf_addstr(&msg, isnan(f->count) ? "; the frame count is unknown" :
+	    "; the frame count is that line's");
+	printed_percentiles(&lines, s);
+	if (lines.len)
+		strbuf_addf(&msg, ", percentiles from the printed %s %s",
+		    lines.buf, strchr(lines.buf, '/') ? "lines" : "line");
+	for (int k = 0; k < GFX_NR_PCT && !(f->count == 0); k++)
+		if (isnan(pct[k]))
+			gone_pct[nr_pct++] = pct_name[k];
+	if (nr_pct)
+		gone[nr++] = "";	/* the percentiles, written first */
 	if (isnan(f->janky))
-		f->janky = late;
+		gone[nr++] = "janky";
+	if (isnan(f->slow))
+		gone[nr++] = "slow";
+	if (isnan(f->frozen))
+		gone[nr++] = "frozen";
+	if (isnan(f->dropped))
+		gone[nr++] = "dropped frames";
+	if (nr) {
+		strbuf_addstr(&msg, "; unknown: ");
+		if (nr_pct) {
+			strbuf_addstr(&msg, "the ");
+			add_list(&msg, gone_pct, nr_pct);
+			strbuf_addstr(&msg, nr_pct > 1 ? " percentiles" :
+			    " percentile");
+			if (nr > 1)
+				strbuf_addstr(&msg, nr > 2 ? ", " : " and ");
+		}
+		add_list(&msg, gone + !!nr_pct, nr - !!nr_pct);
+	}
+	strbuf_addstr(&msg, "; its buckets are not kept");
+	source_warn(ctx, sc, SRC, "%s", msg.buf);
+	strbuf_release(&msg);
+	strbuf_release(&lines);
 }
 
 static void
@@ -287,8 +366,9 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 {
 	struct rs_frames *f = &sc->frames;
 	const struct gfx_summary *s;
+	struct gfx_hist_check hc;
 	bool has_histogram = false;
-	double total = NAN, janky = NAN, hz;
+	double total = NAN, janky = NAN, hz, late;
 
 	if (isnan(sc->end_mono_ms))
 		sc->end_mono_ms = d->uptime_ms;
@@ -314,25 +394,31 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 	warn_unread(ctx, sc, d);
 	add_app_scenes(sc, d);
 
+	gfx_hist_init(&hc);
 	s = pick_summary(d);
 	if (s) {
-		add_summary(f, s, &total, &janky);
+		add_summary(f, &hc, s, &total, &janky);
 		has_histogram = s->has_histogram;
 	} else {
 		for (size_t i = 0; i < d->nr_windows; i++) {
-			add_summary(f, &d->windows[i].sum, &total, &janky);
+			add_summary(f, &hc, &d->windows[i].sum, &total,
+			    &janky);
 			has_histogram |= d->windows[i].sum.has_histogram;
 		}
 	}
 	if (!d->sum.seen && !has_histogram && isnan(total) && !d->nr_rows) {
 		source_warn(ctx, sc, SRC, "no frame statistics in the dump");
-		return;
+		goto out;
 	}
 	f->present = true;
-	f->count = has_histogram ? (double)rs_frames_histogram_total(f) :
-	    total;
+	/* Only a histogram that holds every frame is kept. */
+	if (has_histogram && hc.state == GFX_HIST_WHOLE)
+		for (size_t i = 0; i < hc.nr; i++)
+			rs_frames_add_bucket(f, hc.buckets[i].ms,
+			    hc.buckets[i].count);
+	f->count = has_histogram ? hc.total : total;
 	f->janky = janky;
-	fill_percentiles(f, s, has_histogram);
+	fill_percentiles(ctx, sc, s, &hc, has_histogram);
 	for (size_t i = 0; i < d->nr_rows; i++)
 		*rs_frames_add_row(f) = d->rows[i];
 	/* Issue 20: each frame's phases, and which rows janked. */
@@ -340,16 +426,25 @@ fill_from(struct source_ctx *ctx, struct rs_scene *sc,
 	if (!has_histogram) {
 		source_warn(ctx, sc, SRC, "no HISTOGRAM line: slow, frozen "
 		    "and dropped frames are unknown");
-		return;
+		goto out;
 	}
-	f->slow = (double)rs_frames_histogram_at_least(f, METRIC_SLOW_MS);
-	f->frozen = (double)rs_frames_histogram_at_least(f, METRIC_FROZEN_MS);
+	if (!gfx_hist_at_least(&hc, METRIC_SLOW_MS, &f->slow))
+		f->slow = NAN;
+	if (!gfx_hist_at_least(&hc, METRIC_FROZEN_MS, &f->frozen))
+		f->frozen = NAN;
 	hz = refresh_hz(ctx, sc, d);
-	if (!isnan(hz))
-		fill_vsync_counts(f, hz);
-	else
+	if (!isnan(hz)) {
+		gfx_hist_vsyncs(&hc, hz, &f->dropped, &late);
+		if (isnan(f->janky))
+			f->janky = late;
+	} else {
 		source_warn(ctx, sc, SRC, "refresh rate unknown: dropped "
 		    "frames are not counted");
+	}
+	if (hc.state != GFX_HIST_WHOLE)
+		warn_partial(ctx, sc, s, &hc);
+out:
+	gfx_hist_release(&hc);
 }
 
 /* Read one dump into `sc`: the app's process, as gfx_dump_parse() picks. */
@@ -412,6 +507,43 @@ each_process(struct source_ctx *ctx, const char *buf, size_t len,
 }
 
 /*
+ * `jankgate parse` without --refresh-hz: the display's rate as the file
+ * names it, into ctx->refresh_hz, and where it came from.  First a
+ * `dumpsys display` part (the rate a run reads), then SurfaceFlinger's
+ * FrameTimeline "Vsync Period:", then PROFILEDATA's vsync period; else
+ * the assumed rate stays.  A period gives the nearest whole rate: the
+ * measured one jitters around the mode's (8.31 ms on a 120 Hz panel).
+ */
+static void
+rate_from_dump(struct source_ctx *ctx, const char *buf, size_t len,
+    const struct gfx_dump *d)
+{
+	char *text = xstrndup(buf, len);
+	struct ftl_dump ftl;
+	double hz;
+
+	ftl_dump_init(&ftl);
+	ftl_parse(&ftl, buf, len);
+	if (!device_props_parse_refresh(text, &hz)) {
+		ctx->refresh_hz = hz;
+		ctx->refresh_from = "from the file's 'dumpsys display' "
+		    "part";
+	} else if (!isnan(ftl.vsync_period_ms)) {
+		ctx->refresh_hz = round(1000 / ftl.vsync_period_ms);
+		ctx->refresh_from = "from the 'Vsync Period' of the file's "
+		    "FrameTimeline part";
+	} else if (d->interval_ns > 0) {
+		ctx->refresh_hz = round(1e9 / d->interval_ns);
+		ctx->refresh_from = "from the vsync period of the dump's "
+		    "PROFILEDATA";
+	} else {
+		ctx->refresh_from = "assumed: the file names none";
+	}
+	ftl_dump_release(&ftl);
+	free(text);
+}
+
+/*
  * `jankgate parse gfxinfo FILE`: one scene, named after the file; or,
  * for a dump of every process without an app, one per process.
  */
@@ -432,6 +564,8 @@ gfxinfo_parse(struct source_ctx *ctx, const char *buf, size_t len,
 		gfx_dump_release(&d);
 		return 0;
 	}
+	if (ctx->refresh_assumed)
+		rate_from_dump(ctx, buf, len, &d);
 	if (!ctx->package && d.nr_processes > 1 &&
 	    each_process(ctx, buf, len, d.nr_processes, name)) {
 		gfx_dump_release(&d);

@@ -83,6 +83,16 @@ struct source_ctx {
 	struct results *results;	/* the device's results, for warnings */
 	struct rs_iteration *it;	/* the iteration being measured */
 	double refresh_hz;		/* the device's real refresh rate */
+	/*
+	 * `jankgate parse` without --refresh-hz: refresh_hz is an assumed
+	 * 60.  A source that finds the display's rate in its input sets
+	 * refresh_hz to it; one that uses the rate says where it came from
+	 * in refresh_from, a static phrase ("from the file's 'dumpsys
+	 * display' part", "assumed: the file names none") the command
+	 * prints.
+	 */
+	bool refresh_assumed;
+	const char *refresh_from;
 	int sdk;			/* API level, 0 when unknown */
 	void *state;			/* the source's own, NULL at first */
 

@@ -14,9 +14,15 @@
  *   WaitTime: 431
  *   Complete
  *
- * Lines come in any order, each optional except Status.  An "Error..."
- * line, or a Status other than ok, means the launch did not happen as
- * asked: the hook fails with JG_EINVAL and the runner fails the iteration.
+ * Lines come in any order, each optional.  Pasted in a blog, a report
+ * or a code comment they may be indented, after a comment or quote mark
+ * ("* ", "// ", "# ", "> "), with a note after the value ("TotalTime:
+ * 90   // all activities"): both are left out.  Old releases print no
+ * Status, only the times
+ * (ThisTime, TotalTime, WaitTime, or Activity and TotalTime): output with
+ * neither a Status nor a time is a warning.  An "Error..." line, or a
+ * Status other than ok, means the launch did not happen as asked: the
+ * hook fails with JG_EINVAL and the runner fails the iteration.
  * Each launch replaces the iteration's startup record (an iteration
  * records its last launch, plan.md), keeping the kind the runner set.
  * An `Activity:` of another package than the app (a launcher, a chooser,
@@ -194,6 +200,58 @@ key_of(const struct text_line *l)
 	return AM_NONE;
 }
 
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * A pasted line's indentation: blanks and tabs, and a comment or quote
+ * mark with blanks after it ("* Status: ok" in a Javadoc comment, "//",
+ * "#", "> " in Markdown).
+ */
+static void
+unindent(struct text_line *l)
+{
+	static const char *const marks[] = { "*", "//", "#", ">" };
+
+	while (l->n && is_blank(*l->s))
+		l->s++, l->n--;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(*marks); i++) {
+		size_t k = strlen(marks[i]);
+
+		if (l->n > k && !memcmp(l->s, marks[i], k) &&
+		    is_blank(l->s[k])) {
+			l->s += k;
+			l->n -= k;
+			while (l->n && is_blank(*l->s))
+				l->s++, l->n--;
+			break;
+		}
+	}
+}
+
+/*
+ * The value without a note a person added after it ("WARM //warm start",
+ * "622  the Displayed time"): cut at "//" after a blank, at a tab or at
+ * two blanks; only the first word when `word`.
+ */
+static size_t
+value_len(const char *v, size_t n, bool word)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (v[k] == '\t' || (word && v[k] == ' '))
+			break;
+		if (v[k] == ' ' && k + 1 < n && (v[k + 1] == ' ' ||
+		    (k + 2 < n && v[k + 1] == '/' && v[k + 2] == '/')))
+			break;
+	}
+	return k;
+}
+
 /* One recognised line into `r`. */
 static void
 am_line(struct am_result *r, enum am_key k, const struct text_line *l)
@@ -202,6 +260,8 @@ am_line(struct am_result *r, enum am_key k, const struct text_line *l)
 	size_t n = v ? l->n - (size_t)(v + 1 - l->s) : 0;
 
 	v = v ? v + 1 : l->s + l->n;
+	if (k != AM_STARTING && k != AM_WARNING && k != AM_ERROR)
+		n = value_len(v, n, k != AM_STATE);
 	switch (k) {
 	case AM_STARTING:
 		read_intent(r, v, n);
@@ -252,8 +312,10 @@ am_read_all(struct am_list *out, const char *buf, size_t len)
 	struct text_line l;
 
 	while (text_next_line(&pos, end, &l)) {
-		enum am_key k = key_of(&l);
+		enum am_key k;
 
+		unindent(&l);
+		k = key_of(&l);
 		if (k == AM_NONE)
 			continue;
 		if (!cur || k == AM_STARTING || (seen[k] && k != AM_ERROR &&
@@ -332,9 +394,10 @@ am_to_startup(struct source_ctx *ctx, const struct am_result *r,
 		    "complete: 'Status: %s'", r->activity.len ?
 		    r->activity.buf : ctx->package ? ctx->package : "?",
 		    r->status.buf);
-	if (!r->status_seen)
+	/* Old releases print the times without a Status line. */
+	if (!r->status_seen && isnan(r->total_ms) && isnan(r->wait_ms))
 		source_warn(ctx, NULL, SRC, "am start printed no 'Status:' "
-		    "line");
+		    "line and no TotalTime or WaitTime");
 	st->present = true;
 	st->total_ms = r->total_ms;
 	st->wait_ms = r->wait_ms;

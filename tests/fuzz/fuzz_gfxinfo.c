@@ -1,11 +1,13 @@
 /*
  * fuzz_gfxinfo.c: libFuzzer target for the gfxinfo source (a framestats
- * dump into a scene, or a scene per process of a dump of several),
- * gfxinfo_uptime() and gfxinfo_app_pids().
+ * dump into a scene, or a scene per process of a dump of several, at the
+ * refresh rate the dump names in a `dumpsys display` or FrameTimeline
+ * part or its PROFILEDATA), gfxinfo_uptime() and gfxinfo_app_pids().
  *
  * Whatever the dump, the scene must hold a consistent record: a
- * histogram's total is the frame count, skipped rows never reach the
- * model, and the iteration still writes as JSON.
+ * histogram kept holds exactly the frame count (a cut or elided one is
+ * not kept), no count is negative, skipped rows never reach the model,
+ * and the iteration still writes as JSON.
  */
 #include <math.h>
 #include <stddef.h>
@@ -29,6 +31,9 @@ check_frames(const struct rs_frames *f)
 			abort();	/* a row that should be skipped */
 	if (f->slow > f->count || f->frozen > f->slow)
 		abort();
+	if (f->count < 0 || f->slow < 0 || f->frozen < 0 || f->dropped < 0 ||
+	    f->janky < 0 || f->p50_ms < 0 || f->p99_ms < 0)
+		abort();
 }
 
 int
@@ -47,6 +52,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.it = it;
 	ctx.package = "com.example.shop";
 	ctx.refresh_hz = size % 2 ? 90 : NAN;
+	/* `jankgate parse` without --refresh-hz: the dump's own rate. */
+	ctx.refresh_assumed = size % 3 == 0;
 	src->parse(&ctx, text, size, "fuzz");
 	ctx.package = NULL;
 	src->scene_end(&ctx, rs_iteration_add_scene(it, "b"), text, size);

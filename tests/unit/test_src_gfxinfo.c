@@ -327,6 +327,385 @@ histogram_alone_is_enough(void **state)
 	fx_release(&fx);
 }
 
+/* The numbers of a scene's frames a test compares at once. */
+struct frame_numbers {
+	double count, janky, slow, frozen, dropped, p50, p90, p95, p99;
+};
+
+static void
+assert_frames(const char *what, const struct rs_frames *f,
+    const struct frame_numbers *w)
+{
+	assert_number(what, "count", f->count, w->count);
+	assert_number(what, "janky", f->janky, w->janky);
+	assert_number(what, "slow", f->slow, w->slow);
+	assert_number(what, "frozen", f->frozen, w->frozen);
+	assert_number(what, "dropped", f->dropped, w->dropped);
+	assert_number(what, "p50", f->p50_ms, w->p50);
+	assert_number(what, "p90", f->p90_ms, w->p90);
+	assert_number(what, "p95", f->p95_ms, w->p95);
+	assert_number(what, "p99", f->p99_ms, w->p99);
+}
+
+#define SUMMARY_300 \
+	"** Graphics info for pid 1 [p] **\n" \
+	"Total frames rendered: 300\n" \
+	"Janky frames: 40 (13.33%)\n" \
+	"50th percentile: 9ms\n90th percentile: 17ms\n" \
+	"95th percentile: 21ms\n99th percentile: 40ms\n"
+
+/*
+ * A HISTOGRAM line cut short, however it ends (mid-count, "...", a
+ * bucket cut to "10ms=", nothing), never gives a number of its own: the
+ * count is "Total frames rendered", the percentiles the printed lines,
+ * slow, frozen and dropped frames unknown, the buckets not kept, and the
+ * warning says where it was cut and how many frames it holds.
+ */
+static void
+cut_histogram_keeps_printed_figures(void **state)
+{
+	static const char *const ends[] = {
+		"10ms=2",	/* maybe "10ms=23": left out */
+		"10ms=2...",
+		"10ms=...",
+		"10ms=",
+		"...",
+		"\xe2\x80\xa6",
+		"10",
+	};
+	static const struct frame_numbers want = {
+		300, 40, NAN, NAN, NAN, 9, 17, 21, 40,
+	};
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(*ends); i++) {
+		struct strbuf dump = STRBUF_INIT;
+		const struct rs_frames *f;
+		struct fx fx;
+
+		strbuf_addstr(&dump, SUMMARY_300);
+		strbuf_addf(&dump, "HISTOGRAM: 5ms=10 6ms=30 7ms=50 8ms=40 "
+		    "9ms=30 %s\n", ends[i]);
+		fx_init(&fx, NULL, 60);
+		f = &parse_text(&fx, dump.buf, dump.len)->frames;
+		assert_frames(ends[i], f, &want);
+		assert_int_equal(f->nr_histogram, 0);
+		assert_int_equal(fx.r->nr_warnings, 1);
+		assert_true(warned(&fx, "the HISTOGRAM line is cut after "
+		    "bucket 9ms: it holds 160 of the 300 frames of 'Total "
+		    "frames rendered'; the frame count is that line's, "
+		    "percentiles from the printed 50th/90th/95th/99th lines; "
+		    "unknown: slow, frozen and dropped frames; its buckets "
+		    "are not kept"));
+		fx_release(&fx);
+		strbuf_release(&dump);
+	}
+}
+
+/*
+ * What a cut line still gives exactly is given: its missing frames lie
+ * above the cut (its last bucket, which may have lost digits, counts
+ * among them), so frames of 16 ms and up, a percentile reached before
+ * the cut and, at 60 Hz, the frames that missed a vsync are known; what
+ * the missing frames could change (frozen, dropped, the 95th and 99th
+ * without their lines) is not.
+ */
+static void
+cut_histogram_gives_what_is_exact(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 100\n"
+	    "HISTOGRAM: 5ms=50 12ms=30 16ms=10 20ms=4 21ms=3";
+	static const struct frame_numbers want = {
+		100, 4 + 6, 10 + 4 + 6, NAN, NAN, 12, 20, NAN, NAN,
+	};
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	assert_frames("cut at 21ms", &parse_text(&fx, dump,
+	    strlen(dump))->frames, &want);
+	assert_true(warned(&fx, "cut after bucket 20ms: it holds 94 of the "
+	    "100 frames"));
+	assert_true(warned(&fx, "unknown: the 95th and 99th percentiles, "
+	    "frozen and dropped frames"));
+	fx_release(&fx);
+}
+
+/*
+ * A line with buckets left out ("..." between two buckets) whose buckets
+ * sum short of the total: the printed figures win and the warning says
+ * between which buckets; one whose buckets still hold every frame (the
+ * ones left out were zeros) is whole.
+ */
+static void
+elided_histogram(void **state)
+{
+	static const char short_dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 105\n"
+	    "Janky frames: 3 (2.86%)\n"
+	    "50th percentile: 5ms\n90th percentile: 7ms\n"
+	    "95th percentile: 8ms\n99th percentile: 19ms\n"
+	    "HISTOGRAM: 5ms=60 6ms=30 7ms=14 ... 4950ms=0\n";
+	static const char whole_dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 104\n"
+	    "HISTOGRAM: 5ms=60 6ms=30 7ms=14 ... 4950ms=0\n";
+	static const struct frame_numbers want_short = {
+		105, 3, NAN, NAN, NAN, 5, 7, 8, 19,
+	};
+	static const struct frame_numbers want_whole = {
+		104, 0, 0, 0, 0, 5, 7, 7, 7,
+	};
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, short_dump, strlen(short_dump))->frames;
+	assert_frames("elided", f, &want_short);
+	assert_int_equal(f->nr_histogram, 0);
+	assert_true(warned(&fx, "the HISTOGRAM line leaves buckets out "
+	    "('...') between 7ms and 4950ms: it holds 104 of the 105 "
+	    "frames"));
+	fx_release(&fx);
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, whole_dump, strlen(whole_dump))->frames;
+	assert_frames("elided zeros", f, &want_whole);
+	assert_int_equal(f->nr_histogram, 3);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/*
+ * Buckets that sum short with nothing saying where (a whole-looking
+ * line), or to more than the total, give only the printed figures.
+ */
+static void
+histogram_disagreeing_with_total(void **state)
+{
+	static const char lacking[] =
+	    SUMMARY_300 "HISTOGRAM: 5ms=100 9ms=100 17ms=50 4950ms=0\n";
+	static const char over[] =
+	    SUMMARY_300 "HISTOGRAM: 5ms=100 9ms=200 17ms=50 4950ms=0\n";
+	static const struct frame_numbers want = {
+		300, 40, NAN, NAN, NAN, 9, 17, 21, 40,
+	};
+	struct fx fx;
+
+	fx_init(&fx, NULL, 60);
+	assert_frames("lacking", &parse_text(&fx, lacking,
+	    strlen(lacking))->frames, &want);
+	assert_true(warned(&fx, "the HISTOGRAM line lacks buckets: it holds "
+	    "250 of the 300 frames"));
+	fx_release(&fx);
+
+	fx_init(&fx, NULL, 60);
+	assert_frames("over", &parse_text(&fx, over, strlen(over))->frames,
+	    &want);
+	assert_true(warned(&fx, "the HISTOGRAM buckets hold 350 frames, "
+	    "more than the 300 of 'Total frames rendered'"));
+	fx_release(&fx);
+}
+
+/*
+ * Without a "Total frames rendered" line a cut or elided HISTOGRAM says
+ * nothing of the count: it is unknown, not the buckets' sum; printed
+ * percentile lines still count.
+ */
+static void
+cut_histogram_without_total(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "90th percentile: 17ms\n"
+	    "HISTOGRAM: 5ms=10 6ms=30 7ms=5...\n";
+	static const struct frame_numbers want = {
+		NAN, NAN, NAN, NAN, NAN, NAN, 17, NAN, NAN,
+	};
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_frames("no total", f, &want);
+	assert_true(f->present);
+	assert_int_equal(f->nr_histogram, 0);
+	assert_true(warned(&fx, "the HISTOGRAM line leaves buckets out "
+	    "('...') after 6ms and no 'Total frames rendered' line says how "
+	    "many frames there were; the frame count is unknown"));
+	fx_release(&fx);
+}
+
+/*
+ * A HISTOGRAM line a paste wrapped onto several lines, between buckets
+ * or inside one ("12" then "5ms=1", "13ms=" then "2"), is read as one:
+ * its buckets hold every frame, so they are kept and give every number.
+ */
+static void
+wrapped_histogram_is_joined(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 20\n"
+	    "HISTOGRAM: 5ms=10 6ms=4\n"
+	    "7ms=1 12\n"
+	    "5ms=1 13ms=\n"
+	    "2 17ms=1 ...\n"
+	    "4950ms=1\n"
+	    "50th gpu percentile: 4ms\n";
+	static const struct frame_numbers want = {
+		20, 3, 3, 1, 1 + 7 + 297, 6, 125, 4950, 4950,
+	};
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_frames("wrapped", f, &want);
+	assert_int_equal(f->nr_histogram, 7);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	fx_release(&fx);
+}
+
+/*
+ * A paste that ends inside the "Janky frames" line ("Janky frames: 4"
+ * of "Janky frames: 40 (13.33%)") gives no janky count: hwui always
+ * prints the percentage after it.
+ */
+static void
+cut_janky_line(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 300\n"
+	    "Janky frames: 4";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->count == 300);
+	assert_nan(f->janky);
+	assert_true(warned(&fx, "1 unreadable numbers"));
+	fx_release(&fx);
+}
+
+/*
+ * A printed percentile line the whole histogram contradicts (an edited
+ * paste) is what a person reads: it is kept, with a warning.
+ */
+static void
+printed_percentile_wins(void **state)
+{
+	static const char dump[] =
+	    "** Graphics info for pid 1 [p] **\n"
+	    "Total frames rendered: 10\n"
+	    "50th percentile: 6ms\n90th percentile: 16ms\n"
+	    "HISTOGRAM: 5ms=5 6ms=4 7ms=1 4950ms=0\n";
+	struct fx fx;
+	const struct rs_frames *f;
+
+	fx_init(&fx, NULL, 60);
+	f = &parse_text(&fx, dump, strlen(dump))->frames;
+	assert_true(f->p50_ms == 6);
+	assert_true(f->p90_ms == 16);
+	assert_true(f->p99_ms == 7);
+	assert_int_equal(f->nr_histogram, 3);
+	assert_true(warned(&fx, "the 90th percentile line says 16 ms, the "
+	    "HISTOGRAM gives 7 ms: the line's is kept"));
+	assert_int_equal(fx.r->nr_warnings, 1);
+	fx_release(&fx);
+}
+
+#define RATE_DUMP \
+	"** Graphics info for pid 1 [p] **\n" \
+	"Total frames rendered: 13\n" \
+	"HISTOGRAM: 5ms=10 12ms=2 17ms=1 4950ms=0\n"
+
+/* A PROFILEDATA block of API 31+ whose vsync period is `period`. */
+#define PROFILE_31(period) \
+	"---PROFILEDATA---\n" \
+	"Flags,IntendedVsync,Vsync,FrameDeadline,FrameInterval," \
+	"FrameStartTime,FrameCompleted,\n" \
+	"0,1000000000,1000000000,1011111111,1000000100," period \
+	",1009000000,\n" \
+	"---PROFILEDATA---\n"
+
+struct rate_case {
+	const char *what, *dump;
+	double hz;		/* the rate read, NAN: --refresh-hz 60 */
+	const char *from;	/* where from, NULL: none said */
+	double dropped;
+	const char *warning;
+};
+
+/*
+ * `jankgate parse` without --refresh-hz takes the rate the file names
+ * (a `dumpsys display` part, else FrameTimeline's Vsync Period, else
+ * PROFILEDATA's period, else the assumed 60) and says where it came
+ * from; --refresh-hz (refresh_assumed false) overrides it.  Dropped
+ * frames of 5/12/17 ms buckets: 1 at 60 Hz, 3 at 90, 4 at 120.
+ */
+static void
+refresh_rate_from_the_file(void **state)
+{
+	static const struct rate_case cases[] = {
+		{ "nothing", RATE_DUMP, 60, "assumed: the file names none", 1,
+		  NULL },
+		{ "profiledata", RATE_DUMP PROFILE_31("11111111"), 90,
+		  "from the vsync period of the dump's PROFILEDATA", 3, NULL },
+		{ "jittered period", RATE_DUMP PROFILE_31("8311780"), 120,
+		  "PROFILEDATA", 4, NULL },
+		{ "display", RATE_DUMP PROFILE_31("8333333")
+		  "\nDISPLAY MANAGER (dumpsys display)\n"
+		  "  DisplayDeviceInfo{\"Built-in Screen\": "
+		  "uniqueId=\"local:0\", 1080 x 2400, modeId 2, "
+		  "renderFrameRate 90.0, defaultModeId 1, supportedModes "
+		  "[{id=1, width=1080, height=2400, fps=60.0}, {id=2, "
+		  "width=1080, height=2400, fps=90.0}]}\n", 90,
+		  "from the file's 'dumpsys display' part", 3,
+		  "frames were rendered at 120 Hz but the refresh rate is "
+		  "90 Hz" },
+		{ "frametimeline", RATE_DUMP "Display Frame 4 [*]\n"
+		  "Prediction State : Valid\nJank Type : Display HAL\n"
+		  "Vsync Period:   8.333333\n"
+		  "    Layer - p/p.A#0\n    Vsync Period: 50.000000\n"
+		  "Display Frame 5\nVsync Period:  16.666666\n", 120,
+		  "from the 'Vsync Period' of the file's FrameTimeline part",
+		  4, NULL },
+		{ "given", RATE_DUMP PROFILE_31("11111111"), NAN, NULL, 1,
+		  "frames were rendered at 90 Hz but the refresh rate is "
+		  "60 Hz" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct rate_case *c = &cases[i];
+		const struct rs_frames *f;
+		struct fx fx;
+
+		fx_init(&fx, NULL, 60);
+		fx.ctx.refresh_assumed = !isnan(c->hz);
+		f = &parse_text(&fx, c->dump, strlen(c->dump))->frames;
+		assert_number(c->what, "rate", fx.ctx.refresh_hz,
+		    isnan(c->hz) ? 60 : c->hz);
+		if (c->from) {
+			assert_non_null(fx.ctx.refresh_from);
+			if (!strstr(fx.ctx.refresh_from, c->from))
+				fail_msg("%s: from '%s'", c->what,
+				    fx.ctx.refresh_from);
+		} else {
+			assert_null(fx.ctx.refresh_from);
+		}
+		assert_number(c->what, "dropped", f->dropped, c->dropped);
+		if (c->warning)
+			assert_true(warned(&fx, c->warning));
+		else
+			assert_false(warned(&fx, "rendered at"));
+		fx_release(&fx);
+	}
+}
+
 /*
  * Just after a reset hwui prints 4950ms percentiles over an all-zero
  * histogram: 0 frames, no percentiles, nothing slow.
@@ -619,7 +998,7 @@ scene_end_fills_the_runner_scene(void **state)
 	static const char dump[] =
 	    "Uptime: 7000 Realtime: 7000\n"
 	    "** Graphics info for pid 1 [p] **\n"
-	    "Stats since: 6000000000ns\nHISTOGRAM: 5ms=2 6ms=x\n";
+	    "Stats since: 6000000000ns\nHISTOGRAM: 5ms=2 6ms=x 7ms=0\n";
 	const struct source *src = source_find("gfxinfo");
 	struct fx fx;
 	struct rs_scene *sc;
@@ -785,6 +1164,15 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(flagged_and_insane_rows_skipped),
 	cmocka_unit_test(broken_profiledata_warns),
 	cmocka_unit_test(histogram_alone_is_enough),
+	cmocka_unit_test(cut_histogram_keeps_printed_figures),
+	cmocka_unit_test(cut_histogram_gives_what_is_exact),
+	cmocka_unit_test(elided_histogram),
+	cmocka_unit_test(histogram_disagreeing_with_total),
+	cmocka_unit_test(cut_histogram_without_total),
+	cmocka_unit_test(printed_percentile_wins),
+	cmocka_unit_test(cut_janky_line),
+	cmocka_unit_test(wrapped_histogram_is_joined),
+	cmocka_unit_test(refresh_rate_from_the_file),
 	cmocka_unit_test(empty_histogram_has_no_percentiles),
 	cmocka_unit_test(huge_values_skipped),
 	cmocka_unit_test(hostile_window_names),
