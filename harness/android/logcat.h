@@ -16,11 +16,17 @@
  *	-v process      "I(  901) msg  (ActivityManager)"
  *	-v thread       "I(  901:  928) msg"
  *	-v tag          "I/ActivityManager: msg"
+ *	tag only        "ActivityManager: msg" (a grep's or a blog's paste)
+ *	time, no pid    "11-05 14:22:33.456 I ActivityManager: msg"
+ *	Eclipse (DDMS)  "11-05 14:22:33.456: I/ActivityManager(901): msg"
  *	-v long         "[ 11-05 14:22:33.456   901:  928 I/ActivityManager ]"
  *	                 then the message's lines, then a blank line
  *	Studio (old)    "2021-01-13 11:24:41.123 901-928/com.pkg I/Tag: msg"
+ *	Studio 1.x      the same with U+FE55 SMALL COLON after the tag:
+ *	                "... I/Tag\xef\xb9\x95 msg"
  *	Studio (new)    "2023-06-13 14:07:07.443   774-795   ActivityManager
- *	                 system_process   I  msg" (one line, in columns)
+ *	                 system_process   I  msg" (one line, in columns;
+ *	                 a narrow window wraps the message to the next line)
  *	bare            "Displayed com.x/.Main: +710ms" (-v raw, or pasted)
  *
  * Only `-v monotonic` dates a line on the device clock that scene windows
@@ -49,6 +55,10 @@ enum logcat_layout {
 	LOGCAT_STUDIO,		/* Android Studio up to 2021 (Chipmunk) */
 	LOGCAT_STUDIO_COLUMNS,	/* Android Studio from 2022 (Dolphin) */
 	LOGCAT_MARKER,		/* Studio's "PROCESS STARTED (pid) ..." */
+	LOGCAT_TAG_ONLY,	/* "Tag: msg", no priority */
+	LOGCAT_TIME_PRIO,	/* threadtime without its pid and tid */
+	LOGCAT_ECLIPSE,		/* Eclipse's DDMS: "TIME: P/Tag(pid): msg" */
+	LOGCAT_STUDIO_1,	/* Studio 1.x: Studio's with "Tag\uFE55 msg" */
 	LOGCAT_NR_LAYOUTS
 };
 
@@ -77,6 +87,8 @@ struct logcat_line {
 	size_t msg_len;
 	enum logcat_layout layout;
 	bool cont;		/* a later line of the entry above */
+	/* Its 1-based number among the lines of its capture, 0: unknown. */
+	size_t lineno;
 };
 
 /*
