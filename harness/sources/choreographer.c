@@ -18,7 +18,9 @@
  * processes (logpid.h: pids from `pidof` and gfxinfo in a run, --pid in
  * `jankgate parse`, and what the log shows: "Start proc", Studio's
  * package column, ...).  Lines known to be another process's are
- * skipped.  When nothing tells the app's processes apart, the lines of
+ * skipped.  A pid known only from weaker evidence (lines tagged with the
+ * package, the ViewRootImpl lines of the activity a Displayed line
+ * names) is taken, with a warning saying so.  When nothing tells the app's processes apart, the lines of
  * the one process that printed any are taken as the app's, with a
  * warning; lines of several such processes are all left out, with a
  * warning naming them, since another app's "Skipped 5874 frames!" must
@@ -288,6 +290,15 @@ choreographer_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	bool take, damaged;
 
 	logpid_scan(p, lines, nr);
+	if (logpid_inferred(p)) {
+		const int *pids;
+		const char *how;
+
+		logpid_app(p, &pids, &how);
+		source_warn(ctx, NULL, SRC, "no line names the app's process "
+		    "(no 'Start proc' line): pid %d, known from %s, is taken "
+		    "as the app's", pids[0], how);
+	}
 	for (size_t i = 0; i < nr; i++)
 		if (skipped_any(&lines[i], &damaged) >= 0 &&
 		    logpid_owner(p, &lines[i]) == LOGPID_UNKNOWN)

@@ -379,6 +379,33 @@ damaged_lines(void **state)
 	fx_release(&fx);
 }
 
+/*
+ * A threadtime log without a 'Start proc' line: the app's pid is taken
+ * from the ViewRootImpl lines of the activity Displayed names, with a
+ * warning saying so, and another process's lines still do not count.
+ */
+static void
+app_pid_inferred_from_displayed(void **state)
+{
+	static const char text[] =
+	    "10-19 16:40:50.100   901   930 I ActivityTaskManager: Displayed "
+	    "com.x/.Main: +710ms\n"
+	    "10-19 16:40:50.200  3920  3920 D ViewRootImpl@5c1d2e[Main]: "
+	    "relayout\n"
+	    "10-19 16:40:51.000  1500  1500 I Choreographer: " SKIP("40") "\n"
+	    "10-19 16:40:52.000  3920  3920 I Choreographer: " SKIP("31") "\n";
+	struct fx fx;
+
+	fx_init(&fx, "com.x", 60, 0);
+	assert_int_equal(fx.src->parse(&fx.ctx, text, strlen(text), "t"), 0);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_close(fx.it->blocks[0].wall_ms, 31 * 1000.0 / 60);
+	assert_true(warned(&fx, "no line names the app's process (no 'Start "
+	    "proc' line): pid 3920, known from the ViewRootImpl lines of the "
+	    "activity a Displayed line names, is taken as the app's"));
+	fx_release(&fx);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parses_phone_capture),
 	cmocka_unit_test(blocks_go_to_their_scene),
@@ -389,6 +416,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(another_apps_lines_never_count),
 	cmocka_unit_test(lines_without_process),
 	cmocka_unit_test(damaged_lines),
+	cmocka_unit_test(app_pid_inferred_from_displayed),
 };
 
 JG_UNIT_GROUP(src_choreographer, tests, NULL, NULL)
