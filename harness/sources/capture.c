@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture.h"
 #include "error.h"
@@ -91,6 +92,31 @@ capture_warn_nothing(const struct source_ctx *ctx, const char *src,
 /* How much of an unplaced line a warning quotes. */
 #define QUOTE_MAX 80
 
+/*
+ * A line of `am start -W` output (startup.c reads it from the text),
+ * often saved with a log: not a log line, neither a layout nor unplaced.
+ * "Status: ok" reads as a tag-only line of tag "Status".
+ */
+static bool
+am_output(const struct logcat_line *l)
+{
+	static const char *const heads[] = { "Starting: ", "Status: ",
+	    "LaunchState: ", "Activity: ", "ThisTime: ", "TotalTime: ",
+	    "WaitTime: ", "Warning: Activity not started", "Error: " };
+	const char *s = l->layout == LOGCAT_TAG_ONLY ? l->tag : l->msg;
+	size_t n = (size_t)(l->msg + l->msg_len - s);
+
+	if (l->layout != LOGCAT_BARE && l->layout != LOGCAT_TAG_ONLY)
+		return false;
+	if (n == 8 && !memcmp(s, "Complete", 8))
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (n >= strlen(heads[i]) && !memcmp(s, heads[i],
+		    strlen(heads[i])))
+			return true;
+	return false;
+}
+
 void
 capture_report(const struct source_ctx *ctx, const char *src,
     const char *name, const struct logcat_buf *log,
@@ -104,7 +130,8 @@ capture_report(const struct source_ctx *ctx, const char *src,
 	/* Entries, not lines: a continuation is its entry's. */
 	lines = logcat_buf_lines(log, &nr);
 	for (size_t i = 0; i < nr; i++) {
-		if (lines[i].cont || (placed && placed(arg, &lines[i])))
+		if (lines[i].cont || am_output(&lines[i]) ||
+		    (placed && placed(arg, &lines[i])))
 			continue;
 		count[lines[i].layout]++;
 		entries++;

@@ -570,26 +570,6 @@ parse_log(struct source_ctx *ctx, const struct logcat_line *lines,
 	return n;
 }
 
-/* capture_report()'s test: is a line of the log am's output? */
-static bool
-am_placed(void *arg, const struct logcat_line *l)
-{
-	struct text_line t;
-
-	(void)arg;
-	if (l->layout == LOGCAT_BARE) {
-		t.s = l->msg;
-		t.n = l->msg_len;
-	} else if (l->layout == LOGCAT_TAG_ONLY) {
-		/* "Status: ok" reads as tag "Status" */
-		t.s = l->tag;
-		t.n = (size_t)(l->msg + l->msg_len - l->tag);
-	} else {
-		return false;
-	}
-	return key_of(&t) != AM_NONE;
-}
-
 /*
  * `jankgate parse startup FILE`: `am start -W` output, a log, or both in
  * one file (the lines of each are told apart).
@@ -617,7 +597,7 @@ startup_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	else if (!parse_log(ctx, lines, nr))
 		capture_warn_nothing(ctx, SRC, name, len, unread,
 		    "'am start -W' output or Displayed / Fully drawn line");
-	capture_report(ctx, SRC, name, log, am_placed, NULL);
+	capture_report(ctx, SRC, name, log, NULL, NULL);
 	am_list_release(&am);
 	strbuf_release(&conv);
 	free(unread);
