@@ -12,9 +12,10 @@
  *                 (time, pid, tag...) and its text without the leading
  *                 blanks (a tab after them stays: stack frames keep it).
  *   -v long       a header line, then the message's lines as they are
- *                 (whatever they look like), then a blank line that ends
- *                 the entry (or the next header: apps that save logs
- *                 in this layout do not always leave the blank).
+ *                 (whatever they look like, but for a line with a
+ *                 time), then a blank line that ends the entry (or the
+ *                 next header, or a timed line: apps that save logs in
+ *                 this layout do not always leave the blank).
  *   wrapped       Studio's columns in a narrow window: the prefix fills
  *                 one line and ends at the level letter, the message is
  *                 the next line (its indent dropped), the entry's later
@@ -199,8 +200,13 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 		b->wrapped = false;
 		return;
 	}
+	/*
+	 * Inside a -v long entry only a line with a time (another header, a
+	 * line of a timed layout) ends it: a message line may look like a
+	 * tag-only or brief line, not start with a date.
+	 */
 	if (!logcat_parse_line(&l, copy, len) && (!b->in_long ||
-	    l.layout == LOGCAT_LONG) && (!b->wrapped ||
+	    !isnan(l.time_ms)) && (!b->wrapped ||
 	    l.layout != LOGCAT_TAG_ONLY)) {
 		l.lineno = b->added;
 		b->prefixed++;

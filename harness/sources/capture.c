@@ -124,18 +124,21 @@ capture_report(const struct source_ctx *ctx, const char *src,
 {
 	struct strbuf sb = STRBUF_INIT;
 	const struct logcat_line *lines, *first = NULL;
-	size_t nr, count[LOGCAT_NR_LAYOUTS] = { 0 }, entries = 0, unplaced;
+	size_t nr, count[LOGCAT_NR_LAYOUTS] = { 0 }, entries = 0;
+	size_t unplaced = 0;
 	const char *sep = "";
 
 	/* Entries, not lines: a continuation is its entry's. */
 	lines = logcat_buf_lines(log, &nr);
 	for (size_t i = 0; i < nr; i++) {
-		if (lines[i].cont || am_output(&lines[i]) ||
-		    (placed && placed(arg, &lines[i])))
+		if (lines[i].cont || am_output(&lines[i]))
 			continue;
 		count[lines[i].layout]++;
 		entries++;
-		if (lines[i].layout == LOGCAT_BARE && !first)
+		if (lines[i].layout != LOGCAT_BARE ||
+		    (placed && placed(arg, &lines[i])))
+			continue;
+		if (!unplaced++)
 			first = &lines[i];
 	}
 	for (int k = 0; k < LOGCAT_NR_LAYOUTS; k++) {
@@ -149,9 +152,8 @@ capture_report(const struct source_ctx *ctx, const char *src,
 		strlist_addf(ctx->notes, "'%s': logcat layouts: %s", name,
 		    sb.buf);
 	strbuf_reset(&sb);
-	unplaced = count[LOGCAT_BARE];
 	/* Without a line in a layout, every line is a message: no news. */
-	if (unplaced && unplaced < entries) {
+	if (unplaced && count[LOGCAT_BARE] < entries) {
 		utf8_add_printable(&sb, first->msg, first->msg_len > QUOTE_MAX ?
 		    QUOTE_MAX : first->msg_len, 0);
 		source_warn(ctx, NULL, src, "'%s': %zu line%s in no logcat "

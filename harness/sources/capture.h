@@ -73,9 +73,9 @@ void capture_warn_nothing(const struct source_ctx *ctx, const char *src,
  * warning of source `src` when a capture whose lines have a prefix also
  * holds lines in no known layout (read as bare messages), counting them
  * and quoting the first.  `am start -W` output, often saved with a log,
- * counts as neither.  `placed` (NULL: none) tells which lines the source
- * read as something of its own (a Matrix issue's later lines), which are
- * not counted either; `arg` is passed to it.
+ * counts as neither.  `placed` (NULL: none) tells which bare lines the
+ * source read as part of something of its own (a Matrix issue's later
+ * lines), which are not unplaced; `arg` is passed to it.
  */
 void capture_report(const struct source_ctx *ctx, const char *src,
     const char *name, const struct logcat_buf *log,

@@ -115,26 +115,29 @@ struct issue_list {
 	size_t nr, alloc;
 };
 
-/* Every issue of one message: a JSON array or a paste may hold several. */
-static void
+/*
+ * Every issue of one message (a JSON array or a paste may hold several);
+ * returns how many.
+ */
+static size_t
 issue_list_scan(struct issue_list *l, const struct mx_msg *m)
 {
 	const char *s = m->s;
-	size_t n = m->n;
+	size_t n = m->n, found = 0;
 
-	for (;;) {
+	for (;; found++) {
 		struct mx_issue *is;
 
 		XALLOC_GROW(l->v, l->nr + 1, l->alloc);
 		is = &l->v[l->nr];
 		if (!mx_issue_find(is, s, n, m->line->mono_ms))
-			return;
+			return found;
 		/* A paste's end, or text that is not JSON, ended it. */
 		if (m->unclosed && !is->json.complete)
 			is->cut = is->unclosed = true;
 		l->nr++;
 		if (!is->end || is->end >= n)
-			return;
+			return found + 1;
 		s += is->end;
 		n -= is->end;
 	}
@@ -151,13 +154,18 @@ scan_lines(const struct source_ctx *ctx, struct issue_list *l,
 	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
 	mx_join(m, lines, nr);
-	for (size_t i = 0; i < m->nr; i++)
-		if (logpid_owner(p, m->v[i].line) != LOGPID_OTHER)
-			issue_list_scan(l, &m->v[i]);
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct mx_msg *x = &m->v[i];
+
+		/* A bare line that held an issue is placed: it is one. */
+		if (logpid_owner(p, x->line) != LOGPID_OTHER &&
+		    issue_list_scan(l, x) && x->nr_lines == 1)
+			m->used[x->line - lines] = true;
+	}
 	logpid_free(p);
 }
 
-/* capture_report()'s test: a line joined into a longer message. */
+/* capture_report()'s test: a line that is (part of) an issue. */
 static bool
 joined_line(void *arg, const struct logcat_line *l)
 {

@@ -96,7 +96,7 @@ struct mx_msgs {
 	struct mx_msg *v;
 	size_t nr, alloc;
 	const struct logcat_line *lines;	/* what it was made of */
-	bool *used;		/* per line: joined into a longer message */
+	bool *used;		/* per line: joined, or (matrix.c) an issue */
 	size_t nr_json, nr_util;	/* messages joined, of each kind */
 };
 

@@ -379,7 +379,8 @@ encodings(void **state)
 /*
  * What a line alone cannot say: a -v long message line that looks like
  * a line of another layout ("Status: ok", "I/Tag: m") is still the
- * entry's, up to the next header even without a blank line; a Studio
+ * entry's, up to the next header or timed line even without a blank
+ * line; a Studio
  * columns line cut after its level takes the next line as its message;
  * every line knows its number in the capture.
  */
@@ -392,7 +393,7 @@ lines_in_context(void **state)
 	    "I/Other: not a line\n"
 	    "[ 01-02 03:04:05.999  1234: 5678 W/Tag2 ]\n"
 	    "second\n"
-	    "\n"
+	    /* a timed line ends the entry, blank line or not */
 	    "2023-06-13 14:07:07.443   774-795   ActivityManager  "
 	    "system_process  I\n"
 	    "Displayed com.x/.Main: +710ms\n"
@@ -420,7 +421,7 @@ lines_in_context(void **state)
 	assert_false(l[3].cont);
 	assert_field(l[4].msg, l[4].msg_len, "later line");
 	assert_true(l[4].cont);
-	assert_int_equal(l[4].lineno, 9);
+	assert_int_equal(l[4].lineno, 8);
 	assert_null(logcat_buf_first_unread(b, NULL));
 	logcat_buf_free(b);
 }
