@@ -10,7 +10,8 @@
  *
  *	-v monotonic    "  3600.002   901   928 I ActivityManager: msg"
  *	-v threadtime   "11-05 14:22:33.456   901   928 I ActivityManager: m"
- *	  (and its modifiers: year, epoch, usec, nsec, zone, uid)
+ *	  (and its modifiers: year, epoch, usec, nsec, zone, uid; old liblog
+ *	  printed "... I ActivityManager \n\tm", the message on a line)
  *	-v time         "11-05 14:22:33.456 I/ActivityManager(  901): msg"
  *	-v brief        "I/ActivityManager(  901): msg"
  *	-v process      "I(  901) msg  (ActivityManager)"

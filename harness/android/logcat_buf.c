@@ -19,7 +19,8 @@
  *   wrapped       Studio's columns in a narrow window: the prefix fills
  *                 one line and ends at the level letter, the message is
  *                 the next line (its indent dropped), the entry's later
- *                 lines are indented as usual.
+ *                 lines are indented as usual.  Old liblog's threadtime
+ *                 did the same on purpose: "TIME PID TID P TAG \n\tmsg".
  *   markers       "--------- beginning of main" is dropped; Studio's
  *                 "---- PROCESS STARTED (19955) for package com.x ----"
  *                 (and ENDED) is kept as a LOGCAT_MARKER line, since it
@@ -221,8 +222,13 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 		b->in_long = false;
 		push(b, &l);
 		b->head = (long)b->nr - 1;
-		/* A columns prefix alone: its message wraps to the next line. */
-		b->wrapped = l.layout == LOGCAT_STUDIO_COLUMNS && !l.msg_len;
+		/*
+		 * A columns prefix alone: its message wraps to the next line;
+		 * so does old threadtime's, "TIME PID TID P TAG " then a tab.
+		 */
+		b->wrapped = !l.msg_len && (l.layout == LOGCAT_STUDIO_COLUMNS ||
+		    (l.layout == LOGCAT_THREADTIME && copy[len - 1] == ' ' &&
+		    l.tag && l.tag[l.tag_len] != ':'));
 		return;
 	}
 	jg_error_clear();
@@ -230,8 +236,12 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 		struct logcat_line *h = &b->lines[b->head];
 		size_t i = 0;
 
-		while (i < len && copy[i] == ' ')
-			i++;
+		/* The format's own tab, or the window's indent. */
+		if (h->layout == LOGCAT_THREADTIME && copy[0] == '\t')
+			i = 1;
+		else
+			while (i < len && copy[i] == ' ')
+				i++;
 		h->msg = copy + i;
 		h->msg_len = len - i;
 		b->wrapped = false;

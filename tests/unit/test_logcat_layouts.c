@@ -190,6 +190,10 @@ static void p_eclipse(struct strbuf *o, const struct entry *e)
 /* threadtime less its ids, as some blogs and tools print it. */
 static void p_time_prio(struct strbuf *o, const struct entry *e)
 { strbuf_addf(o, DATE " %c %s: ", e->prio, e->tag); }
+/* Old liblog's threadtime: the message on the next line, after a tab. */
+static void p_threadtime_old(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, DATE " %5d %5d %c %-8s \n\t", e->pid, e->tid, e->prio,
+    e->tag); }
 /* Only the tag: a grep's or an article's excerpt. */
 static void p_tag_only(struct strbuf *o, const struct entry *e)
 { strbuf_addf(o, "%s: ", e->tag); }
@@ -253,6 +257,8 @@ static const struct layout layouts[] = {
 	{ "time and priority, no pid", p_time_prio, LOGCAT_TIME_PRIO,
 	  HAS_TAG | HAS_PRIO | HAS_TIME, NULL, 0 },
 	{ "tag only", p_tag_only, LOGCAT_TAG_ONLY, HAS_TAG, NULL, 0 },
+	{ "threadtime, old: message on the next line", p_threadtime_old,
+	  LOGCAT_THREADTIME, ALL, NULL, 0 },
 	{ "long, no blank line", p_long, LOGCAT_LONG, ALL, NULL, 2 },
 };
 
