@@ -29,7 +29,8 @@
  *
  * A line that lost its first characters to a cut paste
  * ("/Choreographer(1234): Skipped 4 frames!...", "horeographer: Skipped
- * 4 frames!...") is in no layout; it still counts when what is left of
+ * 4 frames!...", "1-05 14:22:33.456 ... I Choreographer: Skipped...") is
+ * in no layout; it still counts when what is left of
  * its tag is the end of "Choreographer" (at least DAMAGED_TAG_MIN of its
  * letters), read as a line without a process, with a warning.  Any other
  * line saying "Skipped N frames!" that is not Choreographer's is named in
@@ -86,9 +87,10 @@ skipped_text(const char *s, size_t n)
 }
 
 /*
- * A bare line that lost its start: "[/]TAG[(PID)]: Skipped N frames!..."
- * where TAG is the end of "Choreographer" (DAMAGED_TAG_MIN letters at
- * least).  The count, or -1.
+ * A bare line that lost its start: "...[/ ]TAG[(PID)]: Skipped N
+ * frames!..." where TAG is the end of "Choreographer" (DAMAGED_TAG_MIN
+ * letters at least), whatever is left of the prefix before it (a cut
+ * date, half a level).  The count, or -1.
  */
 static long
 damaged_skipped(const struct logcat_line *l)
@@ -112,7 +114,8 @@ damaged_skipped(const struct logcat_line *l)
 			return -1;
 		end = k - 1;
 	}
-	start = s[0] == '/' ? 1 : 0;
+	for (start = end; start && s[start - 1] != ' ' && s[start - 1] != '/';)
+		start--;
 	if (end < start + DAMAGED_TAG_MIN || end - start > tag_n ||
 	    memcmp(s + start, TAG + tag_n - (end - start), end - start))
 		return -1;

@@ -354,6 +354,7 @@ damaged_lines(void **state)
 	    "/Choreographer(1234): " SKIP("4") "\n"
 	    "horeographer: " SKIP("5") "\n"
 	    "ographer( 77): " SKIP("6") "\n"
+	    "1-05 14:22:33.456  3920  3920 I Choreographer: " SKIP("9") "\n"
 	    /* too little of the tag left to tell */
 	    "her: " SKIP("7") "\n"
 	    "I/Choreogr: " SKIP("8") "\n";
@@ -362,18 +363,19 @@ damaged_lines(void **state)
 	fx_init(&fx, "com.x", 60, 0);
 	assert_int_equal(fx.src->parse(&fx.ctx, text, strlen(text), "d.txt"),
 	    0);
-	assert_int_equal(fx.it->nr_blocks, 3);
+	assert_int_equal(fx.it->nr_blocks, 4);
 	assert_close(fx.it->blocks[0].wall_ms, 4 * 1000.0 / 60);
 	assert_close(fx.it->blocks[2].wall_ms, 6 * 1000.0 / 60);
-	assert_true(warned(&fx, "3 'Skipped N frames!' lines lost their "
+	assert_close(fx.it->blocks[3].wall_ms, 9 * 1000.0 / 60);
+	assert_true(warned(&fx, "4 'Skipped N frames!' lines lost their "
 	    "start (the first is line 1: '/Choreographer(1234): Skipped 4 "
 	    "frames!  The application may...'): read as Choreographer's by "
 	    "what is left of the tag"));
 	assert_true(warned(&fx, "2 lines say 'Skipped N frames!' but not as "
-	    "Choreographer's (the first is line 4: 'her: Skipped 7 frames!  "
+	    "Choreographer's (the first is line 5: 'her: Skipped 7 frames!  "
 	    "The application may be doing too muc...'): not counted"));
 	/* the file's other lines are in a layout: the bare ones are named */
-	assert_true(warned(&fx, "'d.txt': 4 lines in no logcat layout "
+	assert_true(warned(&fx, "'d.txt': 5 lines in no logcat layout "
 	    "jankgate knows, read as bare messages (no time, process or tag); "
 	    "the first is line 1: '/Choreographer(1234): Skipped 4"));
 	fx_release(&fx);
