@@ -135,6 +135,7 @@ issue_list_scan(struct issue_list *l, const struct mx_msg *m)
 		/* A paste's end, or text that is not JSON, ended it. */
 		if (m->unclosed && !is->json.complete)
 			is->cut = is->unclosed = true;
+		is->line_len = m->n + m->line->tag_len;
 		l->nr++;
 		if (!is->end || is->end >= n)
 			return found + 1;

@@ -128,6 +128,8 @@ struct mx_issue {
 	struct mx_json json;
 	bool cut;		/* the line ended before the issue did */
 	bool unclosed;		/* ... and it was a paste, not logcat (mx_msg) */
+	/* The bytes of its line's tag and message: logcat cuts at 4 KB. */
+	size_t line_len;
 	bool duplicate;		/* a second listener's copy of another */
 	/* Bytes of the message through the issue, when it is whole. */
 	size_t end;
@@ -154,6 +156,13 @@ void mx_issue_release(struct mx_issue *is);
  * longer one is kept.
  */
 void mx_issue_mark_duplicates(struct mx_issue *v, size_t nr);
+
+/*
+ * A line of fewer bytes (tag and message) than this was not cut by
+ * logcat, whose entries hold 4068 bytes of priority, tag and message
+ * (4076 before API 24), tags longer than 250 bytes aside.
+ */
+#define MX_LOGCAT_CUT_MIN 3800
 
 /* ---- matrix_apply.c ---- */
 

@@ -917,7 +917,8 @@ bare_json_any_formatting(void **state)
  * An issue logged one member a line (logcat repeats the prefix on each)
  * or pasted with notes after its header line is read whole; one whose
  * JSON never closes is kept as far as it parses, and the warning says
- * the paste ends first, not that logcat cut it.
+ * the paste ends first, not that logcat cut it; so does a single line
+ * cut far short of logcat's entry limit.
  */
 static void
 annotated_and_unclosed_pastes(void **state)
@@ -954,6 +955,20 @@ annotated_and_unclosed_pastes(void **state)
 	assert_true(has_warning(f, "Trace_EvilMethod LAG issue's JSON does "
 	    "not close: the lines after it go on with it but end first (a "
 	    "paste cut short?): kept as far as it parses"));
+	fx_free(f);
+
+	/* One line, far short of logcat's limit: cut by whoever saved it. */
+	f = fx_new(false);
+	parse_text(f, "{\"machine\":\"HIGH\",\"detail\":\"LAG\",\"scene\":"
+	    "\"" SHOP "CartActivity\",\"cost\":700,\"threadStack\":\"at",
+	    "short.txt");
+	b = block_of(f, SHOP "CartActivity", "LAG", 0);
+	assert_non_null(b);
+	assert_true(b->truncated);
+	/* cut before its tag: named by its keys */
+	assert_true(has_warning(f, "Matrix LAG issue ends before its JSON "
+	    "closes, on a line of 101 bytes, short of logcat's 4 KB entry "
+	    "limit (cut when saved or pasted?): kept as far as it parses"));
 	fx_free(f);
 	strbuf_release(&log);
 }
