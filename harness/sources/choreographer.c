@@ -96,7 +96,8 @@ static long
 damaged_skipped(const struct logcat_line *l)
 {
 	const char *s = l->msg, *sep;
-	size_t n = l->msg_len, end, start, tag_n = strlen(TAG);
+	static const char tag[] = TAG;
+	size_t n = l->msg_len, end, start, tag_n = sizeof(tag) - 1;
 
 	if (l->layout != LOGCAT_BARE || !(sep = memmem(s, n, ": Skipped ",
 	    10)))
@@ -117,7 +118,7 @@ damaged_skipped(const struct logcat_line *l)
 	for (start = end; start && s[start - 1] != ' ' && s[start - 1] != '/';)
 		start--;
 	if (end < start + DAMAGED_TAG_MIN || end - start > tag_n ||
-	    memcmp(s + start, TAG + tag_n - (end - start), end - start))
+	    memcmp(s + start, &tag[tag_n - (end - start)], end - start))
 		return -1;
 	return skipped_text(sep + 2, n - (size_t)(sep - s) - 2);
 }
