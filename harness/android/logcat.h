@@ -128,11 +128,13 @@ void logcat_buf_free(struct logcat_buf *b);
 /*
  * Copy one line (without its newline) into `b` and read it in the context
  * of the lines before it: a line with a prefix is a line; an indented
- * line after one, or any line inside a `-v long` entry, continues that
- * entry (its prefix copied); a marker is dropped (a Studio process marker
- * kept as a LOGCAT_MARKER line naming the pid's package); a blank line is
- * dropped; anything else is kept as a bare message and counted
- * (logcat_buf_first_unread()).
+ * line after one, or any line inside a `-v long` entry but one with a
+ * time, continues that entry (its prefix copied); the line after a prefix
+ * whose message wrapped (Studio's columns, old threadtime) is its
+ * message; a marker is dropped (a Studio process marker kept as a
+ * LOGCAT_MARKER line naming the pid's package); a blank line is dropped;
+ * anything else is kept as a bare message and counted
+ * (logcat_buf_first_unread()).  Every line kept gets its number.
  */
 void logcat_buf_add(struct logcat_buf *b, const char *line, size_t len);
 

@@ -211,6 +211,7 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 	    l.layout != LOGCAT_TAG_ONLY)) {
 		l.lineno = b->added;
 		b->prefixed++;
+		b->wrapped = false;
 		if (l.layout == LOGCAT_LONG) {
 			/* Its message is on the lines that follow. */
 			b->in_long = true;
@@ -292,7 +293,6 @@ logcat_buf_rejects(const struct logcat_buf *b)
 {
 	return b->rejects;
 }
-
 
 const char *
 logcat_buf_first_unread(const struct logcat_buf *b, size_t *lineno)

@@ -27,6 +27,8 @@
 
 /* The kernel keeps the last 15 bytes of a long process name (comm). */
 #define COMM_MAX 15
+/* The Displayed activities whose windows may name the app's pid. */
+#define MAX_ACTS 16
 
 struct named {
 	int pid;
@@ -305,7 +307,8 @@ view_root_activity(const struct logcat_line *l, size_t *n)
 static void
 infer(struct logpid *p, const struct logcat_line *lines, size_t nr)
 {
-	size_t k = strlen(p->package);
+	const char *acts[MAX_ACTS];
+	size_t k = strlen(p->package), act_len[MAX_ACTS], nr_acts = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
@@ -317,23 +320,24 @@ infer(struct logpid *p, const struct logcat_line *lines, size_t nr)
 			learn(p, l->pid, p->package, k, "lines tagged with "
 			    "its package name");
 	}
-	for (size_t i = 0; i < nr && !p->nr_app; i++) {
-		const char *act, *vr;
-		size_t n, vn;
+	/* The activities Displayed names, then the windows they drew. */
+	for (size_t i = 0; i < nr && !p->nr_app && nr_acts < MAX_ACTS; i++)
+		if (displayed_activity(p, &lines[i], &acts[nr_acts],
+		    &act_len[nr_acts]))
+			nr_acts++;
+	for (size_t i = 0; i < nr && nr_acts; i++) {
+		const struct logcat_line *l = &lines[i];
+		size_t n;
+		const char *act = view_root_activity(l, &n);
 
-		if (!displayed_activity(p, &lines[i], &act, &n))
+		if (!act || l->pid < 0 || has(p->system, p->nr_system, l->pid) ||
+		    logpid_name(p, l->pid))
 			continue;
-		for (size_t j = 0; j < nr; j++) {
-			const struct logcat_line *l = &lines[j];
-
-			vr = view_root_activity(l, &vn);
-			if (vr && vn == n && !memcmp(vr, act, n) &&
-			    l->pid >= 0 && !has(p->system, p->nr_system,
-			    l->pid) && !logpid_name(p, l->pid))
+		for (size_t a = 0; a < nr_acts; a++)
+			if (n == act_len[a] && !memcmp(act, acts[a], n))
 				learn(p, l->pid, p->package, k, "the "
 				    "ViewRootImpl lines of the activity a "
 				    "Displayed line names");
-		}
 	}
 	p->inferred = p->nr_app > 0;
 }
