@@ -20,12 +20,12 @@
  *
  * "launches" (the startup source only) lists every launch in the file in
  * order; the iteration, as in a run, keeps the last.  "notes" say how the
- * input was read (the logcat layouts of its lines) and may be empty.  A parser error
- * (am's "Error: Activity not started") is what fails an iteration in a
- * run, so it shows as "ok": false with the "error" in the iteration, not
- * as an exit status; so is input in no known layout a warning.  Exit 2
- * for an unknown source or a file that cannot be read (the others are
- * still printed).
+ * input was read (the logcat layouts of its lines) and may be empty.  A
+ * parser error (am's "Error: Activity not started") is what fails an
+ * iteration in a run, so it shows as "ok": false with the "error" in the
+ * iteration, not as an exit status; so is input in no known layout a
+ * warning.  Exit 2 for an unknown source or a file that cannot be read
+ * (the others are still printed).
  */
 #include <getopt.h>
 #include <math.h>

@@ -20,9 +20,9 @@
  * package column, ...).  Lines known to be another process's are
  * skipped.  A pid known only from weaker evidence (lines tagged with the
  * package, the ViewRootImpl lines of the activity a Displayed line
- * names) is taken, with a warning saying so.  When nothing tells the app's processes apart, the lines of
- * the one process that printed any are taken as the app's, with a
- * warning; lines of several such processes are all left out, with a
+ * names) is taken, with a warning saying so.  When nothing tells the
+ * app's processes apart, the lines of the one process that printed any
+ * are taken as the app's, with a warning; lines of several such processes are all left out, with a
  * warning naming them, since another app's "Skipped 5874 frames!" must
  * never become the app's block.  Lines that show no process at all (a
  * bare paste, -v tag) are taken as the app's, with a warning.

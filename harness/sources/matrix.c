@@ -5,10 +5,10 @@
  * Matrix has no file output for trace issues: a host sees them only when
  * the app's PluginListener logs them, under a tag of its choosing, one
  * issue per line (matrix_issue.c finds them; matrix_join.c joins the
- * lines of an issue that a paste or a listener spread over several).  Per iteration the logcat
- * hook collects the iteration's issues, drops the second copy that a
- * listener chain logs (the sample app logs every issue twice), and puts
- * the rest into the iteration (matrix_apply.c).
+ * lines of an issue that a paste or a listener spread over several).
+ * Per iteration the logcat hook collects the iteration's issues, drops
+ * the second copy that a listener chain logs (the sample app logs every
+ * issue twice), and puts the rest into the iteration (matrix_apply.c).
  *
  * Per run, prepare loads source_options.method_mapping, if set, and
  * finish warns when not one Matrix issue was seen: a configured library
