@@ -27,7 +27,8 @@
  *   tag only    TAG ": " msg     (a grep of a capture, a blog's excerpt;
  *               TAG one word with a capital letter: "ActivityTaskManager")
  *   time, no pid  TIME " %c %s: " msg       (threadtime less its ids)
- *   Eclipse     TIME ": %c/%s(%d): " msg   (Eclipse's DDMS Logcat view)
+ *   Eclipse     TIME ": %c/%s(%d): " msg   (Eclipse's DDMS Logcat view;
+ *               "(%d)" may be missing)
  *
  * `-v color` wraps a line in "ESC[3Nm" ... "ESC[0m"; both are dropped.
  * Epoch and monotonic seconds look alike: 10^9 seconds and more is an
@@ -468,8 +469,11 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 			goto ok;
 		}
 		o = t;
-		if (i + 1 < len && line[i] == ':' && line[i + 1] == ' ' &&
-		    slash_paren(&o, line, len, i + 2)) {
+		if (i + 3 < len && line[i] == ':' && line[i + 1] == ' ' &&
+		    (slash_paren(&o, line, len, i + 2) ||
+		    (lc_is_prio(line[i + 2]) && line[i + 3] == '/' &&
+		    tag_colon(&o, line, len, i + 4, &small)))) {
+			o.prio = line[i + 2];
 			o.layout = LOGCAT_ECLIPSE;
 			goto ok;
 		}

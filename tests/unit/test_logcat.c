@@ -449,6 +449,7 @@ tag_only_lines(void **state)
 		{ "Tag:no blank", NULL },
 		{ "horeographer: Skipped 4 frames!", NULL },
 	};
+	static const char ddms[] = "09-25 23:08:36.101: I/Choreographer: m";
 	struct logcat_line l;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -467,6 +468,13 @@ tag_only_lines(void **state)
 		assert_int_equal(l.pid, -1);
 		assert_int_equal(l.prio, 0);
 	}
+	/* DDMS without its pid is no tag-only line: its time is kept */
+	assert_int_equal(logcat_parse_line(&l, ddms, strlen(ddms)), 0);
+	assert_int_equal(l.layout, LOGCAT_ECLIPSE);
+	assert_field(l.tag, l.tag_len, "Choreographer");
+	assert_int_equal(l.prio, 'I');
+	assert_int_equal(l.pid, -1);
+	assert_false(isnan(l.time_ms));
 }
 
 static const struct CMUnitTest tests[] = {
