@@ -137,9 +137,19 @@ trim_end(const char *s, size_t n)
 	return n;
 }
 
-/* Does the line start another issue rather than go on with this one? */
 static bool
-starts_issue(const struct strbuf *joined, const char *s, size_t n)
+has_machine(const char *s, size_t n)
+{
+	return memmem(s, n, "\"machine\"", 9) != NULL;
+}
+
+/*
+ * Does the line start another issue rather than go on with the object
+ * joined so far (which has a "machine" key when `machine`)?
+ */
+static bool
+starts_issue(const struct strbuf *joined, bool machine, const char *s,
+    size_t n)
 {
 	size_t i = skip_blanks(s, n, 0), end = trim_end(joined->buf,
 	    joined->len);
@@ -147,8 +157,7 @@ starts_issue(const struct strbuf *joined, const char *s, size_t n)
 
 	if (memmem(s, n, "tag[", 4) && memmem(s, n, "]type[", 6))
 		return true;
-	if (memmem(s, n, "\"machine\"", 9) &&
-	    memmem(joined->buf, joined->len, "\"machine\"", 9))
+	if (machine && has_machine(s, n))
 		return true;
 	return i < n && s[i] == '{' && last != ':' && last != ',' &&
 	    last != '[';
@@ -167,6 +176,7 @@ join_object(struct strbuf *out, const struct logcat_line *lines, size_t nr,
 	struct scan sc = { 0, false, false };
 	const struct logcat_line *head = &lines[i];
 	size_t keep, j;
+	bool machine;
 
 	*unclosed = false;
 	if (!scan_text(&sc, head->msg, head->msg_len, true, &keep) ||
@@ -174,15 +184,17 @@ join_object(struct strbuf *out, const struct logcat_line *lines, size_t nr,
 		return false;
 	strbuf_reset(out);
 	strbuf_add(out, head->msg, keep);
+	machine = has_machine(out->buf, out->len);
 	for (j = i + 1; j < nr && j - i < MAX_JOIN_LINES; j++) {
 		const struct logcat_line *l = &lines[j];
 
-		if (!same_entry(head, l) || starts_issue(out, l->msg,
+		if (!same_entry(head, l) || starts_issue(out, machine, l->msg,
 		    l->msg_len))
 			break;
 		scan_text(&sc, l->msg, l->msg_len, false, &keep);
 		strbuf_addch(out, '\n');
 		strbuf_add(out, l->msg, keep);
+		machine = machine || has_machine(l->msg, keep);
 		/* A string does not go on past its line in JSON. */
 		sc.in_string = sc.escape = false;
 		if (!sc.depth) {
