@@ -22,6 +22,14 @@
  *               .mmm may be .uuuuuu (-v usec) or .nnnnnnnnn (-v nsec);
  *               " +0100" may follow a date (-v zone)
  *
+ * Layouts no logcat -v prints but users paste:
+ *
+ *   tag only    TAG ": " msg     (a grep of a capture, a blog's excerpt;
+ *               TAG one word with a capital letter: "ActivityTaskManager")
+ *   time, no pid  TIME " %c %s: " msg       (threadtime less its ids)
+ *   Eclipse     TIME ": %c/%s(%d): " msg   (Eclipse's DDMS Logcat view;
+ *               "(%d)" may be missing)
+ *
  * `-v color` wraps a line in "ESC[3Nm" ... "ESC[0m"; both are dropped.
  * Epoch and monotonic seconds look alike: 10^9 seconds and more is an
  * epoch time (2001 on), less is an uptime (31 years).
@@ -30,6 +38,8 @@
  *
  *   up to 2021  [DATE " " TIME " "] [PID "-" TID "/"] [PKG " "] "%c/" tag
  *               ": " msg        (PKG "?" when unknown)
+ *   1.x         the same, but U+FE55 SMALL COLON "\xef\xb9\x95" (and
+ *               maybe a blank) instead of ": " after the tag
  *   from 2022   [DATE " "] [TIME " "] [PID "-" TID] tag pkg "%c  " msg
  *               in blank-padded columns; the tag may hold blanks and
  *               colons, pkg is one word ("system_process", "pid-123")
@@ -63,6 +73,10 @@ static const char *const layout_names[LOGCAT_NR_LAYOUTS] = {
 	[LOGCAT_STUDIO] = "Android Studio",
 	[LOGCAT_STUDIO_COLUMNS] = "Android Studio (columns)",
 	[LOGCAT_MARKER] = "Android Studio process marker",
+	[LOGCAT_TAG_ONLY] = "tag only",
+	[LOGCAT_TIME_PRIO] = "time and priority, no pid",
+	[LOGCAT_ECLIPSE] = "Eclipse DDMS",
+	[LOGCAT_STUDIO_1] = "Android Studio 1.x",
 };
 
 /* Trim trailing blanks off a tag. */
@@ -100,12 +114,14 @@ body_threadtime(struct logcat_line *o, const char *s, size_t n, size_t i)
 			break;
 		nr++;
 	}
-	if (nr != 2 && nr != 3)
+	if (nr != 0 && nr != 2 && nr != 3)
 		return false;
-	o->pid = lc_id_of(w[nr - 2], len[nr - 2]);
-	o->tid = lc_id_of(w[nr - 1], len[nr - 1]);
-	if (o->pid < 0 || o->tid < 0)
-		return false;
+	if (nr) {
+		o->pid = lc_id_of(w[nr - 2], len[nr - 2]);
+		o->tid = lc_id_of(w[nr - 1], len[nr - 1]);
+		if (o->pid < 0 || o->tid < 0)
+			return false;
+	}
 	o->prio = w[nr][0];
 	tag = s + (i < n ? i + 1 : n);
 	end = (size_t)(s + n - tag);
@@ -120,19 +136,50 @@ body_threadtime(struct logcat_line *o, const char *s, size_t n, size_t i)
 		set_msg(o, s, n, n);
 	}
 	set_tag(o, tag, (size_t)(sep - tag));
-	o->layout = LOGCAT_THREADTIME;
+	o->layout = nr ? LOGCAT_THREADTIME : LOGCAT_TIME_PRIO;
 	return true;
 }
 
-/* "TAG: msg" from s[i] (the tag layouts); false without ": " or ':'. */
-static bool
-tag_colon(struct logcat_line *o, const char *s, size_t n, size_t i)
-{
-	const char *sep = memmem(s + i, n - i, ": ", 2);
+/* Android Studio 1.x's separator after a tag, U+FE55 SMALL COLON. */
+#define SMALL_COLON "\xef\xb9\x95"
+#define SMALL_COLON_LEN 3
 
+/*
+ * The first tag separator in s[i..n): ": " (*sep_len 2), or a small colon
+ * and the blank after it if any (*sep_len 3 or 4); NULL when none.
+ */
+static const char *
+find_separator(const char *s, size_t n, size_t i, size_t *sep_len)
+{
+	const char *colon = memmem(s + i, n - i, ": ", 2);
+	const char *small = memmem(s + i, n - i, SMALL_COLON, SMALL_COLON_LEN);
+
+	if (small && (!colon || small < colon)) {
+		*sep_len = SMALL_COLON_LEN;
+		if (small + SMALL_COLON_LEN < s + n &&
+		    small[SMALL_COLON_LEN] == ' ')
+			(*sep_len)++;
+		return small;
+	}
+	*sep_len = 2;
+	return colon;
+}
+
+/*
+ * "TAG: msg" from s[i] (the tag layouts); false without ": " or ':'.
+ * *small tells whether a small colon (Studio 1.x) ended the tag.
+ */
+static bool
+tag_colon(struct logcat_line *o, const char *s, size_t n, size_t i,
+    bool *small)
+{
+	size_t sep_len;
+	const char *sep = find_separator(s, n, i, &sep_len);
+
+	*small = sep && sep_len > 2;
 	if (sep) {
 		set_tag(o, s + i, (size_t)(sep - (s + i)));
-		set_msg(o, s, n, (size_t)(sep + 2 - s));
+		set_msg(o, s, n, (size_t)(sep + sep_len - s));
 		return true;
 	}
 	if (n > i && s[n - 1] == ':') {
@@ -212,7 +259,7 @@ static bool
 body_studio(struct logcat_line *o, const char *s, size_t n, size_t i,
     bool timed)
 {
-	bool pid = lc_pid_dash_tid(o, s, n, &i), slash = false;
+	bool pid = lc_pid_dash_tid(o, s, n, &i), slash = false, small;
 	size_t start;
 
 	if (pid && i < n && s[i] == '/')
@@ -236,10 +283,10 @@ body_studio(struct logcat_line *o, const char *s, size_t n, size_t i,
 	}
 	i = lc_skip_spaces(s, i, n);
 	if (i + 2 >= n || !lc_is_prio(s[i]) || s[i + 1] != '/' ||
-	    !tag_colon(o, s, n, i + 2))
+	    !tag_colon(o, s, n, i + 2, &small))
 		return false;
 	o->prio = s[i];
-	o->layout = LOGCAT_STUDIO;
+	o->layout = small ? LOGCAT_STUDIO_1 : LOGCAT_STUDIO;
 	return true;
 }
 
@@ -287,6 +334,37 @@ body_columns(struct logcat_line *o, const char *s, size_t n, size_t i,
 	if (end > cols)
 		set_tag(o, s + cols, end - cols);
 	o->layout = LOGCAT_STUDIO_COLUMNS;
+	return true;
+}
+
+/*
+ * "TAG: msg" with no priority: TAG one word of letters, digits and "._$-"
+ * that starts with a letter and holds a capital one, so that a message's
+ * own "key: value" ("type: UI BLOCK", "msg: ...") is not taken for a tag.
+ */
+static bool
+tag_only(struct logcat_line *o, const char *s, size_t n)
+{
+	size_t i = 0, sep_len;
+	bool capital = false;
+
+	if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' &&
+	    s[0] <= 'Z')))
+		return false;
+	for (; i < n; i++) {
+		char c = s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			capital = true;
+		else if (!(lc_is_digit(c) || (c >= 'a' && c <= 'z') ||
+		    (c && strchr("._$-", c))))
+			break;
+	}
+	if (!capital || i < 2 || find_separator(s, n, i, &sep_len) != s + i)
+		return false;
+	set_tag(o, s, i);
+	set_msg(o, s, n, i + sep_len);
+	o->layout = LOGCAT_TAG_ONLY;
 	return true;
 }
 
@@ -369,6 +447,7 @@ int
 logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 {
 	struct logcat_line o;
+	bool small;
 	size_t i;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -387,6 +466,15 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 		if (i < len && line[i] == ' ' &&
 		    slash_paren(&o, line, len, i + 1)) {
 			o.layout = LOGCAT_TIME;
+			goto ok;
+		}
+		o = t;
+		if (i + 3 < len && line[i] == ':' && line[i + 1] == ' ' &&
+		    (slash_paren(&o, line, len, i + 2) ||
+		    (lc_is_prio(line[i + 2]) && line[i + 3] == '/' &&
+		    tag_colon(&o, line, len, i + 4, &small)))) {
+			o.prio = line[i + 2];
+			o.layout = LOGCAT_ECLIPSE;
 			goto ok;
 		}
 		o = t;
@@ -414,11 +502,14 @@ logcat_parse_line(struct logcat_line *out, const char *line, size_t len)
 		goto ok;
 	line_init(&o, line);
 	if (len > 2 && lc_is_prio(line[0]) && line[1] == '/' &&
-	    tag_colon(&o, line, len, 2)) {
+	    tag_colon(&o, line, len, 2, &small)) {
 		o.prio = line[0];
-		o.layout = LOGCAT_TAG;
+		o.layout = small ? LOGCAT_STUDIO_1 : LOGCAT_TAG;
 		goto ok;
 	}
+	line_init(&o, line);
+	if (tag_only(&o, line, len))
+		goto ok;
 	return jg_error_set(JG_EINVAL, "not a logcat line in a known layout");
 ok:
 	*out = o;

@@ -10,17 +10,24 @@
  *
  *	-v monotonic    "  3600.002   901   928 I ActivityManager: msg"
  *	-v threadtime   "11-05 14:22:33.456   901   928 I ActivityManager: m"
- *	  (and its modifiers: year, epoch, usec, nsec, zone, uid)
+ *	  (and its modifiers: year, epoch, usec, nsec, zone, uid; old liblog
+ *	  printed "... I ActivityManager \n\tm", the message on a line)
  *	-v time         "11-05 14:22:33.456 I/ActivityManager(  901): msg"
  *	-v brief        "I/ActivityManager(  901): msg"
  *	-v process      "I(  901) msg  (ActivityManager)"
  *	-v thread       "I(  901:  928) msg"
  *	-v tag          "I/ActivityManager: msg"
+ *	tag only        "ActivityManager: msg" (a grep's or a blog's paste)
+ *	time, no pid    "11-05 14:22:33.456 I ActivityManager: msg"
+ *	Eclipse (DDMS)  "11-05 14:22:33.456: I/ActivityManager(901): msg"
  *	-v long         "[ 11-05 14:22:33.456   901:  928 I/ActivityManager ]"
  *	                 then the message's lines, then a blank line
  *	Studio (old)    "2021-01-13 11:24:41.123 901-928/com.pkg I/Tag: msg"
+ *	Studio 1.x      the same with U+FE55 SMALL COLON after the tag:
+ *	                "... I/Tag\xef\xb9\x95 msg"
  *	Studio (new)    "2023-06-13 14:07:07.443   774-795   ActivityManager
- *	                 system_process   I  msg" (one line, in columns)
+ *	                 system_process   I  msg" (one line, in columns;
+ *	                 a narrow window wraps the message to the next line)
  *	bare            "Displayed com.x/.Main: +710ms" (-v raw, or pasted)
  *
  * Only `-v monotonic` dates a line on the device clock that scene windows
@@ -49,6 +56,10 @@ enum logcat_layout {
 	LOGCAT_STUDIO,		/* Android Studio up to 2021 (Chipmunk) */
 	LOGCAT_STUDIO_COLUMNS,	/* Android Studio from 2022 (Dolphin) */
 	LOGCAT_MARKER,		/* Studio's "PROCESS STARTED (pid) ..." */
+	LOGCAT_TAG_ONLY,	/* "Tag: msg", no priority */
+	LOGCAT_TIME_PRIO,	/* threadtime without its pid and tid */
+	LOGCAT_ECLIPSE,		/* Eclipse's DDMS: "TIME: P/Tag(pid): msg" */
+	LOGCAT_STUDIO_1,	/* Studio 1.x: Studio's with "Tag\uFE55 msg" */
 	LOGCAT_NR_LAYOUTS
 };
 
@@ -77,6 +88,8 @@ struct logcat_line {
 	size_t msg_len;
 	enum logcat_layout layout;
 	bool cont;		/* a later line of the entry above */
+	/* Its 1-based number among the lines of its capture, 0: unknown. */
+	size_t lineno;
 };
 
 /*
@@ -115,11 +128,13 @@ void logcat_buf_free(struct logcat_buf *b);
 /*
  * Copy one line (without its newline) into `b` and read it in the context
  * of the lines before it: a line with a prefix is a line; an indented
- * line after one, or any line inside a `-v long` entry, continues that
- * entry (its prefix copied); a marker is dropped (a Studio process marker
- * kept as a LOGCAT_MARKER line naming the pid's package); a blank line is
- * dropped; anything else is kept as a bare message and counted
- * (logcat_buf_first_unread()).
+ * line after one, or any line inside a `-v long` entry but one with a
+ * time, continues that entry (its prefix copied); the line after a prefix
+ * whose message wrapped (Studio's columns, old threadtime) is its
+ * message; a marker is dropped (a Studio process marker kept as a
+ * LOGCAT_MARKER line naming the pid's package); a blank line is dropped;
+ * anything else is kept as a bare message and counted
+ * (logcat_buf_first_unread()).  Every line kept gets its number.
  */
 void logcat_buf_add(struct logcat_buf *b, const char *line, size_t len);
 

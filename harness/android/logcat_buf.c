@@ -11,8 +11,16 @@
  *                 later line of that entry: it gets the entry's prefix
  *                 (time, pid, tag...) and its text without the leading
  *                 blanks (a tab after them stays: stack frames keep it).
- *   -v long       a header line, then the message's lines as they are,
- *                 then a blank line that ends the entry.
+ *   -v long       a header line, then the message's lines as they are
+ *                 (whatever they look like, but for a line with a
+ *                 time), then a blank line that ends the entry (or the
+ *                 next header, or a timed line: apps that save logs in
+ *                 this layout do not always leave the blank).
+ *   wrapped       Studio's columns in a narrow window: the prefix fills
+ *                 one line and ends at the level letter, the message is
+ *                 the next line (its indent dropped), the entry's later
+ *                 lines are indented as usual.  Old liblog's threadtime
+ *                 did the same on purpose: "TIME PID TID P TAG \n\tmsg".
  *   markers       "--------- beginning of main" is dropped; Studio's
  *                 "---- PROCESS STARTED (19955) for package com.x ----"
  *                 (and ENDED) is kept as a LOGCAT_MARKER line, since it
@@ -51,6 +59,7 @@ struct logcat_buf {
 	size_t long_lines;	/* message lines of the entry so far */
 	const char *first_unread;
 	size_t first_unread_line;
+	bool wrapped;		/* the last line is columns waiting for text */
 };
 
 struct logcat_buf *
@@ -155,6 +164,7 @@ add_continuation(struct logcat_buf *b, const struct logcat_line *head,
 	struct logcat_line l = *head;
 	size_t i = 0;
 
+	l.lineno = b->added;
 	while (!raw && i < len && copy[i] == ' ')
 		i++;
 	l.msg = copy + i;
@@ -175,6 +185,7 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 		len--;
 	if (blank(line, len)) {
 		b->in_long = false;
+		b->wrapped = false;
 		b->rejects++;
 		return;
 	}
@@ -184,12 +195,23 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 	}
 	copy = keep(b, line, len);
 	if (studio_marker(&l, copy, len)) {
+		l.lineno = b->added;
 		push(b, &l);
 		b->head = -1;
+		b->wrapped = false;
 		return;
 	}
-	if (!logcat_parse_line(&l, copy, len)) {
+	/*
+	 * Inside a -v long entry only a line with a time (another header, a
+	 * line of a timed layout) ends it: a message line may look like a
+	 * tag-only or brief line, not start with a date.
+	 */
+	if (!logcat_parse_line(&l, copy, len) && (!b->in_long ||
+	    !isnan(l.time_ms)) && (!b->wrapped ||
+	    l.layout != LOGCAT_TAG_ONLY)) {
+		l.lineno = b->added;
 		b->prefixed++;
+		b->wrapped = false;
 		if (l.layout == LOGCAT_LONG) {
 			/* Its message is on the lines that follow. */
 			b->in_long = true;
@@ -201,9 +223,33 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 		b->in_long = false;
 		push(b, &l);
 		b->head = (long)b->nr - 1;
+		/*
+		 * A columns prefix alone: its message wraps to the next line;
+		 * so does old threadtime's, "TIME PID TID P TAG " then a tab.
+		 */
+		b->wrapped = !l.msg_len && (l.layout == LOGCAT_STUDIO_COLUMNS ||
+		    (l.layout == LOGCAT_THREADTIME && copy[len - 1] == ' ' &&
+		    l.tag && l.tag[l.tag_len] != ':'));
 		return;
 	}
 	jg_error_clear();
+	if (b->wrapped) {
+		struct logcat_line *h = &b->lines[b->head];
+		size_t i = 0;
+
+		/* The format's own tab, or the window's indent. */
+		if (h->layout == LOGCAT_THREADTIME && copy[0] == '\t')
+			i = 1;
+		else
+			while (i < len && copy[i] == ' ')
+				i++;
+		h->msg = copy + i;
+		h->msg_len = len - i;
+		b->wrapped = false;
+		b->prefixed++;
+		return;
+	}
+	b->wrapped = false;
 	if (b->in_long) {
 		add_continuation(b, &b->long_head, copy, len, true,
 		    !b->long_lines++);
@@ -220,6 +266,7 @@ logcat_buf_add(struct logcat_buf *b, const char *line, size_t len)
 	l.msg = copy;
 	l.msg_len = len;
 	l.layout = LOGCAT_BARE;
+	l.lineno = b->added;
 	push(b, &l);
 	b->head = -1;
 	if (!b->first_unread) {

@@ -27,6 +27,8 @@
 
 /* The kernel keeps the last 15 bytes of a long process name (comm). */
 #define COMM_MAX 15
+/* The Displayed activities whose windows may name the app's pid. */
+#define MAX_ACTS 16
 
 struct named {
 	int pid;
@@ -42,6 +44,7 @@ struct logpid {
 	size_t nr_system, alloc_system;
 	struct named *names;
 	size_t nr_names, alloc_names;
+	bool inferred;		/* the app's pids are from weak evidence */
 };
 
 static bool
@@ -254,6 +257,91 @@ name_tag(struct logpid *p, const struct logcat_line *l)
 		    "process name");
 }
 
+/*
+ * The activity "Displayed PKG/ACT: +1s2ms" names, as its simple class
+ * name (the part after the last '.'): into *name, *n; false when the line
+ * is no Displayed line of the app.
+ */
+static bool
+displayed_activity(const struct logpid *p, const struct logcat_line *l,
+    const char **name, size_t *n)
+{
+	static const char head[] = "Displayed ";
+	size_t k = strlen(p->package), i = sizeof(head) - 1, end;
+
+	if ((l->tag && !tag_is(l, "ActivityManager") &&
+	    !tag_is(l, "ActivityTaskManager")) || l->msg_len < i + k + 2 ||
+	    memcmp(l->msg, head, i) || memcmp(l->msg + i, p->package, k) ||
+	    l->msg[i + k] != '/')
+		return false;
+	end = name_end(l->msg, l->msg_len, i + k + 1, ": ");
+	for (i = end; i > 0 && l->msg[i - 1] != '.' && l->msg[i - 1] != '/';)
+		i--;
+	*name = l->msg + i;
+	*n = end - i;
+	return *n > 0;
+}
+
+/* "ViewRootImpl[ACT]" or "ViewRootImpl@1a2b[ACT]": the ACT, or NULL. */
+static const char *
+view_root_activity(const struct logcat_line *l, size_t *n)
+{
+	static const char head[] = "ViewRootImpl";
+	size_t i = sizeof(head) - 1;
+	const char *open;
+
+	if (!l->tag || l->tag_len < i + 3 || memcmp(l->tag, head, i) ||
+	    l->tag[l->tag_len - 1] != ']')
+		return NULL;
+	open = memchr(l->tag + i, '[', l->tag_len - i);
+	if (!open || (open != l->tag + i && l->tag[i] != '@'))
+		return NULL;
+	*n = (size_t)(l->tag + l->tag_len - 1 - (open + 1));
+	return open + 1;
+}
+
+/*
+ * Nothing named the app's process: take the pids of its weaker evidence
+ * (logpid.h), and say they are inferred.
+ */
+static void
+infer(struct logpid *p, const struct logcat_line *lines, size_t nr)
+{
+	const char *acts[MAX_ACTS];
+	size_t k = strlen(p->package), act_len[MAX_ACTS], nr_acts = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct logcat_line *l = &lines[i];
+
+		if (l->pid >= 0 && l->tag && l->tag_len == k &&
+		    !memcmp(l->tag, p->package, k) &&
+		    !has(p->system, p->nr_system, l->pid) &&
+		    !logpid_name(p, l->pid))
+			learn(p, l->pid, p->package, k, "lines tagged with "
+			    "its package name");
+	}
+	/* The activities Displayed names, then the windows they drew. */
+	for (size_t i = 0; i < nr && !p->nr_app && nr_acts < MAX_ACTS; i++)
+		if (displayed_activity(p, &lines[i], &acts[nr_acts],
+		    &act_len[nr_acts]))
+			nr_acts++;
+	for (size_t i = 0; i < nr && nr_acts; i++) {
+		const struct logcat_line *l = &lines[i];
+		size_t n;
+		const char *act = view_root_activity(l, &n);
+
+		if (!act || l->pid < 0 || has(p->system, p->nr_system, l->pid) ||
+		    logpid_name(p, l->pid))
+			continue;
+		for (size_t a = 0; a < nr_acts; a++)
+			if (n == act_len[a] && !memcmp(act, acts[a], n))
+				learn(p, l->pid, p->package, k, "the "
+				    "ViewRootImpl lines of the activity a "
+				    "Displayed line names");
+	}
+	p->inferred = p->nr_app > 0;
+}
+
 void
 logpid_scan(struct logpid *p, const struct logcat_line *lines, size_t nr)
 {
@@ -284,6 +372,14 @@ logpid_scan(struct logpid *p, const struct logcat_line *lines, size_t nr)
 		}
 		name_tag(p, l);
 	}
+	if (!p->nr_app && p->package)
+		infer(p, lines, nr);
+}
+
+bool
+logpid_inferred(const struct logpid *p)
+{
+	return p->inferred;
 }
 
 enum logpid_owner

@@ -20,10 +20,20 @@
  * Processes named for another package, and the activity manager's own
  * (system_server), are known not to be the app.  A process "PKG:name" is
  * one of the app's.
+ *
+ * When none of that names the app's process, weaker evidence does (the
+ * pid is then "inferred", and a source that counts on it says so):
+ *
+ *	a line tagged with the whole package name (an app's own
+ *	Log.d(BuildConfig.APPLICATION_ID, ...), or a newer ART's tag)
+ *	ViewRootImpl[Main] (or ViewRootImpl@1a2b[Main]) lines of an
+ *	activity that a "Displayed PKG/.Main" line names: only the
+ *	activity's own process draws its window
  */
 #ifndef JG_LOGPID_H
 #define JG_LOGPID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct logcat_line;
@@ -59,6 +69,9 @@ enum logpid_owner logpid_owner(const struct logpid *p,
  */
 size_t logpid_app(const struct logpid *p, const int **pids,
     const char **how);
+
+/* Whether the app's pids known came from the weaker evidence above. */
+bool logpid_inferred(const struct logpid *p);
 
 /* The process name the log gave `pid`, or NULL.  Borrowed. */
 const char *logpid_name(const struct logpid *p, int pid);

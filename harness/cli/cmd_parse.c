@@ -16,15 +16,17 @@
  *	[ { "file": "dump.txt", "source": "gfxinfo",
  *	    "iteration": { ...as in results.json... },
  *	    "launches": [ { "activity": "pkg/.Act", "startup": {...} } ],
- *	    "warnings": [ "message", ... ] } ]
+ *	    "warnings": [ "message", ... ],
+ *	    "notes": [ "'dump.txt': logcat layouts: threadtime (40 lines)" ] } ]
  *
  * "launches" (the startup source only) lists every launch in the file in
- * order; the iteration, as in a run, keeps the last.  A parser error
- * (am's "Error: Activity not started") is what fails an iteration in a
- * run, so it shows as "ok": false with the "error" in the iteration, not
- * as an exit status; so is input in no known layout a warning.  Exit 2
- * for an unknown source or a file that cannot be read (the others are
- * still printed).
+ * order; the iteration, as in a run, keeps the last.  "notes" say how the
+ * input was read (the logcat layouts of its lines) and may be empty.  A
+ * parser error (am's "Error: Activity not started") is what fails an
+ * iteration in a run, so it shows as "ok": false with the "error" in the
+ * iteration, not as an exit status; so is input in no known layout a
+ * warning.  Exit 2 for an unknown source or a file that cannot be read
+ * (the others are still printed).
  */
 #include <getopt.h>
 #include <math.h>
@@ -42,6 +44,7 @@
 #include "results.h"
 #include "source.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "textenc.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -73,8 +76,8 @@ static const char options[] =
 	"FILE may be UTF-8, with or without a BOM, or UTF-16; logs in any\n"
 	"logcat -v layout or as Android Studio copies them.\n"
 	"Prints a JSON array, one object per FILE: file, source, the\n"
-	"iteration as results.json holds it, every launch (startup), and\n"
-	"warnings.\n"
+	"iteration as results.json holds it, every launch (startup),\n"
+	"warnings, and notes (the log layouts seen).\n"
 	"Exit status: 0 parsed (a failed launch shows as \"ok\": false,\n"
 	"input in no known layout as a warning), 2 unknown source or\n"
 	"unreadable file.\n";
@@ -152,6 +155,7 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 	struct rs_scenario *scn = results_add_scenario(r, "parse");
 	struct rs_iteration *it = rs_scenario_add_iteration(scn, false);
 	struct source_launches launches = { NULL, 0, 0 };
+	struct strlist notes = STRLIST_INIT;
 	struct source_ctx ctx = {
 		.cfg = o->cfg,
 		.package = o->app ? o->app : o->cfg ? o->cfg->app : NULL,
@@ -163,6 +167,7 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 		.app_pids = o->pids,
 		.nr_app_pids = o->nr_pids,
 		.launches = &launches,
+		.notes = &notes,
 	};
 	struct strbuf conv = STRBUF_INIT;
 	const char *text;
@@ -193,6 +198,11 @@ parse_one(struct jsonw *w, const struct parse_opts *o, const char *file,
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		jsonw_str(w, NULL, r->warnings[i].message);
 	jsonw_close(w, ']');
+	jsonw_open(w, "notes", '[');
+	for (size_t i = 0; i < notes.nr; i++)
+		jsonw_str(w, NULL, notes.items[i]);
+	jsonw_close(w, ']');
+	strlist_release(&notes);
 	jsonw_close(w, '}');
 	results_free(r);
 }

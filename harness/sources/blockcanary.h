@@ -46,9 +46,9 @@ struct bc_log {
 	struct bc_sample *samples;
 	size_t nr_samples, alloc_samples;
 	/*
-	 * The file was cut (it ends without its closing blank lines, and
-	 * its last sample short of the main thread's root frame), or a cap
-	 * was reached.
+	 * The file was cut (it has no stack section, or it ends inside it:
+	 * on a sample time without frames, or inside a frame's line), or a
+	 * cap was reached.
 	 */
 	bool truncated;
 	bool capped;		/* a cap was reached */

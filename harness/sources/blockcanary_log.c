@@ -36,13 +36,15 @@
  *
  * "stack" is the last key: once it is seen every line is a sample time,
  * a frame or blank, whatever it contains, so a frame holding " = " cannot
- * pose as a key.  A file that does not end in the blank lines that close
- * it (at least two after the last sample's own), or that stops before
- * `stack`, is marked truncated; so is one that reaches the caps of
- * blockcanary.h.  A file whose last sample still reaches the main
- * thread's root frame (a static `main`: ZygoteInit.main,
- * ActivityThread.main...) is whole although its closing blank lines are
- * gone: a paste loses them, and no frame was lost.
+ * pose as a key.  Whether the file is whole is read from the format:
+ * BlockCanary writes the file itself, whole entries of whole lines (no
+ * logcat entry limit applies), and an entry is complete once its stack
+ * section is.  A file that stops before `stack`, or whose last sample
+ * has no frame, or whose last frame is cut (Java prints every frame
+ * "class.method(...)", so a frame line not ending in ')' lost its end),
+ * is marked truncated; so is one that reaches the caps of blockcanary.h.
+ * The closing blank lines are not asked for: a paste or a copy from the
+ * app's screen loses them, and no frame with them.
  *
  * Times carry no year and no zone: they are the device's local time.
  * They are placed in the year nearest to a reference (the device's own
@@ -456,23 +458,22 @@ line_in(struct parser *p, const char *line, size_t len)
 }
 
 /*
- * Does the sample reach the bottom of the main thread, a static `main`
- * (ZygoteInit.main, ActivityThread.main, XposedBridge.main...)?  Then no
- * frame of it was lost, whatever happened to the file after it.
+ * Does the (last) sample hold frames, the last of them whole?  A Java
+ * frame always ends in ')': "(File.java:12)", "(Native Method)".
  */
 static bool
-reaches_root(const struct bc_sample *s)
+whole_frames(const struct bc_sample *s)
 {
-	const char *f, *paren;
+	const char *f;
 	size_t n;
 
 	if (!s || !s->frames.nr)
 		return false;
 	f = s->frames.items[s->frames.nr - 1];
-	paren = strchr(f, '(');
-	n = paren ? (size_t)(paren - f) : 0;
-	return n > 5 && !memcmp(f + n - 5, ".main", 5) &&
-	    f[strlen(f) - 1] == ')';
+	n = strlen(f);
+	while (n && (f[n - 1] == ' ' || f[n - 1] == '\t'))
+		n--;
+	return n && f[n - 1] == ')';
 }
 
 int
@@ -499,14 +500,8 @@ bc_log_parse(struct bc_log *log, const char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!p.seen[required[i]])
 			problem(&p, "no '%s' key", required_names[i]);
-	/*
-	 * The last sample ends with a blank line and the file with two more;
-	 * a file cut short has fewer, and so has a paste that lost them: its
-	 * last sample still reaches the main thread's root frame.
-	 */
-	if (!p.seen[K_STACK] || p.capped || ((p.blanks < 2 ||
-	    buf[len - 1] != '\n') && !reaches_root(log->nr_samples ?
-	    &log->samples[log->nr_samples - 1] : NULL)))
+	if (!p.seen[K_STACK] || p.capped || !whole_frames(log->nr_samples ?
+	    &log->samples[log->nr_samples - 1] : NULL))
 		log->truncated = true;
 	log->capped = p.capped;
 	return 0;

@@ -11,10 +11,14 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture.h"
 #include "error.h"
 #include "source_warn.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "logcat.h"
 #include "logpid.h"
@@ -85,6 +89,82 @@ capture_warn_nothing(const struct source_ctx *ctx, const char *src,
 		    "");
 }
 
+/* How much of an unplaced line a warning quotes. */
+#define QUOTE_MAX 80
+
+/*
+ * A line of `am start -W` output (startup.c reads it from the text),
+ * often saved with a log: not a log line, neither a layout nor unplaced.
+ * "Status: ok" reads as a tag-only line of tag "Status".
+ */
+static bool
+am_output(const struct logcat_line *l)
+{
+	static const char *const heads[] = { "Starting: ", "Status: ",
+	    "LaunchState: ", "Activity: ", "ThisTime: ", "TotalTime: ",
+	    "WaitTime: ", "Warning: Activity not started", "Error: " };
+	const char *s = l->layout == LOGCAT_TAG_ONLY ? l->tag : l->msg;
+	size_t n = (size_t)(l->msg + l->msg_len - s);
+
+	if (l->layout != LOGCAT_BARE && l->layout != LOGCAT_TAG_ONLY)
+		return false;
+	if (n == 8 && !memcmp(s, "Complete", 8))
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (n >= strlen(heads[i]) && !memcmp(s, heads[i],
+		    strlen(heads[i])))
+			return true;
+	return false;
+}
+
+void
+capture_report(const struct source_ctx *ctx, const char *src,
+    const char *name, const struct logcat_buf *log,
+    bool (*placed)(void *arg, const struct logcat_line *l), void *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct logcat_line *lines, *first = NULL;
+	size_t nr, count[LOGCAT_NR_LAYOUTS] = { 0 }, entries = 0;
+	size_t unplaced = 0;
+	const char *sep = "";
+
+	/* Entries, not lines: a continuation is its entry's. */
+	lines = logcat_buf_lines(log, &nr);
+	for (size_t i = 0; i < nr; i++) {
+		if (lines[i].cont || am_output(&lines[i]))
+			continue;
+		count[lines[i].layout]++;
+		entries++;
+		if (lines[i].layout != LOGCAT_BARE ||
+		    (placed && placed(arg, &lines[i])))
+			continue;
+		if (!unplaced++)
+			first = &lines[i];
+	}
+	for (int k = 0; k < LOGCAT_NR_LAYOUTS; k++) {
+		if (!count[k])
+			continue;
+		strbuf_addf(&sb, "%s%s (%zu line%s)", sep,
+		    logcat_layout_name(k), count[k], count[k] == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (ctx->notes && entries)
+		strlist_addf(ctx->notes, "'%s': logcat layouts: %s", name,
+		    sb.buf);
+	strbuf_reset(&sb);
+	/* Without a line in a layout, every line is a message: no news. */
+	if (unplaced && count[LOGCAT_BARE] < entries) {
+		utf8_add_printable(&sb, first->msg, first->msg_len > QUOTE_MAX ?
+		    QUOTE_MAX : first->msg_len, 0);
+		source_warn(ctx, NULL, src, "'%s': %zu line%s in no logcat "
+		    "layout jankgate knows, read as bare messages (no time, "
+		    "process or tag); the first is line %zu: '%s%s'", name,
+		    unplaced, unplaced == 1 ? "" : "s", first->lineno, sb.buf,
+		    first->msg_len > QUOTE_MAX ? "..." : "");
+	}
+	strbuf_release(&sb);
+}
+
 int
 capture_count_prepare(struct source_ctx *ctx)
 {
@@ -134,6 +214,7 @@ capture_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	ctx->state = &st;
 	rc = logcat(ctx, lines, nr);
 	ctx->state = saved;
+	capture_report(ctx, src, name, log, NULL, NULL);
 	if (!rc && !st.lines)
 		capture_warn_nothing(ctx, src, name, len, unread, what);
 	free(unread);

@@ -17,6 +17,7 @@
 #ifndef JG_CAPTURE_H
 #define JG_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct logcat_buf;
@@ -65,6 +66,20 @@ struct logcat_buf *capture_read(const char *buf, size_t len, char **unread);
  */
 void capture_warn_nothing(const struct source_ctx *ctx, const char *src,
     const char *name, size_t len, const char *unread, const char *what);
+
+/*
+ * Say how capture `name` was read into `log`, for `jankgate parse`: a
+ * note in ctx->notes (when set) naming the layouts of its lines, and a
+ * warning of source `src` when a capture whose lines have a prefix also
+ * holds lines in no known layout (read as bare messages), counting them
+ * and quoting the first.  `am start -W` output, often saved with a log,
+ * counts as neither.  `placed` (NULL: none) tells which bare lines the
+ * source read as part of something of its own (a Matrix issue's later
+ * lines), which are not unplaced; `arg` is passed to it.
+ */
+void capture_report(const struct source_ctx *ctx, const char *src,
+    const char *name, const struct logcat_buf *log,
+    bool (*placed)(void *arg, const struct logcat_line *l), void *arg);
 
 /*
  * The run state of a source that reads only logcat lines: how many lines

@@ -4,10 +4,11 @@
  *
  * Matrix has no file output for trace issues: a host sees them only when
  * the app's PluginListener logs them, under a tag of its choosing, one
- * issue per line (matrix_issue.c finds them).  Per iteration the logcat
- * hook collects the iteration's issues, drops the second copy that a
- * listener chain logs (the sample app logs every issue twice), and puts
- * the rest into the iteration (matrix_apply.c).
+ * issue per line (matrix_issue.c finds them; matrix_join.c joins the
+ * lines of an issue that a paste or a listener spread over several).
+ * Per iteration the logcat hook collects the iteration's issues, drops
+ * the second copy that a listener chain logs (the sample app logs every
+ * issue twice), and puts the rest into the iteration (matrix_apply.c).
  *
  * Per run, prepare loads source_options.method_mapping, if set, and
  * finish warns when not one Matrix issue was seen: a configured library
@@ -15,8 +16,9 @@
  * that does not log.
  *
  * `jankgate parse matrix FILE` reads a saved logcat capture in any
- * layout (logcat.h) or bare issue lines, and makes one scene per app
- * scene (activity) that Matrix names.
+ * layout (logcat.h), bare issues in any JSON formatting (several a file,
+ * "//" notes between their lines), or the sample's ParseIssueUtil print,
+ * and makes one scene per app scene (activity) that Matrix names.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@
 #include "results.h"
 #include "source.h"
 #include "source_warn.h"
+#include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -112,27 +115,64 @@ struct issue_list {
 	size_t nr, alloc;
 };
 
-static void
-issue_list_scan(struct issue_list *l, const char *msg, size_t len,
-    double mono_ms)
+/*
+ * Every issue of one message (a JSON array or a paste may hold several);
+ * returns how many.
+ */
+static size_t
+issue_list_scan(struct issue_list *l, const struct mx_msg *m)
 {
-	XALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	if (mx_issue_find(&l->v[l->nr], msg, len, mono_ms))
+	const char *s = m->s;
+	size_t n = m->n, found = 0;
+
+	for (;; found++) {
+		struct mx_issue *is;
+
+		XALLOC_GROW(l->v, l->nr + 1, l->alloc);
+		is = &l->v[l->nr];
+		if (!mx_issue_find(is, s, n, m->line->mono_ms))
+			return found;
+		/* A paste's end, or text that is not JSON, ended it. */
+		if (m->unclosed && !is->json.complete)
+			is->cut = is->unclosed = true;
+		is->line_len = m->n + m->line->tag_len;
 		l->nr++;
+		if (!is->end || is->end >= n)
+			return found + 1;
+		s += is->end;
+		n -= is->end;
+	}
 }
 
-/* The issues of the lines, but those another app's process printed. */
+/*
+ * The issues of the lines (joined where one spans several, `m`), but
+ * those another app's process printed.
+ */
 static void
 scan_lines(const struct source_ctx *ctx, struct issue_list *l,
-    const struct logcat_line *lines, size_t nr)
+    const struct logcat_line *lines, size_t nr, struct mx_msgs *m)
 {
 	struct logpid *p = capture_app_pids(ctx, lines, nr);
 
-	for (size_t i = 0; i < nr; i++)
-		if (logpid_owner(p, &lines[i]) != LOGPID_OTHER)
-			issue_list_scan(l, lines[i].msg, lines[i].msg_len,
-			    lines[i].mono_ms);
+	mx_join(m, lines, nr);
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct mx_msg *x = &m->v[i];
+
+		/* A bare line that held an issue is placed: it is one. */
+		if (logpid_owner(p, x->line) != LOGPID_OTHER &&
+		    issue_list_scan(l, x) && x->nr_lines == 1)
+			m->used[x->line - lines] = true;
+	}
 	logpid_free(p);
+}
+
+/* capture_report()'s test: a line that is (part of) an issue. */
+static bool
+joined_line(void *arg, const struct logcat_line *l)
+{
+	const struct mx_msgs *m = arg;
+
+	return m->used[l - m->lines];
 }
 
 /* Apply every issue of `l` and free them; returns how many there were. */
@@ -163,13 +203,15 @@ matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 {
 	struct issue_list l = { NULL, 0, 0 };
 	struct matrix_state *st;
+	struct mx_msgs m;
 	struct mx_apply a;
 	int ret;
 
 	if (!ctx->state && (ret = matrix_prepare(ctx)))
 		return ret;
 	st = ctx->state;
-	scan_lines(ctx, &l, lines, nr);
+	scan_lines(ctx, &l, lines, nr, &m);
+	mx_msgs_release(&m);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;
@@ -199,6 +241,7 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	struct matrix_state *st = ctx->state, *own = NULL;
 	const struct logcat_line *lines;
 	struct logcat_buf *log;
+	struct mx_msgs m;
 	struct mx_apply a;
 	char *unread;
 	size_t found, nr;
@@ -212,7 +255,7 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	/* Lines of any layout; text in none is read as bare messages. */
 	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
-	scan_lines(ctx, &l, lines, nr);
+	scan_lines(ctx, &l, lines, nr, &m);
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
 	a.it = ctx->it;
@@ -226,6 +269,13 @@ matrix_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	if (!found)
 		capture_warn_nothing(ctx, "matrix", name, len, unread,
 		    "Matrix issue");
+	capture_report(ctx, "matrix", name, log, joined_line, &m);
+	if (ctx->notes && (m.nr_json || m.nr_util))
+		strlist_addf(ctx->notes, "'%s': messages over several lines: "
+		    "%zu JSON object%s (pretty-printed or annotated), %zu "
+		    "ParseIssueUtil print%s", name, m.nr_json, m.nr_json == 1 ?
+		    "" : "s", m.nr_util, m.nr_util == 1 ? "" : "s");
+	mx_msgs_release(&m);
 	free(unread);
 	logcat_buf_free(log);
 	state_free(own);

@@ -106,7 +106,21 @@ warn_cut(const struct mx_apply *a, const struct mx_issue *is,
 	if (!is->cut)
 		return;
 	/* Device strings of any length: the warning shows a bounded part. */
-	if (used)
+	if (is->unclosed)
+		source_warn(a->ctx, sc, "matrix", "%.40s%s%.40s issue's JSON "
+		    "does not close: the lines after it go on with it but "
+		    "end first (a paste cut short?): %s",
+		    is->tag_name ? is->tag_name : "Matrix", what ? " " : "",
+		    what ? what : "", used ? "kept as far as it parses" :
+		    "nothing usable, ignored");
+	else if (is->line_len < MX_LOGCAT_CUT_MIN)
+		source_warn(a->ctx, sc, "matrix", "%.40s%s%.40s issue ends "
+		    "before its JSON closes, on a line of %zu bytes, short of "
+		    "logcat's 4 KB entry limit (cut when saved or pasted?): %s",
+		    is->tag_name ? is->tag_name : "Matrix", what ? " " : "",
+		    what ? what : "", is->line_len, used ? "kept as far as it "
+		    "parses" : "nothing usable, ignored");
+	else if (used)
 		source_warn(a->ctx, sc, "matrix", "%.40s%s%.40s issue cut at "
 		    "the logcat entry limit: kept as far as it parses",
 		    is->tag_name ? is->tag_name : "Matrix",

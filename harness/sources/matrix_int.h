@@ -3,6 +3,7 @@
  * TraceCanary, docs/formats.md §1), private to harness/sources/matrix*.c.
  *
  *   matrix_json.c   a JSON reader that keeps what it read of a cut object
+ *   matrix_join.c   the lines an issue spans, joined into one message
  *   matrix_issue.c  finding issues in log messages, one struct mx_issue
  *   matrix_apply.c  issues into the results model: fps, blocks, startup
  *   matrix_stack.c  threadStack strings in each of their styles
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct logcat_line;
 struct methodmap;
 struct rs_iteration;
 struct source_ctx;
@@ -73,6 +75,39 @@ double mx_json_number(const struct mx_json *j, const char *key);
 const char *mx_json_string(const struct mx_json *j, const char *key);
 int mx_json_bool(const struct mx_json *j, const char *key);
 
+/* ---- matrix_join.c ---- */
+
+/* One message to look for issues in: a line's, or lines joined. */
+struct mx_msg {
+	const struct logcat_line *line;	/* its first line */
+	const char *s;			/* the text, not NUL-terminated */
+	size_t n;
+	char *text;			/* owned, when joined */
+	size_t nr_lines;		/* lines it spans */
+	bool util;			/* a ParseIssueUtil print */
+	/*
+	 * An object opened on the line and the lines after it went on with
+	 * it, but it never closed: a paste cut short, not a logcat cut.
+	 */
+	bool unclosed;
+};
+
+struct mx_msgs {
+	struct mx_msg *v;
+	size_t nr, alloc;
+	const struct logcat_line *lines;	/* what it was made of */
+	bool *used;		/* per line: joined, or (matrix.c) an issue */
+	size_t nr_json, nr_util;	/* messages joined, of each kind */
+};
+
+/*
+ * The messages of `lines`: each line's own, but where an issue spans
+ * several (pretty-printed or annotated JSON, the sample's ParseIssueUtil
+ * print) one message of them all.  Free with mx_msgs_release().
+ */
+void mx_join(struct mx_msgs *out, const struct logcat_line *lines, size_t nr);
+void mx_msgs_release(struct mx_msgs *m);
+
 /* ---- matrix_issue.c ---- */
 
 /* The trace issue tags (docs/formats.md §1.1), and everything else. */
@@ -92,7 +127,12 @@ struct mx_issue {
 	size_t content_len;
 	struct mx_json json;
 	bool cut;		/* the line ended before the issue did */
+	bool unclosed;		/* ... and it was a paste, not logcat (mx_msg) */
+	/* The bytes of its line's tag and message: logcat cuts at 4 KB. */
+	size_t line_len;
 	bool duplicate;		/* a second listener's copy of another */
+	/* Bytes of the message through the issue, when it is whole. */
+	size_t end;
 };
 
 /*
@@ -116,6 +156,13 @@ void mx_issue_release(struct mx_issue *is);
  * longer one is kept.
  */
 void mx_issue_mark_duplicates(struct mx_issue *v, size_t nr);
+
+/*
+ * A line of fewer bytes (tag and message) than this was not cut by
+ * logcat, whose entries hold 4068 bytes of priority, tag and message
+ * (4076 before API 24), tags longer than 250 bytes aside.
+ */
+#define MX_LOGCAT_CUT_MIN 3800
 
 /* ---- matrix_apply.c ---- */
 

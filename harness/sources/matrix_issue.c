@@ -97,7 +97,8 @@ header_field(const char *p, const char *end, const char *word,
 	return v;
 }
 
-static void
+/* The content at p; where its object closed, or NULL when it did not. */
+static const char *
 set_content(struct mx_issue *is, const char *p, const char *end)
 {
 	mx_json_parse(&is->json, p, (size_t)(end - p));
@@ -109,6 +110,7 @@ set_content(struct mx_issue *is, const char *p, const char *end)
 	memcpy(is->content, p, is->content_len);
 	is->content[is->content_len] = '\0';
 	is->cut = is->cut || is->json.cut;
+	return is->json.complete ? end : NULL;
 }
 
 /*
@@ -116,7 +118,8 @@ set_content(struct mx_issue *is, const char *p, const char *end)
  * is one, cut or not.
  */
 static int
-find_tostring(struct mx_issue *is, const char *p, const char *end)
+find_tostring(struct mx_issue *is, const char *p, const char *end,
+    const char **stop)
 {
 	const char *v, *vend, *key, *kend, *c = NULL;
 	int cut = 0;
@@ -152,21 +155,24 @@ find_tostring(struct mx_issue *is, const char *p, const char *end)
 	}
 	if (c - key != 4 || memcmp(key, "null", 4))
 		is->key = xstrndup(key, (size_t)(c - key));
-	set_content(is, c + 10, end);
+	*stop = set_content(is, c + 10, end);
 	/* Without the closing ']' the line was cut, if only just. */
 	if (is->json.complete && (c + 10 + is->json.end == end ||
 	    c[10 + is->json.end] != ']'))
 		is->cut = true;
+	else if (*stop)
+		(*stop)++;
 	return 1;
 }
 
 /* A bare object from `p` ('{'); 1 when it is a Matrix trace issue. */
 static int
-find_bare(struct mx_issue *is, const char *p, const char *end)
+find_bare(struct mx_issue *is, const char *p, const char *end,
+    const char **stop)
 {
 	const char *name;
 
-	set_content(is, p, end);
+	*stop = set_content(is, p, end);
 	name = mx_json_string(&is->json, "tag");
 	if (name) {
 		is->tag = tag_of(name);
@@ -181,28 +187,72 @@ find_bare(struct mx_issue *is, const char *p, const char *end)
 	return 1;
 }
 
+static const char *
+skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+/* "\"KEY\"" then a colon, blanks around it allowed: past it, or NULL. */
+static const char *
+after_key(const char *p, const char *end, const char *key)
+{
+	if (expect(p, end, key) <= 0)
+		return NULL;
+	p = skip_ws(p + strlen(key), end);
+	if (p >= end || *p != ':')
+		return NULL;
+	return skip_ws(p + 1, end);
+}
+
+/* "tag": "Trace_..." anywhere from p, in any formatting. */
+static bool
+has_trace_tag(const char *p, const char *end)
+{
+	while ((p = memmem(p, (size_t)(end - p), "\"tag\"", 5))) {
+		const char *v = after_key(p, end, "\"tag\"");
+
+		if (v && expect(v, end, "\"Trace_") > 0)
+			return true;
+		p += 5;
+	}
+	return false;
+}
+
+/* An object at p ('{') whose first key is "machine". */
+static bool
+opens_with_machine(const char *p, const char *end)
+{
+	return after_key(skip_ws(p + 1, end), end, "\"machine\"") != NULL;
+}
+
 int
 mx_issue_find(struct mx_issue *out, const char *msg, size_t len,
     double mono_ms)
 {
-	const char *end = msg + len, *p = msg;
+	const char *end = msg + len, *p = msg, *stop = NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->mono_ms = mono_ms;
 	while ((p = memmem(p, (size_t)(end - p), "tag[", 4))) {
-		if (find_tostring(out, p, end))
-			return 1;
+		if (find_tostring(out, p, end, &stop))
+			goto found;
 		p += 4;
 	}
 	/* Cheap tests first: most messages have neither. */
 	p = memchr(msg, '{', len);
-	if (p && (memmem(p, (size_t)(end - p), "\"tag\":\"Trace_", 13) ||
-	    expect(p, end, "{\"machine\":") > 0)) {
-		if (find_bare(out, p, end))
-			return 1;
+	if (p && (has_trace_tag(p, end) || opens_with_machine(p, end))) {
+		if (find_bare(out, p, end, &stop))
+			goto found;
 	}
 	mx_issue_release(out);
 	return 0;
+found:
+	out->end = !out->cut && stop ? (size_t)(stop - msg) : 0;
+	return 1;
 }
 
 void

@@ -43,9 +43,17 @@
  * truncated.
  *
  * FPS.  `APP FPS is: 60 Hz` under `<globalTag>_FPSTool` at the end of
- * every second of frame callbacks, app-wide.  Each line is an FPS slice
- * (no app scene name, no drop levels) of the scene holding the middle of
- * its second, so the scene's fps is their mean.
+ * every second of frame callbacks, app-wide: the library counts the
+ * callbacks until FPS_INTERVAL_MS has passed and prints count * 1000 /
+ * elapsed, so a slice lasts its elapsed time, a second or more (a stalled
+ * main thread stretches it).  Each line is an FPS slice (no app scene
+ * name, no drop levels) of the scene holding the middle of its second.
+ * The scene's fps (fps.value) is the frames of its slices over their
+ * time: each slice weighs its duration, the gap since the process's
+ * previous FPS line when the layout prints times and the gap is one a
+ * slice can last (FPS_INTERVAL_MS to MAX_SLICE_MS), else FPS_INTERVAL_MS.
+ * Without times that is the slices' mean.  A scene that other sources
+ * gave slices too is left to metrics.c's mean of them all.
  *
  * In a layout without monotonic times (`jankgate parse` of a threadtime
  * or Studio capture) blocks and slices have no device time and belong to
@@ -70,6 +78,9 @@
 #define SRC "perf"
 #define UI_BLOCK_MS 100		/* UI_BLOCK_TIME's default */
 #define FPS_INTERVAL_MS 1000	/* FPS_INTERVAL_TIME's default */
+/* A longer gap between FPS lines is a pause (app in background), not one
+ * slice. */
+#define MAX_SLICE_MS 10000
 #define ENTRY_MAX 4068		/* LOGGER_ENTRY_MAX_PAYLOAD */
 #define MAX_FRAMES 1024
 
@@ -302,19 +313,74 @@ fps_of(const struct logcat_line *l)
 	return v;
 }
 
+/* The FPS lines so far: each scene's frames and time (see above). */
+struct fps_time {
+	double *frames, *ms;		/* per scene of ctx->it */
+	size_t nr;
+	double last_ms;			/* the previous FPS line's time */
+	int last_pid;
+};
+
+/* A line's time on any clock, for gaps; NAN when it prints none. */
+static double
+line_ms(const struct logcat_line *l)
+{
+	return isnan(l->mono_ms) ? l->time_ms : l->mono_ms;
+}
+
 /*
- * One slice per line, in the scene holding the middle of its second: the
- * scene's fps is then their mean (metrics.c), and each second's value
- * stays visible.
+ * One slice per line, in the scene holding the middle of its second, so
+ * each second's value stays visible; its frames and duration add to the
+ * scene's sums.
  */
 static void
-fps_slice(struct source_ctx *ctx, const struct logcat_line *l, long fps)
+fps_slice(struct source_ctx *ctx, struct fps_time *t,
+    const struct logcat_line *l, long fps)
 {
 	struct rs_scene *sc = capture_scene_at(ctx, l->mono_ms -
 	    FPS_INTERVAL_MS / 2.0, 0);
+	double now = line_ms(l), ms = FPS_INTERVAL_MS;
+	size_t k;
 
-	if (sc)
-		rs_fps_add_slice(&sc->fps, SRC)->fps = (double)fps;
+	if (!isnan(now) && !isnan(t->last_ms) && l->pid == t->last_pid &&
+	    now - t->last_ms >= FPS_INTERVAL_MS &&
+	    now - t->last_ms <= MAX_SLICE_MS)
+		ms = now - t->last_ms;
+	t->last_ms = now;
+	t->last_pid = l->pid;
+	if (!sc)
+		return;
+	rs_fps_add_slice(&sc->fps, SRC)->fps = (double)fps;
+	k = (size_t)(sc - ctx->it->scenes);
+	if (k >= t->nr) {
+		size_t nr = ctx->it->nr_scenes;
+
+		t->frames = xrealloc(t->frames, nr * sizeof(double));
+		t->ms = xrealloc(t->ms, nr * sizeof(double));
+		for (size_t i = t->nr; i < nr; i++)
+			t->frames[i] = t->ms[i] = 0;
+		t->nr = nr;
+	}
+	t->frames[k] += (double)fps * ms / 1000;
+	t->ms[k] += ms;
+}
+
+/* Each scene's fps: its slices' frames over their time (see above). */
+static void
+fps_values(struct source_ctx *ctx, struct fps_time *t)
+{
+	for (size_t k = 0; k < t->nr && k < ctx->it->nr_scenes; k++) {
+		struct rs_fps *f = &ctx->it->scenes[k].fps;
+		bool only_perf = true;
+
+		for (size_t i = 0; i < f->nr_slices; i++)
+			only_perf = only_perf && f->slices[i].source &&
+			    !strcmp(f->slices[i].source, SRC);
+		if (t->ms[k] > 0 && only_perf)
+			f->value = t->frames[k] * 1000 / t->ms[k];
+	}
+	free(t->frames);
+	free(t->ms);
 }
 
 static int
@@ -324,6 +390,7 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	struct capture_count *st = ctx->state;
 	struct issues open = { NULL, 0, 0 };
 	struct logpid *p = capture_app_pids(ctx, lines, nr);
+	struct fps_time t = { NULL, NULL, 0, NAN, -1 };
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct logcat_line *l = &lines[i];
@@ -334,7 +401,7 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 			continue;
 		if (logcat_tag_suffix_fits(l, "_FPSTool") &&
 		    (fps = fps_of(l)) >= 0)
-			fps_slice(ctx, l, fps);
+			fps_slice(ctx, &t, l, fps);
 		else if (!logcat_tag_suffix_fits(l, "_Issue") ||
 		    !issue_input(ctx, &open, l))
 			continue;
@@ -343,6 +410,7 @@ perf_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	}
 	while (open.nr)
 		issue_close(ctx, &open, &open.v[0]);
+	fps_values(ctx, &t);
 	free(open.v);
 	logpid_free(p);
 	return 0;

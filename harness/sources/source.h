@@ -57,6 +57,7 @@ struct results;
 struct rs_iteration;
 struct rs_scene;
 struct rs_startup;
+struct strlist;
 
 /* One log line (logcat.h parses them). */
 struct logcat_line;
@@ -109,6 +110,12 @@ struct source_ctx {
 	 * shows, in order, for a source that can see several.
 	 */
 	struct source_launches *launches;
+
+	/*
+	 * `jankgate parse` only (NULL in a run): notes on how the input was
+	 * read, such as the logcat layouts its lines were in.
+	 */
+	struct strlist *notes;
 };
 
 /* The parts of the results model a source fills (struct source.fills). */

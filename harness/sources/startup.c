@@ -660,6 +660,7 @@ startup_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	else if (!parse_log(ctx, lines, nr))
 		capture_warn_nothing(ctx, SRC, name, len, unread,
 		    "'am start -W' output or Displayed / Fully drawn line");
+	capture_report(ctx, SRC, name, log, NULL, NULL);
 	am_list_release(&am);
 	strbuf_release(&conv);
 	free(unread);

@@ -408,6 +408,7 @@ tm_parse(struct source_ctx *ctx, const char *buf, size_t len,
 	log = capture_read(buf, len, &unread);
 	lines = logcat_buf_lines(log, &nr);
 	tm_logcat(ctx, lines, nr);
+	capture_report(ctx, SRC, name, log, NULL, NULL);
 	if (ctx->it->nr_methods == before)
 		capture_warn_nothing(ctx, SRC, name, len, unread,
 		    "costTime line");

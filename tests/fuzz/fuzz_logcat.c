@@ -17,6 +17,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "source.h"
+#include "strlist.h"
 
 static const int app_pids[] = { 3920 };
 
@@ -37,6 +38,9 @@ check_line(const struct logcat_line *l, size_t max)
 	if (!l->msg || l->msg_len > max || (l->tag && l->tag_len > max) ||
 	    (l->pkg && l->pkg_len > max) || l->layout >= LOGCAT_NR_LAYOUTS)
 		abort();
+	/* A line of the capture is one of its lines. */
+	if (l->lineno < 1 || l->lineno > max + 1)
+		abort();
 	if (isinf(l->time_ms) || isinf(l->mono_ms) ||
 	    (!isnan(l->mono_ms) && l->mono_ms != l->time_ms))
 		abort();
@@ -53,6 +57,7 @@ capture(const char *text, size_t size, size_t max, const char *package)
 	const struct logcat_line *lines;
 	struct results *r = results_new();
 	struct source_launches launches = { NULL, 0, 0 };
+	struct strlist notes = STRLIST_INIT;
 	struct source_ctx ctx = { 0 };
 	size_t nr, lineno;
 
@@ -71,7 +76,11 @@ capture(const char *text, size_t size, size_t max, const char *package)
 	source_find("choreographer")->logcat(&ctx, lines, nr);
 	ctx.it = rs_scenario_add_iteration(&r->scenarios[0], false);
 	ctx.launches = &launches;
+	ctx.notes = &notes;
 	source_find("startup")->parse(&ctx, text, size, "fuzz");
+	ctx.it = rs_scenario_add_iteration(&r->scenarios[0], false);
+	source_find("choreographer")->parse(&ctx, text, size, "fuzz");
+	strlist_release(&notes);
 	free(results_iteration_to_json(ctx.it));
 	source_launches_release(&launches);
 	logcat_buf_free(b);

@@ -2,7 +2,9 @@
  * fuzz_matrix.c: libFuzzer target for the matrix source: the bytes as a
  * logcat capture through the logcat hook (with scene windows, so events
  * are placed by time), as saved output through the parse hook (scenes by
- * app scene), and as a method-trace stack, a threadStack and a
+ * app scene; pretty-printed, annotated and ParseIssueUtil issues joined
+ * over their lines: seeds in tests/fuzz/seeds/matrix), and as a
+ * method-trace stack, a threadStack and a
  * methodMapping.txt on their own.
  */
 #include <stddef.h>
@@ -30,6 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct source_ctx ctx = { 0 };
 	struct strlist frames = STRLIST_INIT;
 	struct methodmap *map = NULL;
+	struct strlist notes = STRLIST_INIT;
 	char *text = malloc(size + 1);
 	size_t nr;
 
@@ -45,8 +48,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src->logcat(&ctx, lines, nr);
 	src->finish(&ctx);
 	ctx.it = rs_scenario_add_iteration(s, false);
+	ctx.notes = &notes;
 	src->parse(&ctx, text, size, "fuzz");
 	free(results_iteration_to_json(ctx.it));
+	strlist_release(&notes);
 
 	/* The stack decoders see text up to the first NUL, as from JSON. */
 	if (!methodmap_parse(&map, text, size, "fuzz"))

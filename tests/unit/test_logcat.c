@@ -376,6 +376,107 @@ encodings(void **state)
 	logcat_buf_free(b);
 }
 
+/*
+ * What a line alone cannot say: a -v long message line that looks like
+ * a line of another layout ("Status: ok", "I/Tag: m") is still the
+ * entry's, up to the next header or timed line even without a blank
+ * line; a Studio
+ * columns line cut after its level takes the next line as its message;
+ * every line knows its number in the capture.
+ */
+static void
+lines_in_context(void **state)
+{
+	static const char text[] =
+	    "[ 01-02 03:04:05.678  1234: 5678 I/Tag ]\n"
+	    "Status: ok\n"
+	    "I/Other: not a line\n"
+	    "[ 01-02 03:04:05.999  1234: 5678 W/Tag2 ]\n"
+	    "second\n"
+	    /* a timed line ends the entry, blank line or not */
+	    "2023-06-13 14:07:07.443   774-795   ActivityManager  "
+	    "system_process  I\n"
+	    "Displayed com.x/.Main: +710ms\n"
+	    "    later line\n";
+	struct logcat_buf *b = logcat_buf_new();
+	const struct logcat_line *l;
+	size_t nr;
+
+	assert_int_equal(logcat_buf_parse_text(b, text, strlen(text)), 0);
+	l = logcat_buf_lines(b, &nr);
+	assert_int_equal(nr, 5);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(l[i].layout, LOGCAT_LONG);
+	assert_field(l[0].tag, l[0].tag_len, "Tag");
+	assert_field(l[0].msg, l[0].msg_len, "Status: ok");
+	assert_field(l[1].tag, l[1].tag_len, "Tag");
+	assert_field(l[1].msg, l[1].msg_len, "I/Other: not a line");
+	assert_true(l[1].cont);
+	assert_field(l[2].tag, l[2].tag_len, "Tag2");
+	assert_int_equal(l[2].lineno, 5);
+	assert_int_equal(l[3].layout, LOGCAT_STUDIO_COLUMNS);
+	assert_field(l[3].tag, l[3].tag_len, "ActivityManager");
+	assert_field(l[3].msg, l[3].msg_len, "Displayed com.x/.Main: +710ms");
+	assert_int_equal(l[3].pid, 774);
+	assert_false(l[3].cont);
+	assert_field(l[4].msg, l[4].msg_len, "later line");
+	assert_true(l[4].cont);
+	assert_int_equal(l[4].lineno, 8);
+	assert_null(logcat_buf_first_unread(b, NULL));
+	logcat_buf_free(b);
+}
+
+/*
+ * A message's own "key: value" is no tag-only line: the tag is one word
+ * with a capital letter, ended by ": " or Studio 1.x's small colon.
+ */
+static void
+tag_only_lines(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *tag;	/* NULL: no known layout */
+	} cases[] = {
+		{ "ActivityTaskManager: Displayed com.x/.A: +1ms",
+		  "ActivityTaskManager" },
+		{ "Matrix.DefaultPluginListener: report", "Matrix."
+		  "DefaultPluginListener" },
+		{ "PERF_FPSTool\xef\xb9\x95 APP FPS is: 54 Hz", "PERF_FPSTool" },
+		{ "type: UI BLOCK", NULL },
+		{ "create time: 20231105", NULL },
+		{ "Displayed com.x/.A: +1ms", NULL },
+		{ "Caused by: java.lang.Error", NULL },
+		{ "Tag:no blank", NULL },
+		{ "horeographer: Skipped 4 frames!", NULL },
+	};
+	static const char ddms[] = "09-25 23:08:36.101: I/Choreographer: m";
+	struct logcat_line l;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = logcat_parse_line(&l, cases[i].line,
+		    strlen(cases[i].line));
+
+		if (!cases[i].tag) {
+			if (!rc)
+				fail_msg("'%s' read as %s", cases[i].line,
+				    logcat_layout_name(l.layout));
+			continue;
+		}
+		if (rc || l.layout != LOGCAT_TAG_ONLY)
+			fail_msg("'%s' not read as tag only", cases[i].line);
+		assert_field(l.tag, l.tag_len, cases[i].tag);
+		assert_int_equal(l.pid, -1);
+		assert_int_equal(l.prio, 0);
+	}
+	/* DDMS without its pid is no tag-only line: its time is kept */
+	assert_int_equal(logcat_parse_line(&l, ddms, strlen(ddms)), 0);
+	assert_int_equal(l.layout, LOGCAT_ECLIPSE);
+	assert_field(l.tag, l.tag_len, "Choreographer");
+	assert_int_equal(l.prio, 'I');
+	assert_int_equal(l.pid, -1);
+	assert_false(isnan(l.time_ms));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parses_each_layout),
 	cmocka_unit_test(rejects_what_is_not_a_line),
@@ -388,6 +489,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_entries),
 	cmocka_unit_test(studio_process_marker),
 	cmocka_unit_test(encodings),
+	cmocka_unit_test(lines_in_context),
+	cmocka_unit_test(tag_only_lines),
 };
 
 JG_UNIT_GROUP(logcat, tests, NULL, NULL)

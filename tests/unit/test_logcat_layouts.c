@@ -95,7 +95,8 @@ struct layout {
 	enum logcat_layout want;
 	unsigned has;
 	const char *indent;	/* before later lines, when not repeated */
-	bool is_long;
+	/* -v long: 1 with a blank line after each entry, 2 without. */
+	int is_long;
 };
 
 #define MONO "  3600.123"
@@ -175,6 +176,27 @@ static void p_columns(struct strbuf *o, const struct entry *e)
 static void p_columns_short(struct strbuf *o, const struct entry *e)
 { strbuf_addf(o, "14:07:07.443  %-23s %-36s %c  ", e->tag, e->pkg,
     e->prio); }
+/* A narrow Logcat window: the columns, then the message on a line. */
+static void p_columns_wrapped(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, "2023-06-13 14:07:07.443 %5d-%-5d %-23s %-36s %c\n",
+    e->pid, e->tid, e->tag, e->pkg, e->prio); }
+/* Android Studio 1.x: U+FE55 SMALL COLON after the tag. */
+static void p_studio_1(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, "03-10 12:34:56.789  %d-%d/%s %c/%s\xef\xb9\x95 ",
+    e->pid, e->tid, e->pkg, e->prio, e->tag); }
+/* Eclipse's DDMS: a colon after the time. */
+static void p_eclipse(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, DATE ": %c/%s(%d): ", e->prio, e->tag, e->pid); }
+/* threadtime less its ids, as some blogs and tools print it. */
+static void p_time_prio(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, DATE " %c %s: ", e->prio, e->tag); }
+/* Old liblog's threadtime: the message on the next line, after a tab. */
+static void p_threadtime_old(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, DATE " %5d %5d %c %-8s \n\t", e->pid, e->tid, e->prio,
+    e->tag); }
+/* Only the tag: a grep's or an article's excerpt. */
+static void p_tag_only(struct strbuf *o, const struct entry *e)
+{ strbuf_addf(o, "%s: ", e->tag); }
 
 #define ALL (HAS_PID | HAS_TID | HAS_TAG | HAS_PRIO | HAS_TIME)
 #define STUDIO_INDENT "    "
@@ -226,6 +248,18 @@ static const struct layout layouts[] = {
 	{ "Studio columns, time, no pid", p_columns_short,
 	  LOGCAT_STUDIO_COLUMNS, HAS_TAG | HAS_PRIO | HAS_TIME | HAS_PKG,
 	  COLUMNS_INDENT, 0 },
+	{ "Studio columns, wrapped", p_columns_wrapped, LOGCAT_STUDIO_COLUMNS,
+	  ALL | HAS_PKG, COLUMNS_INDENT, 0 },
+	{ "Studio 1.x", p_studio_1, LOGCAT_STUDIO_1, ALL | HAS_PKG,
+	  STUDIO_INDENT, 0 },
+	{ "Eclipse DDMS", p_eclipse, LOGCAT_ECLIPSE, HAS_PID | HAS_TAG |
+	  HAS_PRIO | HAS_TIME, NULL, 0 },
+	{ "time and priority, no pid", p_time_prio, LOGCAT_TIME_PRIO,
+	  HAS_TAG | HAS_PRIO | HAS_TIME, NULL, 0 },
+	{ "tag only", p_tag_only, LOGCAT_TAG_ONLY, HAS_TAG, NULL, 0 },
+	{ "threadtime, old: message on the next line", p_threadtime_old,
+	  LOGCAT_THREADTIME, ALL, NULL, 0 },
+	{ "long, no blank line", p_long, LOGCAT_LONG, ALL, NULL, 2 },
 };
 
 /* One entry as `l` prints it, every line. */
@@ -248,7 +282,7 @@ format(struct strbuf *o, const struct layout *l, const struct entry *e)
 			strbuf_addstr(o, "\x1b[0m");
 		strbuf_addch(o, '\n');
 	}
-	if (l->is_long)
+	if (l->is_long == 1)
 		strbuf_addch(o, '\n');
 }
 

@@ -94,6 +94,20 @@ each_evidence(void **state)
 		  LOGPID_APP, "a Studio 'PROCESS STARTED' line" },
 		{ "nothing known", SKIP("3920"), "com.x", LOGPID_UNKNOWN,
 		  NULL },
+		{ "a line tagged with the whole package name", TT("3920",
+		  "com.example.shopping.app", "loaded") SKIP("3920"),
+		  "com.example.shopping.app", LOGPID_APP,
+		  "lines tagged with its package name" },
+		{ "the Displayed activity's ViewRootImpl lines", TT("901",
+		  "ActivityTaskManager", "Displayed com.x/.ui.Main: +710ms")
+		  TT("1500", "ViewRootImpl[Launcher]", "stopped") TT("3920",
+		  "ViewRootImpl@5c1d2e[Main]", "VRI relayout") SKIP("1500")
+		  SKIP("3920"), "com.x", LOGPID_APP, "the ViewRootImpl lines "
+		  "of the activity a Displayed line names" },
+		{ "... and not another activity's", TT("901",
+		  "ActivityTaskManager", "Displayed com.x/.ui.Main: +710ms")
+		  TT("1500", "ViewRootImpl[Launcher]", "stopped")
+		  SKIP("1500"), "com.x", LOGPID_UNKNOWN, NULL },
 		{ "no app given", TT("901", "ActivityManager", "Start proc "
 		  "3920:com.x/u0a100 for activity {com.x/.A}") SKIP("3920"),
 		  NULL, LOGPID_UNKNOWN, NULL },

@@ -199,31 +199,29 @@ old_keys_and_lf_read_the_same(void **state)
 	strbuf_release(&b);
 }
 
-/* Does the text end right after a whole sample: its root frame? */
+/* Does the text end right after a whole frame of the stack section? */
 static bool
-ends_at_root(const char *s, size_t len)
+ends_at_frame(const char *s, size_t len)
 {
-	static const char root[] = "ActivityThread.main(ActivityThread.java:"
-	    "7656)";
-	size_t n = strlen(root);
+	const char *stack = memmem(s, len, "stack = ", 8);
 
 	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
-	return len >= n && !memcmp(s + len - n, root, n);
+	return stack && len && s[len - 1] == ')' && s + len > stack;
 }
 
 /*
  * Every proper prefix of a file, cut anywhere, either holds no key yet
- * (not a BlockCanary log) or parses marked truncated, and never crashes:
- * a cut is never mistaken for a whole file, except right after a whole
- * sample, where nothing tells it from a paste that lost the file's
- * closing blank lines (and no frame was lost).
+ * (not a BlockCanary log) or parses marked truncated, and never crashes;
+ * except right after a whole frame of its stack section: BlockCanary
+ * writes its file itself, whole lines of whole entries, and nothing in
+ * the format tells such a cut from the end of a stack.
  */
 static void
 every_cut_is_truncated(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t whole = 0, at_root = 0;
+	size_t whole = 0, at_frame = 0;
 
 	fixture(&sb, NEW_LOG);
 	/* The last blank line may go without loss: stop two bytes early. */
@@ -235,16 +233,16 @@ every_cut_is_truncated(void **state)
 		rc = bc_log_parse(&log, sb.buf, len);
 		if (rc)
 			assert_int_equal(rc, JG_EINVAL);
-		else if (!log.truncated && !ends_at_root(sb.buf, len))
+		else if (!log.truncated && !ends_at_frame(sb.buf, len))
 			fail_msg("a cut at %zu bytes of %zu reads as whole",
 			    len, sb.len);
 		whole += !rc && !log.truncated;
-		at_root += ends_at_root(sb.buf, len);
+		at_frame += !rc && ends_at_frame(sb.buf, len);
 		bc_log_release(&log);
 	}
-	/* Each cut after a whole sample (and only those) reads as whole. */
-	assert_true(at_root >= 6);
-	assert_int_equal(whole, at_root);
+	/* Each cut after a whole frame (and only those) reads as whole. */
+	assert_true(at_frame >= 6);
+	assert_int_equal(whole, at_frame);
 	strbuf_release(&sb);
 }
 
@@ -272,6 +270,48 @@ paste_without_closing_blanks(void **state)
 	assert_false(log.truncated);
 	bc_log_release(&log);
 	strbuf_setlen(&sb, sb.len - 20);
+	parse_ok(&log, &sb);
+	assert_true(log.truncated);
+	bc_log_release(&log);
+	strbuf_release(&sb);
+}
+
+/*
+ * Whole or cut is read from the format: a log whose stack section has
+ * its samples, each frame a whole line, is whole without its closing
+ * blank lines and whatever its deepest frame (a sampler that stops short
+ * of main, a copy from the app's screen); one that ends on a sample time
+ * with no frame, or inside a frame, is cut.
+ */
+static void
+truncation_from_the_format(void **state)
+{
+	static const char head[] =
+	    "time = 420\r\n"
+	    "time-start = 11-02 14:05:32.011\r\n"
+	    "time-end = 11-02 14:05:32.431\r\n"
+	    "stack = 11-02 14:05:32.300\r\n"
+	    "com.x.Feed.bind(Feed.java:88)\r\n"
+	    "android.os.Handler.dispatchMessage(Handler.java:106)\r\n"
+	    "android.os.Looper.loop(Looper.java:193)\r\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct bc_log log;
+
+	strbuf_addstr(&sb, head);
+	parse_ok(&log, &sb);
+	assert_false(log.truncated);
+	assert_int_equal(log.nr_samples, 1);
+	assert_int_equal(log.samples[0].frames.nr, 3);
+	bc_log_release(&log);
+
+	/* a second sample's time, and nothing after it */
+	strbuf_addstr(&sb, "\r\n11-02 14:05:32.400\r\n");
+	parse_ok(&log, &sb);
+	assert_true(log.truncated);
+	bc_log_release(&log);
+
+	/* a frame cut inside its line */
+	strbuf_addstr(&sb, "com.x.Feed.bind(Feed.ja");
 	parse_ok(&log, &sb);
 	assert_true(log.truncated);
 	bc_log_release(&log);
@@ -815,6 +855,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(new_keys_parse_whole),
 	cmocka_unit_test(old_keys_and_lf_read_the_same),
 	cmocka_unit_test(every_cut_is_truncated),
+	cmocka_unit_test(truncation_from_the_format),
 	cmocka_unit_test(paste_without_closing_blanks),
 	cmocka_unit_test(missing_keys_are_noted),
 	cmocka_unit_test(extra_and_bad_keys),

@@ -331,6 +331,83 @@ lines_without_process(void **state)
 	fx_release(&fx);
 }
 
+/* Does a warning of `fx` hold `part`? */
+static bool
+warned(const struct fx *fx, const char *part)
+{
+	for (size_t i = 0; i < fx->r->nr_warnings; i++)
+		if (strstr(fx->r->warnings[i].message, part))
+			return true;
+	return false;
+}
+
+/*
+ * A line that lost its first characters still counts when what is left
+ * of its tag is the end of "Choreographer", with a warning naming it; a
+ * line that says "Skipped N frames!" in any other way is named in a
+ * warning and not counted; never one dropped silently.
+ */
+static void
+damaged_lines(void **state)
+{
+	static const char text[] =
+	    "/Choreographer(1234): " SKIP("4") "\n"
+	    "horeographer: " SKIP("5") "\n"
+	    "ographer( 77): " SKIP("6") "\n"
+	    "1-05 14:22:33.456  3920  3920 I Choreographer: " SKIP("9") "\n"
+	    /* too little of the tag left to tell */
+	    "her: " SKIP("7") "\n"
+	    "I/Choreogr: " SKIP("8") "\n";
+	struct fx fx;
+
+	fx_init(&fx, "com.x", 60, 0);
+	assert_int_equal(fx.src->parse(&fx.ctx, text, strlen(text), "d.txt"),
+	    0);
+	assert_int_equal(fx.it->nr_blocks, 4);
+	assert_close(fx.it->blocks[0].wall_ms, 4 * 1000.0 / 60);
+	assert_close(fx.it->blocks[2].wall_ms, 6 * 1000.0 / 60);
+	assert_close(fx.it->blocks[3].wall_ms, 9 * 1000.0 / 60);
+	assert_true(warned(&fx, "4 'Skipped N frames!' lines lost their "
+	    "start (the first is line 1: '/Choreographer(1234): Skipped 4 "
+	    "frames!  The application may...'): read as Choreographer's by "
+	    "what is left of the tag"));
+	assert_true(warned(&fx, "2 lines say 'Skipped N frames!' but not as "
+	    "Choreographer's (the first is line 5: 'her: Skipped 7 frames!  "
+	    "The application may be doing too muc...'): not counted"));
+	/* the file's other lines are in a layout: the bare ones are named */
+	assert_true(warned(&fx, "'d.txt': 5 lines in no logcat layout "
+	    "jankgate knows, read as bare messages (no time, process or tag); "
+	    "the first is line 1: '/Choreographer(1234): Skipped 4"));
+	fx_release(&fx);
+}
+
+/*
+ * A threadtime log without a 'Start proc' line: the app's pid is taken
+ * from the ViewRootImpl lines of the activity Displayed names, with a
+ * warning saying so, and another process's lines still do not count.
+ */
+static void
+app_pid_inferred_from_displayed(void **state)
+{
+	static const char text[] =
+	    "10-19 16:40:50.100   901   930 I ActivityTaskManager: Displayed "
+	    "com.x/.Main: +710ms\n"
+	    "10-19 16:40:50.200  3920  3920 D ViewRootImpl@5c1d2e[Main]: "
+	    "relayout\n"
+	    "10-19 16:40:51.000  1500  1500 I Choreographer: " SKIP("40") "\n"
+	    "10-19 16:40:52.000  3920  3920 I Choreographer: " SKIP("31") "\n";
+	struct fx fx;
+
+	fx_init(&fx, "com.x", 60, 0);
+	assert_int_equal(fx.src->parse(&fx.ctx, text, strlen(text), "t"), 0);
+	assert_int_equal(fx.it->nr_blocks, 1);
+	assert_close(fx.it->blocks[0].wall_ms, 31 * 1000.0 / 60);
+	assert_true(warned(&fx, "no line names the app's process (no 'Start "
+	    "proc' line): pid 3920, known from the ViewRootImpl lines of the "
+	    "activity a Displayed line names, is taken as the app's"));
+	fx_release(&fx);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parses_phone_capture),
 	cmocka_unit_test(blocks_go_to_their_scene),
@@ -340,6 +417,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parse_of_other_text_warns),
 	cmocka_unit_test(another_apps_lines_never_count),
 	cmocka_unit_test(lines_without_process),
+	cmocka_unit_test(damaged_lines),
+	cmocka_unit_test(app_pid_inferred_from_displayed),
 };
 
 JG_UNIT_GROUP(src_choreographer, tests, NULL, NULL)

@@ -465,10 +465,10 @@ crlf_equals_lf(void **state)
 			strbuf_addch(&crlf, '\r');
 		strbuf_addch(&crlf, lf.buf[i]);
 	}
-	assert_int_equal(source_matrix.parse(&a->ctx, lf.buf, lf.len, "lf"),
+	assert_int_equal(source_matrix.parse(&a->ctx, lf.buf, lf.len, "cap"),
 	    0);
 	assert_int_equal(source_matrix.parse(&b->ctx, crlf.buf, crlf.len,
-	    "crlf"), 0);
+	    "cap"), 0);
 	assert_true(count_blocks(a) == 10);
 	ja = results_to_json(a->r);
 	jb = results_to_json(b->r);
@@ -841,6 +841,192 @@ works_without_config(void **state)
 	fx_free(f);
 }
 
+/* `parse` over the text `text`, named `name`. */
+static void
+parse_text(struct fx *f, const char *text, const char *name)
+{
+	assert_int_equal(source_matrix.parse(&f->ctx, text, strlen(text),
+	    name), 0);
+}
+
+/* The FPS of the one slice of scene `scene`, or -1. */
+static double
+slice_fps(const struct fx *f, const char *scene)
+{
+	const struct rs_scene *sc = rs_iteration_find_scene(f->ctx.it, scene);
+
+	return sc && sc->fps.nr_slices == 1 ? sc->fps.slices[0].fps : -1;
+}
+
+#define SHOP "com.example.shop."
+
+/*
+ * Bare JSON in any formatting: pretty-printed, several issues in one
+ * file, one member a line with "//" notes after members and on lines of
+ * their own, a JSON array of issues on one line: every issue is read,
+ * and no line is left unplaced.
+ */
+static void
+bare_json_any_formatting(void **state)
+{
+	static const char pretty[] =
+	    "{\n"
+	    "  \"machine\": \"HIGH\",\n"
+	    "  \"scene\": \"" SHOP "HomeActivity\",   // the home screen\n"
+	    "  \"dropLevel\": {\n"
+	    "    \"DROPPED_BEST\": 50\n"
+	    "  },\n"
+	    "  // the frames per second Matrix measured\n"
+	    "  \"fps\": 55.5,\n"
+	    "  \"tag\": \"Trace_FPS\"\n"
+	    "}\n"
+	    "\n"
+	    "{\n"
+	    "  \"machine\": \"HIGH\",\n"
+	    "  \"detail\": \"NORMAL\",\n"
+	    "  \"cost\": 900,\n"
+	    "  \"scene\": \"" SHOP "CartActivity\",\n"
+	    "  \"stack\": \"0,1048574,1,900\\n\",\n"
+	    "  \"tag\": \"Trace_EvilMethod\"\n"
+	    "}  // a slow method\n";
+	static const char array[] =
+	    "[{\"machine\":\"HIGH\",\"scene\":\"" SHOP "A\",\"fps\":40,"
+	    "\"tag\":\"Trace_FPS\"},{\"machine\":\"HIGH\",\"scene\":\""
+	    SHOP "B\",\"fps\":30,\"tag\":\"Trace_FPS\"}]\n";
+	struct fx *f = fx_new(false);
+	const struct rs_block *b;
+
+	parse_text(f, pretty, "pretty.json");
+	assert_true(slice_fps(f, SHOP "HomeActivity") == 55.5);
+	b = block_of(f, SHOP "CartActivity", "NORMAL", 0);
+	assert_non_null(b);
+	assert_true(b->wall_ms == 900);
+	assert_false(b->truncated);
+	assert_int_equal(f->r->nr_warnings, 0);
+	fx_free(f);
+
+	f = fx_new(false);
+	parse_text(f, array, "array.json");
+	assert_true(slice_fps(f, SHOP "A") == 40);
+	assert_true(slice_fps(f, SHOP "B") == 30);
+	assert_int_equal(f->r->nr_warnings, 0);
+	fx_free(f);
+}
+
+/*
+ * An issue logged one member a line (logcat repeats the prefix on each)
+ * or pasted with notes after its header line is read whole; one whose
+ * JSON never closes is kept as far as it parses, and the warning says
+ * the paste ends first, not that logcat cut it; so does a single line
+ * cut far short of logcat's entry limit.
+ */
+static void
+annotated_and_unclosed_pastes(void **state)
+{
+	struct strbuf log = STRBUF_INIT;
+	static const char unclosed[] =
+	    "report issue content: tag[Trace_EvilMethod]type[0];key[null];"
+	    "content[{\n"
+	    "  \"machine\": \"HIGH\",   // device class\n"
+	    "  \"detail\": \"LAG\",\n"
+	    "  \"scene\": \"" SHOP "CartActivity\",\n"
+	    "  \"cost\": 700,\n"
+	    "...and so on\n";
+	struct fx *f = fx_new(false);
+	const struct rs_block *b;
+
+	add_line(&log, 10.0, "Matrix.DefaultPluginListener", "report issue "
+	    "content: tag[Trace_FPS]type[0];key[null];content[{");
+	add_line(&log, 10.0, "Matrix.DefaultPluginListener", "\"machine\": "
+	    "\"HIGH\", \"scene\": \"" SHOP "HomeActivity\",");
+	add_line(&log, 10.0, "Matrix.DefaultPluginListener", "\"fps\": 58, "
+	    "\"tag\": \"Trace_FPS\"}]");
+	parse_text(f, log.buf, "log.txt");
+	assert_true(slice_fps(f, SHOP "HomeActivity") == 58);
+	assert_int_equal(f->r->nr_warnings, 0);
+	fx_free(f);
+
+	f = fx_new(false);
+	parse_text(f, unclosed, "paste.txt");
+	b = block_of(f, SHOP "CartActivity", "LAG", 0);
+	assert_non_null(b);
+	assert_true(b->truncated);
+	assert_false(has_warning(f, "logcat entry limit"));
+	assert_true(has_warning(f, "Trace_EvilMethod LAG issue's JSON does "
+	    "not close: the lines after it go on with it but end first (a "
+	    "paste cut short?): kept as far as it parses"));
+	fx_free(f);
+
+	/* One line, far short of logcat's limit: cut by whoever saved it. */
+	f = fx_new(false);
+	parse_text(f, "{\"machine\":\"HIGH\",\"detail\":\"LAG\",\"scene\":"
+	    "\"" SHOP "CartActivity\",\"cost\":700,\"threadStack\":\"at",
+	    "short.txt");
+	b = block_of(f, SHOP "CartActivity", "LAG", 0);
+	assert_non_null(b);
+	assert_true(b->truncated);
+	/* cut before its tag: named by its keys */
+	assert_true(has_warning(f, "Matrix LAG issue ends before its JSON "
+	    "closes, on a line of 101 bytes, short of logcat's 4 KB entry "
+	    "limit (cut when saved or pasted?): kept as far as it parses"));
+	fx_free(f);
+	strbuf_release(&log);
+}
+
+/*
+ * The Matrix sample's ParseIssueUtil print: "key : value" lines, the
+ * content's members after a tab, a stack's own lines under it, as an
+ * app shows it and logs it; with its header or without.
+ */
+static void
+parse_issue_util_print(void **state)
+{
+	static const char evil[] =
+	    "tag : Trace_EvilMethod\n"
+	    "type : 0\n"
+	    "key : null\n"
+	    "content :\n"
+	    "\tmachine : HIGH\n"
+	    "\tdetail : NORMAL\n"
+	    "\tcost : 1200\n"
+	    "\tscene : " SHOP "CartActivity\n"
+	    "\tstack : 0,1048574,1,1200\n"
+	    "1,243,1,1195\n"
+	    "\n"
+	    "\tstackKey : 243|\n"
+	    "\tprocess : com.example.shop\n"
+	    "\ttime : 1700000000000\n";
+	static const char fps[] =
+	    "ISSUE Content:\n"
+	    "\tmachine : HIGH\n"
+	    "\tscene : " SHOP "HomeActivity\n"
+	    "\tdropLevel : {\"DROPPED_BEST\":58,\"DROPPED_HIGH\":2}\n"
+	    "\tfps : 57.5\n"
+	    "\ttag : Trace_FPS\n";
+	struct fx *f = fx_new(false);
+	const struct rs_block *b;
+	const struct rs_scene *sc;
+
+	parse_text(f, evil, "util.txt");
+	b = block_of(f, SHOP "CartActivity", "NORMAL", 0);
+	assert_non_null(b);
+	assert_true(b->wall_ms == 1200);
+	assert_false(b->truncated);
+	assert_int_equal(b->stack.nr, 2);
+	assert_int_equal(f->r->nr_warnings, 0);
+	fx_free(f);
+
+	f = fx_new(false);
+	parse_text(f, fps, "util-fps.txt");
+	sc = rs_iteration_find_scene(f->ctx.it, SHOP "HomeActivity");
+	assert_non_null(sc);
+	assert_int_equal(sc->fps.nr_slices, 1);
+	assert_true(sc->fps.slices[0].fps == 57.5);
+	assert_int_equal(sc->fps.slices[0].drop_level.best, 58);
+	assert_int_equal(sc->fps.slices[0].drop_level.high, 2);
+	fx_free(f);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(formats_samples_every_shape),
 	cmocka_unit_test(slowshop_21_matches_truth),
@@ -858,5 +1044,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unreadable_mapping_fails_prepare),
 	cmocka_unit_test(stale_mapping_is_a_warning),
 	cmocka_unit_test(works_without_config),
+	cmocka_unit_test(bare_json_any_formatting),
+	cmocka_unit_test(annotated_and_unclosed_pastes),
+	cmocka_unit_test(parse_issue_util_print),
 };
 JG_UNIT_GROUP(src_matrix_parse, tests, NULL, NULL)

@@ -382,12 +382,58 @@ parse_hook(void **state)
 	results_free(r);
 }
 
+/* `parse` of `text` as a capture named "c": its iteration's one scene. */
+static const struct rs_scene *
+parse_scene(struct results **r, const char *text)
+{
+	struct rs_iteration *it;
+	struct source_ctx ctx = { 0 };
+
+	*r = results_new();
+	it = rs_scenario_add_iteration(results_add_scenario(*r, "p"), false);
+	ctx.results = *r;
+	ctx.it = it;
+	assert_int_equal(source_perf.parse(&ctx, text, strlen(text), "c"), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	return &it->scenes[0];
+}
+
+/*
+ * The scene's fps is its slices' frames over their time: a slice lasts
+ * the gap since the previous FPS line (a stalled main thread stretches
+ * it), the first one and any without times a second; a longer gap than
+ * a slice can last is a pause.  Without times that is the mean.
+ */
+static void
+fps_scene_value(void **state)
+{
+	struct results *r;
+	const struct rs_scene *sc;
+
+	/* 60 over 1 s, 60 over 1 s, 20 over 3 s: 180 frames in 5 s */
+	sc = parse_scene(&r, "11-05 14:22:34.000  3922  3922 W PERF_FPSTool: "
+	    "APP FPS is: 60 Hz\n"
+	    "11-05 14:22:35.000  3922  3922 W PERF_FPSTool: APP FPS is: 60 Hz\n"
+	    "11-05 14:22:38.000  3922  3922 E PERF_FPSTool: APP FPS is: 20 Hz\n"
+	    /* a minute later: a pause, the slice is a second */
+	    "11-05 14:23:38.000  3922  3922 W PERF_FPSTool: APP FPS is: 60 Hz\n");
+	assert_int_equal(sc->fps.nr_slices, 4);
+	assert_true(fabs(sc->fps.value - 240.0 / 6) < 1e-9);
+	results_free(r);
+
+	sc = parse_scene(&r, "W/PERF_FPSTool( 3922): APP FPS is: 60 Hz\n"
+	    "E/PERF_FPSTool( 3922): APP FPS is: 30 Hz\n");
+	assert_true(fabs(sc->fps.value - 45) < 1e-9);
+	results_free(r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shop_capture),
 	cmocka_unit_test(issue_kinds_and_interleaving),
 	cmocka_unit_test(consecutive_issues_split),
 	cmocka_unit_test(cut_entries),
 	cmocka_unit_test(fps_line_shapes),
+	cmocka_unit_test(fps_scene_value),
 	cmocka_unit_test(hostile_frames),
 	cmocka_unit_test(silent_run_warns),
 	cmocka_unit_test(parse_hook),

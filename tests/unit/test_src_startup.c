@@ -14,6 +14,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "source.h"
+#include "strlist.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -592,7 +593,11 @@ parse_lists_every_launch(void **state)
 	/* the bare line, pasted without a prefix */
 	assert_ms(l.v[2].startup->displayed_ms, 710);
 	assert_ms(fx.it->startup.displayed_ms, 710);
-	assert_int_equal(fx.r->nr_warnings, 0);
+	/* read, but said: it has no time or process to check */
+	assert_int_equal(fx.r->nr_warnings, 1);
+	assert_true(warned(&fx, "'l': 1 line in no logcat layout jankgate "
+	    "knows, read as bare messages (no time, process or tag); the "
+	    "first is line 5: 'Displayed com.x/.Main: +710ms'"));
 	source_launches_release(&l);
 	fx_release(&fx);
 
@@ -604,6 +609,44 @@ parse_lists_every_launch(void **state)
 	assert_string_equal(l.v[2].activity, "com.y/.Main");
 	assert_string_equal(l.v[3].activity, "com.x/.Main");
 	assert_true(warned(&fx, "launches of several apps"));
+	source_launches_release(&l);
+	fx_release(&fx);
+}
+
+/*
+ * `am start -W` output and the log lines of the same launch in one file,
+ * the log as a grep prints it (tag only, no time or pid): both are read,
+ * and the note names the log's layout, am's lines aside.
+ */
+static void
+parse_am_with_a_grep_of_the_log(void **state)
+{
+	static const char text[] =
+	    "Starting: Intent { cmp=com.x/.Main }\n"
+	    "Status: ok\n"
+	    "Activity: com.x/.Main\n"
+	    "TotalTime: 710\n"
+	    "WaitTime: 730\n"
+	    "Complete\n"
+	    "ActivityTaskManager: Displayed com.x/.Main: +710ms\n"
+	    "ActivityTaskManager: Fully drawn com.x/.Main: +1s200ms\n";
+	struct strlist notes = STRLIST_INIT;
+	struct source_launches l;
+	struct fx fx;
+
+	fx_init(&fx, "com.x", RS_LAUNCH_NONE);
+	fx_launches(&fx, &l);
+	fx.ctx.notes = &notes;
+	assert_int_equal(fx.src->parse(&fx.ctx, text, strlen(text), "m"), 0);
+	assert_int_equal(l.nr, 1);
+	assert_ms(l.v[0].startup->total_ms, 710);
+	assert_ms(l.v[0].startup->displayed_ms, 710);
+	assert_ms(l.v[0].startup->fully_drawn_ms, 1200);
+	assert_int_equal(fx.r->nr_warnings, 0);
+	assert_int_equal(notes.nr, 1);
+	assert_string_equal(notes.items[0], "'m': logcat layouts: tag only "
+	    "(2 lines)");
+	strlist_release(&notes);
 	source_launches_release(&l);
 	fx_release(&fx);
 }
@@ -669,6 +712,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(no_displayed_for_hot_or_late_lines),
 	cmocka_unit_test(without_start_the_last_displayed),
 	cmocka_unit_test(no_launch_no_startup),
+	cmocka_unit_test(parse_am_with_a_grep_of_the_log),
 	cmocka_unit_test(parses_phone_captures),
 	cmocka_unit_test(parse_detects_its_input),
 	cmocka_unit_test(parse_lists_every_launch),
