@@ -62,7 +62,7 @@ struct rs_scenario;
  * (`gate`: 5 iterations, then batches up to max_iterations, K looks in
  * all) sets look = k and looks = K at look k, and last = true at the look
  * after which it will not measure more (k == K, or no undecided scenario
- * can get more iterations).  The last look decides: see step 5 above.
+ * can get more iterations).  The last look decides (step 7).
  */
 struct compare_opts {
 	double alpha;		/* run-wide false-alarm rate, all looks */
@@ -98,7 +98,7 @@ struct compare_opts {
 	 * CMP_SUSPECT_FDR without a configuration; 0: no suspects.
 	 */
 	double suspect_fdr;
-	/* The session model's priors (step 3), and their weight in runs. */
+	/* The session model's priors (step 4), and their weight in runs. */
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
 	bool trend;		/* run the trend line when the window allows */

@@ -22,8 +22,8 @@
  * metric from the baseline's sessions, tests every entry under that model,
  * and decides entries in a last pass, once the correction has seen every
  * p-value of the run; each entry that reached the statistics is queued as
- * a cmp_pending, and cmp_decide() turns it into the verdict of compare.h
- * step 5 under the look's cmp_rules.
+ * a cmp_pending, and cmp_decide() turns it into the verdict of
+ * docs/method.md, step 7, under the look's cmp_rules.
  */
 #ifndef JG_COMPARE_INT_H
 #define JG_COMPARE_INT_H
@@ -66,7 +66,7 @@ struct cmp_pending {
 	double p_worse_raw, p_better_raw;	/* one-sided t tests */
 	double p_worse, p_better;		/* the same, adjusted */
 	double q_worse;		/* p_worse_raw's BH q-value (step 8) */
-	bool primary;		/* weighed opts.primary_weight (step 4) */
+	bool primary;		/* weighed opts.primary_weight (step 5) */
 	bool trend;		/* in the trend test's family */
 	double trend_p_raw, trend_p;		/* the worse way */
 	/* The metric's own between-session variance in the baseline

@@ -1,6 +1,6 @@
 /*
  * compare_verdict.c: the verdict of one entry from its statistics, and the
- * share of alpha each look tests at (steps 3 and 5 of compare.h).
+ * share of alpha each look tests at (docs/method.md, steps 7 and 5).
  *
  * compare.c gathers the samples, runs the tests and adjusts the p-values
  * of the whole run; what is left is a rule per entry that needs only the
