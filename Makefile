@@ -232,10 +232,13 @@ check-layers: $(LIB_OBJ)
 
 # The documents agree with the code (tests/docs/check-docs.py): the man
 # page's list of keys is the generated one, every key, command and option
-# is in the man page, every document is linked.  Seconds.
+# is in the man page, every document is linked; and no comment in harness/
+# cites a README section or quotes a bench's measured rate
+# (tests/docs/check-comments.py).  Seconds.
 check-docs: $(B)/jankgate $(B)/jankgate.1
 	@sh tools/timed.sh $(B) docs $(PYTHON) tests/docs/check-docs.py \
 	    --build $(B)
+	@sh tools/timed.sh $(B) comments $(PYTHON) tests/docs/check-comments.py
 
 # The end-to-end cases run side by side (JG_E2E_JOBS, default twice the
 # processors) with the simulated phones' clock sped up where the case

@@ -36,21 +36,21 @@ struct results;
 
 /*
  * The metric a team reads first for a scene or a launch (metrics.h
- * `primary`) gets this many times another metric's share of alpha in the
- * correction (step 5; config `primary_weight`).  Measured with make bench
- * (README, Method): at 4 the gate finds a p90 1.5 IQR worse at 2 % drift
- * on 73 % of nights where alike it found 64 %, and a 30 % slower launch
- * against one baseline run on 78.5 % where it found 67.5 %, for a point
- * or two of the jank share's and the blocks' power.
+ * `primary`; config `primary_metrics` names others) gets this many times
+ * another metric's share of alpha in the correction (docs/method.md,
+ * step 5).  Why 4: it finds more of the slower p90s under drift and of
+ * the first weeks' slower launches than every metric alike, for a little
+ * of the jank share's and the blocks' power, and takes most of what 8
+ * would for about half its loss (NEWS: "Why the primary metrics weigh 4").
  */
 #define CMP_PRIMARY_WEIGHT 4
 
 /*
- * The false discovery rate of the suspects a pass lists (step 8; config
- * `suspect_fdr`).  Measured with make bench (README, Method): unchanged
- * nights list one on 0.5-3.5 % of nights (0.25-1.75 % at 0.05), and of
- * the first week's launch regressions the gate misses it names 17.5 in
- * 21.5 (11.5 at 0.05).
+ * The false discovery rate of the suspects a pass lists (docs/method.md,
+ * step 8; config `suspect_fdr`).  Why 0.1 rather than 0.05: it names
+ * more of the first week's launch regressions the gate misses, for an
+ * unchanged night now and then with a name that fails nothing (NEWS:
+ * "Suspects").
  */
 #define CMP_SUSPECT_FDR 0.1
 struct rs_scenario;
@@ -62,7 +62,7 @@ struct rs_scenario;
  * (`gate`: 5 iterations, then batches up to max_iterations, K looks in
  * all) sets look = k and looks = K at look k, and last = true at the look
  * after which it will not measure more (k == K, or no undecided scenario
- * can get more iterations).  The last look decides: see step 5 above.
+ * can get more iterations).  The last look decides (step 7).
  */
 struct compare_opts {
 	double alpha;		/* run-wide false-alarm rate, all looks */
@@ -98,7 +98,7 @@ struct compare_opts {
 	 * CMP_SUSPECT_FDR without a configuration; 0: no suspects.
 	 */
 	double suspect_fdr;
-	/* The session model's priors (step 3), and their weight in runs. */
+	/* The session model's priors (step 4), and their weight in runs. */
 	double session_prior[METRIC_NR_KINDS];
 	double prior_runs;
 	bool trend;		/* run the trend line when the window allows */

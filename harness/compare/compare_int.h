@@ -22,8 +22,8 @@
  * metric from the baseline's sessions, tests every entry under that model,
  * and decides entries in a last pass, once the correction has seen every
  * p-value of the run; each entry that reached the statistics is queued as
- * a cmp_pending, and cmp_decide() turns it into the verdict of compare.h
- * step 5 under the look's cmp_rules.
+ * a cmp_pending, and cmp_decide() turns it into the verdict of
+ * docs/method.md, step 7, under the look's cmp_rules.
  */
 #ifndef JG_COMPARE_INT_H
 #define JG_COMPARE_INT_H
@@ -66,7 +66,7 @@ struct cmp_pending {
 	double p_worse_raw, p_better_raw;	/* one-sided t tests */
 	double p_worse, p_better;		/* the same, adjusted */
 	double q_worse;		/* p_worse_raw's BH q-value (step 8) */
-	bool primary;		/* weighed opts.primary_weight (step 4) */
+	bool primary;		/* weighed opts.primary_weight (step 5) */
 	bool trend;		/* in the trend test's family */
 	double trend_p_raw, trend_p;		/* the worse way */
 	/* The metric's own between-session variance in the baseline
@@ -139,11 +139,11 @@ bool cmp_is_primary(const struct compare_opts *o, const struct metric_def *m);
  * whose sums are mostly zeros and a few long stalls).  There ranks throw
  * away how far apart the values are, and on whole-ms percentiles, a step
  * or two apart, they tie so much that 15 values against 100 cannot reach
- * the level one metric of 480 is tested at.  Measured with `make bench`
- * (README, Method): at 2 % drift a p90 1.5 IQR slower was found on
- * 11.5 % of gate nights by ranks, on 44 % on session means, a launch on
- * 68.5 % and 89.5 %, with no more false alarms once each metric's own
- * session spread counts (compare_test.c).
+ * the level one metric of 480 is tested at.  On session means the gate
+ * finds, under drift, several times as many of `make bench`'s slower
+ * p90s as by ranks, and more slower launches, with no more false alarms
+ * once each metric's own session spread counts (compare_test.c;
+ * docs/method.md, step 5; NEWS: the method's history, step 4).
  */
 #define CMP_LIGHT_TAIL 1.5
 
@@ -322,13 +322,13 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  * A whole-ms frame percentile of a scene whose frames pile up just before
  * the vsyncs (a waiting RenderThread, triple buffering; compare_entry.c,
  * piles_up()) moves in steps: a phone a percent slower carries the
- * percentile from a plateau into the thin tail above it, or across it
- * (on the real-phone bench, p90s of 18-21 ms at 60 Hz went to 24-31 ms on
- * unchanged nights).  Such a move is not evidence by itself
- * (docs/method.md, step 6): the practical size of that scene's frame
- * percentiles is at least one period plus the millisecond of rounding,
- * and a change of less than that shows in the continuous metrics of the
- * scene (jank share, frame rate, dropped frames), which are tested too.
+ * percentile from a plateau into the thin tail above it, or across it,
+ * as the real-phone bench's unchanged nights showed.  Such a move is not
+ * evidence by itself (docs/method.md, step 6): the practical size of that
+ * scene's frame percentiles is at least one period plus the millisecond
+ * of rounding, and a change of less than that shows in the continuous
+ * metrics of the scene (jank share, frame rate, dropped frames), which
+ * are tested too.
  */
 #define CMP_VSYNC_ROUNDING_MS 1.0
 /*
@@ -342,8 +342,8 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 /*
  * The 99th percentile sits in the thinnest tail, where a plateau holds
  * about as many frames as the percentile leaves above it: it steps two or
- * more periods at once (on the real-phone bench's first nights, 22 -> 44
- * ms at 90 Hz and 16 -> 34 ms at 120 Hz in one session).  Its practical
+ * more periods at once, the scene's other metrics unmoved, as on the
+ * real-phone bench's first nights (docs/method.md, step 6).  Its practical
  * size is this many periods plus the rounding.
  */
 #define CMP_VSYNC_TAIL_PERIODS 2
@@ -452,7 +452,8 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
  * not draw the middle of a scene three times slower or faster from one
  * iteration to the next (they differ by percents; a warm or throttled
  * phone by tens of percents), while one such value, every percentile x10,
- * widens a baseline enough to hide a scene 30 % slower.  Such a record is
+ * widens a baseline enough to hide a scene far slower (the real-phone
+ * bench's corrupt record did: docs/method.md, step 1).  Such a record is
  * left out of every metric of its scene (its launch), with a warning.
  * Only the baseline: tonight's values are what the gate judges.
  */

@@ -77,9 +77,10 @@
 #define OFF_MIN_SESSIONS 1
 /*
  * The degrees of freedom a single session's offset is judged on: phones'
- * sessions have heavy tails (most within a percent or two, now and then
- * one 15-45 % off), so one session far off is weighed as a draw of
- * Student's t with this many, whatever the window says of their spread.
+ * sessions have heavy tails (most close to the phone's level, now and
+ * then one tens of percent off), so one session far off is weighed as a
+ * draw of Student's t with this many, whatever the window says of their
+ * spread.
  */
 #define OFF_TAIL_DF 3
 /* take_off()'s row for values that take no offset off. */
@@ -134,12 +135,12 @@ key_of(struct offsets *o, int run, int sess)
  * that many others.  A gate's later batch runs only the scenarios that
  * looked worse; its scenes still measure the phone in that batch, and
  * leaving its offset unknown set the batch, with the whole of the phone's
- * aging and tonight's drift in it, against a baseline without either
- * (the real-phone bench measured what that cost: commit b538286).  The
- * price:
- * a scenario slower in every scene, measured again alone, takes its own
- * change for the phone's in that batch; the first look, which ran every
- * scenario, still shows it (docs/method.md, step 3).
+ * aging and tonight's drift in it, against a baseline without either,
+ * and failed deadline-bound metrics of unchanged nights on the real-phone
+ * bench (docs/validation.md).  The price: a scenario slower in every
+ * scene, measured again alone, takes its own change for the phone's in
+ * that batch; the first look, which ran every scenario, still shows it
+ * (docs/method.md, step 3).
  */
 static void
 full_sessions(struct offsets *o)
@@ -497,19 +498,19 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 		far &= stats_t_sf(fabs(t), fmin(df, OFF_TAIL_DF)) <= level;
 	/*
 	 * A build slower everywhere is slower in every session; a phone's
-	 * bad session (heavy tails: now and then one 10-60 % off) is one.
+	 * bad session (heavy tails: now and then one far off) is one.
 	 * So every one of two or more sessions tonight that far off is the
 	 * build's (nothing is taken off), but with one baseline session
 	 * that session may be the odd one, and the spread is the prior's
-	 * alone (the bench's first nights at 90 and 120 Hz failed 24 and
-	 * 14 %, tonight's sessions 0.17-0.47 off the baseline's one on the
-	 * log scale, taken for the build's).  One session tonight cannot tell
-	 * them apart: the offset is taken off, and the comparison asks for
-	 * another session of every scenario (*unsure).  Nor can one in the
-	 * baseline, which more sessions tonight do not help: the offset is
-	 * taken off, and what it moves without measuring it (a regression
-	 * of a deadline-bound share, a rate, a time at this look) is left
-	 * undecided (*base_unsure; docs/method.md, step 3).
+	 * alone (on the real-phone bench's first nights, tonight's sessions
+	 * far from the baseline's one were taken for the build's and failed
+	 * unchanged nights: docs/method.md, step 3).  One session tonight
+	 * cannot tell them apart: the offset is taken off, and the comparison
+	 * asks for another session of every scenario (*unsure).  Nor can one
+	 * in the baseline, which more sessions tonight do not help: the
+	 * offset is taken off, and what it moves without measuring it (a
+	 * regression of a deadline-bound share, a rate, a time at this look)
+	 * is left undecided (*base_unsure).
 	 */
 	beyond = far && nb >= 2;
 	*unsure = beyond && nc < 2 && t > 0;
@@ -521,11 +522,11 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 /*
  * An offset `*m` measured with variance `var`, shrunk toward none by
  * what sessions do (their spread's variance `vv`), and the variance left
- * in `*v`.  Sessions have heavy tails: most within a percent or two, now
- * and then one 10-60 % off.  A normal prior of the usual spread would
+ * in `*v`.  Sessions have heavy tails: most close to the phone's level,
+ * now and then one far off.  A normal prior of the usual spread would
  * take off only a part of such a one (at 120 Hz, where the scenes' mean
- * frames stray widely from their session's, a launch took off 0.18 of a
- * 0.41 log offset) and fail every metric with the rest; so the prior's
+ * frames stray widely from their session's, a launch took off less than
+ * half of one) and fail every metric with the rest; so the prior's
  * variance is at least what this offset shows beyond its own noise:
  * an offset far beyond its noise is taken off whole, a small one is
  * shrunk as before (docs/method.md, step 3.1).
@@ -608,7 +609,8 @@ scene_of(const struct cmp_ctx *x, const struct cmp_entry *e)
  * of frames past a deadline does not move in proportion to the speed, so
  * a slope fitted over the whole spread of iterations sets such a batch
  * against a baseline taken back by it and raised false alarms under a
- * trend (4.5 % of nights, make bench; README, Method).
+ * trend, several times their target (make bench; NEWS: the method's
+ * history, step 3).
  */
 static void
 speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)

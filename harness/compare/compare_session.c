@@ -568,16 +568,16 @@ cmp_step_find(double *by, const struct cmp_pending *p, const int *order,
  * metric, residuals from their session's mean) above which the metric is
  * left alone.  Normal values in sessions of 5 give 2.4 (the residuals of
  * a small group are lighter-tailed than the values), t with 5 df 2.6, 5 %
- * spikes 3.3; whole-ms percentiles a step or two apart give 3.1-3.5
+ * spikes 3.3; whole-ms percentiles a step or two apart stay under 4
  * (bench-compare).  Those are moderated too: with a window of a few runs
  * a p90's own spread has some 25 degrees of freedom, and at one metric's
  * share of the night t on 25 asks 4.6 standard errors where z asks 3.9.
- * Moderated, the gate found a p90 1.5 IQR slower on 51 % of nights with
- * 3 baseline runs where it found 38.5 %, and on 75.5 % at 2 % drift with
- * a full window where 73 %, every unchanged night's row the same within a
- * night or two (README, Method).  The fit's own degrees of freedom follow
- * how far the entries' estimates scatter, which rounding widens, so a
- * metric a step or two apart is pulled less.  Above 4: a tail.
+ * Moderated, the gate finds a slower p90 on more nights, in a team's
+ * first weeks and under drift, and unchanged nights fail no more often
+ * (NEWS: "A team's first weeks"; docs/method.md, step 4).  The fit's
+ * own degrees of freedom follow how far the entries' estimates scatter,
+ * which rounding widens, so a metric a step or two apart is pulled less.
+ * Above 4: a tail.
  */
 #define CMP_MOD_MAX_KURT 4.0
 

@@ -317,9 +317,10 @@ cmp_binom_upper(long k, long n, double f)
  * levels a sum of ten or twenty events can attain lie far apart, so the
  * exact test's size falls well short of its alpha: at 15 iterations it
  * passed a rate 1.5 blocks an iteration higher on nights whose estimate
- * had reached T, at raw p 2e-5 to 9e-5 against the 1.5e-5 Holm asked
- * for.  The mid-p's size is about alpha on average over the counts; the
- * false alarms it allows are measured with the rest (README, Method).
+ * had reached T, at raw p a few times what Holm asked for (NEWS: the
+ * method's history, step 4).  The mid-p's size is about alpha on average
+ * over the counts; the false alarms it allows are measured with the rest
+ * (docs/validation.md).
  * `df` is that of the session spread's part alone: the counts' own
  * variance is known (Poisson), not estimated.
  */
@@ -492,11 +493,10 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	 * takes its own estimate shrunk toward its kind's entries by how much
 	 * they differ beyond noise (cmp_own_shrunk()) whenever that is the
 	 * larger: taken whole, an estimate from 20 sessions is large by
-	 * chance for half the metrics, and (with a window of 20) the gate
-	 * found a jank share 1.5 IQR worse at drift 0 on 83 % of nights
-	 * where shrunk it finds it on 88.5 %, a p90 at 2 % drift on 44 %
-	 * where shrunk it finds it on 65.5 %, with false alarms still within
-	 * their targets (README, Method).
+	 * chance for half the metrics, and the gate missed more of the
+	 * bench's worse jank shares and slower p90s than it does shrunk,
+	 * with false alarms within their targets either way (NEWS: the
+	 * method's history, step 2).
 	 * The other tests take it, pulled toward the kind's by the prior's
 	 * weight, only when an F test says so (CMP_OWN_P).  Never smaller
 	 * than the kind's: a metric's few sessions cannot talk the spread

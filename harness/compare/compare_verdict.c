@@ -1,6 +1,6 @@
 /*
  * compare_verdict.c: the verdict of one entry from its statistics, and the
- * share of alpha each look tests at (steps 3 and 5 of compare.h).
+ * share of alpha each look tests at (docs/method.md, steps 7 and 5).
  *
  * compare.c gathers the samples, runs the tests and adjusts the p-values
  * of the whole run; what is left is a rule per entry that needs only the
@@ -54,9 +54,10 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
  * whose raw p is at most cmp_promise() is measured again rather than
  * passed: at 5 iterations a real shift of 1.5 IQR often shows only p =
  * 0.01-0.05, and a pass ends the looking at it.  It is most of what an
- * unchanged night measures again: at 0.02 device time met 1.3 x at every
- * drift and every A/B row of make bench lost 0.5-4.5 points of detection
- * (README, Method).  CMP_PROMISE is the first look's.
+ * unchanged night measures again, and a stricter bar would save device
+ * time by missing shifts: a missed regression ships jank, the worse
+ * failure (make bench; NEWS: "Measured error rates").  CMP_PROMISE is
+ * the first look's.
  */
 #define CMP_PROMISE 0.05
 
@@ -81,23 +82,21 @@ compare_look_alpha(double alpha, int look, int looks, enum cmp_spending how)
  *   z_k = sqrt t_k (CMP_PROMISE_Z + c_K sqrt(1 - t_k)),
  * never above CMP_PROMISE nor an earlier look's.  Of three looks that is
  * raw p 0.0046 at the second: an estimate at p = 0.03 after two sessions
- * would need a third far luckier than both, and measuring it again was an
- * eighth of what an unchanged night measured beyond its first batch at
- * 2 % drift, for no A/B detection.  Of four looks (max_iterations 20):
- * 0.0078 and 0.00094 at the second and third; keeping the three looks'
- * 8 % there instead (0.017 and 0.0022) cost 0.02 x the base iterations
- * of device time at 2 % drift and a quarter point of false alarms under
- * a trend; what it buys was measured for the block count, which keeps
- * them (cmp_promise_count(); README, Method).  The first look keeps
- * CMP_PROMISE whatever the number of looks: that is what make bench
- * measured.
+ * would need a third far luckier than both, and measuring it again cost
+ * an unchanged night device time under drift for no A/B detection.  Of
+ * four looks (max_iterations 20): 0.0078 and 0.00094 at the second and
+ * third; keeping the three looks' 8 % there instead (0.017 and 0.0022)
+ * cost device time under drift and false alarms under a trend; what it
+ * buys was measured for the block count, which keeps them
+ * (cmp_promise_count(); NEWS: the method's history, step 6).
+ * The first look keeps CMP_PROMISE whatever the number of looks: that is
+ * what make bench measured.
  *
  * `jankgate ab` (interleaved) keeps CMP_PROMISE at every round: its rounds
  * are a budget its user set aside before a release, not a nightly's
- * device time, and asking more of its later rounds found a block count
- * 1.5 IQR higher on 80.0 % of nights where it had found 82.5 %, a jank
- * share 1 IQR higher on 53.5 % where 55.0 %, for 3 % fewer iterations
- * (make bench --only inter; README, Method).
+ * device time, and asking more of its later rounds found fewer of the
+ * bench's higher block counts and jank shares for few iterations saved
+ * (make bench --only inter; NEWS: "Measured error rates").
  */
 static double
 promise_at(int look, int looks, int calibrated)
@@ -131,9 +130,9 @@ cmp_promise(int look, int looks, bool interleaved)
  * three looks (a conditional power of 8 %) however many there are: whole
  * events arrive late, and a rate 1.5 blocks an iteration higher often
  * shows p 0.01-0.02 after two sessions of five iterations.  With four
- * looks and the stricter promise the gate found it on 89.0 % of nights,
- * with this one on 90.0 %, for 0.002-0.006 x more device time (README,
- * Method).
+ * looks this promise finds such a rate on a little more nights than the
+ * stricter one, for next to no device time (NEWS: the method's history,
+ * step 6).
  */
 double
 cmp_promise_count(int look, int looks, bool interleaved)
@@ -156,9 +155,10 @@ promise_of(const struct cmp_pending *p, const struct cmp_rules *r)
  * ... and, for a count of events (metrics.h by_means: blocks), one whose
  * estimate reaches half of T: rare events move in whole steps, so at 5
  * iterations a rate 1.5 blocks an iteration higher shows as 0.6-1.0 more
- * on one night in five, and a pass there ended the looking at it (the
- * gate found such a shift on 74.5 % of nights; measuring these again,
- * with the count test of compare_test.c, on 86 %: README, Method).
+ * on one night in five, and a pass there ended the looking at it:
+ * measuring these again, with the count test of compare_test.c, found
+ * such a shift on more nights (NEWS: "The count rule", and the figures
+ * moved out of harness/ comments).
  */
 static bool
 promising(const struct cmp_entry *e, const struct cmp_pending *p,

@@ -83,7 +83,7 @@ enum cmp_spending {
 };
 
 /*
- * The trend line of an entry (step 7): tonight against the oldest half of
+ * The trend line of an entry (step 8): tonight against the oldest half of
  * the baseline window, and where the series of runs stepped.
  */
 struct cmp_trend {
@@ -134,7 +134,7 @@ struct cmp_entry {
 	int look;		/* the look whose numbers these are: the
 				   comparison's, or an earlier one's for a
 				   regression kept from compare_opts.prior */
-	/* The session model behind the test (step 3). */
+	/* The session model behind the test (step 4). */
 	bool log_scale;		/* tested on log values (times) */
 	double sd_within;	/* iteration to iteration within a session,
 				   on the test's scale (relative for times) */
@@ -227,7 +227,7 @@ struct cmp_scenario {
 };
 
 /*
- * How much one session moves the metrics of one kind (step 3): a relative
+ * How much one session moves the metrics of one kind (step 4): a relative
  * standard deviation for times, a share of the within-session standard
  * deviation for the other kinds.
  */

@@ -73,7 +73,7 @@ enum metric_id {
  * Default thresholds, and why (see metrics.h for how the pair is used).
  * They say what matters to a user on a quiet device; compare raises T to
  * the baseline's per-iteration IQR where a scene varies more than that
- * (compare.h, step 4), so a noisy scene does not hold every run
+ * (docs/method.md, step 6), so a noisy scene does not hold every run
  * inconclusive on shifts no 15 iterations could resolve:
  *
  * - fps 5 % and 2 fps: at 60 Hz, 2 fps is one late frame in 30, about what

@@ -1,16 +1,17 @@
 /*
  * source.h: the contract between the runner and the data sources
- * (README's Sources).
+ * (the man page's SOURCES, harness/cli/jankgate.1).
  *
  * A source turns device output into the results model.  Each one is a file in
  * harness/sources/ that defines one `const struct source`, and one line in the
  * table of sources.c; adding a library is exactly that (with its tests and
- * README).  Nothing outside sources/ knows a source by name: the runner (run/)
- * calls the hooks below at fixed points of an iteration (run_iter.c draws them)
- * and a source fills the iteration it is handed; the configuration validates
- * `sources` and the options each source declares from the table (struct
- * config_plugins, source_plugins); `jankgate parse` and `jankgate init` read
- * the table too.
+ * its paragraph in the man page's SOURCES; docs/internals.md, "How to add
+ * a data source").  Nothing outside sources/ knows a source by name: the
+ * runner (run/) calls the hooks below at fixed points of an iteration
+ * (run_iter.c draws them) and a source fills the iteration it is handed;
+ * the configuration validates `sources` and the options each source
+ * declares from the table (struct config_plugins, source_plugins);
+ * `jankgate parse` and `jankgate init` read the table too.
  *
  *	prepare          once per device and run, before the first iteration
  *	                 (find a log directory, set up an adb forward)
