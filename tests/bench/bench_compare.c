@@ -126,7 +126,7 @@
  *                      [--only aa|ab|first|creep|inter|real]
  *                      [--metric NAME] [--check]
  *                      [--real-off drift,tails,aging,warming,bad,cold,
- *                                  vsync,corrupt] [--rows aa,w3k0,...]
+ *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
  *
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
@@ -185,6 +185,13 @@ static bool trace;
  * unless they say otherwise.
  */
 static double block_elasticity;
+/*
+ * The real-phone rows (bench_real(), effect "scenesigs"): half of a
+ * scene's blocks come from causes in that scene's own code, a signature
+ * no other scene carries; the rest from the app's two shared ones.  Off,
+ * every block carries one of the two shared signatures.
+ */
+static bool scene_sigs;
 /* --trace: numbers the comparisons, so that one's lines can be grouped. */
 static _Atomic unsigned long look_seq;
 
@@ -452,6 +459,14 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 
 		b->wall_ms = round(lognormal(r, m->block_ms, 0.4) * f);
 		b->start_mono_ms = uniform(r, 0, window);
+		if (scene_sigs && stats_rng_uniform(r) < 0.5) {
+			char sig[48];
+
+			snprintf(sig, sizeof(sig), "sig-s%d-%d-%c", scenario,
+			    scene, stats_rng_uniform(r) < 0.7 ? 'a' : 'b');
+			rs_str_set(&b->signature, sig);
+			continue;
+		}
 		rs_str_set(&b->signature, stats_rng_uniform(r) < 0.7 ?
 		    "sig-a" : "sig-b");
 	}
@@ -999,6 +1014,7 @@ struct tally {
 	size_t looks, comparisons;
 	size_t t_single, t_gate, t_crept;	/* the target found */
 	size_t t_scene;			/* ... its scene, by any metric */
+	size_t t_scene_nights;		/* ... on either key: the night's */
 	size_t caught_by[64];		/* creep: caught on night k */
 	size_t series;
 	size_t ab_false, ab_target, ab_inc;	/* interleaved A/B nights */
@@ -1016,6 +1032,7 @@ struct tally {
 	 */
 	size_t c_false, c_inc;
 	size_t c_hist_scene, c_scene, c_found;
+	size_t c_found_nights;		/* nights either key's names it */
 	size_t c_runs, c_iterations;
 	double tests;			/* per comparison, summed */
 	double primaries;		/* ... of them primary, summed */
@@ -1213,7 +1230,8 @@ confirm_ab(int *iterations, const struct app_model *app, const bool *suspect,
 static int
 confirm_shard(struct tally *t, struct verdicts *v,
     const struct night_noise *nn, const struct series *s,
-    const struct shift *sh, int shard, int night, bool *undecided)
+    const struct shift *sh, int shard, int night, bool *undecided,
+    bool *found)
 {
 	const struct setup *su = s->setup;
 	struct strlist sus[MAX_KEYS];
@@ -1238,6 +1256,7 @@ confirm_shard(struct tally *t, struct verdicts *v,
 		t->c_hist_scene += hist_scene;
 		if (!sus[d].nr) {
 			t->c_found += hist_scene;
+			*found |= hist_scene;
 			strlist_release(&sus[d]);
 			continue;
 		}
@@ -1259,6 +1278,7 @@ confirm_shard(struct tally *t, struct verdicts *v,
 		t->c_scene += hist_scene && has_regression(v[d].hist, sh,
 		    true);
 		t->c_found += has_regression(v[d].hist, sh, true);
+		*found |= has_regression(v[d].hist, sh, true);
 		if (trace)
 			fprintf(stderr, "confirm %llx/%d key %d shard %d: "
 			    "%zu suspects of %zu, %zu standing, %zu "
@@ -1291,6 +1311,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 	bool any_inc_single = false;
 	bool any_suspect = false, target_suspect = false, target_found = false;
 	bool any_confirmed = false, any_undecided = false;
+	bool scene_night = false, confirmed_night = false;
 	int found = 0;
 
 	for (int shard = 0; shard < su->shards; shard++) {
@@ -1331,6 +1352,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 				t->kind_used[k] += v[d].final.kind_used[k];
 			t->t_single += v[d].compare_target;
 			t->t_scene += v[d].gate_scene;
+			scene_night |= v[d].gate_scene;
 			if (trace)
 				fprintf(stderr, "night %llx/%d key %d shard %d: "
 				    "target %d regressed %d looks %d "
@@ -1352,7 +1374,7 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 		}
 		if (su->confirm)
 			any_confirmed |= confirm_shard(t, v, nn, s, sh, shard,
-			    night, &any_undecided);
+			    night, &any_undecided, &confirmed_night);
 		/* On-pass by the history's verdicts, confirmed or not. */
 		for (int d = 0; d < su->keys; d++) {
 			if (record && !shard_regressed &&
@@ -1373,6 +1395,8 @@ night_all(struct tally *t, struct window *w, const struct series *s,
 	t->t_suspect += target_suspect && !target_found;
 	t->c_false += any_confirmed;
 	t->c_inc += any_undecided && !any_confirmed;
+	t->t_scene_nights += scene_night;
+	t->c_found_nights += confirmed_night;
 	return found;
 }
 
@@ -1955,7 +1979,7 @@ usage(void)
 	    "                     [--only aa|ab|first|creep|inter|real] "
 	    "[--metric NAME]\n"
 	    "                     [--check] [--real-off drift,tails,aging,"
-	    "warming,bad,cold,vsync,corrupt]\n"
+	    "warming,bad,cold,vsync,corrupt,scenesigs]\n"
 	    "                     [--rows aa,w3k0,...]\n");
 	exit(2);
 }
@@ -2137,6 +2161,17 @@ bound_row(const char *row, size_t k, size_t n, double bound, bool ceiling,
 	return failed && !open;
 }
 
+/* A figure printed with its interval and no bound (for reading). */
+static void
+info_row(const char *row, size_t k, size_t n)
+{
+	double lo, hi;
+
+	wilson(&lo, &hi, k, n);
+	printf("  %-52s %5.1f %% (%5.1f-%5.1f)\n", row, pct(k, n), 100 * lo,
+	    100 * hi);
+}
+
 /*
  * The phones of the rows: what the rows above keep apart, all at once
  * (the field comments of struct noise).  Sessions drift 2 % with the
@@ -2144,7 +2179,8 @@ bound_row(const char *row, size_t k, size_t n, double bound, bool ceiling,
  * window and warms 0.5 % an iteration inside a session; 4 % of
  * iterations have one scene 20-40 % slower; a session's first measured
  * iteration is 5 % slower; 30 % of frames wait for a vsync; the window
- * holds one corrupt record.
+ * holds one corrupt record; half of the blocks come from causes of their
+ * own scene (scene_sigs).
  */
 /* --real-off: the effects switched off, by name (each a switch). */
 static const char *real_off = "";
@@ -2280,14 +2316,17 @@ bench_real(const struct app_model *app, const struct shift *targets,
 	su.keys = 2;
 	su.shards = 4;
 	su.confirm = true;
+	scene_sigs = real_on("scenesigs");
 	for (int i = 0; i < app->nr; i++)
 		scenes += app->sc[i].nr_scenes;
 	printf("\nReal phones (issue 46), %d nights a row, an app of %d "
 	    "scenarios and %d scenes,\n  2 device keys x 4 shards: drift 2 %% "
 	    "(t, 3 df),\n  aging 0.3 or 0.5 %%/night, 0.5 %% "
 	    "an iteration warmer, 4 %% bad iterations, a cold first one,\n"
-	    "  30 %% of frames on vsync, one corrupt baseline record; "
-	    "bounds on the 95 %% interval\n", nights, app->nr, scenes);
+	    "  30 %% of frames on vsync, one corrupt baseline record, half "
+	    "the blocks from causes of their own scene;\n  bounds on the "
+	    "95 %% interval; a night is found when either phone names the "
+	    "target\n", nights, app->nr, scenes);
 	/*
 	 * The A/A rows: each window at each display, the phone aging
 	 * 0.3 %/night; then each window at 60 Hz aging 0.5 %/night.  The
@@ -2312,8 +2351,15 @@ bench_real(const struct app_model *app, const struct shift *targets,
 		    true, false);
 		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
 		    "%.1f %%: compare alone, exit 1", nz.hz, su.history, 100 * aging);
+		/*
+		 * Open at window 1: against one baseline session, a session
+		 * of tonight's 5-20 % off moves the deadline-bound shares
+		 * (jank, slow frames, fps, dropped frames) past what a line
+		 * through the scene's speed takes back, and compare alone
+		 * has no later look to measure another session.
+		 */
 		failed += bound_row(row, t.false_single, t.nights, 0.01,
-		    true, false);
+		    true, windows[w] == 1);
 		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
 		    "%.1f %%: compare alone, exit 4", nz.hz, su.history, 100 * aging);
 		failed += bound_row(row, t.inc_single, t.nights, 0.05,
@@ -2369,35 +2415,43 @@ bench_real(const struct app_model *app, const struct shift *targets,
 			run_series(&t, app, &shifts_ab[k], &nz, &su, MODE_AB,
 			    nights / 2, 0, seed + 300 + 10 * (uint64_t)w +
 			    (uint64_t)k);
-			/* Each key's run holds the shifted scenario once. */
+			/*
+			 * Each key's run holds the shifted scenario once (in
+			 * shard 0): a night is found when the gate names the
+			 * target's scene on either phone, as its exit and
+			 * report do; what one phone alone finds is printed
+			 * under it.
+			 */
 			comps = t.nights * (size_t)su.keys;
 			snprintf(row, sizeof(row), "A/B window %d: %s, found",
 			    su.history, what[k]);
 			/*
-			 * Open: by the history alone, a 20 % slower launch, a
-			 * new block in half the iterations and a jank share 5
-			 * points higher against a 3-run window (15 baseline
-			 * iterations) are found on 63-72 % of nights (the
-			 * new block can reach the last look's level on 75 %
-			 * at 20 iterations at most); with the A/B deciding
-			 * what the history left undecided or suspected, the
-			 * new block is found on 92 %, the launch and the
-			 * jank share on 78-81 %: their misses are the nights
-			 * whose history stopped measuring at look 1-3, the
-			 * estimate worse by T but short of the promise after
-			 * Holm over the night's tests, so neither a suspect
-			 * nor put to the A/B.
+			 * Open, and in conflict with the A/A rows: against a
+			 * 3-run window (15 baseline iterations), a new block in
+			 * half of tonight's 20 is as likely from a cause of the
+			 * scene's own that the baseline happened to miss (a
+			 * rate of 0.2-0.5 shows in none of 15 now and then) as
+			 * from a new one; with the test's family counting those
+			 * (docs/method.md, step 7) the history finds it on
+			 * about half the nights, the A/B with the old build
+			 * on most of the rest.
 			 */
-			failed += bound_row(row, t.t_scene, comps, 0.9, false,
-			    w == 0 && k != 2);
+			failed += bound_row(row, t.t_scene_nights, t.nights, 0.9,
+			    false, w == 0 && k == 1);
+			snprintf(row, sizeof(row), "  on one phone (%zu "
+			    "comparisons)", comps);
+			info_row(row, t.t_scene, comps);
 			snprintf(row, sizeof(row), "A/B window %d: %s, A/B "
 			    "confirms the history's find", su.history, what[k]);
 			failed += bound_row(row, t.c_scene, t.c_hist_scene,
 			    0.95, false, false);
 			snprintf(row, sizeof(row), "A/B window %d: %s, found "
 			    "with the A/B", su.history, what[k]);
-			failed += bound_row(row, t.c_found, comps, 0.9, false,
-			    w == 0 && (k == 0 || k == 3));
+			failed += bound_row(row, t.c_found_nights, t.nights, 0.9,
+			    false, false);
+			snprintf(row, sizeof(row), "  on one phone (%zu "
+			    "comparisons)", comps);
+			info_row(row, t.c_found, comps);
 		}
 	}
 	free(t.thr);
