@@ -75,8 +75,7 @@ compare_opts_init(struct compare_opts *o, const struct config_compare *cfg)
 {
 	memset(o, 0, sizeof(*o));
 	o->alpha = cfg ? cfg->alpha : 0.01;
-	o->correction = cfg && cfg->correction == CORRECTION_BH ?
-	    STATS_ADJUST_BH : STATS_ADJUST_HOLM;
+	o->correction = STATS_ADJUST_HOLM;	/* docs/method.md, step 5 */
 	o->min_iterations = cfg ? cfg->min_iterations : 3;
 	o->noise = 1;
 	o->look = o->looks = 1;

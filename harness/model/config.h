@@ -24,7 +24,6 @@ struct metric_def;
 
 enum config_update { UPDATE_NEVER, UPDATE_ON_PASS, UPDATE_ALWAYS };
 enum config_mail_when { MAIL_ALWAYS, MAIL_REGRESSION, MAIL_NEVER };
-enum config_correction { CORRECTION_HOLM, CORRECTION_BH };
 enum config_tls { TLS_AUTO, TLS_REQUIRED, TLS_NONE };
 /* diagnose.trace: when `gate` records a Perfetto trace (trace.h). */
 enum config_trace { TRACE_NEVER, TRACE_REGRESSION, TRACE_ALWAYS };
@@ -100,7 +99,6 @@ struct config_compare {
 	struct config_threshold *thresholds;
 	size_t nr_thresholds;
 	double alpha;
-	enum config_correction correction;
 	double suspect_fdr;	/* BH's level for suspects; 0: none */
 	struct strlist primary_metrics;	/* weigh CMP_PRIMARY_WEIGHT */
 	int min_iterations;	/* fewer valid iterations: inconclusive */
