@@ -7,6 +7,7 @@
  * text of the numbers, the charts and the notes.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -519,6 +520,40 @@ list_flags_do_not_leak_into_scenes(void **state)
 	comparison_free(c);
 }
 
+/*
+ * A new signature the baseline carried in another scene is labelled so,
+ * beside a plain new one and one that failed the run.
+ */
+static void
+a_block_known_elsewhere_says_so(void **state)
+{
+	const char *want[] = { "New: regression", "New here, known elsewhere",
+		"New" };
+	struct comparison *c = new_comparison("pixel-7", "feed", CMP_PASS);
+	struct view_input in = { .cmp = c };
+	cJSON *m;
+	char path[64];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct cmp_block *b = comparison_add_block(c);
+
+		b->scenario = xstrdup("feed");
+		b->signature = xstrdup(i == 0 ? "a" : i == 1 ? "b" : "c");
+		b->status = CMP_BLOCK_NEW;
+		b->verdict = i == 0 ? CMP_REGRESSION : CMP_PASS;
+		b->elsewhere = i == 1;
+	}
+	m = model_of(&in, 1, NULL);
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path),
+		    "devices.0.scenarios.0.blocks.%d.status_label", i);
+		assert_string_equal(str_at(m, path), want[i]);
+	}
+	cJSON_Delete(m);
+	comparison_free(c);
+}
+
 /* Scene "list" of `scenario` with `fast` frames at 8 ms, `slow` at 40. */
 static struct results *
 run_with_frames(const char *id, double p90, uint64_t fast, uint64_t slow)
@@ -695,6 +730,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(session_spread_is_named_with_its_source),
 	cmocka_unit_test(primary_weight_is_named_where_it_weighs),
 	cmocka_unit_test(list_flags_do_not_leak_into_scenes),
+	cmocka_unit_test(a_block_known_elsewhere_says_so),
 	cmocka_unit_test(charts_come_from_results_and_history),
 	cmocka_unit_test(notes_and_warnings_are_collected),
 	cmocka_unit_test(hostile_strings_are_kept_verbatim),
