@@ -7,8 +7,9 @@
  * reachable object readable at every moment:
  *
  *   1. the roots: every ref (branches, tags and any other), peeled through
- *      annotated tags (whose objects go in too), a detached HEAD, and the
- *      index of a repository with a working tree;
+ *      annotated tags (whose objects go in too), a detached HEAD, what
+ *      the reflogs name (none in a bare repository unless configured),
+ *      and the index of a repository with a working tree;
  *   2. the pack: every commit first-parent or not, tree and blob they
  *      reach, written into objects/pack and synced (fsync) before
  *      anything is removed;
@@ -97,6 +98,39 @@ add_root(struct gc *g, const git_oid *id, const char *what)
 	    what);
 }
 
+/*
+ * What the reflog of `name` names, as git gc keeps it: a branch reset by
+ * hand can be undone.  Entries whose object is gone are skipped.
+ */
+static int
+add_reflog(struct gc *g, const char *name)
+{
+	git_reflog *log = NULL;
+	git_odb *odb = NULL;
+	int err = 0;
+
+	if (git_reflog_read(&log, g->bs->repo, name) < 0 ||
+	    git_repository_odb(&odb, g->bs->repo) < 0) {
+		err = fail_git(g->bs, JG_EIO, "cannot read the reflog of '%s'",
+		    name);
+		goto out;
+	}
+	for (size_t i = 0; !err && i < git_reflog_entrycount(log); i++) {
+		const git_reflog_entry *e = git_reflog_entry_byindex(log, i);
+		const git_oid *ids[2] = { git_reflog_entry_id_old(e),
+		    git_reflog_entry_id_new(e) };
+
+		for (int k = 0; !err && k < 2; k++)
+			if (!git_oid_is_zero(ids[k]) &&
+			    git_odb_exists(odb, ids[k]))
+				err = add_root(g, ids[k], name);
+	}
+out:
+	git_odb_free(odb);
+	git_reflog_free(log);
+	return err;
+}
+
 static int
 add_refs(struct gc *g)
 {
@@ -113,6 +147,8 @@ add_refs(struct gc *g)
 		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
 			err = add_root(g, git_reference_target(ref),
 			    git_reference_name(ref));
+		if (!err)
+			err = add_reflog(g, git_reference_name(ref));
 		git_reference_free(ref);
 	}
 	if (!err && rc != GIT_ITEROVER)
@@ -128,7 +164,7 @@ add_refs(struct gc *g)
 		err = add_root(g, git_reference_target(resolved), "HEAD");
 		git_reference_free(resolved);
 	}
-	return err;
+	return err ? err : add_reflog(g, "HEAD");
 }
 
 /* A repository with a working tree: what its index stages stays. */

@@ -202,10 +202,10 @@ struct baseline_gc_stats {
 #define BASELINE_GC_GRACE (14 * 24 * 60 * 60L)
 
 /*
- * Pack everything that a branch, a tag, any other ref, a detached HEAD or
- * (in a repository with a working tree) the index reaches into one new
- * pack in objects/pack, written with libgit2's packbuilder and synced to
- * disk, then remove the loose objects that pack holds, the unreachable
+ * Pack everything that a branch, a tag, any other ref, a detached HEAD, a
+ * reflog or (in a repository with a working tree) the index reaches into
+ * one new pack in objects/pack, written with libgit2's packbuilder and
+ * synced to disk, then remove the loose objects that pack holds, the unreachable
  * loose ones older than `grace` seconds, and the older packs (without a
  * .keep file) whose objects the new pack holds or that are older than
  * `grace`.  The grace keeps what a concurrent record has written but not

@@ -1927,16 +1927,22 @@ gc_of_empty_repository(void **state)
 }
 
 /*
- * In a repository with a working tree, what the index stages is kept
- * even when no commit reaches it (git gc keeps it too).
+ * In a repository with a working tree, what the index stages and what
+ * the reflogs name (a commit undone by a reset) are kept even when no
+ * ref reaches them, as git gc keeps them.
  */
 static void
-gc_keeps_what_the_index_stages(void **state)
+gc_keeps_what_the_index_and_reflogs_name(void **state)
 {
-	char *dir = worktree_repo(), *file, *hex, *path;
-	struct baseline_store *bs = open_store(dir, 0);
+	char *dir = worktree_repo(), *file, *hex, *path, *undone, *blob;
+	struct baseline_store *bs;
 	struct baseline_gc_stats st;
 
+	git_commit_file(dir, "extra/notes.txt", "undone soon\n", 0);
+	undone = git(dir, "rev-parse", "HEAD", NULL);
+	undone[40] = '\0';
+	free(git(dir, "reset", "-q", "--hard", "HEAD~1", NULL));
+	bs = open_store(dir, 0);
 	record(bs, DEV_A, "r1", NULL);
 	file = xasprintf("%s/NOTES", dir);
 	assert_int_equal(file_write_atomic(file, "staged\n", 7, 0644), 0);
@@ -1948,8 +1954,13 @@ gc_keeps_what_the_index_stages(void **state)
 	path = xasprintf("%s/.git/objects/%.2s/%s", dir, hex, hex + 2);
 	assert_false(file_exists(path));	/* packed, not loose */
 	free(git(dir, "cat-file", "-e", hex, NULL));
+	free(git(dir, "cat-file", "-e", undone, NULL));
+	blob = xasprintf("%s:extra/notes.txt", undone);
+	free(git(dir, "cat-file", "-e", blob, NULL));
+	free(blob);
 	free(git(dir, "fsck", "--full", "--no-dangling", NULL));
 	baseline_store_free(bs);
+	free(undone);
 	free(path);
 	free(hex);
 	free(file);
@@ -2042,7 +2053,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_keeps_young_unreachable),
 	cmocka_unit_test(gc_replaces_older_packs),
 	cmocka_unit_test(gc_of_empty_repository),
-	cmocka_unit_test(gc_keeps_what_the_index_stages),
+	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
 	cmocka_unit_test(network_urls_are_told_apart),
 };
 
