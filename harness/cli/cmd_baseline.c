@@ -30,13 +30,13 @@
  * Exit status (exitstatus.h): 0 done, including "no baseline yet" for log
  * and show; 2 for bad usage, a missing, invalid or incomplete results file
  * (a number out of its limits included, as `check` refuses it), no
- * repository configured, a repository or ref that does not exist, or
- * foreign files where a baseline belongs; 3 when the repository cannot be
- * reached, authentication fails, every push retry was beaten, or
- * SIGINT/SIGTERM stopped a record or accept (nothing is recorded once the
- * signal is seen: a push in flight is stopped).  Messages
- * name the repository as baseline_store_name() does, without userinfo; the
- * store scrubs tokens from its own.
+ * repository configured, a repository or ref that does not exist,
+ * foreign files where a baseline belongs, or gc of a network repository;
+ * 3 when the repository cannot be reached, authentication fails, every
+ * push retry was beaten, or SIGINT/SIGTERM stopped a record or accept
+ * (nothing is recorded once the signal is seen: a push in flight is
+ * stopped).  Messages name the repository as baseline_store_name() does,
+ * without userinfo; the store scrubs tokens from its own.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -98,8 +98,9 @@ static const char options[] =
 	"                       (default: $JANKGATE_CONFIG, then\n"
 	"                       ./jankgate.json if present, else built-in)\n"
 	"Exit status: 0 done (also \"no baseline yet\"), 2 bad input, an\n"
-	"unknown repository or ref, or foreign files, 3 repository\n"
-	"unreachable, authentication failed or push retries exhausted.\n";
+	"unknown repository or ref, foreign files, or gc of a network\n"
+	"repository, 3 repository unreachable, authentication failed or\n"
+	"push retries exhausted.\n";
 
 /* Options, as bits, so that each verb can say which it takes. */
 enum {
