@@ -6,6 +6,7 @@
  *   baseline_git_open.c   the store: open a local repository, or clone
  *                         or fetch a network one into its cache, and
  *                         the cache's lock
+ *   baseline_git_gc.c     packing what the refs reach, and pruning
  *   baseline_git_read.c   histories, logs and trees: reading commits
  *   baseline_git_write.c  a commit, its branch update, push and retry
  *   baseline_git_hooks.c  a local repository with receive hooks: its

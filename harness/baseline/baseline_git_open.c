@@ -29,19 +29,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* A URL that needs the network: anything with a scheme but file://. */
-static int
-is_network_url(const char *s)
-{
-	const char *colon = strchr(s, ':');
-	const char *slash = strchr(s, '/');
-
-	if (strstr(s, "://"))
-		return strncmp(s, "file://", 7) != 0;
-	/* git's scp-like "[user@]host:path": a colon before any slash. */
-	return colon && colon > s && (!slash || colon < slash);
-}
-
 static int
 is_empty_dir(const char *path)
 {
@@ -269,7 +256,7 @@ baseline_store_open(struct baseline_store **out,
 	bs->push_retries = o->push_retries > 0 ? o->push_retries : 0;
 	bs->offline = o->offline;
 
-	if (is_network_url(o->repo)) {
+	if (baseline_is_network_url(o->repo)) {
 		bs->url = xstrdup(o->repo);
 		err = open_remote(bs, o->cache_dir);
 	} else if (!strncmp(o->repo, "file://", 7) && o->repo[7] != '/') {

@@ -351,6 +351,18 @@ baseline_schema_version(const char *data, size_t len)
 	return (int)v;
 }
 
+int
+baseline_is_network_url(const char *repo)
+{
+	const char *colon = strchr(repo, ':');
+	const char *slash = strchr(repo, '/');
+
+	if (strstr(repo, "://"))
+		return strncmp(repo, "file://", 7) != 0;
+	/* git's scp-like "[user@]host:path": a colon before any slash. */
+	return colon && colon > repo && (!slash || colon < slash);
+}
+
 /* End of a URL's authority: where userinfo, if any, must have ended. */
 static const char *
 authority_end(const char *p)

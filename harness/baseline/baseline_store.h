@@ -188,6 +188,35 @@ int baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
  */
 int baseline_store_attempts(const struct baseline_store *bs);
 
+/* What baseline_store_gc() did. */
+struct baseline_gc_stats {
+	size_t packed;		/* objects in the new pack */
+	size_t loose_packed;	/* loose objects removed: now in the pack */
+	size_t pruned;		/* unreachable loose objects removed */
+	size_t kept;		/* unreachable loose ones, younger than grace */
+	size_t packs_removed;	/* older packs the new one replaced */
+	char pack[BASELINE_OID_HEXSZ + 1];	/* its name; "" when none */
+};
+
+/* Unreachable objects younger than this stay (git gc's default). */
+#define BASELINE_GC_GRACE (14 * 24 * 60 * 60L)
+
+/*
+ * Pack everything that a branch, a tag, any other ref, a detached HEAD, a
+ * reflog or (in a repository with a working tree) the index reaches into
+ * one new pack in objects/pack, written with libgit2's packbuilder and
+ * synced to disk, then remove the loose objects that pack holds, the unreachable
+ * loose ones older than `grace` seconds, and the older packs (without a
+ * .keep file) whose objects the new pack holds or that are older than
+ * `grace`.  The grace keeps what a concurrent record has written but not
+ * yet put on its branch.  Refs are never changed.  Only a local repository
+ * is packed: a network one gives JG_EINVAL (its server packs it).  Returns
+ * 0, JG_EINVAL or JG_EIO (the repository is as readable as before: nothing
+ * is removed that the new pack does not hold, or that is unreachable).
+ */
+int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
+    long grace);
+
 /* Free `nr` entries and the array.  NULL is a no-op. */
 void baseline_entries_free(struct baseline_entry *e, size_t nr);
 
@@ -233,6 +262,13 @@ int baseline_content_check(const char *data, size_t len, const char *what);
  * as one.
  */
 int baseline_schema_version(const char *data, size_t len);
+
+/*
+ * Whether `repo` names a network repository (one the store clones into its
+ * cache): any URL with a scheme but file://, or git's scp-like
+ * "[user@]host:path".
+ */
+int baseline_is_network_url(const char *repo);
 
 /*
  * Append `s` to `out` with the userinfo of every URL in it removed

@@ -1,12 +1,17 @@
 /*
  * cmd_baseline.c: `jankgate baseline`, the baseline repository by hand.
  *
- * Four verbs over the store of baseline_store.h:
+ * Five verbs over the store of baseline_store.h:
  *
  *   record RESULTS.json   commit the run as its device's new baseline
  *   accept RESULTS.json   the same, blessed by a person with --reason
- *   log                   the runs stored on a ref, newest first
+ *   log                   the runs stored on a ref, newest first: the
+ *                         newest 20 unless -n N or --all, so that a
+ *                         plain log costs the same after a year of nights
  *   show REF              the results file(s) stored at a ref or commit
+ *   gc                    pack what the refs reach and prune the rest
+ *                         (a local repository only: a network one is
+ *                         refused before it is fetched)
  *
  * `record` always records: the update policy (baseline.update) is `gate`'s
  * to apply, since only gate knows the verdict it just reached; a person
@@ -25,13 +30,13 @@
  * Exit status (exitstatus.h): 0 done, including "no baseline yet" for log
  * and show; 2 for bad usage, a missing, invalid or incomplete results file
  * (a number out of its limits included, as `check` refuses it), no
- * repository configured, a repository or ref that does not exist, or
- * foreign files where a baseline belongs; 3 when the repository cannot be
- * reached, authentication fails, every push retry was beaten, or
- * SIGINT/SIGTERM stopped a record or accept (nothing is recorded once the
- * signal is seen: a push in flight is stopped).  Messages
- * name the repository as baseline_store_name() does, without userinfo; the
- * store scrubs tokens from its own.
+ * repository configured, a repository or ref that does not exist,
+ * foreign files where a baseline belongs, or gc of a network repository;
+ * 3 when the repository cannot be reached, authentication fails, every
+ * push retry was beaten, or SIGINT/SIGTERM stopped a record or accept
+ * (nothing is recorded once the signal is seen: a push in flight is
+ * stopped).  Messages name the repository as baseline_store_name() does,
+ * without userinfo; the store scrubs tokens from its own.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -58,9 +63,10 @@ static const char *const usage[] = {
 	"jankgate baseline accept RESULTS.json --reason TEXT [--ref BRANCH] "
 	"[--force] [--repo URL]",
 	"jankgate baseline log [--device KEY] [--package PKG] [--ref REF] "
-	"[-n N] [--json] [--repo URL]",
+	"[-n N | --all] [--json] [--repo URL]",
 	"jankgate baseline show REF [--device KEY] [--package PKG] "
 	"[--repo URL]",
+	"jankgate baseline gc [--repo URL]",
 	NULL
 };
 
@@ -69,9 +75,13 @@ static const char options[] =
 	"                       (always: the update policy is gate's)\n"
 	"  accept               the same, blessed by hand after an intended\n"
 	"                       change\n"
-	"  log                  the stored runs on a ref, newest first\n"
+	"  log                  the stored runs on a ref, newest first (the\n"
+	"                       newest 20 unless -n or --all)\n"
 	"  show                 the results file stored at REF (a branch,\n"
 	"                       tag or commit), or the paths when several\n"
+	"  gc                   pack what branches and tags reach; remove\n"
+	"                       the loose copies and unreachable objects\n"
+	"                       older than 2 weeks (local repositories)\n"
 	"  --verdict VERDICT    pass, regression, improvement,\n"
 	"                       inconclusive, new or unchecked (default)\n"
 	"  --reason TEXT        why the change is intended (required)\n"
@@ -80,6 +90,7 @@ static const char options[] =
 	"  --device KEY         one device key only\n"
 	"  --package PKG        one app only\n"
 	"  -n N                 at most N entries\n"
+	"  --all                every entry\n"
 	"  --json               print a JSON array\n"
 	"  --repo URL           the repository: a path, file://, ssh:// or\n"
 	"                       https:// URL (default: baseline.repo)\n"
@@ -87,8 +98,9 @@ static const char options[] =
 	"                       (default: $JANKGATE_CONFIG, then\n"
 	"                       ./jankgate.json if present, else built-in)\n"
 	"Exit status: 0 done (also \"no baseline yet\"), 2 bad input, an\n"
-	"unknown repository or ref, or foreign files, 3 repository\n"
-	"unreachable, authentication failed or push retries exhausted.\n";
+	"unknown repository or ref, foreign files, or gc of a network\n"
+	"repository, 3 repository unreachable, authentication failed or\n"
+	"push retries exhausted.\n";
 
 /* Options, as bits, so that each verb can say which it takes. */
 enum {
@@ -101,7 +113,11 @@ enum {
 	OPT_FORCE = 1 << 6,
 	OPT_JSON = 1 << 7,
 	OPT_MAX = 1 << 8,
+	OPT_ALL = 1 << 9,
 };
+
+/* What a plain `baseline log` shows: the newest runs, a page. */
+#define LOG_PAGE 20
 
 struct baseline_args {
 	const struct verb *v;	/* the verb's row */
@@ -116,6 +132,7 @@ struct baseline_args {
 	size_t max;		/* -n; 0: all */
 	int force;
 	int json;
+	int all;	/* --all */
 	unsigned seen;		/* OPT_* given */
 };
 
@@ -134,8 +151,9 @@ static const struct verb {
 	{ "record", 1, 1, OPT_REPO | OPT_REF | OPT_VERDICT | OPT_FORCE },
 	{ "accept", 1, 1, OPT_REPO | OPT_REF | OPT_REASON | OPT_FORCE },
 	{ "log", 0, 0, OPT_REPO | OPT_REF | OPT_DEVICE | OPT_PACKAGE |
-	  OPT_JSON | OPT_MAX },
+	  OPT_JSON | OPT_MAX | OPT_ALL },
 	{ "show", 1, 0, OPT_REPO | OPT_DEVICE | OPT_PACKAGE },
+	{ "gc", 0, 0, OPT_REPO },
 	{ NULL, 0, 0, 0 }
 };
 
@@ -148,6 +166,7 @@ static const struct option longopts[] = {
 	{ "reason", required_argument, NULL, 'm' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "all", no_argument, NULL, 'a' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -166,6 +185,7 @@ static const struct {
 	{ 'f', OPT_FORCE, "--force" },
 	{ 'j', OPT_JSON, "--json" },
 	{ 'n', OPT_MAX, "-n" },
+	{ 'a', OPT_ALL, "--all" },
 };
 #define NR_OPT_BITS (sizeof(opt_bits) / sizeof(opt_bits[0]))
 
@@ -232,6 +252,9 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 		case 'j':
 			a->json = 1;
 			break;
+		case 'a':
+			a->all = 1;
+			break;
 		case 'n':
 			if (parse_max(&a->max, optarg))
 				return cmd_usage_error(self, "-n needs a "
@@ -244,7 +267,7 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 	}
 	if (optind >= argc)
 		return cmd_usage_error(self, "no verb given (record, accept, "
-		    "log or show)");
+		    "log, show or gc)");
 	a->verb = argv[optind++];
 	for (v = verbs; v->name && strcmp(v->name, a->verb); v++)
 		;
@@ -264,6 +287,9 @@ parse_args(struct baseline_args *a, const struct verb **vp, int argc,
 		    !(v->allowed & opt_bits[i].bit))
 			return cmd_usage_error(self, "baseline %s does not "
 			    "take %s", v->name, opt_bits[i].name);
+	if ((a->seen & OPT_MAX) && a->all)
+		return cmd_usage_error(self, "-n N and --all exclude each "
+		    "other");
 	if (!strcmp(v->name, "accept") && !a->reason)
 		return cmd_usage_error(self, "baseline accept needs --reason "
 		    "TEXT saying why the change is intended");
@@ -444,19 +470,25 @@ do_log(struct baseline_store *bs, const char *ref,
 {
 	struct baseline_entry *e = NULL;
 	struct strbuf filter = STRBUF_INIT;
-	size_t nr = 0;
-	int rc;
+	size_t nr = 0, shown;
+	int paged = !a->max && !a->all, rc;
 
+	/* A page asks for one entry more, to know that there are more
+	 * without walking the whole history. */
 	rc = baseline_store_log(&e, &nr, bs, ref, a->package, a->device,
-	    a->max);
+	    paged ? LOG_PAGE + 1 : a->max);
 	if (rc) {
 		diag_error_current();
 		return exit_status_for_lookup(rc);
 	}
+	shown = paged && nr > LOG_PAGE ? LOG_PAGE : nr;
 	if (a->json)
-		print_log_json(e, nr);
-	else if (nr)
-		print_log_table(e, nr);
+		print_log_json(e, shown);
+	else if (shown)
+		print_log_table(e, shown);
+	if (shown < nr)
+		diag_info("the newest %d runs; older ones are not shown: "
+		    "--all shows every run, -n N the newest N", LOG_PAGE);
 	if (!nr) {
 		describe_filter(&filter, a);
 		diag_info("no baseline yet%s on '%s' in '%s'", filter.buf, ref,
@@ -500,6 +532,47 @@ do_show(struct baseline_store *bs, const struct baseline_args *a)
 }
 
 static int
+do_gc(struct baseline_store *bs)
+{
+	struct baseline_gc_stats st;
+	int rc = baseline_store_gc(&st, bs, BASELINE_GC_GRACE);
+
+	if (rc) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	if (st.pack[0])
+		diag_info("packed %zu objects of '%s' into pack-%s",
+		    st.packed, baseline_store_name(bs), st.pack);
+	else
+		diag_info("'%s' has nothing a branch or tag reaches; "
+		    "nothing to pack", baseline_store_name(bs));
+	diag_info("removed %zu loose objects now packed, %zu unreachable "
+	    "ones and %zu older packs; kept %zu unreachable ones younger "
+	    "than 2 weeks", st.loose_packed, st.pruned, st.packs_removed,
+	    st.kept);
+	return EXIT_PASS;
+}
+
+/* gc packs a repository in place; a network one is its server's. */
+static int
+gc_check_local(const struct config *cfg, const struct baseline_args *a)
+{
+	struct baseline_store_opts o;
+	struct strbuf name = STRBUF_INIT;
+
+	baseline_opts_from_config(&o, &cfg->baseline, a->repo);
+	if (!o.repo || !baseline_is_network_url(o.repo))
+		return 0;
+	baseline_scrub(&name, o.repo, NULL);
+	diag_error("baseline gc packs a repository on this machine, and "
+	    "'%s' is a network one; run 'jankgate baseline gc --repo PATH' "
+	    "on the machine that holds it, or 'git gc' there", name.buf);
+	strbuf_release(&name);
+	return EXIT_BAD_INPUT;
+}
+
+static int
 parse(void *args, int argc, char **argv, unsigned *needs)
 {
 	struct baseline_args *a = args;
@@ -524,12 +597,16 @@ run(void *args, const struct config *cfg)
 	/* Bad input comes out before anything touches the repository. */
 	if (v->writes && (status = read_run(&r, &data, a)))
 		goto out;
+	if (!strcmp(v->name, "gc") && (status = gc_check_local(cfg, a)))
+		goto out;
 	if ((status = cmd_baseline_open(&bs, cfg, a->repo)))
 		goto out;
 	if (v->writes)
 		status = do_record(bs, r, &data, ref, a);
 	else if (!strcmp(v->name, "log"))
 		status = do_log(bs, ref, a);
+	else if (!strcmp(v->name, "gc"))
+		status = do_gc(bs);
 	else
 		status = do_show(bs, a);
 out:
@@ -542,7 +619,7 @@ out:
 const struct command cmd_baseline = {
 	.name = "baseline",
 	.summary = "record, accept, list and show baselines in the git "
-	    "repository",
+	    "repository, and pack it",
 	.usage = usage,
 	.options = options,
 	.needs = CMD_CONFIG_OPTIONAL,

@@ -1738,6 +1738,250 @@ token_not_sent_in_clear(void **state)
 	free(addr);
 }
 
+/* ---- gc ---- */
+
+/* The number after "<key>: " in `git count-objects -v`. */
+static long
+count_objects(const char *repo, const char *key)
+{
+	char *out = git(repo, "count-objects", "-v", NULL);
+	char *want = xasprintf("%s: ", key);
+	const char *p = strstr(out, want);
+	long n;
+
+	if (!p)
+		fail_msg("count-objects says no '%s': %s", key, out);
+	n = strtol(p + strlen(want), NULL, 10);
+	free(want);
+	free(out);
+	return n;
+}
+
+/* Write a blob no ref reaches, as `git hash-object -w` does; its path. */
+static char *
+unreachable_blob(const char *repo, const char *text)
+{
+	char *file = tmp("loose"), *hex, *path;
+
+	assert_int_equal(file_write_atomic(file, text, strlen(text), 0644), 0);
+	hex = git(repo, "hash-object", "-w", file, NULL);
+	hex[40] = '\0';
+	path = xasprintf("%s/objects/%.2s/%s", repo, hex, hex + 2);
+	assert_true(file_exists(path));
+	free(hex);
+	free(file);
+	return path;
+}
+
+static void
+record_on(struct baseline_store *bs, const char *branch, const char *dev,
+    const char *run)
+{
+	struct baseline_commit_info info = { "1.4.2", run, "pass", NULL,
+	    NULL };
+	char *data = results(run);
+	char id[BASELINE_OID_HEXSZ + 1];
+
+	if (baseline_store_record(id, bs, branch, PKG, dev, data,
+	    strlen(data), &info) < 0)
+		fail_msg("record %s %s: %s", dev, run, jg_error_msg());
+	free(data);
+}
+
+static size_t
+packs_in(const char *repo)
+{
+	return (size_t)count_objects(repo, "packs");
+}
+
+/*
+ * gc packs every object of two branches and an annotated tag, leaves no
+ * loose object, prunes an old unreachable one, and every run still reads
+ * (through the same store, and a fresh one); git fsck --full is clean.
+ */
+static void
+gc_packs_branches_and_tags(void **state)
+{
+	char *repo = new_bare_repo("gc.git"), *loose, *fsck;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+	long before;
+
+	record(bs, DEV_A, "r1", NULL);
+	record(bs, DEV_A, "r2", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "r3", NULL);
+	record_on(bs, "other", DEV_A, "o1");
+	free(git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com",
+	    "tag", "-a", "-m", "night two", "v1", "main~2", NULL));
+	loose = unreachable_blob(repo, "nobody points here\n");
+	before = count_objects(repo, "count");
+	assert_int_equal(count_objects(repo, "in-pack"), 0);
+
+	assert_int_equal(baseline_store_gc(&st, bs, 0), 0);
+	assert_int_equal(strlen(st.pack), 40);
+	/* All but the unreachable blob went into the pack. */
+	assert_int_equal(st.packed, (size_t)before - 1);
+	assert_int_equal(st.loose_packed, (size_t)before - 1);
+	assert_int_equal(st.pruned, 1);
+	assert_int_equal(st.kept, 0);
+	assert_false(file_exists(loose));
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_int_equal(count_objects(repo, "in-pack"), before - 1);
+	fsck = git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL);
+	free(fsck);
+
+	assert_history(bs, "main", DEV_A, 0, "r3 r2 r1");
+	assert_history(bs, "other", DEV_A, 0, "o1");
+	assert_history(bs, "v1", DEV_A, 0, "r2 r1");
+	baseline_store_free(bs);
+	bs = open_store(repo, 0);
+	assert_history(bs, "main", DEV_B, 0, "b1");
+	assert_history(bs, "v1", DEV_A, 0, "r2 r1");
+	/* The tag object itself was packed, not only its commit. */
+	free(git(repo, "cat-file", "-e", "v1^{tag}", NULL));
+	/* And the store still writes on top of its pack. */
+	record(bs, DEV_A, "r4", NULL);
+	assert_history(bs, "main", DEV_A, 2, "r4 r3");
+	baseline_store_free(bs);
+	free(loose);
+	free(repo);
+}
+
+/*
+ * What is unreachable but younger than the grace stays: a concurrent
+ * record writes its objects before it moves its branch.
+ */
+static void
+gc_keeps_young_unreachable(void **state)
+{
+	char *repo = new_bare_repo("gc-young.git"), *loose;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	record(bs, DEV_A, "r1", NULL);
+	loose = unreachable_blob(repo, "a record in flight\n");
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	assert_int_equal(st.pruned, 0);
+	assert_int_equal(st.kept, 1);
+	assert_true(file_exists(loose));
+	assert_int_equal(count_objects(repo, "count"), 1);
+	baseline_store_free(bs);
+	free(loose);
+	free(repo);
+}
+
+/*
+ * A second gc replaces the first one's pack (the new one holds all of
+ * it), and keeps a pack marked with .keep; the file count stays bounded.
+ */
+static void
+gc_replaces_older_packs(void **state)
+{
+	char *repo = new_bare_repo("gc-again.git"), *keep, *pack;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+	char first[BASELINE_OID_HEXSZ + 1];
+
+	record(bs, DEV_A, "r1", NULL);
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	memcpy(first, st.pack, sizeof(first));
+	record(bs, DEV_A, "r2", NULL);
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	assert_string_not_equal(st.pack, first);
+	assert_int_equal(st.packs_removed, 1);
+	assert_int_equal(packs_in(repo), 1);
+	pack = xasprintf("%s/objects/pack/pack-%s.pack", repo, first);
+	assert_false(file_exists(pack));
+	free(pack);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+
+	/* A kept pack is never removed. */
+	keep = xasprintf("%s/objects/pack/pack-%s.keep", repo, st.pack);
+	assert_int_equal(file_write_atomic(keep, "", 0, 0644), 0);
+	record(bs, DEV_A, "r3", NULL);
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	assert_int_equal(st.packs_removed, 0);
+	assert_int_equal(packs_in(repo), 2);
+	free(git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL));
+	assert_history(bs, "main", DEV_A, 0, "r3 r2 r1");
+	baseline_store_free(bs);
+	free(keep);
+	free(repo);
+}
+
+/* An empty repository has nothing to pack, and that is no error. */
+static void
+gc_of_empty_repository(void **state)
+{
+	char *repo = new_bare_repo("gc-empty.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	assert_int_equal(baseline_store_gc(&st, bs, 0), 0);
+	assert_string_equal(st.pack, "");
+	assert_int_equal(st.packed, 0);
+	assert_int_equal(packs_in(repo), 0);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * In a repository with a working tree, what the index stages and what
+ * the reflogs name (a commit undone by a reset) are kept even when no
+ * ref reaches them, as git gc keeps them.
+ */
+static void
+gc_keeps_what_the_index_and_reflogs_name(void **state)
+{
+	char *dir = worktree_repo(), *file, *hex, *path, *undone, *blob;
+	struct baseline_store *bs;
+	struct baseline_gc_stats st;
+
+	git_commit_file(dir, "extra/notes.txt", "undone soon\n", 0);
+	undone = git(dir, "rev-parse", "HEAD", NULL);
+	undone[40] = '\0';
+	free(git(dir, "reset", "-q", "--hard", "HEAD~1", NULL));
+	bs = open_store(dir, 0);
+	record(bs, DEV_A, "r1", NULL);
+	file = xasprintf("%s/NOTES", dir);
+	assert_int_equal(file_write_atomic(file, "staged\n", 7, 0644), 0);
+	free(git(dir, "add", "NOTES", NULL));
+	hex = git(dir, "rev-parse", ":NOTES", NULL);
+	hex[40] = '\0';
+	assert_int_equal(baseline_store_gc(&st, bs, 0), 0);
+	assert_int_equal(st.pruned, 0);
+	path = xasprintf("%s/.git/objects/%.2s/%s", dir, hex, hex + 2);
+	assert_false(file_exists(path));	/* packed, not loose */
+	free(git(dir, "cat-file", "-e", hex, NULL));
+	free(git(dir, "cat-file", "-e", undone, NULL));
+	blob = xasprintf("%s:extra/notes.txt", undone);
+	free(git(dir, "cat-file", "-e", blob, NULL));
+	free(blob);
+	free(git(dir, "fsck", "--full", "--no-dangling", NULL));
+	baseline_store_free(bs);
+	free(undone);
+	free(path);
+	free(hex);
+	free(file);
+	free(dir);
+}
+
+/* Which repository names are network ones (gc refuses those). */
+static void
+network_urls_are_told_apart(void **state)
+{
+	static const char *net[] = { "https://h/x.git", "ssh://h/x",
+	    "git@h:x.git", "git://h/x", "http://u:t@h/x" };
+	static const char *local[] = { "/srv/x.git", "x.git", "./a:b",
+	    "file:///srv/x.git", "dir/with:colon" };
+
+	for (size_t i = 0; i < sizeof(net) / sizeof(net[0]); i++)
+		assert_true(baseline_is_network_url(net[i]));
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		assert_false(baseline_is_network_url(local[i]));
+}
+
 static void (*old_sigpipe)(int);
 
 static int
@@ -1805,6 +2049,12 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(token_not_in_connect_error),
 	cmocka_unit_test(refused_token_is_auth_error),
 	cmocka_unit_test(token_not_sent_in_clear),
+	cmocka_unit_test(gc_packs_branches_and_tags),
+	cmocka_unit_test(gc_keeps_young_unreachable),
+	cmocka_unit_test(gc_replaces_older_packs),
+	cmocka_unit_test(gc_of_empty_repository),
+	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
+	cmocka_unit_test(network_urls_are_told_apart),
 };
 
 JG_UNIT_GROUP(baseline_store, tests, group_setup, group_teardown)
