@@ -23,6 +23,9 @@
  *     regressions: [ ROW ]          every regression
  *     others: [ ROW ]               inconclusive, missing, improvement
  *     attention: [ ROW ], attention_more   both, capped (for mail)
+ *     mail_devices: [ DEVICE ], mail_devices_more   the first 20 devices
+ *                                   (for mail, which has no per-scenario
+ *                                   lines: see MAX_MAIL_DEVICES)
  *     suspects: [ ROW ], suspects_more   worse by T, listed by BH at
  *                                   method.suspect_fdr, not regressions;
  *                                   capped (each row's table marks all)
@@ -40,7 +43,8 @@
  *               pass | improvement | new | missing | inconclusive |
  *               regression (rows, scenes, scenarios)
  *   COUNTS  = { pass, improvement, new, missing, inconclusive, regression,
- *               total, skipped (inconclusive + missing) }   numbers
+ *               total, skipped (inconclusive + missing) }   numbers, and
+ *               text: "1 regression, 11 pass"
  *   DEVICE  = { anchor, page (its own page, "devices/KEY.html"), key,
  *               serial, model, manufacturer, label, refresh,
  *               release, app_version, run_id, started, comparisons: [str],
@@ -116,6 +120,14 @@
 
 /* Changed blocks listed report-wide, at most. */
 #define MAX_CHANGED_BLOCKS 20
+
+/*
+ * Devices the mail lists, at most, worst first.  A night of 50 device keys
+ * made email.html 205 KB, past the 102 KB at which Gmail clips a message
+ * and hides the rest; the mail's lists are capped and the full report
+ * (report.html, devices/KEY.html) has everything.
+ */
+#define MAX_MAIL_DEVICES 20
 
 /* Device identity for merging: key and serial of the current run. */
 static char *
@@ -424,6 +436,24 @@ devices_of(struct view_builder *b, const struct view_input *in, size_t nr,
 	return arr;
 }
 
+/* The devices as the mail lists them: the first MAX_MAIL_DEVICES. */
+static void
+put_mail_devices(cJSON *root, const cJSON *devices)
+{
+	size_t nr = (size_t)cJSON_GetArraySize(devices), i = 0;
+	struct view_item *items = xcalloc(nr ? nr : 1, sizeof(*items));
+	const cJSON *d;
+
+	/* one severity: devices_of() already put them worst first */
+	cJSON_ArrayForEach(d, devices) {
+		items[i] = (struct view_item){ d, 0, i };
+		i++;
+	}
+	view_list_add(root, "mail_devices", items, nr, MAX_MAIL_DEVICES,
+	    INT_MIN, INT_MAX);
+	free(items);
+}
+
 struct view *
 view_build(const struct view_input *in, size_t nr,
     const struct view_opts *opts)
@@ -475,6 +505,7 @@ view_build(const struct view_input *in, size_t nr,
 	    MAX_CHANGED_BLOCKS, 0, INT_MAX);
 	view_explain_report(root, &b);	/* issue 20: changed_methods */
 	gather_remarks(root, devices);
+	put_mail_devices(root, devices);
 	if (nr)
 		put_method(root, in[0].cmp);
 	/* Last, so the summary comes first when people read view.json. */

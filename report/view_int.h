@@ -133,6 +133,9 @@ void view_json_list(cJSON *obj, const char *key, cJSON *arr);
 cJSON *view_json_verdict(enum cmp_verdict v);
 cJSON *view_json_outcome(enum exit_outcome v);
 cJSON *view_json_counts(const size_t counts[CMP_NR_VERDICTS]);
+/* "1 regression, 11 pass" (or "no metrics") in `sb`, which it returns. */
+const char *view_counts_text(struct strbuf *sb,
+    const size_t counts[CMP_NR_VERDICTS]);
 void view_json_add_ref(cJSON *arr, const cJSON *item);
 /* A fresh in-page anchor, "jg-N". */
 void view_json_anchor(struct view_builder *b, cJSON *obj);

@@ -117,10 +117,25 @@ view_json_outcome(enum exit_outcome v)
 	return o;
 }
 
+/* "1 regression, 11 pass": the non-zero counts, worst first. */
+const char *
+view_counts_text(struct strbuf *sb, const size_t counts[CMP_NR_VERDICTS])
+{
+	strbuf_setlen(sb, 0);
+	for (int v = CMP_NR_VERDICTS - 1; v >= 0; v--) {
+		if (!counts[v])
+			continue;
+		strbuf_addf(sb, "%s%zu %s", sb->len ? ", " : "", counts[v],
+		    cmp_verdict_name(v));
+	}
+	return sb->len ? sb->buf : "no metrics";
+}
+
 cJSON *
 view_json_counts(const size_t counts[CMP_NR_VERDICTS])
 {
 	cJSON *o = cJSON_CreateObject();
+	struct strbuf sb = STRBUF_INIT;
 	size_t total = 0;
 
 	for (int v = 0; v < CMP_NR_VERDICTS; v++) {
@@ -132,6 +147,8 @@ view_json_counts(const size_t counts[CMP_NR_VERDICTS])
 	/* What JUnit calls skipped: no verdict either way. */
 	cJSON_AddNumberToObject(o, "skipped", (double)(counts[CMP_INCONCLUSIVE]
 	    + counts[CMP_MISSING]));
+	view_json_str(o, "text", view_counts_text(&sb, counts));
+	strbuf_release(&sb);
 	return o;
 }
 

@@ -34,13 +34,7 @@ put_summary(cJSON *o, const size_t counts[CMP_NR_VERDICTS])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (int v = CMP_NR_VERDICTS - 1; v >= 0; v--) {
-		if (!counts[v])
-			continue;
-		strbuf_addf(&sb, "%s%zu %s", sb.len ? ", " : "", counts[v],
-		    cmp_verdict_name(v));
-	}
-	view_json_str(o, "summary", sb.len ? sb.buf : "no metrics");
+	view_json_str(o, "summary", view_counts_text(&sb, counts));
 	cJSON_AddItemToObject(o, "counts", view_json_counts(counts));
 	strbuf_release(&sb);
 }

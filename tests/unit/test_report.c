@@ -649,6 +649,103 @@ suspects_are_listed_in_every_format(void **state)
 	}
 }
 
+/* Whether `needle` occurs in buf[0..end). */
+static bool
+occurs_before(const char *buf, const char *needle, const char *end)
+{
+	const char *at = strstr(buf, needle);
+
+	return at && at < end;
+}
+
+/*
+ * The mail of a night of 50 device keys (20 scenarios x 5 scenes each,
+ * two metrics a scene): 60 regressions on the first 30 keys, two
+ * inconclusive and one missing entry on the next three.  email.html made
+ * one line per scenario per device, 205 KB at 50 keys, and Gmail clips a
+ * message past 102 KB, hiding what comes after.  Now it stays under
+ * 100 KB, the summary counts every entry, the attention list starts with
+ * the first regression and says how many it leaves out, and the devices
+ * are capped at 20 with a line for the rest; email.txt has the same caps.
+ */
+static void
+email_of_fifty_device_keys_stays_small(void **state)
+{
+	enum { KEYS = 50 };
+	char *dir = tmp_path("fifty");
+	char *out = xasprintf("%s/out", dir);
+	const char *files[KEYS];
+	char *paths[KEYS];
+	struct report_opts o = { files, KEYS, out, NULL, NULL, { 0 }, false };
+	struct report_result res;
+	struct strbuf sb = STRBUF_INIT;
+	const char *devices;
+
+	for (int d = 0; d < KEYS; d++) {
+		char key[64];
+		struct comparison *c;
+
+		snprintf(key, sizeof(key), "google-pixel-%d-api34-90hz", d + 1);
+		c = new_comparison(key);
+		for (int s = 0; s < 20; s++) {
+			char scn[32];
+
+			snprintf(scn, sizeof(scn), "scenario-%02d", s);
+			add_scenario(c, scn);
+			for (int k = 0; k < 5; k++) {
+				char scene[32];
+				bool here = s == d % 20 && k == d % 5;
+				enum cmp_verdict v = CMP_PASS;
+
+				snprintf(scene, sizeof(scene), "scene-%d", k);
+				if (here && d < 30)
+					v = CMP_REGRESSION;
+				else if (here && d < 32)
+					v = CMP_INCONCLUSIVE;
+				else if (here && d == 32)
+					v = CMP_MISSING;
+				add_entry(c, scn, scene, "frame_p90_ms", v);
+				add_entry(c, scn, scene, "jank_pct",
+				    v == CMP_REGRESSION ? v : CMP_PASS);
+			}
+		}
+		paths[d] = xasprintf("%s/cmp-%d.json", dir, d);
+		files[d] = paths[d];
+		assert_int_equal(comparison_write(c, paths[d]), 0);
+		comparison_free(c);
+	}
+	assert_int_equal(report_write(&res, &o), 0);
+	read_text(&sb, out, "email.html");
+	assert_true(sb.len <= 100 * 1024);
+	assert_non_null(strstr(sb.buf, "50 devices, 10000 metrics: 60 "
+	    "regression, 2 inconclusive, 1 missing, 9937 pass"));
+	devices = strstr(sb.buf, ">Devices</td>");
+	assert_non_null(devices);
+	/* the first regression first, and what the cap leaves out counted */
+	assert_true(occurs_before(sb.buf, "google-pixel-1-api34-90hz · "
+	    "scenario-00 / scene-0</span><br>frame_p90_ms", devices));
+	assert_true(occurs_before(sb.buf, "… and 13 more in the attached "
+	    "report.", devices));
+	assert_non_null(strstr(devices, "… and 30 more devices in the "
+	    "attached report."));
+	assert_null(strstr(sb.buf, "scenario-19</td>"));
+	read_text(&sb, out, "email.txt");
+	assert_true(sb.len <= 100 * 1024);
+	assert_non_null(strstr(sb.buf, "60 regression, 2 inconclusive"));
+	assert_non_null(strstr(sb.buf, "\n- Regression: "
+	    "google-pixel-1-api34-90hz scenario-00 / scene-0 frame_p90_ms"));
+	assert_non_null(strstr(sb.buf, "... and 13 more in the attached "
+	    "report."));
+	assert_non_null(strstr(sb.buf, "... and 30 more devices"));
+	assert_null(strstr(sb.buf, "\n  scenario-"));
+	report_result_release(&res);
+	for (int d = 0; d < KEYS; d++)
+		free(paths[d]);
+	strbuf_release(&sb);
+	free(out);
+	free(dir);
+}
+
 /*
  * The mail of a large suite (20 scenarios x 5 scenes x 3 devices, every
  * metric of the table a regression, a new block and a slower method per
@@ -1374,6 +1471,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(writes_every_format),
 	cmocka_unit_test(suspects_are_listed_in_every_format),
 	cmocka_unit_test(email_html_stays_small_for_a_large_suite),
+	cmocka_unit_test(email_of_fifty_device_keys_stays_small),
 	cmocka_unit_test(current_results_resolve_next_to_the_comparison),
 	cmocka_unit_test(values_out_of_limits_refused_or_absent),
 	cmocka_unit_test(repeated_comparisons_count_once),
