@@ -667,6 +667,8 @@ occurs_before(const char *buf, const char *needle, const char *end)
  * 100 KB, the summary counts every entry, the attention list starts with
  * the first regression and says how many it leaves out, and the devices
  * are capped at 20 with a line for the rest; email.txt has the same caps.
+ * The other lists are full as well: 100 suspects, 50 new blocks, 50
+ * slower methods.
  */
 static void
 email_of_fifty_device_keys_stays_small(void **state)
@@ -696,6 +698,7 @@ email_of_fifty_device_keys_stays_small(void **state)
 				char scene[32];
 				bool here = s == d % 20 && k == d % 5;
 				enum cmp_verdict v = CMP_PASS;
+				struct cmp_entry *e;
 
 				snprintf(scene, sizeof(scene), "scene-%d", k);
 				if (here && d < 30)
@@ -705,10 +708,32 @@ email_of_fifty_device_keys_stays_small(void **state)
 				else if (here && d == 32)
 					v = CMP_MISSING;
 				add_entry(c, scn, scene, "frame_p90_ms", v);
-				add_entry(c, scn, scene, "jank_pct",
+				e = add_entry(c, scn, scene, "jank_pct",
 				    v == CMP_REGRESSION ? v : CMP_PASS);
+				/* every other list full too: 100 suspects, */
+				if (s == 19 && k < 2) {
+					e->q_value = 0.031;
+					e->suspect = true;
+				}
+				/* 50 new blocks and 50 slower methods */
+				if (here) {
+					struct cmp_block *b =
+					    comparison_add_block(c);
+
+					b->device = xstrdup(key);
+					b->scenario = xstrdup(scn);
+					b->scene = xstrdup(scene);
+					b->signature = xstrdup("0123456789abcdef");
+					b->status = CMP_BLOCK_NEW;
+					b->cur.count = 5;
+					strlist_add(&b->stack, "java.math."
+					    "BigDecimal.divide(BigDecimal.java"
+					    ":1760)");
+					add_method(c, scn, scene);
+				}
 			}
 		}
+		c->suspect_fdr = 0.1;
 		paths[d] = xasprintf("%s/cmp-%d.json", dir, d);
 		files[d] = paths[d];
 		assert_int_equal(comparison_write(c, paths[d]), 0);
@@ -726,6 +751,10 @@ email_of_fifty_device_keys_stays_small(void **state)
 	    "scenario-00 / scene-0</span><br>frame_p90_ms", devices));
 	assert_true(occurs_before(sb.buf, "… and 13 more in the attached "
 	    "report.", devices));
+	assert_true(occurs_before(sb.buf, "… and 50 more in the attached "
+	    "report.", devices));	/* suspects */
+	assert_true(occurs_before(sb.buf, "… and 30 more in the attached "
+	    "report.", devices));	/* blocks, methods */
 	assert_non_null(strstr(devices, "… and 30 more devices in the "
 	    "attached report."));
 	assert_null(strstr(sb.buf, "scenario-19</td>"));
