@@ -16,6 +16,7 @@
 #include "config.h"
 #include "error.h"
 #include "metrics.h"
+#include "quantile.h"
 #include "results.h"
 #include "stats.h"
 #include "strbuf.h"
@@ -328,6 +329,41 @@ paced_by_vsync(const struct cmp_scope *sc, const char *scene, double period)
 	return false;
 }
 
+/*
+ * Whether frame percentile `m` of `scene` has fewer than CMP_TAIL_FRAMES
+ * frames beyond it in the median valid iteration of both sides.
+ */
+static bool
+thin_tail(const struct cmp_scope *sc, const char *scene,
+    const struct metric_def *m)
+{
+	double *v = NULL, med;
+	size_t n = 0, alloc = 0;
+	bool thin;
+
+	if (!scene || m->kind != METRIC_KIND_FRAME_TIME)
+		return false;
+	for (size_t r = 0; r <= sc->nr_base; r++) {
+		const struct rs_scenario *s = r < sc->nr_base ? sc->base[r] :
+		    sc->cur;
+
+		for (size_t i = 0; s && i < s->nr_iterations; i++) {
+			const struct rs_scene *sn;
+			double k;
+
+			if (!iteration_valid(&s->iterations[i]) ||
+			    !(sn = rs_iteration_find_scene(&s->iterations[i],
+			    scene)) || isnan(k = metric_frames_beyond(m, sn)))
+				continue;
+			XALLOC_GROW(v, n + 1, alloc);
+			v[n++] = k;
+		}
+	}
+	thin = n && !quantile(&med, v, n, 0.5) && med < CMP_TAIL_FRAMES;
+	free(v);
+	return thin;
+}
+
 void
 cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
     const char *scene, const struct metric_def *m)
@@ -410,6 +446,7 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		p->b = b;
 		p->cu = cu;
 		p->degenerate = all_equal(&b, &cu);
+		p->thin_tail = thin_tail(sc, scene, m);
 		return;
 	}
 out:

@@ -82,6 +82,9 @@ struct cmp_pending {
 	/* A jank-kind entry whose values had their session's speed taken
 	 * off (compare_offset.c, speed_offsets()). */
 	bool speed_off;
+	/* A frame percentile with fewer than CMP_TAIL_FRAMES frames beyond
+	 * it (cmp_compare_metric()): the rank test decides. */
+	bool thin_tail;
 };
 
 /* What the verdict needs to know about the look. */
@@ -347,6 +350,15 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  * size is this many periods plus the rounding.
  */
 #define CMP_VSYNC_TAIL_PERIODS 2
+
+/*
+ * A frame percentile with fewer frames than this beyond it (a p99 of the
+ * 300 frames of a five-second scroll: the three slowest) is carried by a
+ * handful of frames that come and go: its value jumps between the body of
+ * the distribution and its rare long frames, and five iterations of one
+ * session can sit all on one side by chance (docs/method.md, step 5).
+ */
+#define CMP_TAIL_FRAMES 10
 
 /*
  * Tonight's phone offset (every scene of a session slower alike) is taken

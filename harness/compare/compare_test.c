@@ -484,6 +484,17 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 	    metric_kind_is_log(p->metric->kind) == log_scale &&
 	    vw_own <= CMP_LIGHT_TAIL * vr;
 	/*
+	 * A frame percentile carried by a handful of frames: whether each
+	 * iteration caught three or five long frames decides its value, and
+	 * the spread of five iterations that all caught few says nothing of
+	 * the next session's (docs/method.md, step 5).  The ranks say only
+	 * which side is higher.
+	 */
+	if (p->thin_tail) {
+		by_means = false;
+		rank_only = true;
+	}
+	/*
 	 * The metric's own sessions, when they show it moves more than its
 	 * kind: metrics of one kind do not all feel a session alike (a share
 	 * of janky frames moves a lot when frames sit near the deadline,

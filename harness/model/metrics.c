@@ -371,6 +371,24 @@ counted_or_histogram(const struct rs_frames *f, double counted,
 	return NAN;
 }
 
+double
+metric_frames_beyond(const struct metric_def *m, const struct rs_scene *scene)
+{
+	static const int pct[] = {
+		[M_FRAME_P50] = 50, [M_FRAME_P90] = 90,
+		[M_FRAME_P95] = 95, [M_FRAME_P99] = 99,
+	};
+	int id = metric_id_of(m);
+	double n;
+
+	if (id != M_FRAME_P50 && id != M_FRAME_P90 && id != M_FRAME_P95 &&
+	    id != M_FRAME_P99)
+		return NAN;
+	if (frame_count(&scene->frames, &n) || n <= 0)
+		return NAN;
+	return n * (100 - pct[id]) / 100;
+}
+
 int
 metric_scene_value(const struct metric_def *m, const struct rs_scene *scene,
     double *out)

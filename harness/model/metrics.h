@@ -120,6 +120,15 @@ int metric_iteration_value(const struct metric_def *m,
     const struct rs_iteration *it, double *out);
 
 /*
+ * How many of `scene`'s frames lie beyond frame percentile `m` (the
+ * scene's frame count times (100 - percentile) / 100): the frames that
+ * carry its value.  NAN for a metric that is not a frame percentile or a
+ * scene without a frame count.
+ */
+double metric_frames_beyond(const struct metric_def *m,
+    const struct rs_scene *scene);
+
+/*
  * The `percentile`-th (0-100) frame time of a histogram by gfxinfo's own
  * rule (hwui ProfileData::findPercentile): pos = percentile * total / 100
  * in integers, then walk down from the slowest bucket until the frames seen
