@@ -55,6 +55,12 @@ struct run_opts {
 	struct strlist serials;		/* empty: cfg devices.serials, else all */
 	struct strlist connect;		/* added to cfg devices.connect */
 	struct strlist scenarios;	/* scenario names; empty: all */
+	/*
+	 * --test-command: instead of the configured scenarios, one named
+	 * "test-command" whose only step is `exec` of these words (split
+	 * and quoted as a scenario line is).
+	 */
+	const char *test_command;
 	int iterations;			/* <= 0: cfg->iterations */
 	int warmups;			/* < 0: cfg->warmups */
 	const char *out_dir;		/* NULL: cfg->out_dir */
