@@ -36,6 +36,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "gfxinfo_dump.h"
+#include "monoclock.h"
 #include "proc.h"
 #include "run_int.h"
 #include "run_marks.h"
@@ -227,7 +228,8 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		if ((rc = read_frames(d, m)))
 			goto out;
 	}
-	left = (int)(deadline - run_now_ms());
+	/* The deadline is on the phone's pace (monoclock.h), proc's real. */
+	left = (int)((deadline - run_now_ms()) / monoclock_scale());
 	c.opts.env = envp;
 	c.opts.timeout_ms = left < MIN_TIMEOUT_MS ? MIN_TIMEOUT_MS : left;
 	proc_result_init(&c.res);
