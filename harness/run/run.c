@@ -167,6 +167,17 @@ load_test_command(struct run_ctx *c, struct run_report *out)
 	free(text);
 	if (rc)
 		return -1;
+	if (run_exec_check(scn, &problems)) {
+		/* "test-command:1:1: exec: no command ..." */
+		char *line = xasprintf("--test-command: %s",
+		    strstr(problems.items[0], "exec: ") + 6);
+
+		run_error(out, EXIT_BAD_INPUT, line);
+		free(line);
+		strlist_release(&problems);
+		scenario_free(scn);
+		return -1;
+	}
 	c->scns[c->nr_scns++] = scn;
 	return 0;
 }
@@ -214,6 +225,16 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 		}
 		if (k >= 0)
 			used[k] = true;
+		/* A command that is not there fails every iteration: say so now. */
+		if (run_exec_check(scn, &problems)) {
+			for (size_t j = 0; j < problems.nr; j++)
+				run_error(out, EXIT_BAD_INPUT,
+				    problems.items[j]);
+			strlist_release(&problems);
+			scenario_free(scn);
+			bad = 1;
+			continue;
+		}
 		c->scns[c->nr_scns++] = scn;
 	}
 	for (size_t i = 0; i < want->nr; i++) {

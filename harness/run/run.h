@@ -94,6 +94,16 @@ struct run_opts {
 	FILE *progress_fp;		/* where progress goes (stderr) */
 };
 
+/*
+ * run_exec.c: every `exec` step of `scn` whose command is not there (no
+ * such command in PATH, or a path that is no executable file), one
+ * "FILE:LINE:COL: exec: ..." each appended to `problems`; 0 when none,
+ * else JG_ENOTFOUND.  `run` refuses such a scenario before it touches a
+ * phone, and `check` reports it.
+ */
+struct scenario;
+int run_exec_check(const struct scenario *scn, struct strlist *problems);
+
 /* Defaults: nothing selected, warmups -1 (the config's), progress AUTO. */
 void run_opts_init(struct run_opts *o);
 void run_opts_release(struct run_opts *o);

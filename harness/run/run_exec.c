@@ -43,6 +43,7 @@
 #include "scenario.h"
 #include "shquote.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -203,6 +204,29 @@ judge(const struct scenario_step *st, const struct child *c,
 		    why.len ? ": " : "", why.buf, log->buf);
 	strbuf_release(&why);
 	return rc;
+}
+
+int
+run_exec_check(const struct scenario *scn, struct strlist *problems)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < scenario_step_count(scn); i++) {
+		const struct scenario_step *st = scenario_step(scn, i);
+
+		if (st->kind != SCN_EXEC || proc_in_path(st->argv[0]))
+			continue;
+		if (strchr(st->argv[0], '/'))
+			strlist_addf(problems, "%s:%d:%d: exec: '%s' is not an "
+			    "executable file", st->file, st->line, st->col,
+			    st->argv[0]);
+		else
+			strlist_addf(problems, "%s:%d:%d: exec: no command "
+			    "'%s' in PATH", st->file, st->line, st->col,
+			    st->argv[0]);
+		bad = 1;
+	}
+	return bad ? JG_ENOTFOUND : 0;
 }
 
 int
