@@ -97,11 +97,12 @@ make_env(struct run_dev *d, struct strlist *env)
  * rendered before it that a later read could lose.
  */
 static int
-read_frames(struct run_dev *d, struct run_marks *m)
+read_frames(struct run_dev *d, struct run_marks *m, double *uptime)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	struct adb_shell_result r;
-	double asked = d->have_offset ? run_now_ms() + d->clock_offset : NAN;
+	double t0 = run_now_ms();
+	double asked = d->have_offset ? t0 + d->clock_offset : NAN;
 	double up = NAN;
 	int rc;
 
@@ -111,12 +112,14 @@ read_frames(struct run_dev *d, struct run_marks *m)
 	adb_shell_result_init(&r);
 	rc = adb_shell(d->dev, cmd.buf, &r);
 	if (!rc) {
+		run_dev_clock(d, r.out.buf, r.out.len, (t0 + run_now_ms()) / 2);
 		if (gfxinfo_uptime(r.out.buf, r.out.len, &up))
 			up = d->have_offset ? run_now_ms() + d->clock_offset :
 			    NAN;
 		run_marks_add_read(m, r.out.buf, r.out.len, d->package, asked,
 		    up);
 	}
+	*uptime = up;
 	adb_shell_result_release(&r);
 	strbuf_release(&cmd);
 	return rc;
@@ -239,6 +242,7 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 	struct child c = { .argv = (const char *const *)st->argv };
 	const char **envp = NULL;
 	size_t seen_ends = 0;
+	double from = NAN, to = NAN, up;
 	int open = 0, rc, left;
 	pthread_t th;
 
@@ -249,7 +253,7 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		envp[i] = env.items[i];
 	if (!in_scene) {
 		run_logcat_marks(lc, &seen_ends, &open);
-		if ((rc = read_frames(d, m)))
+		if ((rc = read_frames(d, m, &from)))
 			goto out;
 	}
 	/* The deadline is on the phone's pace (monoclock.h), proc's real. */
@@ -279,13 +283,15 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		run_logcat_marks(lc, &ends, &open);
 		if (ends > seen_ends && !open) {
 			seen_ends = ends;
-			rc = read_frames(d, m);
+			rc = read_frames(d, m, &up);
 		}
 	}
 	pthread_join(th, NULL);
 	keep_output(d, scenario, index, st, &c, &log);
 	if (!rc && !in_scene && c.rc != JG_EINTR)
-		rc = read_frames(d, m);
+		rc = read_frames(d, m, &to);
+	if (!rc && !in_scene)
+		run_marks_span(m, from, to);
 	if (!rc)
 		rc = judge(st, &c, &log);
 	else if (c.rc == JG_EINTR)

@@ -61,6 +61,10 @@ struct mark_read {
 	double asked_ms, at_ms;		/* device times, NAN when unknown */
 };
 
+struct mark_span {
+	double from, to;
+};
+
 struct mark_gap {
 	double lo, hi;			/* unseen (lo, hi]; lo may be -inf */
 	double frames;			/* rendered and not shown */
@@ -73,6 +77,8 @@ struct run_marks {
 	size_t nr_reads, alloc_reads;
 	struct mark_gap *gaps;
 	size_t nr_gaps, alloc_gaps;
+	struct mark_span *spans;
+	size_t nr_spans, alloc_spans;
 	double last_at;			/* the previous read's Uptime */
 };
 
@@ -93,6 +99,7 @@ run_marks_free(struct run_marks *m)
 	free(m->rows);
 	free(m->reads);
 	free(m->gaps);
+	free(m->spans);
 	free(m);
 }
 
@@ -203,6 +210,26 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 	gfx_dump_release(&g);
 }
 
+void
+run_marks_span(struct run_marks *m, double from_ms, double to_ms)
+{
+	XALLOC_GROW(m->spans, m->nr_spans + 1, m->alloc_spans);
+	m->spans[m->nr_spans++] = (struct mark_span){
+		isnan(from_ms) ? -INFINITY : from_ms,
+		isnan(to_ms) ? INFINITY : to_ms,
+	};
+}
+
+/* Whether a marker at `at` lies in the span of an exec step. */
+static bool
+in_span(const struct run_marks *m, double at)
+{
+	for (size_t i = 0; i < m->nr_spans; i++)
+		if (m->spans[i].from <= at && at <= m->spans[i].to)
+			return true;
+	return false;
+}
+
 /* hwui's histogram bucket, as its label in ms, of a frame of `ms`. */
 static uint32_t
 bucket_of(int64_t ms)
@@ -291,7 +318,9 @@ warn(struct results *res, const char *scenario, const char *scene,
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	strbuf_addf(&scope, "%s/%s", scenario, scene);
+	strbuf_addstr(&scope, scenario);
+	if (scene)
+		strbuf_addf(&scope, "/%s", scene);
 	results_add_warning(res, "markers", scope.buf, msg.buf);
 	strbuf_release(&scope);
 	strbuf_release(&msg);
@@ -349,7 +378,7 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
     struct results *res, const char *scenario)
 {
 	size_t first = it->nr_scenes;
-	int rc = 0;
+	int rc = 0, outside = 0;
 
 	for (size_t i = 0; i < nr && !rc; i++) {
 		const char *name;
@@ -359,10 +388,16 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 		struct rs_scene *sc = NULL;
 		char *s;
 
-		if (k == RUN_MARK_NONE)
+		if (k == RUN_MARK_NONE || isnan(at))
 			continue;
-		if (isnan(at))
+		if (!in_span(m, at)) {
+			if (!outside++)
+				warn(res, scenario, NULL, "scene markers "
+				    "outside an exec step are left out (the "
+				    "first: '%.*s'): jankgate reads no frames "
+				    "for them there", (int)len, name);
 			continue;
+		}
 		if ((rc = check_name(name, len, at)))
 			break;
 		s = xstrndup(name, len);

@@ -56,13 +56,22 @@ void run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
     const char *package, double asked_ms, double uptime_ms);
 
 /*
+ * Note that an `exec` step read frames from device time `from_ms` to
+ * `to_ms` (its first and last reads; NAN: unknown, taken as unbounded).
+ * Only markers inside such a span are scenes: outside, no read covers
+ * them (a scenario scene's reset may even have cleared their frames).
+ */
+void run_marks_span(struct run_marks *m, double from_ms, double to_ms);
+
+/*
  * The marked scenes of `lines` (the iteration's whole log), appended to
  * it->scenes in the order they began, each with the frames the reads
  * saw in its window (FrameCompleted in (begin, end]), by hwui's
  * histogram, at `refresh_hz` (<= 0: unknown) for the janky and dropped
  * counts.  A scene part of whose window went unseen gets no frames and a
  * warning in `res` (scoped "SCENARIO/NAME"); so does one a read fell
- * inside.  Returns 0, or JG_EINVAL with a message for markers that do
+ * inside.  Markers outside every span are left out, with one warning
+ * (scoped "SCENARIO").  Returns 0, or JG_EINVAL with a message for markers that do
  * not pair up (an end without a begin, a begin never ended, a name used
  * twice or taken by a scenario scene, a bad name): the iteration fails.
  */

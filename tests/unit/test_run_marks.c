@@ -136,6 +136,7 @@ frames_are_sliced_by_marker_times(void **state)
 	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
 	add_read(m, 10070, 10080, 4, at1, dur1, 4);
 	add_read(m, 10160, 10170, 3, at2, dur2, 3);
+	run_marks_span(m, 9000, 10170);
 	assert_int_equal(scenes_of(m,
 	    "    10.000   1   1 I Flow: jankgate: scene begin a\n"
 	    "    10.060   1   1 I Flow: jankgate: scene end a\n"
@@ -180,6 +181,7 @@ overrun_leaves_frames_unreported(void **state)
 	}
 	add_read(m, NAN, 10000, 0, NULL, NULL, 0);
 	add_read(m, 22000, 22010, 300, at, dur, 120);
+	run_marks_span(m, 10000, 22010);
 	assert_int_equal(scenes_of(m,
 	    "    19.000   1   1 I F: jankgate: scene begin long\n"
 	    "    20.500   1   1 I F: jankgate: scene end long\n"
@@ -207,6 +209,7 @@ read_inside_a_scene_is_a_warning(void **state)
 
 	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
 	add_read(m, 10040, 10045, 0, NULL, NULL, 0);
+	run_marks_span(m, 9000, NAN);
 	assert_int_equal(scenes_of(m,
 	    "    10.000   1   1 I F: jankgate: scene begin a\n"
 	    "    10.100   1   1 I F: jankgate: scene end a\n", r, &it), 0);
@@ -246,6 +249,7 @@ unpaired_markers_are_errors(void **state)
 		struct rs_iteration *it;
 
 		add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+		run_marks_span(m, NAN, NAN);
 		assert_int_equal(scenes_of(m, cases[i].log, r, &it),
 		    JG_EINVAL);
 		assert_string_equal(jg_error_msg(), cases[i].msg);
@@ -254,7 +258,40 @@ unpaired_markers_are_errors(void **state)
 	}
 }
 
+/*
+ * Markers outside every exec step's reads are left out, with one
+ * warning: no read covers them (a scenario scene's reset may have
+ * cleared their frames), so their frames would be a guess.
+ */
+static void
+markers_outside_exec_are_left_out(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_read(m, 9500, 9510, 0, NULL, NULL, 0);
+	run_marks_span(m, 9000, 9510);
+	assert_int_equal(scenes_of(m,
+	    "    9.100   1   1 I F: jankgate: scene begin in\n"
+	    "    9.200   1   1 I F: jankgate: scene end in\n"
+	    "    10.000   1   1 I F: jankgate: scene begin out\n"
+	    "    10.100   1   1 I F: jankgate: scene end out\n"
+	    "    10.200   1   1 I F: jankgate: scene begin out2\n", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	assert_string_equal(it->scenes[0].name, "in");
+	assert_int_equal(r->nr_warnings, 1);
+	assert_string_equal(r->warnings[0].scope, "s");
+	assert_string_equal(r->warnings[0].message, "scene markers outside "
+	    "an exec step are left out (the first: 'out'): jankgate reads no "
+	    "frames for them there");
+	results_free(r);
+	run_marks_free(m);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(markers_outside_exec_are_left_out),
 	cmocka_unit_test(markers_are_read_from_any_tag),
 	cmocka_unit_test(frames_are_sliced_by_marker_times),
 	cmocka_unit_test(overrun_leaves_frames_unreported),
