@@ -26,6 +26,7 @@
  * own reset and dump measure the whole command, and nothing else may
  * reach the phone there.
  */
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -147,13 +148,18 @@ keep_output(struct run_dev *d, const char *scenario, int index,
     const struct scenario_step *st, const struct child *c,
     struct strbuf *path)
 {
-	char *dir = xstrdup(d->results_path ? d->results_path : "./x");
-	char *slash = strrchr(dir, '/');
+	const char *slash = d->results_path ? strrchr(d->results_path, '/') :
+	    NULL;
 	struct strbuf sb = STRBUF_INIT;
 
+	/* Beside the results file; a name of the scenario's safe bytes. */
 	if (slash)
-		*slash = '\0';
-	strbuf_addf(path, "%s/%s.exec.log", slash ? dir : ".", scenario);
+		strbuf_add(path, d->results_path, (size_t)(slash -
+		    d->results_path) + 1);
+	for (const char *p = scenario; *p; p++)
+		strbuf_addch(path, isalnum((unsigned char)*p) || *p == '.' ||
+		    *p == '_' || *p == '-' ? *p : '_');
+	strbuf_addstr(path, ".exec.log");
 	strbuf_addf(&sb, "# iteration %d: ", index);
 	scenario_format_step(st, &sb);
 	strbuf_addch(&sb, '\n');
@@ -175,7 +181,6 @@ keep_output(struct run_dev *d, const char *scenario, int index,
 	/* The log helps; a full disk shows up in the results write. */
 	(void)file_append(path->buf, sb.buf, sb.len);
 	strbuf_release(&sb);
-	free(dir);
 }
 
 /* What the command's end means for the iteration: 0 or a failure. */
