@@ -25,7 +25,10 @@
  * to 133 by 4, then 150..4950 by 50), the percentiles by hwui's rule,
  * slow (16 ms bucket and up) and frozen (700 and up), janky (phases.c:
  * the row's own deadline from API 31, else longer than a vsync period)
- * and dropped vsyncs (floor(bucket * hz / 1000) a frame).
+ * and dropped vsyncs (floor(bucket * hz / 1000) a frame); the rows
+ * themselves for the report's frame timeline.  What the gfxinfo source
+ * adds at a scenario scene's end (frame phases, SurfaceFlinger's jank
+ * types, the sources' scene hooks) marked scenes do not have.
  *
  * hwui keeps only the last 120 rows of each window.  A read whose
  * process summary counts more frames ("Total frames rendered") than its
@@ -272,6 +275,7 @@ fill_frames(const struct run_marks *m, double lo, double hi, double hz,
 		const struct fst_frame *r = &m->rows[i];
 		double done = (double)r->v[FST_COMPLETED] / 1e6;
 		int64_t ns = r->v[FST_COMPLETED] - r->v[FST_INTENDED];
+		struct rs_frame_row *row;
 		uint32_t b;
 		int j;
 
@@ -289,6 +293,12 @@ fill_frames(const struct run_marks *m, double lo, double hi, double hz,
 			janky++;
 		else if (j != 0)
 			janky_known = false;
+		row = rs_frames_add_row(f);
+		row->intended_vsync_ns = r->v[FST_INTENDED];
+		row->frame_completed_ns = r->v[FST_COMPLETED];
+		row->duration_ms = (double)ns / 1e6;
+		row->flags = r->v[FST_FLAGS] == FST_ABSENT ? 0 : r->v[FST_FLAGS];
+		row->janky = j;
 	}
 	f->count = count;
 	f->janky = janky_known ? janky : NAN;

@@ -152,6 +152,11 @@ frames_are_sliced_by_marker_times(void **state)
 	assert_true(it->scenes[0].frames.p50_ms == 8);
 	assert_true(it->scenes[0].frames.p99_ms == 20);
 	assert_string_equal(it->scenes[0].frames.source, "markers");
+	/* the rows themselves, for the frame timeline */
+	assert_int_equal(it->scenes[0].frames.nr_rows, 3);
+	assert_true(it->scenes[0].frames.rows[1].duration_ms == 20);
+	assert_int_equal(it->scenes[0].frames.rows[1].janky, 1);
+	assert_int_equal(it->scenes[0].frames.rows[2].janky, 0);
 	/* 10090 (40 ms: bucket 40) and 10110 */
 	assert_true(it->scenes[1].frames.count == 2);
 	assert_true(it->scenes[1].frames.p99_ms == 40);
