@@ -225,7 +225,7 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 		}
 		if (k >= 0)
 			used[k] = true;
-		/* A command that is not there fails every iteration: say so now. */
+		/* A command that is not there fails each iteration: say so. */
 		if (run_exec_check(scn, &problems)) {
 			for (size_t j = 0; j < problems.nr; j++)
 				run_error(out, EXIT_BAD_INPUT,

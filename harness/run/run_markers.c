@@ -182,7 +182,8 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 		const int64_t *v = i < f.nr ? f.frames[i].v : NULL;
 
 		/* A window's rows ascend; a step back starts the next one. */
-		if (!v || (i && v[FST_INTENDED] < f.frames[i - 1].v[FST_INTENDED])) {
+		if (!v || (i && v[FST_INTENDED] <
+		    f.frames[i - 1].v[FST_INTENDED])) {
 			if (block_rows >= RING_ROWS) {
 				full = true;
 				if (block_first > full_hi)
@@ -297,7 +298,8 @@ fill_frames(const struct run_marks *m, double lo, double hi, double hz,
 		row->intended_vsync_ns = r->v[FST_INTENDED];
 		row->frame_completed_ns = r->v[FST_COMPLETED];
 		row->duration_ms = (double)ns / 1e6;
-		row->flags = r->v[FST_FLAGS] == FST_ABSENT ? 0 : r->v[FST_FLAGS];
+		row->flags = r->v[FST_FLAGS] == FST_ABSENT ? 0 :
+		    r->v[FST_FLAGS];
 		row->janky = j;
 	}
 	f->count = count;
@@ -396,6 +398,7 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 		enum run_mark_kind k = run_mark_parse(&lines[i], &name, &len);
 		double at = lines[i].mono_ms;
 		struct rs_scene *sc = NULL;
+		bool marked;
 		char *s;
 
 		if (k == RUN_MARK_NONE || isnan(at))
@@ -414,13 +417,15 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 		for (size_t j = 0; j < it->nr_scenes; j++)
 			if (!strcmp(it->scenes[j].name, s))
 				sc = &it->scenes[j];
+		/* A scene of the scenario's own steps is no marked one. */
+		marked = sc && (size_t)(sc - it->scenes) >= first;
 		if (k == RUN_MARK_BEGIN && sc)
 			rc = jg_error_set(JG_EINVAL, "scene marker at %.0f ms: "
-			    "'%s' begins again (%s)", at, s, sc - it->scenes <
-			    (ptrdiff_t)first ? "a scene of the scenario has that "
-			    "name" : "scenes are measured once an iteration");
-		else if (k == RUN_MARK_END && (!sc || sc - it->scenes <
-		    (ptrdiff_t)first || !isnan(sc->end_mono_ms)))
+			    "'%s' begins again (%s)", at, s, marked ?
+			    "scenes are measured once an iteration" :
+			    "a scene of the scenario has that name");
+		else if (k == RUN_MARK_END && (!marked ||
+		    !isnan(sc->end_mono_ms)))
 			rc = jg_error_set(JG_EINVAL, "scene marker at %.0f ms: "
 			    "'%s' ends without a begin", at, s);
 		else if (k == RUN_MARK_BEGIN)

@@ -71,9 +71,10 @@ void run_marks_span(struct run_marks *m, double from_ms, double to_ms);
  * counts.  A scene part of whose window went unseen gets no frames and a
  * warning in `res` (scoped "SCENARIO/NAME"); so does one a read fell
  * inside.  Markers outside every span are left out, with one warning
- * (scoped "SCENARIO").  Returns 0, or JG_EINVAL with a message for markers that do
- * not pair up (an end without a begin, a begin never ended, a name used
- * twice or taken by a scenario scene, a bad name): the iteration fails.
+ * (scoped "SCENARIO").  Returns 0, or JG_EINVAL with a message for
+ * markers that do not pair up (an end without a begin, a begin never
+ * ended, a name used twice or taken by a scenario scene, a bad name):
+ * the iteration fails.
  */
 int run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
     size_t nr, struct rs_iteration *it, double refresh_hz,

@@ -295,7 +295,41 @@ markers_outside_exec_are_left_out(void **state)
 	run_marks_free(m);
 }
 
+/* A marked name may not be one of the scenario's own scenes. */
+static void
+marked_name_of_a_scenario_scene_is_an_error(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it = rs_scenario_add_iteration(
+	    results_add_scenario(r, "s"), false);
+	struct logcat_buf *b = logcat_buf_new();
+	static const char log[] =
+	    "    10.000   1   1 I F: jankgate: scene end home\n"
+	    "    10.100   1   1 I F: jankgate: scene begin home\n";
+	const struct logcat_line *lines;
+	size_t nr;
+
+	rs_iteration_add_scene(it, "home");
+	run_marks_span(m, NAN, NAN);
+	logcat_buf_parse_text(b, log, strlen(log));
+	lines = logcat_buf_lines(b, &nr);
+	/* its end is no marked scene's end */
+	assert_int_equal(run_marks_scenes(m, lines, 1, it, 60, r, "s"),
+	    JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "scene marker at 10000 ms: "
+	    "'home' ends without a begin");
+	assert_int_equal(run_marks_scenes(m, lines + 1, 1, it, 60, r, "s"),
+	    JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "scene marker at 10100 ms: "
+	    "'home' begins again (a scene of the scenario has that name)");
+	logcat_buf_free(b);
+	results_free(r);
+	run_marks_free(m);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(marked_name_of_a_scenario_scene_is_an_error),
 	cmocka_unit_test(markers_outside_exec_are_left_out),
 	cmocka_unit_test(markers_are_read_from_any_tag),
 	cmocka_unit_test(frames_are_sliced_by_marker_times),
