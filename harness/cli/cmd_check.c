@@ -26,6 +26,7 @@
 #include "config.h"
 #include "diag.h"
 #include "results.h"
+#include "run.h"
 #include "scenario.h"
 #include "strlist.h"
 #include "banned.h"
@@ -92,6 +93,8 @@ check_scenarios(const struct config *cfg)
 			if (!problems.nr)
 				diag_error("%s: scenarios[%zu]: %s",
 				    cfg->path, i, jg_error_msg());
+		} else if (run_exec_check(scn, &problems)) {
+			status = EXIT_BAD_INPUT;
 		}
 		for (size_t j = 0; j < problems.nr; j++)
 			diag_plain("%s", problems.items[j]);

@@ -29,8 +29,8 @@
 /* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
 static const char *const usage[] = {
 	"jankgate run [-s SERIAL]... [--connect HOST:PORT]... "
-	"[--scenario NAME]... [-n N] [--warmups N] [-o DIR] [--append] "
-	"[--shard I/N]",
+	"[--scenario NAME]... [--test-command CMD] [-n N] [--warmups N] "
+	"[-o DIR] [--append] [--shard I/N]",
 	NULL
 };
 
@@ -41,6 +41,10 @@ static const char options[] =
 	"                      (repeatable, after devices.connect)\n"
 	"  --scenario NAME     run only this scenario (repeatable; the file\n"
 	"                      name without .scn)\n"
+	"  --test-command CMD  run, instead of the configured scenarios, one\n"
+	"                      named test-command: `exec CMD` (a host command\n"
+	"                      such as 'maestro test flow.yaml'; words split\n"
+	"                      as on a scenario line)\n"
 	"  -n N                measured iterations per scenario (default:\n"
 	"                      iterations)\n"
 	"  --warmups N         warm-up iterations before them (default:\n"
@@ -92,6 +96,7 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, 'A' },
 		{ "shard", required_argument, NULL, 'H' },
+		{ "test-command", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_run;
@@ -110,6 +115,9 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 			break;
 		case 'S':
 			strlist_add(&o->scenarios, optarg);
+			break;
+		case 'T':
+			o->test_command = optarg;
 			break;
 		case 'n':
 			if (parse_count(optarg, 1, &o->iterations))
@@ -140,6 +148,10 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 	if (optind < argc)
 		return cmd_usage_error(self, "unexpected argument '%s'",
 		    argv[optind]);
+	if (o->test_command && o->scenarios.nr)
+		return cmd_usage_error(self, "--scenario and --test-command "
+		    "cannot be combined: the test command is the only "
+		    "scenario run");
 	return 0;
 }
 

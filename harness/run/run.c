@@ -138,6 +138,50 @@ run_error(struct run_report *out, int status, const char *msg)
 	out->status = exit_status_merge(out->status, status);
 }
 
+/* --test-command: the one-step scenario "exec WORDS". */
+static int
+load_test_command(struct run_ctx *c, struct run_report *out)
+{
+	struct strlist problems = STRLIST_INIT;
+	struct scenario *scn;
+	char *text = xasprintf("exec %s\n", c->opts->test_command);
+	int rc = scenario_parse(&scn, text, strlen(text), "test-command",
+	    NULL, &problems);
+
+	for (size_t j = 0; rc && j < problems.nr; j++) {
+		/* "test-command:1:COL: ..." names a column of "exec ..." */
+		const char *msg = strstr(problems.items[j], ": ");
+		char *line = xasprintf("--test-command: %s",
+		    msg ? msg + 2 : problems.items[j]);
+
+		run_error(out, EXIT_BAD_INPUT, line);
+		free(line);
+	}
+	if (rc && !problems.nr) {
+		char *line = xasprintf("--test-command: %s", jg_error_msg());
+
+		run_error(out, EXIT_BAD_INPUT, line);
+		free(line);
+	}
+	strlist_release(&problems);
+	free(text);
+	if (rc)
+		return -1;
+	if (run_exec_check(scn, &problems)) {
+		/* "test-command:1:1: exec: no command ..." */
+		char *line = xasprintf("--test-command: %s",
+		    strstr(problems.items[0], "exec: ") + 6);
+
+		run_error(out, EXIT_BAD_INPUT, line);
+		free(line);
+		strlist_release(&problems);
+		scenario_free(scn);
+		return -1;
+	}
+	c->scns[c->nr_scns++] = scn;
+	return 0;
+}
+
 /* Parse the configured scenarios and keep those the filter names. */
 static int
 load_scenarios(struct run_ctx *c, struct run_report *out)
@@ -148,6 +192,10 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 	int bad = 0;
 
 	c->scns = xcalloc(cfg->scenarios.nr + 1, sizeof(*c->scns));
+	if (c->opts->test_command) {
+		free(used);
+		return load_test_command(c, out);
+	}
 	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
 		struct strlist problems = STRLIST_INIT;
 		struct scenario *scn;
@@ -177,6 +225,16 @@ load_scenarios(struct run_ctx *c, struct run_report *out)
 		}
 		if (k >= 0)
 			used[k] = true;
+		/* A command that is not there fails each iteration: say so. */
+		if (run_exec_check(scn, &problems)) {
+			for (size_t j = 0; j < problems.nr; j++)
+				run_error(out, EXIT_BAD_INPUT,
+				    problems.items[j]);
+			strlist_release(&problems);
+			scenario_free(scn);
+			bad = 1;
+			continue;
+		}
 		c->scns[c->nr_scns++] = scn;
 	}
 	for (size_t i = 0; i < want->nr; i++) {

@@ -55,6 +55,12 @@ struct run_opts {
 	struct strlist serials;		/* empty: cfg devices.serials, else all */
 	struct strlist connect;		/* added to cfg devices.connect */
 	struct strlist scenarios;	/* scenario names; empty: all */
+	/*
+	 * --test-command: instead of the configured scenarios, one named
+	 * "test-command" whose only step is `exec` of these words (split
+	 * and quoted as a scenario line is).
+	 */
+	const char *test_command;
 	int iterations;			/* <= 0: cfg->iterations */
 	int warmups;			/* < 0: cfg->warmups */
 	const char *out_dir;		/* NULL: cfg->out_dir */
@@ -87,6 +93,16 @@ struct run_opts {
 	enum run_progress_mode progress;
 	FILE *progress_fp;		/* where progress goes (stderr) */
 };
+
+/*
+ * run_exec.c: every `exec` step of `scn` whose command is not there (no
+ * such command in PATH, or a path that is no executable file), one
+ * "FILE:LINE:COL: exec: ..." each appended to `problems`; 0 when none,
+ * else JG_ENOTFOUND.  `run` refuses such a scenario before it touches a
+ * phone, and `check` reports it.
+ */
+struct scenario;
+int run_exec_check(const struct scenario *scn, struct strlist *problems);
 
 /* Defaults: nothing selected, warmups -1 (the config's), progress AUTO. */
 void run_opts_init(struct run_opts *o);

@@ -333,6 +333,12 @@ void run_logcat_excerpt(struct run_logcat *lc, struct strbuf *out,
 void run_logcat_free(struct run_logcat *lc);
 
 /*
+ * Scene markers the stream saw so far (run_marks.h): *ends the "scene
+ * end" lines, *open the scenes begun and not yet ended.  Thread-safe.
+ */
+void run_logcat_marks(struct run_logcat *lc, size_t *ends, int *open);
+
+/*
  * Classify one line for `package`: 1 "FATAL EXCEPTION" of AndroidRuntime
  * (the process check comes from the next line, see run_logcat.c), 2 the
  * "Process: PKG, PID: N" line after it, 3 "ANR in PKG", 0 anything else.

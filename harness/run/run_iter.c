@@ -13,9 +13,11 @@
  *	             waits, `wait idle` (below)
  *	    end      dumpsys gfxinfo PKG framestats -> window end (Uptime)
  *	             scene_end hooks with the dump
+ *	    exec     a host command (run_exec.c), reading frames for the
+ *	             scenes it marks between them (run_markers.c)
  *	    others   input, UI lookups, activity checks (run_ui.c)
- *	drain and stop the stream; iteration_end hooks; logcat hooks with
- *	every line; collect hooks
+ *	drain and stop the stream; the marked scenes; iteration_end hooks;
+ *	logcat hooks with every line; collect hooks
  *
  * Between scene and end nothing reaches the device but the scenario's own
  * `input` commands: the crash watch reads the stream already running, and
@@ -50,6 +52,7 @@
 #include "error.h"
 #include "results.h"
 #include "run_int.h"
+#include "run_marks.h"
 #include "scenario.h"
 #include "shquote.h"
 #include "source.h"
@@ -74,6 +77,7 @@ struct iter {
 	double deadline;	/* host ms */
 	int pids[MAX_APP_PIDS];	/* the app's, as pidof and gfxinfo say */
 	size_t nr_pids;
+	struct run_marks *marks;	/* frame reads of `exec` steps */
 };
 
 /* The device went away (or never answered), as opposed to a failed step. */
@@ -435,6 +439,9 @@ step_run(struct iter *x, const struct scenario_step *st)
 		return run_ui_wait_activity(x->d, st, true);
 	case SCN_WAIT_TEXT:
 		return run_ui_wait_text(x->d, st);
+	case SCN_EXEC:
+		return run_exec_step(x->d, x->lc, x->marks, st, x->scene >= 0,
+		    x->deadline, scenario_name(x->scn), x->it->index);
 	default:
 		return 0;	/* repeat markers never come from the cursor */
 	}
@@ -536,6 +543,7 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 		return 0;
 	}
 	it->ok = true;
+	x.marks = run_marks_new();
 	rc = hooks(&x, RUN_HOOK_ITERATION_BEGIN, NULL);
 	/* diagnose.trace's iteration: perfetto around the steps. */
 	if (!rc && d->ctx->opts->trace) {
@@ -579,6 +587,16 @@ run_iteration(struct run_dev *d, const struct scenario *scn,
 	}
 	if (it->ok && run_logcat_failed(x.lc, NULL))
 		record_failure(&x, NULL);
+	/* Marked scenes before the hooks that place events in scenes. */
+	if (it->ok && run_marks_active(x.marks)) {
+		const struct logcat_line *lines;
+		size_t nr;
+
+		lines = run_logcat_lines(x.lc, &nr);
+		if (run_marks_scenes(x.marks, lines, nr, it,
+		    d->props.refresh_hz, d->res, scenario_name(scn)))
+			record_failure(&x, jg_error_msg());
+	}
 	/* Whatever the steps did: stop what the sources started. */
 	rc = hooks(&x, RUN_HOOK_ITERATION_END, NULL);
 	if (rc && device_gone(d, rc))
@@ -606,5 +624,6 @@ out:
 	}
 	it->duration_ms = run_now_ms() - t0;
 	run_logcat_free(x.lc);
+	run_marks_free(x.marks);
 	return rc;
 }

@@ -34,6 +34,7 @@
 #include "error.h"
 #include "logcat.h"
 #include "run_int.h"
+#include "run_marks.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -63,6 +64,8 @@ struct run_logcat {
 	bool failed;
 	struct strbuf why;
 	int launch_lines;		/* run_logcat_launch_lines() */
+	size_t mark_ends;		/* run_logcat_marks() */
+	int mark_open;
 };
 
 /* `s` of `len` starts with `prefix`. */
@@ -127,6 +130,22 @@ watch(struct run_logcat *lc, const struct logcat_line *l)
 	int kind = run_logcat_classify(l, lc->package);
 
 	lc->launch_lines |= run_logcat_launch_kind(l, lc->package);
+	{
+		const char *name;
+		size_t len;
+
+		switch (run_mark_parse(l, &name, &len)) {
+		case RUN_MARK_BEGIN:
+			lc->mark_open++;
+			break;
+		case RUN_MARK_END:
+			lc->mark_ends++;
+			lc->mark_open -= lc->mark_open > 0;
+			break;
+		default:
+			break;
+		}
+	}
 
 	if (lc->failed) {
 		/* The report goes on while its tag's lines keep coming. */
@@ -356,4 +375,13 @@ run_logcat_launch_lines(struct run_logcat *lc)
 	v = lc->launch_lines;
 	pthread_mutex_unlock(&lc->lock);
 	return v;
+}
+
+void
+run_logcat_marks(struct run_logcat *lc, size_t *ends, int *open)
+{
+	pthread_mutex_lock(&lc->lock);
+	*ends = lc->mark_ends;
+	*open = lc->mark_open;
+	pthread_mutex_unlock(&lc->lock);
 }

@@ -632,8 +632,12 @@ scenario_free(struct scenario *scn)
 {
 	if (!scn)
 		return;
-	for (size_t i = 0; i < scn->nr; i++)
+	for (size_t i = 0; i < scn->nr; i++) {
 		free(scn->steps[i].text);
+		for (char **a = scn->steps[i].argv; a && *a; a++)
+			free(*a);
+		free(scn->steps[i].argv);
+	}
 	for (size_t i = 0; i < scn->files_nr; i++)
 		free(scn->files[i]);
 	free(scn->steps);

@@ -90,6 +90,12 @@
  *	include FILE
  *		The lines of FILE, found relative to the including file's
  *		directory (or absolute).
+ *	exec COMMAND [ARG...]
+ *		Run COMMAND on the host (not the phone), found in PATH, with
+ *		the words as its arguments and no shell in between; it
+ *		drives the phone itself (run_exec.c says with what in its
+ *		environment) and may mark its own scenes (run_markers.c).
+ *		A non-zero exit fails the iteration.
  *
  * ACTIVITY is a class name with a dot in it: .MainActivity,
  * com.shop.MainActivity or com.shop/.MainActivity.  A scene NAME has 1 to
@@ -146,6 +152,7 @@ enum scn_kind {
 	SCN_WAIT_ACTIVITY,	/* text = activity, ms = timeout */
 	SCN_WAIT_TEXT,		/* text, ms = timeout */
 	SCN_EXPECT_ACTIVITY,	/* text = activity */
+	SCN_EXEC,		/* argv = the host command */
 };
 
 enum scn_launch { SCN_COLD, SCN_WARM, SCN_HOT };
@@ -185,6 +192,7 @@ struct scenario_step {
 	enum scn_launch mode;
 	enum scn_dir dir;
 	char *text;		/* name, label, id, text or activity */
+	char **argv;		/* SCN_EXEC: the words, NULL-terminated */
 	size_t match;		/* index of the other end of a block */
 };
 

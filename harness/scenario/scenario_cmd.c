@@ -13,6 +13,7 @@
  *	w	wait duration			a	activity name
  *	s	text (label, description)	i	resource id
  *	n	scene name			f	file name
+ *	r	the rest of the line, one word or more (exec's argv)
  *
  * Optional arguments come last, so a line is read left to right without
  * backtracking.
@@ -69,6 +70,7 @@ static const struct scn_form forms[] = {
 	{ "include", NULL, SCN_CMD_INCLUDE, "f", 0, "include FILE" },
 	{ "expect", "activity", SCN_EXPECT_ACTIVITY, "a", SCN_F_AM,
 	  "expect activity ACTIVITY" },
+	{ "exec", NULL, SCN_EXEC, "r", 0, "exec COMMAND [ARG...]" },
 };
 
 #define NFORMS (sizeof(forms) / sizeof(forms[0]))
@@ -263,6 +265,42 @@ read_launch(const struct scn_lexer *lx, const struct scn_form *fm,
 	return 0;
 }
 
+/*
+ * "exec COMMAND [ARG...]": every word after the command is one argument,
+ * quotes resolved; none may be empty or hold a control character (a tab
+ * inside quotes aside), since each reaches execvp() as it is.
+ */
+static int
+read_rest(const struct scn_lexer *lx, const struct scn_form *fm,
+    struct scenario_step *st, int *col)
+{
+	const struct scn_token *tok = lx->tok;
+	char b[80];
+
+	if (lx->nr < 2) {
+		*col = tok[0].end_col;
+		return jg_error_set(JG_EINVAL, "missing COMMAND (usage: %s)",
+		    fm->usage);
+	}
+	for (size_t i = 1; i < lx->nr; i++) {
+		const char *s = tok[i].s;
+
+		for (; *s && (*s == '\t' || !((unsigned char)*s < 0x20 ||
+		    *s == 0x7f)); s++)
+			;
+		if (!tok[i].len || *s) {
+			*col = tok[i].col;
+			return jg_error_set(JG_EINVAL, "%s argument '%s' to "
+			    "'exec'", tok[i].len ? "control character in" :
+			    "empty", scn_show(b, sizeof(b), tok[i].s));
+		}
+	}
+	st->argv = xcalloc(lx->nr, sizeof(*st->argv));
+	for (size_t i = 1; i < lx->nr; i++)
+		st->argv[i - 1] = xstrndup(tok[i].s, tok[i].len);
+	return 0;
+}
+
 int
 scn_read_args(const struct scn_lexer *lx, const struct scn_form *fm,
     struct scenario_step *st, int *col)
@@ -279,6 +317,8 @@ scn_read_args(const struct scn_lexer *lx, const struct scn_form *fm,
 	    fm->kind == SCN_FLING ? SCN_FLING_MS : SCN_TIMEOUT_MS;
 	if (fm->kind == SCN_LAUNCH)
 		return read_launch(lx, fm, st, col);
+	if (fm->kind == SCN_EXEC)
+		return read_rest(lx, fm, st, col);
 	for (const char *l = fm->args; *l; l++, a++) {
 		if (i >= lx->nr) {
 			if (*l == 'G' || *l == 'T')

@@ -188,6 +188,7 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 		[SCN_WAIT_ACTIVITY] = "wait activity",
 		[SCN_WAIT_TEXT] = "wait text",
 		[SCN_EXPECT_ACTIVITY] = "expect activity",
+		[SCN_EXEC] = "exec",
 	};
 	const char *name;
 
@@ -222,6 +223,10 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 	if (st->text) {
 		strbuf_addch(out, ' ');
 		put_word(out, st->text);
+	}
+	for (char **a = st->argv; a && *a; a++) {
+		strbuf_addch(out, ' ');
+		put_word(out, *a);
 	}
 	switch (st->kind) {
 	case SCN_LONGPRESS:

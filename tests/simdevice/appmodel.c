@@ -344,7 +344,7 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 {
 	static const char *const keys[] = {
 		"name", "frames", "scroll", "elements", "blocks", "methods",
-		NULL
+		"marks", NULL
 	};
 	struct appmodel_dist d[APPMODEL_NR_KINDS + 1];
 	int set[APPMODEL_NR_KINDS + 1];
@@ -393,6 +393,8 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 		return ret;
 	a->methods = parse_array(j, "methods", where, sizeof(*a->methods),
 	    &a->nr_methods, parse_method, NULL, &ret);
+	if (!ret && cJSON_GetObjectItemCaseSensitive(j, "marks"))
+		ret = appmodel_jstr(j, "marks", where, NULL, &a->marks);
 	return ret;
 }
 
@@ -619,6 +621,7 @@ activity_release(struct appmodel_activity *a)
 	size_t i;
 
 	free(a->name);
+	free(a->marks);
 	for (i = 0; i < a->nr_elements; i++) {
 		free(a->elements[i].text);
 		free(a->elements[i].id);

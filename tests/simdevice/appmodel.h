@@ -104,6 +104,7 @@ struct appmodel_activity {
 	size_t nr_blocks;
 	struct appmodel_method *methods;
 	size_t nr_methods;
+	char *marks;		/* scene name its scrolls are marked with */
 };
 
 /*

@@ -139,6 +139,8 @@ act(struct apprun *r, const struct framegen_action *a, int from_intent)
 	if (r->env.truth)
 		truth_record(r->env.truth, r->m->package, &r->out, &r->mark);
 	apprun_emit_action(r);
+	if (a->kind == FRAMEGEN_SWIPE || a->kind == FRAMEGEN_FLING)
+		apprun_emit_marks(r, appmodel_activity(r->m, a->activity));
 	if (r->out.has_launch) {
 		apprun_emit_launch(r, &r->out.launch, from_intent);
 		r->last_launch = r->out.launch;

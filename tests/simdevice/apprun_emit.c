@@ -444,8 +444,32 @@ apprun_emit_periodic(struct apprun *r, long long now_ns)
 }
 
 void
+apprun_emit_marks(struct apprun *r, const struct appmodel_activity *a)
+{
+	const struct framegen_out *out = &r->out;
+	const struct framegen_frame *first, *last;
+	char *msg;
+
+	if (!a || !a->marks || !out->nr_frames)
+		return;
+	first = &out->frames[0];
+	last = &out->frames[out->nr_frames - 1];
+	r->marked++;
+	/* A scroll listener: dragging before the first frame, idle after. */
+	msg = xasprintf("jankgate: scene begin %s %u", a->marks, r->marked);
+	apprun_log(r, first->intended_vsync - MS, r->pid, r->pid, 'I',
+	    "ScrollMarks", msg);
+	free(msg);
+	msg = xasprintf("jankgate: scene end %s %u", a->marks, r->marked);
+	apprun_log(r, last->frame_completed + MS, r->pid, r->pid, 'I',
+	    "ScrollMarks", msg);
+	free(msg);
+}
+
+void
 apprun_emit_reset(struct apprun *r)
 {
+	r->marked = 0;
 	free(r->scenes);
 	r->scenes = NULL;
 	r->nr_scenes = r->alloc_scenes = 0;

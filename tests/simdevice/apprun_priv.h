@@ -46,6 +46,7 @@ struct apprun {
 	long long perf_next_s;		/* next second perf reports */
 	struct strbuf traceman;		/* costTime lines waiting */
 	long long token;		/* Looper message tokens (ANR key) */
+	unsigned int marked;		/* scrolls marked in this process */
 };
 
 /* Log `msg` as the app (tid `tid`) or, with pid 0, as system_server. */
@@ -64,6 +65,12 @@ void apprun_emit_action(struct apprun *r);
 
 /* The visible activity is paused (Matrix 2.1+ reports its FPS). */
 void apprun_emit_pause(struct apprun *r, long long now_ns);
+
+/*
+ * The scene markers of a scroll or fling on activity `a` with `marks`
+ * (APPMODEL.md), around the frames r->out holds.
+ */
+void apprun_emit_marks(struct apprun *r, const struct appmodel_activity *a);
 
 /* Drop every per-process output state (the process died). */
 void apprun_emit_reset(struct apprun *r);

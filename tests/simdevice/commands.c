@@ -26,6 +26,7 @@ static const struct simcmd commands[] = {
 	{ "head", cmd_head },
 	{ "input", cmd_input },
 	{ "kill", cmd_kill },
+	{ "log", cmd_log },
 	{ "logcat", cmd_logcat },
 	{ "ls", cmd_ls },
 	{ "mkdir", cmd_mkdir },

@@ -82,6 +82,9 @@ int cmd_kill(struct simcmd_ctx *ctx, int argc, char **argv);
 /* cmd_dumpsys.c */
 int cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_log.c */
+int cmd_log(struct simcmd_ctx *ctx, int argc, char **argv);
+
 /* cmd_logcat.c */
 int cmd_logcat(struct simcmd_ctx *ctx, int argc, char **argv);
 

@@ -307,6 +307,13 @@ simapps_log_entry(struct simapps *a, enum logfmt_buffer buf, long long mono_ns,
 	logfmt_buf_add(a->log, &e);
 }
 
+void
+simapps_shell_log(struct simapps *a, long long mono_ns, char prio,
+    const char *tag, const char *msg)
+{
+	simapps_log_entry(a, LOGFMT_MAIN, mono_ns, 0, 0, prio, tag, msg);
+}
+
 const char *
 simapps_atm_tag(const struct simapps *a)
 {

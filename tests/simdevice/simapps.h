@@ -53,6 +53,10 @@ struct apprun *simapps_front(struct simapps *a);
 size_t simapps_count(const struct simapps *a);
 struct apprun *simapps_at(struct simapps *a, size_t i);
 
+/* A line of `log` from the shell into the main buffer at `mono_ns`. */
+void simapps_shell_log(struct simapps *a, long long mono_ns, char prio,
+    const char *tag, const char *msg);
+
 /* A pid for a new process: increasing, the same for the same --seed. */
 int simapps_new_pid(struct simapps *a);
 

@@ -162,6 +162,10 @@ static const struct valid_case {
 	/* the longest scene name */
 	{ NAME100 "\nwait 1\nend\n", "1:1 " NAME100 "\n2:1   wait 1ms\n"
 	  "3:1 end\n" },
+	/* exec: every word an argument, quotes kept where needed, in scenes */
+	{ "exec maestro test \"my flow.yaml\" # the shop\nscene s\n"
+	  "exec ./run.sh\nend\n", "1:1 exec maestro test \"my flow.yaml\"\n"
+	  "2:1 scene s\n3:1   exec ./run.sh\n4:1 end\n" },
 	/* the empty file */
 	{ "", "" },
 };
@@ -194,11 +198,17 @@ static const struct invalid_case {
 	  "'tap'?)\n" },
 	{ "  frobnicate\n", "t.scn:1:3: unknown command 'frobnicate' "
 	  "(expected one of: launch, stop, clear, scene, end, tap, longpress, "
-	  "swipe, fling, type, key, wait, repeat, include, expect)\n" },
+	  "swipe, fling, type, key, wait, repeat, include, expect, exec)\n" },
 	{ "TAP 1 2\n", "t.scn:1:1: unknown command 'TAP' (did you mean "
 	  "'tap'?)\n" },
 	{ "\"tap\" 1 2\n", "t.scn:1:1: expected a command, not a quoted "
 	  "word\n" },
+	/* exec needs a command, and words execvp() can take */
+	{ "exec\n", "t.scn:1:5: missing COMMAND (usage: exec COMMAND "
+	  "[ARG...])\n" },
+	{ "exec sh \"\"\n", "t.scn:1:9: empty argument '' to 'exec'\n" },
+	{ "exec sh \"a\\nb\"\n", "t.scn:1:9: control character in argument "
+	  "'a\\nb' to 'exec'\n" },
 	/* missing and extra arguments */
 	{ "tap 1\n", "t.scn:1:6: missing Y (usage: tap X Y)\n" },
 	{ "tap\n", "t.scn:1:4: missing argument (usage: tap text LABEL | "
@@ -311,7 +321,7 @@ static const struct invalid_case {
 	{ "\xe2\x80\x83tap 1 1\n", "t.scn:1:1: unknown command "
 	  "'\xe2\x80\x83tap' (expected one of: launch, stop, clear, scene, end, "
 	  "tap, longpress, swipe, fling, type, key, wait, repeat, include, "
-	  "expect)\n" },
+	  "expect, exec)\n" },
 	{ "tap 1 2#c\n", "t.scn:1:7: bad coordinate '2#c' (expected pixels "
 	  "such as 540 or a percentage such as 50%)\n" },
 	/* blocks */
@@ -429,7 +439,7 @@ errors_stop_after_limit(void **state)
 	assert_string_equal(problems.items[SCN_MAX_ERRORS - 1], "t.scn:20:1: "
 	    "unknown command 'bogus' (expected one of: launch, stop, clear, "
 	    "scene, end, tap, longpress, swipe, fling, type, key, wait, repeat, "
-	    "include, expect)");
+	    "include, expect, exec)");
 	assert_string_equal(problems.items[SCN_MAX_ERRORS],
 	    "t.scn:21:1: too many errors, stopping");
 	strlist_release(&problems);
@@ -466,7 +476,7 @@ nul_byte_is_an_error(void **state)
 	    "t.scn:3:3: NUL byte in file\n"
 	    "t.scn:4:1: unknown command 'x' (expected one of: launch, stop, "
 	    "clear, scene, end, tap, longpress, swipe, fling, type, key, wait, "
-	    "repeat, include, expect)\n");
+	    "repeat, include, expect, exec)\n");
 	free(got);
 }
 
@@ -704,7 +714,8 @@ canonical_form_round_trips(void **state)
 {
 	static const char text[] = "launch hot com.a/.B\nscene \"x \\\"y\\\"\"\n"
 	    "repeat 2\ntype \"#not a comment\"\ntype \"a\\\\b\\n\"\nend\n"
-	    "swipe 1 2.5% 3 4 1s\nend\nkey 998\nwait text \"\\t\"\n";
+	    "swipe 1 2.5% 3 4 1s\nend\nkey 998\nwait text \"\\t\"\n"
+	    "exec sh -c \"echo \\\"#x\\\"\"\n";
 	struct strbuf canon = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
 	struct scenario *scn, *again;
 
@@ -726,6 +737,14 @@ canonical_form_round_trips(void **state)
 	}
 	assert_string_equal(scenario_step(again, 3)->text, "#not a comment");
 	assert_string_equal(scenario_step(again, 4)->text, "a\\b\n");
+	{
+		char *const *argv = scenario_step(again,
+		    scenario_step_count(again) - 1)->argv;
+
+		assert_string_equal(argv[0], "sh");
+		assert_string_equal(argv[2], "echo \"#x\"");
+		assert_null(argv[3]);
+	}
 	scenario_free(again);
 	scenario_free(scn);
 	strbuf_release(&canon);
