@@ -69,6 +69,8 @@ static const struct scn_form forms[] = {
 	{ "include", NULL, SCN_CMD_INCLUDE, "f", 0, "include FILE" },
 	{ "expect", "activity", SCN_EXPECT_ACTIVITY, "a", SCN_F_AM,
 	  "expect activity ACTIVITY" },
+	{ "instrument", NULL, SCN_INSTRUMENT, NULL, SCN_F_PROC,
+	  "instrument RUNNER [TEST]... [arg KEY VALUE]..." },
 };
 
 #define NFORMS (sizeof(forms) / sizeof(forms[0]))
@@ -279,6 +281,8 @@ scn_read_args(const struct scn_lexer *lx, const struct scn_form *fm,
 	    fm->kind == SCN_FLING ? SCN_FLING_MS : SCN_TIMEOUT_MS;
 	if (fm->kind == SCN_LAUNCH)
 		return read_launch(lx, fm, st, col);
+	if (fm->kind == SCN_INSTRUMENT)
+		return scn_read_instrument(lx, fm, st, col);
 	for (const char *l = fm->args; *l; l++, a++) {
 		if (i >= lx->nr) {
 			if (*l == 'G' || *l == 'T')

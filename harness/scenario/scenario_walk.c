@@ -188,6 +188,7 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 		[SCN_WAIT_ACTIVITY] = "wait activity",
 		[SCN_WAIT_TEXT] = "wait text",
 		[SCN_EXPECT_ACTIVITY] = "expect activity",
+		[SCN_INSTRUMENT] = "instrument",
 	};
 	const char *name;
 
@@ -222,6 +223,14 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 	if (st->text) {
 		strbuf_addch(out, ' ');
 		put_word(out, st->text);
+	}
+	for (size_t i = 0; i < st->nr_tests; i++) {
+		strbuf_addch(out, ' ');
+		put_word(out, st->tests[i]);
+	}
+	for (size_t i = 0; i + 1 < st->nr_extras; i += 2) {
+		strbuf_addf(out, " arg %s ", st->extras[i]);
+		put_word(out, st->extras[i + 1]);
 	}
 	switch (st->kind) {
 	case SCN_LONGPRESS:
