@@ -303,14 +303,14 @@ gfxinfo(struct iter *x, const char *arg, struct strbuf *out, double *mono_ms)
 }
 
 static int
-step_scene(struct iter *x, const struct scenario_step *st)
+step_scene(struct iter *x, const char *name)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct rs_scene *sc;
 	double t;
 	int rc;
 
-	rs_iteration_add_scene(x->it, st->text);
+	rs_iteration_add_scene(x->it, name);
 	x->scene = (long)x->it->nr_scenes - 1;
 	rc = gfxinfo(x, "reset", &out, &t);
 	if (!rc) {
@@ -340,6 +340,56 @@ step_scene_end(struct iter *x)
 	x->scene = -1;
 	strbuf_release(&out);
 	return rc;
+}
+
+/* ---- for run_instrument.c (run_int.h) ---- */
+
+struct run_dev *
+run_iter_dev(struct iter *x)
+{
+	return x->d;
+}
+
+struct rs_iteration *
+run_iter_iteration(struct iter *x)
+{
+	return x->it;
+}
+
+int
+run_iter_scene_begin(struct iter *x, const char *name)
+{
+	return step_scene(x, name);
+}
+
+int
+run_iter_scene_end(struct iter *x)
+{
+	return step_scene_end(x);
+}
+
+void
+run_iter_scene_abandon(struct iter *x)
+{
+	x->scene = -1;
+}
+
+bool
+run_iter_expired(struct iter *x)
+{
+	return run_now_ms() > x->deadline;
+}
+
+int
+run_iter_crash(struct iter *x, struct strbuf *why)
+{
+	return run_logcat_failed(x->lc, why);
+}
+
+void
+run_iter_set_stack(struct iter *x, const char *stack)
+{
+	rs_str_set(&x->it->test_stack, stack);
 }
 
 /* `wait MS`, cut short by a crash or ANR: the next step reports it. */
@@ -417,7 +467,9 @@ step_run(struct iter *x, const struct scenario_step *st)
 		strbuf_release(&cmd);
 		return rc;
 	case SCN_SCENE:
-		return step_scene(x, st);
+		return step_scene(x, st->text);
+	case SCN_INSTRUMENT:
+		return run_instrument_step(x, st);
 	case SCN_SCENE_END:
 		return step_scene_end(x);
 	case SCN_TAP_TEXT:
@@ -466,7 +518,9 @@ record_failure(struct iter *x, const char *msg)
 		strbuf_addstr(&why, " (then ");
 		strbuf_addstr(&why, msg);
 		strbuf_addch(&why, ')');
-	} else if (!why.len) {
+	} else if (msg) {
+		/* No crash, or a message that already tells it (instrument). */
+		strbuf_reset(&why);
 		strbuf_addstr(&why, msg);
 	}
 	x->it->ok = false;
