@@ -50,6 +50,7 @@
 
 #define READ_SLICE_MS	200	/* how often a quiet run is checked on */
 #define MAX_SCENE_NAME	100	/* as the scenario language's */
+#define CRASH_WAIT_MS	1000	/* for the crash report in the log */
 
 struct run_tapk {
 	struct strlist files;
@@ -364,6 +365,11 @@ run_instrument_step(struct iter *x, const struct scenario_step *st)
 		strbuf_reset(&cmd);
 		strbuf_addf(&why, "%s%s%s", w.current.len ? "test '" : "",
 		    w.current.buf, w.current.len ? "' was cut short: " : "");
+		/* The log's crash report may come a moment after am's word. */
+		for (double until = run_now_ms() + CRASH_WAIT_MS;
+		    !run_iter_crash(x, NULL) && run_now_ms() < until &&
+		    !run_interrupted(); )
+			run_sleep_ms(50);
 		if (run_iter_crash(x, &cmd))
 			strbuf_add(&why, cmd.buf, cmd.len);
 		else
