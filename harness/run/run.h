@@ -88,6 +88,16 @@ struct run_opts {
 	FILE *progress_fp;		/* where progress goes (stderr) */
 };
 
+/*
+ * What `run` checks of `test_apk` before any device (run_instrument.c),
+ * for `check`: the test APK of the `instrument` steps of scns[0..n) is
+ * configured, opens, is a test APK of `app` with the steps' runner.
+ * Returns 0, or JG_EINVAL / JG_EMISMATCH / JG_EIO with the message.
+ */
+struct scenario;
+int run_check_test_apk(const struct config *cfg, struct scenario *const *scns,
+    size_t n);
+
 /* Defaults: nothing selected, warmups -1 (the config's), progress AUTO. */
 void run_opts_init(struct run_opts *o);
 void run_opts_release(struct run_opts *o);

@@ -160,6 +160,17 @@ fail:
 	return rc;
 }
 
+int
+run_check_test_apk(const struct config *cfg, struct scenario *const *scns,
+    size_t n)
+{
+	struct run_tapk *t;
+	int rc = run_tapk_probe(&t, cfg, scns, n);
+
+	run_tapk_free(t);
+	return rc;
+}
+
 void
 run_tapk_free(struct run_tapk *t)
 {
@@ -235,7 +246,7 @@ run_instrument_scene_name(struct strbuf *out, const char *cls,
 
 /* What the step learns while the tests run. */
 struct watch {
-	struct iter *x;
+	const struct run_scenes *x;
 	bool in_scene;
 	struct strbuf failure;		/* the first failed test's message */
 	char *stack;			/* and its stack */
@@ -255,7 +266,7 @@ static int
 on_test(void *arg, const struct instr_test *t)
 {
 	struct watch *w = arg;
-	struct rs_iteration *it = run_iter_iteration(w->x);
+	struct rs_iteration *it = w->x->it;
 	int rc;
 
 	if (!t->end) {
@@ -270,7 +281,7 @@ on_test(void *arg, const struct instr_test *t)
 				return jg_error_set(JG_EINVAL, "test '%s' ran "
 				    "twice in one iteration (its scene is "
 				    "already measured)", w->current.buf);
-		if ((rc = run_iter_scene_begin(w->x, w->current.buf)))
+		if ((rc = w->x->begin(w->x->x, w->current.buf)))
 			return rc;
 		w->in_scene = true;
 		return 0;
@@ -283,8 +294,8 @@ on_test(void *arg, const struct instr_test *t)
 		 * the iteration fails below.
 		 */
 		if (t->code == INSTR_INCOMPLETE)
-			run_iter_scene_abandon(w->x);
-		else if ((rc = run_iter_scene_end(w->x)))
+			w->x->abandon(w->x->x);
+		else if ((rc = w->x->end(w->x->x)))
 			return rc;
 	}
 	if ((t->code == INSTR_FAILURE || t->code == INSTR_ERROR) &&
@@ -307,7 +318,8 @@ on_test(void *arg, const struct instr_test *t)
  * Returns 0, a callback's error, or a device error/interrupt.
  */
 static int
-follow(struct iter *x, struct adb_stream *s, struct instr_parser *p)
+follow(const struct run_scenes *x, struct adb_stream *s,
+    struct instr_parser *p)
 {
 	struct strbuf line = STRBUF_INIT;
 	int rc;
@@ -325,7 +337,7 @@ follow(struct iter *x, struct adb_stream *s, struct instr_parser *p)
 			rc = jg_error_set(JG_EINTR, "interrupted");
 			break;
 		}
-		if (run_iter_expired(x)) {
+		if (x->expired(x->x)) {
 			rc = jg_error_set(JG_ETIMEOUT, "iteration timed out "
 			    "in the instrumentation (devices."
 			    "iteration_timeout_s)");
@@ -337,9 +349,10 @@ follow(struct iter *x, struct adb_stream *s, struct instr_parser *p)
 }
 
 int
-run_instrument_step(struct iter *x, const struct scenario_step *st)
+run_instrument_step(const struct run_scenes *x,
+    const struct scenario_step *st)
 {
-	struct run_dev *d = run_iter_dev(x);
+	struct run_dev *d = x->d;
 	const struct run_tapk *t = d->ctx->tapk;
 	struct watch w = { x, false, STRBUF_INIT, NULL, STRBUF_INIT };
 	struct strbuf cmd = STRBUF_INIT, why = STRBUF_INIT;
@@ -367,10 +380,10 @@ run_instrument_step(struct iter *x, const struct scenario_step *st)
 		    w.current.buf, w.current.len ? "' was cut short: " : "");
 		/* The log's crash report may come a moment after am's word. */
 		for (double until = run_now_ms() + CRASH_WAIT_MS;
-		    !run_iter_crash(x, NULL) && run_now_ms() < until &&
+		    !x->crash(x->x, NULL) && run_now_ms() < until &&
 		    !run_interrupted(); )
 			run_sleep_ms(50);
-		if (run_iter_crash(x, &cmd))
+		if (x->crash(x->x, &cmd))
 			strbuf_add(&why, cmd.buf, cmd.len);
 		else
 			strbuf_addstr(&why, "the app crashed");
@@ -384,7 +397,7 @@ run_instrument_step(struct iter *x, const struct scenario_step *st)
 	}
 	if (why.len) {
 		if (w.stack)
-			run_iter_set_stack(x, w.stack);
+			rs_str_set(&x->it->test_stack, w.stack);
 		rc = jg_error_set(JG_EGENERIC, "%s", why.buf);
 	}
 out:

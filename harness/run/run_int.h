@@ -200,23 +200,24 @@ int run_iteration(struct run_dev *d, const struct scenario *scn,
     struct rs_iteration *it);
 
 /*
- * For a step that opens its scenes itself (run_instrument.c), the
- * iteration `x` that runs it: its device and results; a scene `name`
- * begins as `scene` begins one, ends as `end` does, or is abandoned (no
- * end dump: its process is gone); whether the iteration outlived
- * devices.iteration_timeout_s; the app's crash or ANR when the log showed
- * one (1, what it was appended to `why`); the failed test's stack kept
- * with the iteration.
+ * For a step that opens its scenes itself (run_instrument.c), what the
+ * iteration running it lends: its device and results; begin a scene
+ * `name` as `scene` does, end it as `end` does, or abandon it (no end
+ * dump: its process is gone); whether the iteration outlived
+ * devices.iteration_timeout_s; the app's crash or ANR when the log
+ * showed one (1, what it was appended to `why` unless NULL).  Function
+ * pointers, so the step's file and run_iter.c do not call each other.
  */
-struct iter;
-struct run_dev *run_iter_dev(struct iter *x);
-struct rs_iteration *run_iter_iteration(struct iter *x);
-int run_iter_scene_begin(struct iter *x, const char *name);
-int run_iter_scene_end(struct iter *x);
-void run_iter_scene_abandon(struct iter *x);
-bool run_iter_expired(struct iter *x);
-int run_iter_crash(struct iter *x, struct strbuf *why);
-void run_iter_set_stack(struct iter *x, const char *stack);
+struct run_scenes {
+	void *x;
+	struct run_dev *d;
+	struct rs_iteration *it;
+	int (*begin)(void *x, const char *name);
+	int (*end)(void *x);
+	void (*abandon)(void *x);
+	bool (*expired)(void *x);
+	int (*crash)(void *x, struct strbuf *why);
+};
 
 /* ---- instrumentation tests (run_instrument.c) ------------------------- */
 
@@ -245,12 +246,14 @@ void run_instrument_scene_name(struct strbuf *out, const char *cls,
     const char *test);
 
 /*
- * Run the `instrument` step `st` in iteration `x`: each test a scene.
+ * Run the `instrument` step `st` in the iteration `x` lends: each test a
+ * scene.
  * Returns 0 when every test passed, a step failure (JG_EGENERIC with the
  * failed test, the crash, or the runner's failure as the message), or a
  * device error / JG_EINTR / JG_ETIMEOUT.
  */
-int run_instrument_step(struct iter *x, const struct scenario_step *st);
+int run_instrument_step(const struct run_scenes *x,
+    const struct scenario_step *st);
 
 /* ---- the sources' hooks (run_hooks.c) --------------------------------- */
 

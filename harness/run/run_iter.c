@@ -342,54 +342,45 @@ step_scene_end(struct iter *x)
 	return rc;
 }
 
-/* ---- for run_instrument.c (run_int.h) ---- */
+/* ---- lent to run_instrument.c (struct run_scenes, run_int.h) ---- */
 
-struct run_dev *
-run_iter_dev(struct iter *x)
-{
-	return x->d;
-}
-
-struct rs_iteration *
-run_iter_iteration(struct iter *x)
-{
-	return x->it;
-}
-
-int
-run_iter_scene_begin(struct iter *x, const char *name)
+static int
+lent_begin(void *x, const char *name)
 {
 	return step_scene(x, name);
 }
 
-int
-run_iter_scene_end(struct iter *x)
+static int
+lent_end(void *x)
 {
 	return step_scene_end(x);
 }
 
-void
-run_iter_scene_abandon(struct iter *x)
+static void
+lent_abandon(void *x)
 {
-	x->scene = -1;
+	((struct iter *)x)->scene = -1;
 }
 
-bool
-run_iter_expired(struct iter *x)
+static bool
+lent_expired(void *x)
 {
-	return run_now_ms() > x->deadline;
+	return run_now_ms() > ((struct iter *)x)->deadline;
 }
 
-int
-run_iter_crash(struct iter *x, struct strbuf *why)
+static int
+lent_crash(void *x, struct strbuf *why)
 {
-	return run_logcat_failed(x->lc, why);
+	return run_logcat_failed(((struct iter *)x)->lc, why);
 }
 
-void
-run_iter_set_stack(struct iter *x, const char *stack)
+static int
+step_instrument(struct iter *x, const struct scenario_step *st)
 {
-	rs_str_set(&x->it->test_stack, stack);
+	struct run_scenes s = { x, x->d, x->it, lent_begin, lent_end,
+	    lent_abandon, lent_expired, lent_crash };
+
+	return run_instrument_step(&s, st);
 }
 
 /* `wait MS`, cut short by a crash or ANR: the next step reports it. */
@@ -469,7 +460,7 @@ step_run(struct iter *x, const struct scenario_step *st)
 	case SCN_SCENE:
 		return step_scene(x, st->text);
 	case SCN_INSTRUMENT:
-		return run_instrument_step(x, st);
+		return step_instrument(x, st);
 	case SCN_SCENE_END:
 		return step_scene_end(x);
 	case SCN_TAP_TEXT:
