@@ -276,6 +276,11 @@ on_test(void *arg, const struct instr_test *t)
 			return jg_error_set(JG_EINVAL, "test '%s' makes a scene "
 			    "name longer than %d bytes", w->current.buf,
 			    MAX_SCENE_NAME);
+		for (const char *c = w->current.buf; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return jg_error_set(JG_EINVAL, "test '%s#%s' "
+				    "has a control character in its name",
+				    t->cls, t->test);
 		for (size_t i = 0; i < it->nr_scenes; i++)
 			if (!strcmp(it->scenes[i].name, w->current.buf))
 				return jg_error_set(JG_EINVAL, "test '%s' ran "
