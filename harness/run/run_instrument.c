@@ -235,13 +235,22 @@ run_instrument_command(struct strbuf *out, const struct scenario_step *st,
 	free(runner);
 }
 
-void
+int
 run_instrument_scene_name(struct strbuf *out, const char *cls,
     const char *test)
 {
 	const char *dot = strrchr(cls, '.');
+	size_t start = out->len;
 
 	strbuf_addf(out, "%s#%s", dot ? dot + 1 : cls, test);
+	if (out->len - start > MAX_SCENE_NAME)
+		return jg_error_set(JG_EINVAL, "test '%s' makes a scene name "
+		    "longer than %d bytes", out->buf + start, MAX_SCENE_NAME);
+	for (const char *c = out->buf + start; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return jg_error_set(JG_EINVAL, "test '%s#%s' has a "
+			    "control character in its name", cls, test);
+	return 0;
 }
 
 /* What the step learns while the tests run. */
@@ -271,16 +280,9 @@ on_test(void *arg, const struct instr_test *t)
 
 	if (!t->end) {
 		strbuf_setlen(&w->current, 0);
-		run_instrument_scene_name(&w->current, t->cls, t->test);
-		if (w->current.len > MAX_SCENE_NAME)
-			return jg_error_set(JG_EINVAL, "test '%s' makes a scene "
-			    "name longer than %d bytes", w->current.buf,
-			    MAX_SCENE_NAME);
-		for (const char *c = w->current.buf; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return jg_error_set(JG_EINVAL, "test '%s#%s' "
-				    "has a control character in its name",
-				    t->cls, t->test);
+		if ((rc = run_instrument_scene_name(&w->current, t->cls,
+		    t->test)))
+			return rc;
 		for (size_t i = 0; i < it->nr_scenes; i++)
 			if (!strcmp(it->scenes[i].name, w->current.buf))
 				return jg_error_set(JG_EINVAL, "test '%s' ran "

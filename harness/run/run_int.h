@@ -241,8 +241,12 @@ int run_tapk_install(struct run_dev *d);
 void run_instrument_command(struct strbuf *out, const struct scenario_step *st,
     const char *package);
 
-/* A test's scene name: "FeedTest#scrollFeed" of class com.x.FeedTest. */
-void run_instrument_scene_name(struct strbuf *out, const char *cls,
+/*
+ * Append a test's scene name, "FeedTest#scrollFeed" of class
+ * com.x.FeedTest, to `out`: 0, or JG_EINVAL when it cannot be a scene
+ * (over 100 bytes, a control character), with the message.
+ */
+int run_instrument_scene_name(struct strbuf *out, const char *cls,
     const char *test);
 
 /*

@@ -187,7 +187,8 @@ results_paths(void **state)
  * An instrument step becomes one am instrument line: the extras and the
  * tests quoted for the device shell (a value with a space or a quote
  * stays one word), the runner completed in the test package; and a
- * test's scene is SimpleClass#method.
+ * test's scene is SimpleClass#method, refused when it could not be a
+ * scene name.
  */
 static void
 instrument_command_line(void **state)
@@ -212,8 +213,18 @@ instrument_command_line(void **state)
 	run_instrument_scene_name(&sb, "com.x.test.FeedTest", "scrollFeed");
 	assert_string_equal(sb.buf, "FeedTest#scrollFeed");
 	strbuf_reset(&sb);
-	run_instrument_scene_name(&sb, "NoPackage", "t[1]");
+	assert_int_equal(run_instrument_scene_name(&sb, "NoPackage", "t[1]"),
+	    0);
 	assert_string_equal(sb.buf, "NoPackage#t[1]");
+	/* a scene name has no control character and 100 bytes at most */
+	assert_int_equal(run_instrument_scene_name(&sb, "a.B", "x\ty"),
+	    JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "test 'a.B#x\ty' has a control "
+	    "character in its name");
+	assert_int_equal(run_instrument_scene_name(&sb, "a.B",
+	    "m0123456789012345678901234567890123456789012345678901234567890"
+	    "12345678901234567890123456789012345678"), JG_EINVAL);
+	jg_error_clear();
 	strbuf_release(&sb);
 	scenario_free(scn);
 }
