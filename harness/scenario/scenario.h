@@ -112,8 +112,8 @@
  * may run; refused are tap text/id/desc and wait text (they dump the UI
  * hierarchy), wait activity and expect activity (they query the activity
  * manager), and launch, stop, clear and instrument (they end the process
- * whose frames the scene counts).  A scene or repeat without a step is an error.  A
- * block must be closed in the file that opens it.
+ * whose frames the scene counts).  A scene or repeat without a step is
+ * an error.  A block must be closed in the file that opens it.
  *
  * Limits.  Blocks nest 16 deep, includes 16 deep, with 1000 includes in
  * all and no cycle; 1000 scenes; 1000000 steps with repeats multiplied

@@ -194,7 +194,7 @@ truncated_output(void **state)
 	release(&s);
 }
 
-/* No such runner: ActivityManagerService's Error= and INSTRUMENTATION_FAILED. */
+/* No such runner: the activity manager's Error= and INSTRUMENTATION_FAILED. */
 static void
 runner_not_found(void **state)
 {
