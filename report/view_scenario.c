@@ -284,6 +284,8 @@ failures_of(const struct view_dev *d, const char *scenario)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "index", it->index);
 		view_json_str(o, "error", it->error ? it->error : "failed");
+		if (it->test_stack)
+			view_json_str(o, "stack", it->test_stack);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

@@ -19,7 +19,8 @@
  * itself.  The rest of the document is walked for the launcher: the
  * first <activity> or <activity-alias> with an <intent-filter> holding
  * action MAIN and category LAUNCHER; a problem after <manifest> only ends
- * that search.
+ * that search.  The same walk takes a test APK's first <instrumentation>
+ * (a child of <manifest>): its android:name and android:targetPackage.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -49,6 +50,7 @@
 #define ATTR_VERSION_NAME	0x0101021cu
 #define ATTR_VERSION_MAJOR	0x01010576u
 #define ATTR_NAME		0x01010003u
+#define ATTR_TARGET_PACKAGE	0x01010021u
 
 #define TYPE_REFERENCE	0x01
 #define TYPE_STRING	0x03
@@ -81,6 +83,8 @@ apk_manifest_release(struct apk_manifest *m)
 	free(m->version_name);
 	free(m->split);
 	free(m->launcher);
+	free(m->instr_runner);
+	free(m->instr_target);
 	apk_manifest_init(m);
 }
 
@@ -400,10 +404,10 @@ struct launcher_walk {
 	int main, launcher;		/* seen in that filter */
 };
 
-/* The android:name of element chunk `c`, or NULL. */
+/* The string attribute `attr_id` (`attr` by name) of element `c`, or NULL. */
 static char *
-element_name_attr(const struct axml *x, const unsigned char *c, size_t hsize,
-    size_t size)
+element_attr(const struct axml *x, const unsigned char *c, size_t hsize,
+    size_t size, uint32_t attr_id, const char *attr)
 {
 	const unsigned char *ext = c + hsize, *at;
 	struct strbuf name = STRBUF_INIT;
@@ -431,12 +435,20 @@ element_name_attr(const struct axml *x, const unsigned char *c, size_t hsize,
 			id = le32(x->map + 4 * (size_t)a.name);
 		if (string_at(x, a.name, &name))
 			break;
-		if ((id ? id == ATTR_NAME : !strcmp(name.buf, "name")) &&
+		if ((id ? id == attr_id : !strcmp(name.buf, attr)) &&
 		    attr_str(x, &a, &out))
 			out = NULL;
 	}
 	strbuf_release(&name);
 	return out;
+}
+
+/* The android:name of element chunk `c`, or NULL. */
+static char *
+element_name_attr(const struct axml *x, const unsigned char *c, size_t hsize,
+    size_t size)
+{
+	return element_attr(x, c, hsize, size, ATTR_NAME, "name");
 }
 
 /* An element starts (`start`) or ends; 0, or -1 to stop the walk. */
@@ -470,7 +482,13 @@ launcher_step(const struct axml *x, const unsigned char *c, size_t hsize,
 		goto out;
 	}
 	w->depth++;
-	if (!strcmp(el.buf, "activity") || !strcmp(el.buf, "activity-alias")) {
+	if (w->depth == 2 && !strcmp(el.buf, "instrumentation") &&
+	    !m->instr_runner) {
+		m->instr_runner = element_name_attr(x, c, hsize, size);
+		m->instr_target = element_attr(x, c, hsize, size,
+		    ATTR_TARGET_PACKAGE, "targetPackage");
+	} else if (!strcmp(el.buf, "activity") ||
+	    !strcmp(el.buf, "activity-alias")) {
 		free(w->activity);
 		w->activity = element_name_attr(x, c, hsize, size);
 		w->activity_depth = w->depth;

@@ -31,6 +31,9 @@ struct apk_manifest {
 	char *launcher;		/* android:name of the first activity (or
 				 * alias) with MAIN/LAUNCHER, as written
 				 * (".Home" or "com.x.Home"); NULL: none */
+	char *instr_runner;	/* a test APK's <instrumentation
+				 * android:name> as written, NULL: none */
+	char *instr_target;	/* its android:targetPackage, or NULL */
 };
 
 void apk_manifest_init(struct apk_manifest *m);

@@ -211,7 +211,7 @@ read_one(const char *path, const char *app, int alone,
 		    "every APK of a split set needs", path);
 	if (rc)
 		return jg_error_prefix("'%s' is not an APK", path);
-	if (m->package && strcmp(m->package, app))
+	if (app && m->package && strcmp(m->package, app))
 		return jg_error_set(JG_EMISMATCH, "'%s' is an APK of '%s', "
 		    "not of the configured app '%s'", path, m->package, app);
 	return 0;

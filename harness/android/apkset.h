@@ -29,9 +29,9 @@ struct apkset {
  * Resolve `paths` (absolute; files, directories, one .aab) into s->files
  * and read every APK: each must open as an APK (JG_EINVAL naming the file
  * and what is wrong; JG_EIO when it cannot be read), hold the package
- * `app` (JG_EMISMATCH naming both), and a set of several must have one
- * base, readable manifests, distinct split names and one versionCode
- * (JG_EINVAL).  An .aab must be alone and be a bundle; with `bundle_dir`
+ * `app` (JG_EMISMATCH naming both; NULL: any one package), and a set
+ * of several must have one base, readable manifests, distinct split
+ * names and one versionCode (JG_EINVAL).  An .aab must be alone and be a bundle; with `bundle_dir`
  * NULL (`check`) it is only opened, and bundletool must be on PATH;
  * otherwise `bundletool build-apks --mode=universal` builds its APK into
  * bundle_dir/<the bundle's sha256>/universal.apk (reused while the bundle

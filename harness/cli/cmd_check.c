@@ -3,7 +3,8 @@
  *
  * Like `httpd -n`: reads the configuration, every scenario it names and
  * every APK `apk` stands for (apkset.c: each must open as an APK of `app`,
- * a split set needs one base, an app bundle needs bundletool on PATH),
+ * a split set needs one base, an app bundle needs bundletool on PATH) and
+ * the `test_apk` of `instrument` steps, as run checks it,
  * prints one line per problem ("FILE:LINE:COL: message" for scenarios),
  * or "configuration OK".  With results files named on the command line it
  * checks those instead (schema version, types, the limits of results.h),
@@ -16,6 +17,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "apkset.h"
@@ -29,6 +31,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "strlist.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
@@ -82,6 +85,8 @@ check_results(int nr, char *const *files)
 static int
 check_scenarios(const struct config *cfg)
 {
+	struct scenario **scns = xcalloc(cfg->scenarios.nr + 1, sizeof(*scns));
+	size_t n = 0;
 	int status = EXIT_PASS;
 
 	for (size_t i = 0; i < cfg->scenarios.nr; i++) {
@@ -99,8 +104,17 @@ check_scenarios(const struct config *cfg)
 		for (size_t j = 0; j < problems.nr; j++)
 			diag_plain("%s", problems.items[j]);
 		strlist_release(&problems);
-		scenario_free(scn);
+		if (scn)
+			scns[n++] = scn;
 	}
+	/* The instrument steps' test APK, as run checks it. */
+	if (run_check_test_apk(cfg, scns, n)) {
+		diag_plain("%s", jg_error_msg());
+		status = EXIT_BAD_INPUT;
+	}
+	for (size_t i = 0; i < n; i++)
+		scenario_free(scns[i]);
+	free(scns);
 	return status;
 }
 

@@ -177,6 +177,9 @@ struct config {
 	/* What to install, absolute paths: one APK, the APKs of a split
 	 * set, a directory of them, or an .aab; empty: do not install. */
 	struct strlist apk;
+	/* The test APK of `instrument` steps (issue 52), as `apk`; empty:
+	 * none. */
+	struct strlist test_apk;
 	char *activity;		/* launch activity, or NULL: the launcher's */
 	struct strlist sources;
 	struct strlist scenarios;	/* absolute paths */

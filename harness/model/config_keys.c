@@ -50,6 +50,9 @@ static const struct key config_keys[] = {
 	  "what to install before measuring: an APK, a list or directory of "
 	  "split APKs, or an .aab (needs bundletool); unset: use what is "
 	  "installed (see Installing the app)" },
+	{ "test_apk", K_PATHS, O(test_apk), NONE, NULL, 0,
+	  "the test APK the `instrument` step runs (an APK or split APKs, "
+	  "whose <instrumentation> targets `app`), installed like `apk`" },
 	{ "activity", K_STRING, O(activity), NONE, NULL, 0,
 	  "activity `launch` starts; unset: the app's launcher activity" },
 	/* Values and default from the plug-ins (config_schema_init). */

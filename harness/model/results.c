@@ -119,6 +119,7 @@ iteration_release(struct rs_iteration *it)
 {
 	free(it->error);
 	free(it->logcat_excerpt);
+	free(it->test_stack);
 	free(it->startup.launch_state);
 	for (size_t i = 0; i < it->nr_scenes; i++)
 		scene_release(&it->scenes[i]);

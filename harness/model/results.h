@@ -354,6 +354,8 @@ struct rs_iteration {
 	bool ok;
 	char *error;		/* why it failed, NULL when ok */
 	char *logcat_excerpt;	/* context for a failure, may be NULL */
+	char *test_stack;	/* the failed instrumentation test's stack
+				 * (issue 52), may be NULL */
 	double started_mono_ms;
 	double duration_ms;
 	struct rs_startup startup;

@@ -74,6 +74,7 @@ static const struct field iteration_f[] = {
 	F(struct rs_iteration, ok, FK_BOOL),
 	F(struct rs_iteration, error, FK_TEXT),
 	F(struct rs_iteration, logcat_excerpt, FK_TEXT),
+	F(struct rs_iteration, test_stack, FK_TEXT),
 	F(struct rs_iteration, started_mono_ms, FK_MONO),
 	F(struct rs_iteration, duration_ms, FK_LONG_MS),
 };

@@ -19,8 +19,8 @@
  *                   <extra key>: str|num|bool|null, ... },
  *     "warnings": [ { source, scope, message, note } ],
  *     "scenarios": [ { name, file, sha256, "iterations": [
- *       { index, session, warmup, ok, error, logcat_excerpt, started_mono_ms,
- *         duration_ms,
+ *       { index, session, warmup, ok, error, logcat_excerpt, test_stack,
+ *         started_mono_ms, duration_ms,
  *         "startup": { kind, total_ms, wait_ms, displayed_ms,
  *                      fully_drawn_ms, launch_state,
  *                      "matrix": { application_create_ms,

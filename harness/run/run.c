@@ -595,6 +595,11 @@ run_execute(const struct run_opts *o, struct run_report *out)
 			goto out;
 		}
 	}
+	/* The instrument steps' test APK: refused before any device too. */
+	if (run_tapk_probe(&c.tapk, c.cfg, c.scns, c.nr_scns)) {
+		run_error(out, EXIT_BAD_INPUT, jg_error_msg());
+		goto out;
+	}
 	if (adb_server_new(&c.srv, o->cfg->devices.command_timeout_ms)) {
 		run_error(out, EXIT_BAD_INPUT, jg_error_msg());
 		goto out;
@@ -639,6 +644,7 @@ out:
 		scenario_free(c.scns[i]);
 	free(c.scns);
 	run_apk_free(c.apk);
+	run_tapk_free(c.tapk);
 	free(c.run_id);
 	free(c.started);
 	free(c.host);

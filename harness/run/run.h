@@ -104,6 +104,15 @@ struct run_opts {
 struct scenario;
 int run_exec_check(const struct scenario *scn, struct strlist *problems);
 
+/*
+ * What `run` checks of `test_apk` before any device (run_instrument.c),
+ * for `check`: the test APK of the `instrument` steps of scns[0..n) is
+ * configured, opens, is a test APK of `app` with the steps' runner.
+ * Returns 0, or JG_EINVAL / JG_EMISMATCH / JG_EIO with the message.
+ */
+int run_check_test_apk(const struct config *cfg, struct scenario *const *scns,
+    size_t n);
+
 /* Defaults: nothing selected, warmups -1 (the config's), progress AUTO. */
 void run_opts_init(struct run_opts *o);
 void run_opts_release(struct run_opts *o);

@@ -264,6 +264,8 @@ run_install(struct run_dev *d)
 		if (d->ctx->opts->clear_data && (rc = clear_data(d)))
 			return rc;
 	}
+	if ((rc = run_tapk_install(d)))
+		return rc;
 	if ((rc = read_package(d)) || !a)
 		return rc;
 	if (a->unverified) {

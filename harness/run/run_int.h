@@ -50,6 +50,7 @@ struct run_ctx {
 	struct adb_server *srv;
 	struct run_progress *progress;
 	struct run_apk *apk;		/* cfg->apk as learned once, or NULL */
+	struct run_tapk *tapk;		/* cfg->test_apk, or NULL */
 };
 
 struct run_dev {
@@ -197,6 +198,66 @@ int run_trace_end(struct run_dev *d, const char *scenario, long pid);
  */
 int run_iteration(struct run_dev *d, const struct scenario *scn,
     struct rs_iteration *it);
+
+/*
+ * For a step that opens its scenes itself (run_instrument.c), what the
+ * iteration running it lends: its device and results; begin a scene
+ * `name` as `scene` does, end it as `end` does, or abandon it (no end
+ * dump: its process is gone); whether the iteration outlived
+ * devices.iteration_timeout_s; the app's crash or ANR when the log
+ * showed one (1, what it was appended to `why` unless NULL).  Function
+ * pointers, so the step's file and run_iter.c do not call each other.
+ */
+struct run_scenes {
+	void *x;
+	struct run_dev *d;
+	struct rs_iteration *it;
+	int (*begin)(void *x, const char *name);
+	int (*end)(void *x);
+	void (*abandon)(void *x);
+	bool (*expired)(void *x);
+	int (*crash)(void *x, struct strbuf *why);
+};
+
+/* ---- instrumentation tests (run_instrument.c) ------------------------- */
+
+/*
+ * What `test_apk` is, learned once a run before any device: 0 and *out
+ * (NULL when no test APK is configured); JG_EINVAL when a scenario of
+ * scns[0..n) has an `instrument` step and no test APK is configured, when
+ * it is not a test APK, or when a step names another runner; JG_EMISMATCH
+ * when it instruments another app than `app`; apkset's errors.  All are
+ * configuration errors: nothing was touched.
+ */
+struct run_tapk;
+int run_tapk_probe(struct run_tapk **out, const struct config *cfg,
+    struct scenario *const *scns, size_t n);
+void run_tapk_free(struct run_tapk *t);
+
+/* Install the test APK on d, when the run has one (0 otherwise). */
+int run_tapk_install(struct run_dev *d);
+
+/* The `am instrument` command line of step `st` for test package `pkg`. */
+void run_instrument_command(struct strbuf *out, const struct scenario_step *st,
+    const char *package);
+
+/*
+ * Append a test's scene name, "FeedTest#scrollFeed" of class
+ * com.x.FeedTest, to `out`: 0, or JG_EINVAL when it cannot be a scene
+ * (over 100 bytes, a control character), with the message.
+ */
+int run_instrument_scene_name(struct strbuf *out, const char *cls,
+    const char *test);
+
+/*
+ * Run the `instrument` step `st` in the iteration `x` lends: each test a
+ * scene.
+ * Returns 0 when every test passed, a step failure (JG_EGENERIC with the
+ * failed test, the crash, or the runner's failure as the message), or a
+ * device error / JG_EINTR / JG_ETIMEOUT.
+ */
+int run_instrument_step(const struct run_scenes *x,
+    const struct scenario_step *st);
 
 /* ---- the sources' hooks (run_hooks.c) --------------------------------- */
 

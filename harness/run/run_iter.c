@@ -307,14 +307,14 @@ gfxinfo(struct iter *x, const char *arg, struct strbuf *out, double *mono_ms)
 }
 
 static int
-step_scene(struct iter *x, const struct scenario_step *st)
+step_scene(struct iter *x, const char *name)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct rs_scene *sc;
 	double t;
 	int rc;
 
-	rs_iteration_add_scene(x->it, st->text);
+	rs_iteration_add_scene(x->it, name);
 	x->scene = (long)x->it->nr_scenes - 1;
 	rc = gfxinfo(x, "reset", &out, &t);
 	if (!rc) {
@@ -344,6 +344,47 @@ step_scene_end(struct iter *x)
 	x->scene = -1;
 	strbuf_release(&out);
 	return rc;
+}
+
+/* ---- lent to run_instrument.c (struct run_scenes, run_int.h) ---- */
+
+static int
+lent_begin(void *x, const char *name)
+{
+	return step_scene(x, name);
+}
+
+static int
+lent_end(void *x)
+{
+	return step_scene_end(x);
+}
+
+static void
+lent_abandon(void *x)
+{
+	((struct iter *)x)->scene = -1;
+}
+
+static bool
+lent_expired(void *x)
+{
+	return run_now_ms() > ((struct iter *)x)->deadline;
+}
+
+static int
+lent_crash(void *x, struct strbuf *why)
+{
+	return run_logcat_failed(((struct iter *)x)->lc, why);
+}
+
+static int
+step_instrument(struct iter *x, const struct scenario_step *st)
+{
+	struct run_scenes s = { x, x->d, x->it, lent_begin, lent_end,
+	    lent_abandon, lent_expired, lent_crash };
+
+	return run_instrument_step(&s, st);
 }
 
 /* `wait MS`, cut short by a crash or ANR: the next step reports it. */
@@ -421,7 +462,9 @@ step_run(struct iter *x, const struct scenario_step *st)
 		strbuf_release(&cmd);
 		return rc;
 	case SCN_SCENE:
-		return step_scene(x, st);
+		return step_scene(x, st->text);
+	case SCN_INSTRUMENT:
+		return step_instrument(x, st);
 	case SCN_SCENE_END:
 		return step_scene_end(x);
 	case SCN_TAP_TEXT:
@@ -473,7 +516,9 @@ record_failure(struct iter *x, const char *msg)
 		strbuf_addstr(&why, " (then ");
 		strbuf_addstr(&why, msg);
 		strbuf_addch(&why, ')');
-	} else if (!why.len) {
+	} else if (msg) {
+		/* No crash, or a message that already tells it (instrument). */
+		strbuf_reset(&why);
 		strbuf_addstr(&why, msg);
 	}
 	x->it->ok = false;

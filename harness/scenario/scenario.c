@@ -482,6 +482,15 @@ parse_line(struct parser *p)
 		do_scene(p, &st, ok);
 	} else if (fm->kind == SCN_REPEAT) {
 		push_frame(p, &st, ok ? add_step(p, &st) : NO_STEP);
+	} else if (ok && fm->kind == SCN_INSTRUMENT &&
+	    find_open(p, SCN_REPEAT)) {
+		const struct frame *rep = find_open(p, SCN_REPEAT);
+
+		error_at(p, tok[0].col, "'instrument' inside 'repeat' (opened "
+		    "at %s:%d:%d): its tests are scenes, measured once per "
+		    "iteration", rep->file, rep->line, rep->col);
+		free(st.text);
+		scn_step_release_words(&st);
 	} else if (ok) {
 		add_step(p, &st);
 		count_expanded(p, 1, st.file, st.line, st.col);
@@ -637,6 +646,7 @@ scenario_free(struct scenario *scn)
 		for (char **a = scn->steps[i].argv; a && *a; a++)
 			free(*a);
 		free(scn->steps[i].argv);
+		scn_step_release_words(&scn->steps[i]);
 	}
 	for (size_t i = 0; i < scn->files_nr; i++)
 		free(scn->files[i]);

@@ -87,6 +87,14 @@
  *		Until a view shows TEXT.
  *	expect activity ACTIVITY
  *		Fail the iteration unless ACTIVITY is in front.
+ *	instrument RUNNER [TEST]... [arg KEY VALUE]...
+ *		Run the configured test APK's instrumentation RUNNER (a class
+ *		name: androidx.test.runner.AndroidJUnitRunner, or .Runner in
+ *		the test package) with `am instrument -w -r`; each test it
+ *		runs is a scene of its own.  TEST is a class, or
+ *		CLASS#METHOD, as `-e class` takes them; without one every
+ *		test runs.  Each `arg KEY VALUE` is passed as `-e KEY VALUE`
+ *		(KEY: letters, digits, '_', '.', '-'; not "class").
  *	include FILE
  *		The lines of FILE, found relative to the including file's
  *		directory (or absolute).
@@ -105,12 +113,13 @@
  *
  * Blocks.  Scenes may not nest, not even through a repeat or an include,
  * and may not sit inside a repeat: a scene is measured once per iteration,
- * so put the repeat inside it.  Inside a scene only input and plain waits
+ * so put the repeat inside it; `instrument`, whose tests are scenes, may
+ * sit inside neither.  Inside a scene only input and plain waits
  * may run; refused are tap text/id/desc and wait text (they dump the UI
  * hierarchy), wait activity and expect activity (they query the activity
- * manager), and launch, stop and clear (they end the process whose frames
- * the scene counts).  A scene or repeat without a step is an error.  A
- * block must be closed in the file that opens it.
+ * manager), and launch, stop, clear and instrument (they end the process
+ * whose frames the scene counts).  A scene or repeat without a step is
+ * an error.  A block must be closed in the file that opens it.
  *
  * Limits.  Blocks nest 16 deep, includes 16 deep, with 1000 includes in
  * all and no cycle; 1000 scenes; 1000000 steps with repeats multiplied
@@ -153,6 +162,7 @@ enum scn_kind {
 	SCN_WAIT_TEXT,		/* text, ms = timeout */
 	SCN_EXPECT_ACTIVITY,	/* text = activity */
 	SCN_EXEC,		/* argv = the host command */
+	SCN_INSTRUMENT,		/* text = runner, tests, extras */
 };
 
 enum scn_launch { SCN_COLD, SCN_WARM, SCN_HOT };
@@ -194,6 +204,10 @@ struct scenario_step {
 	char *text;		/* name, label, id, text or activity */
 	char **argv;		/* SCN_EXEC: the words, NULL-terminated */
 	size_t match;		/* index of the other end of a block */
+	char **tests;		/* instrument: CLASS or CLASS#METHOD each */
+	size_t nr_tests;
+	char **extras;		/* instrument: KEY, VALUE, KEY, VALUE... */
+	size_t nr_extras;	/* words in extras (two per `arg`) */
 };
 
 /*

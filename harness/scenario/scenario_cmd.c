@@ -71,6 +71,8 @@ static const struct scn_form forms[] = {
 	{ "expect", "activity", SCN_EXPECT_ACTIVITY, "a", SCN_F_AM,
 	  "expect activity ACTIVITY" },
 	{ "exec", NULL, SCN_EXEC, "r", 0, "exec COMMAND [ARG...]" },
+	{ "instrument", NULL, SCN_INSTRUMENT, NULL, SCN_F_PROC,
+	  "instrument RUNNER [TEST]... [arg KEY VALUE]..." },
 };
 
 #define NFORMS (sizeof(forms) / sizeof(forms[0]))
@@ -319,6 +321,8 @@ scn_read_args(const struct scn_lexer *lx, const struct scn_form *fm,
 		return read_launch(lx, fm, st, col);
 	if (fm->kind == SCN_EXEC)
 		return read_rest(lx, fm, st, col);
+	if (fm->kind == SCN_INSTRUMENT)
+		return scn_read_instrument(lx, fm, st, col);
 	for (const char *l = fm->args; *l; l++, a++) {
 		if (i >= lx->nr) {
 			if (*l == 'G' || *l == 'T')

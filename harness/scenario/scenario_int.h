@@ -112,4 +112,16 @@ const struct scn_form *scn_find_form(const struct scn_lexer *lx, int *col);
 int scn_read_args(const struct scn_lexer *lx, const struct scn_form *fm,
     struct scenario_step *st, int *col);
 
+/* ---- instrument (scenario_instr.c) ---- */
+
+/*
+ * The arguments of `instrument` into st->text, st->tests and st->extras,
+ * as scn_read_args(); on failure nothing stays allocated.
+ */
+int scn_read_instrument(const struct scn_lexer *lx, const struct scn_form *fm,
+    struct scenario_step *st, int *col);
+
+/* Free what scn_read_instrument() allocated in `st` (not st->text). */
+void scn_step_release_words(struct scenario_step *st);
+
 #endif

@@ -189,6 +189,7 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 		[SCN_WAIT_TEXT] = "wait text",
 		[SCN_EXPECT_ACTIVITY] = "expect activity",
 		[SCN_EXEC] = "exec",
+		[SCN_INSTRUMENT] = "instrument",
 	};
 	const char *name;
 
@@ -227,6 +228,14 @@ scenario_format_step(const struct scenario_step *st, struct strbuf *out)
 	for (char **a = st->argv; a && *a; a++) {
 		strbuf_addch(out, ' ');
 		put_word(out, *a);
+	}
+	for (size_t i = 0; i < st->nr_tests; i++) {
+		strbuf_addch(out, ' ');
+		put_word(out, st->tests[i]);
+	}
+	for (size_t i = 0; i + 1 < st->nr_extras; i += 2) {
+		strbuf_addf(out, " arg %s ", st->extras[i]);
+		put_word(out, st->extras[i + 1]);
 	}
 	switch (st->kind) {
 	case SCN_LONGPRESS:

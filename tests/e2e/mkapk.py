@@ -10,12 +10,16 @@ manifests, versionCode typed as decimal, hex, a literal string or a
 resource reference, versionCodeMajor, and a zip64 end record.  With
 --model, the package, versionCode and versionName default to the model's.
 --split makes a split APK (<manifest split=NAME>, no model); --activity
-adds activities, the last one with the MAIN/LAUNCHER intent filter.
+adds activities, the last one with the MAIN/LAUNCHER intent filter.  A
+test APK (a model with "instrumentation", or --instrumentation RUNNER)
+gets <instrumentation android:name=RUNNER android:targetPackage=TARGET>,
+--target overriding the model's target.
 
     mkapk.py OUT.apk [--model FILE] [--package P] [--version-code N]
              [--version-name S] [--major N] [--code-type dec|hex|string|ref]
              [--utf8] [--stored] [--zip64] [--no-manifest] [--split NAME]
-             [--activity NAME]...
+             [--activity NAME]... [--instrumentation RUNNER]
+             [--target PACKAGE]
 """
 import argparse
 import io
@@ -26,7 +30,8 @@ import zipfile
 
 ANDROID_NS = "http://schemas.android.com/apk/res/android"
 ATTR_IDS = {"versionCode": 0x0101021B, "versionName": 0x0101021C,
-            "versionCodeMajor": 0x01010576, "name": 0x01010003}
+            "versionCodeMajor": 0x01010576, "name": 0x01010003,
+            "targetPackage": 0x01010021}
 MAIN = "android.intent.action.MAIN"
 LAUNCHER = "android.intent.category.LAUNCHER"
 TYPE_REFERENCE, TYPE_STRING, TYPE_INT_DEC, TYPE_INT_HEX = 1, 3, 0x10, 0x11
@@ -69,7 +74,9 @@ def manifest(args):
         attrs.append(("versionName", args.version_name))
     if args.major is not None:
         attrs.append(("versionCodeMajor", args.major))
-    mapped = [a[0] for a in attrs] + (["name"] if args.activity else [])
+    mapped = [a[0] for a in attrs] + (
+        ["name"] if args.activity or args.instrumentation else []) + (
+        ["targetPackage"] if args.instrumentation else [])
     strings = mapped + ["android", ANDROID_NS, "package", "manifest",
                         args.package]
     if args.version_name is not None:
@@ -81,6 +88,8 @@ def manifest(args):
     if args.activity:
         strings += ["application", "activity", "intent-filter", "action",
                     "category", MAIN, LAUNCHER] + args.activity
+    if args.instrumentation:
+        strings += ["instrumentation", args.instrumentation, args.target]
     idx = {s: i for i, s in reversed(list(enumerate(strings)))}
     none = 0xFFFFFFFF
 
@@ -133,6 +142,12 @@ def manifest(args):
                         end_el("category") + end_el("intent-filter"))
             app += end_el("activity")
         app += end_el("application")
+    if args.instrumentation:
+        r, t = idx[args.instrumentation], idx[args.target]
+        app += start_el("instrumentation",
+                        attr(ns, idx["name"], r, TYPE_STRING, r) +
+                        attr(ns, idx["targetPackage"], t, TYPE_STRING, t), 2)
+        app += end_el("instrumentation")
     start_ns = chunk(0x0100, node, struct.pack("<II", idx["android"], ns))
     start = start_el("manifest", body, n)
     end = end_el("manifest")
@@ -175,6 +190,11 @@ def main():
     ap.add_argument("--activity", action="append", default=[],
                     help="an activity (repeatable; the last is the "
                     "MAIN/LAUNCHER one)")
+    ap.add_argument("--instrumentation", metavar="RUNNER",
+                    help="a test APK: <instrumentation android:name=RUNNER "
+                    "android:targetPackage=TARGET> (default: the model's "
+                    "\"instrumentation\" member)")
+    ap.add_argument("--target", help="the instrumentation's targetPackage")
     args = ap.parse_args()
     # The manifest says what the app model says, unless told otherwise.
     model = {}
@@ -187,6 +207,11 @@ def main():
         args.version_code = int(model.get("versionCode", 1))
     if args.version_name is None and "versionName" in model:
         args.version_name = model["versionName"]
+    ins = model.get("instrumentation") or {}
+    if args.instrumentation is None:
+        args.instrumentation = ins.get("runner")
+    if args.instrumentation and args.target is None:
+        args.target = ins.get("target", "com.example.shop")
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:

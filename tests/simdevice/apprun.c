@@ -211,6 +211,18 @@ apprun_start(struct apprun *r, const char *activity, int new_pid,
 }
 
 void
+apprun_spawn(struct apprun *r, int new_pid, long long now_ns)
+{
+	if (r->pid)
+		return;
+	r->pid = new_pid;
+	r->gfx = gfx_state_new(r->env.sdk, r->m->process, new_pid, now_ns);
+	r->perf_next_s = r->lost_base_s = now_ns / 1000000000LL;
+	r->foreground = 0;
+	r->nr_stack = 0;
+}
+
+void
 apprun_force_stop(struct apprun *r, long long now_ns)
 {
 	if (!r->pid)

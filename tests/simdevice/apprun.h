@@ -101,6 +101,13 @@ long long apprun_idle_at(const struct apprun *r);
 int apprun_start(struct apprun *r, const char *activity, int new_pid,
     long long now_ns, struct amfmt_start *as);
 
+/*
+ * The process starts with no activity (an instrumentation runs in it:
+ * `am instrument`), as pid `new_pid`; a running one is left alone.  Its
+ * first `am start` is then a warm start.
+ */
+void apprun_spawn(struct apprun *r, int new_pid, long long now_ns);
+
 /* `am force-stop`: the process dies, its windows and stats with it. */
 void apprun_force_stop(struct apprun *r, long long now_ns);
 

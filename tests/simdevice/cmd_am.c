@@ -4,6 +4,7 @@
  *   am start [-W] [-S] [-n] PKG/ACTIVITY [-a ACTION] [-c CATEGORY] ...
  *   am force-stop [--user N] PKG
  *   am kill [--user N] PKG          (a process not in front only)
+ *   am instrument ...               (cmd_instrument.c)
  *   monkey -p PKG [-c CATEGORY]... [-v]... COUNT
  *   pidof NAME...
  *
@@ -241,8 +242,11 @@ cmd_am(struct simcmd_ctx *ctx, int argc, char **argv)
 		return am_stop(ctx, argc, argv, 0);
 	if (!strcmp(sub, "kill"))
 		return am_stop(ctx, argc, argv, 1);
+	if (!strcmp(sub, "instrument"))
+		return am_instrument(ctx, argc, argv);
 	if (!*sub) {
-		simio_puts(ctx->io, 2, "usage: am start|force-stop|kill ...\n");
+		simio_puts(ctx->io, 2, "usage: am start|force-stop|kill|"
+		    "instrument ...\n");
 		return 1;
 	}
 	simio_printf(ctx->io, 2, "Unknown command: %s\n", sub);

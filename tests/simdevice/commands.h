@@ -72,6 +72,9 @@ int cmd_am(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_monkey(struct simcmd_ctx *ctx, int argc, char **argv);
 int cmd_pidof(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_instrument.c: `am instrument`, called by cmd_am */
+int am_instrument(struct simcmd_ctx *ctx, int argc, char **argv);
+
 /* cmd_input.c */
 int cmd_input(struct simcmd_ctx *ctx, int argc, char **argv);
 

@@ -253,6 +253,21 @@ check "perfetto: not found before API 28" "$?" 127
 out=$("$SIM" --sdk 31 --exec 'kill -0 77777' 2>&1)
 check "kill -0 of no process" "$out" "kill: pid 77777: No such process"
 
+# am instrument: a test APK's tests (issue 52)
+INS="--clock virtual --install $SRCDIR/tests/simdevice/apps/shop-v1.json --install $SRCDIR/tests/simdevice/apps/shop-tests.json"
+R=com.example.shop.test/androidx.test.runner.AndroidJUnitRunner
+out=$("$SIM" $INS --exec "am instrument -w -r $R" | grep -c '^INSTRUMENTATION_STATUS_CODE: ')
+check "am instrument: a start and an end per test" "$out" 6
+out=$("$SIM" $INS --exec "am instrument -w -r -e class com.example.shop.test.BrokenTest $R")
+check_match "am instrument: a failing test ends -2 with its stack" "$out" 'stack=java.lang.AssertionError: expected order total'
+check_match "am instrument: the run ends with the result" "$out" 'Tests run: 1,  Failures: 1'
+out=$("$SIM" $INS --truth "$T/instr.jsonl" --exec "am instrument -w -r -e class com.example.shop.test.FeedTest#scrollFeed $R" >/dev/null; grep -c '"kind":"frame"' "$T/instr.jsonl")
+check_match "am instrument: the feed test renders frames" "$out" '^[1-9][0-9]+$'
+out=$("$SIM" $INS --crash-on 'input swipe' --exec "am instrument -w -r $R")
+check_match "am instrument: an app crash ends the run" "$out" 'shortMsg=Process crashed.'
+out=$("$SIM" $INS --exec "am instrument -w -r com.example.shop.test/.Nope" 2>&1)
+check_match "am instrument: an unknown runner fails" "$out" 'INSTRUMENTATION_FAILED: com.example.shop.test/.Nope'
+
 # ---------------------------------------------------------------- setup
 $ADB start-server >/dev/null 2>&1 || { echo "selftest: adb start-server failed" >&2; exit 2; }
 

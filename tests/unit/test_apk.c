@@ -189,6 +189,31 @@ launcher_and_split(void **state)
 	apk_manifest_release(&m);
 }
 
+/*
+ * A test APK's <instrumentation> gives the runner and the package it
+ * tests (--package com.example.shop.test --instrumentation
+ * androidx.test.runner.AndroidJUnitRunner --target com.example.shop); an
+ * app's APK has none.
+ */
+static void
+instrumentation(void **state)
+{
+	struct apk_manifest m;
+
+	(void)state;
+	assert_int_equal(read_fixture("test-apk.apk", &m), 0);
+	assert_string_equal(m.package, "com.example.shop.test");
+	assert_string_equal(m.instr_runner,
+	    "androidx.test.runner.AndroidJUnitRunner");
+	assert_string_equal(m.instr_target, "com.example.shop");
+	assert_null(m.launcher);
+	apk_manifest_release(&m);
+	assert_int_equal(read_fixture("launcher.apk", &m), 0);
+	assert_null(m.instr_runner);
+	assert_null(m.instr_target);
+	apk_manifest_release(&m);
+}
+
 /* Every prefix of an APK is refused cleanly (and ASan sees no overrun). */
 static void
 every_truncation_is_an_error(void **state)
@@ -305,6 +330,7 @@ axml_mutations_are_safe(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(launcher_and_split),
+	cmocka_unit_test(instrumentation),
 	cmocka_unit_test(utf16_deflated),
 	cmocka_unit_test(utf8_stored),
 	cmocka_unit_test(major_and_hex),

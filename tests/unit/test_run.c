@@ -183,11 +183,58 @@ results_paths(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * An instrument step becomes one am instrument line: the extras and the
+ * tests quoted for the device shell (a value with a space or a quote
+ * stays one word), the runner completed in the test package; and a
+ * test's scene is SimpleClass#method, refused when it could not be a
+ * scene name.
+ */
+static void
+instrument_command_line(void **state)
+{
+	static const char text[] = "instrument .ShopRunner com.x.FeedTest "
+	    "com.x.CheckoutTest#placeOrder arg note \"it's two\"\n"
+	    "instrument androidx.test.runner.AndroidJUnitRunner\n";
+	struct scenario *scn;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "t.scn",
+	    NULL, NULL), 0);
+	run_instrument_command(&sb, scenario_step(scn, 0), "com.x.test");
+	assert_string_equal(sb.buf, "am instrument -w -r -e 'note' 'it'\\''s "
+	    "two' -e class 'com.x.FeedTest,com.x.CheckoutTest#placeOrder' "
+	    "'com.x.test/com.x.test.ShopRunner'");
+	strbuf_reset(&sb);
+	run_instrument_command(&sb, scenario_step(scn, 1), "com.x.test");
+	assert_string_equal(sb.buf, "am instrument -w -r 'com.x.test/"
+	    "androidx.test.runner.AndroidJUnitRunner'");
+	strbuf_reset(&sb);
+	run_instrument_scene_name(&sb, "com.x.test.FeedTest", "scrollFeed");
+	assert_string_equal(sb.buf, "FeedTest#scrollFeed");
+	strbuf_reset(&sb);
+	assert_int_equal(run_instrument_scene_name(&sb, "NoPackage", "t[1]"),
+	    0);
+	assert_string_equal(sb.buf, "NoPackage#t[1]");
+	/* a scene name has no control character and 100 bytes at most */
+	assert_int_equal(run_instrument_scene_name(&sb, "a.B", "x\ty"),
+	    JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "test 'a.B#x\ty' has a control "
+	    "character in its name");
+	assert_int_equal(run_instrument_scene_name(&sb, "a.B",
+	    "m0123456789012345678901234567890123456789012345678901234567890"
+	    "12345678901234567890123456789012345678"), JG_EINVAL);
+	jg_error_clear();
+	strbuf_release(&sb);
+	scenario_free(scn);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gestures_become_input_commands),
 	cmocka_unit_test(typed_text_is_quoted_for_the_shell),
 	cmocka_unit_test(components_for_am_start),
 	cmocka_unit_test(shards_partition_the_pairs),
 	cmocka_unit_test(results_paths),
+	cmocka_unit_test(instrument_command_line),
 };
 JG_UNIT_GROUP(run, tests, NULL, NULL)

@@ -198,7 +198,7 @@ static const struct invalid_case {
 	  "'tap'?)\n" },
 	{ "  frobnicate\n", "t.scn:1:3: unknown command 'frobnicate' "
 	  "(expected one of: launch, stop, clear, scene, end, tap, longpress, "
-	  "swipe, fling, type, key, wait, repeat, include, expect, exec)\n" },
+	  "swipe, fling, type, key, wait, repeat, include, expect, exec, instrument)\n" },
 	{ "TAP 1 2\n", "t.scn:1:1: unknown command 'TAP' (did you mean "
 	  "'tap'?)\n" },
 	{ "\"tap\" 1 2\n", "t.scn:1:1: expected a command, not a quoted "
@@ -321,7 +321,7 @@ static const struct invalid_case {
 	{ "\xe2\x80\x83tap 1 1\n", "t.scn:1:1: unknown command "
 	  "'\xe2\x80\x83tap' (expected one of: launch, stop, clear, scene, end, "
 	  "tap, longpress, swipe, fling, type, key, wait, repeat, include, "
-	  "expect, exec)\n" },
+	  "expect, exec, instrument)\n" },
 	{ "tap 1 2#c\n", "t.scn:1:7: bad coordinate '2#c' (expected pixels "
 	  "such as 540 or a percentage such as 50%)\n" },
 	/* blocks */
@@ -389,6 +389,29 @@ static const struct invalid_case {
 	  "t.scn:1:1: scenario expands to more than 1000000 steps (check the "
 	  "repeat counts)\n" },
 	{ "include \"\"\n", "t.scn:1:9: empty file name\n" },
+	/* instrument (issue 52) */
+	{ "instrument\n", "t.scn:1:11: missing RUNNER (usage: instrument "
+	  "RUNNER [TEST]... [arg KEY VALUE]...)\n" },
+	{ "instrument Runner\n", "t.scn:1:12: bad runner 'Runner' (expected "
+	  "an instrumentation class such as androidx.test.runner."
+	  "AndroidJUnitRunner or .MyRunner)\n" },
+	{ "instrument .R a.B,c.D\n", "t.scn:1:15: bad test 'a.B,c.D' "
+	  "(expected a class such as com.shop.test.FeedTest, or "
+	  "CLASS#METHOD)\n" },
+	{ "instrument .R a.B# x..Y\n", "t.scn:1:15: bad test 'a.B#' (expected "
+	  "a class such as com.shop.test.FeedTest, or CLASS#METHOD)\n" },
+	{ "instrument .R arg class a.B\n", "t.scn:1:19: 'arg class' would "
+	  "replace the tests: name them after the runner\n" },
+	{ "instrument .R arg size\n", "t.scn:1:23: missing VALUE (usage: "
+	  "instrument RUNNER [TEST]... [arg KEY VALUE]...)\n" },
+	{ "instrument .R arg size large a.B\n", "t.scn:1:30: expected 'arg "
+	  "KEY VALUE', not 'a.B' (tests come before the first arg)\n" },
+	{ "scene s\n  instrument .R\nend\n", "t.scn:2:3: 'instrument' is not "
+	  "allowed inside scene 's': it ends the app process whose frames the "
+	  "scene measures\n" },
+	{ "repeat 2\n  instrument .R\nend\n", "t.scn:2:3: 'instrument' inside "
+	  "'repeat' (opened at t.scn:1:1): its tests are scenes, measured "
+	  "once per iteration\n" },
 };
 
 /* Invalid scripts report exactly the expected errors, with positions. */
@@ -439,7 +462,7 @@ errors_stop_after_limit(void **state)
 	assert_string_equal(problems.items[SCN_MAX_ERRORS - 1], "t.scn:20:1: "
 	    "unknown command 'bogus' (expected one of: launch, stop, clear, "
 	    "scene, end, tap, longpress, swipe, fling, type, key, wait, repeat, "
-	    "include, expect, exec)");
+	    "include, expect, exec, instrument)");
 	assert_string_equal(problems.items[SCN_MAX_ERRORS],
 	    "t.scn:21:1: too many errors, stopping");
 	strlist_release(&problems);
@@ -476,7 +499,7 @@ nul_byte_is_an_error(void **state)
 	    "t.scn:3:3: NUL byte in file\n"
 	    "t.scn:4:1: unknown command 'x' (expected one of: launch, stop, "
 	    "clear, scene, end, tap, longpress, swipe, fling, type, key, wait, "
-	    "repeat, include, expect, exec)\n");
+	    "repeat, include, expect, exec, instrument)\n");
 	free(got);
 }
 
@@ -752,6 +775,41 @@ canonical_form_round_trips(void **state)
 	strbuf_release(&b);
 }
 
+/*
+ * instrument: the runner, the tests in order and the extras as pairs,
+ * written back in canonical form (quoting values that need it).
+ */
+static void
+instrument_words(void **state)
+{
+	static const char text[] = "instrument androidx.test.runner."
+	    "AndroidJUnitRunner com.x.FeedTest com.x.CheckoutTest#placeOrder "
+	    "arg size large arg note \"two words\"\ninstrument .R\n";
+	struct scenario *scn = parse_ok(text, strlen(text));
+	const struct scenario_step *st = scenario_step(scn, 0);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(scenario_step_count(scn), 2);
+	assert_int_equal(st->kind, SCN_INSTRUMENT);
+	assert_string_equal(st->text, "androidx.test.runner.AndroidJUnitRunner");
+	assert_int_equal(st->nr_tests, 2);
+	assert_string_equal(st->tests[0], "com.x.FeedTest");
+	assert_string_equal(st->tests[1], "com.x.CheckoutTest#placeOrder");
+	assert_int_equal(st->nr_extras, 4);
+	assert_string_equal(st->extras[1], "large");
+	assert_string_equal(st->extras[3], "two words");
+	assert_int_equal(scenario_scene_count(scn), 0);
+	scenario_format_step(st, &sb);
+	assert_string_equal(sb.buf, "instrument androidx.test.runner."
+	    "AndroidJUnitRunner com.x.FeedTest com.x.CheckoutTest#placeOrder "
+	    "arg size large arg note \"two words\"");
+	st = scenario_step(scn, 1);
+	assert_int_equal(st->nr_tests, 0);
+	assert_int_equal(st->nr_extras, 0);
+	strbuf_release(&sb);
+	scenario_free(scn);
+}
+
 /* Includes resolve relative to the including file, steps keep their file. */
 static void
 includes_resolve_relative_to_includer(void **state)
@@ -990,6 +1048,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(fling_path_follows_the_finger),
 	cmocka_unit_test(check_screen_reports_off_screen_pixels),
 	cmocka_unit_test(canonical_form_round_trips),
+	cmocka_unit_test(instrument_words),
 	cmocka_unit_test(includes_resolve_relative_to_includer),
 	cmocka_unit_test(include_errors_point_into_included_file),
 	cmocka_unit_test(include_cycle_is_reported),
