@@ -721,10 +721,13 @@ a_p99_steps_two_periods(void **state)
 		struct rs_scene *sc = add_scene(add_iteration(i < 25 ? b : r,
 		    "feed", 0), "list");
 
+		/* 1000 frames: ten beyond the p99, so that the t test
+		 * decides (CMP_TAIL_FRAMES). */
 		for (uint32_t ms = 6; ms <= 10; ms++)
-			rs_frames_add_bucket(&sc->frames, ms, 14);
-		rs_frames_add_bucket(&sc->frames, 15, 10);
-		rs_frames_add_bucket(&sc->frames, 16, 20);
+			rs_frames_add_bucket(&sc->frames, ms, 140);
+		rs_frames_add_bucket(&sc->frames, 15, 100);
+		rs_frames_add_bucket(&sc->frames, 16, 200);
+		sc->frames.count = 1000;
 		sc->frames.p95_ms = sc->frames.p99_ms = i < 25 ?
 		    33 + (i % 3 == 0) : 66 + (i % 2);
 	}
