@@ -39,6 +39,7 @@
 #include "baseline_store.h"
 #include "error.h"
 #include "strbuf.h"
+#include "xalloc.h"
 #include "banned.h"
 
 struct gc {
@@ -49,6 +50,8 @@ struct gc {
 	git_odb *pack;		/* the new pack alone; NULL: none written */
 	struct strbuf objects;	/* "<gitdir>objects" */
 	time_t cutoff;		/* unreachable and not newer: removed */
+	int prune;		/* remove unreachable objects at all */
+	size_t loose;		/* loose objects counted */
 };
 
 /* Put `id` (a ref's target) and what it reaches into the pack. */
@@ -259,9 +262,15 @@ is_hex(const char *s, size_t n)
 	return !s[n];
 }
 
-/* The loose objects of objects/<xx>/. */
+/* What is done to each loose object: its id, its file.  0 or JG_E*. */
+typedef int (*loose_fn)(struct gc *g, const git_oid *id, const char *path);
+
+/*
+ * Call `fn` for each loose object of objects/<xx>/, then, when pruning,
+ * remove the directory if it is left empty (as git prune does).
+ */
 static int
-sweep_loose_dir(struct gc *g, const char *xx)
+each_loose_in(struct gc *g, const char *xx, loose_fn fn)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *de;
@@ -282,7 +291,6 @@ sweep_loose_dir(struct gc *g, const char *xx)
 	while (!err && (de = readdir(d))) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid id;
-		int packed;
 
 		if (!is_hex(de->d_name, GIT_OID_HEXSZ - 2))
 			continue;
@@ -293,28 +301,20 @@ sweep_loose_dir(struct gc *g, const char *xx)
 			continue;
 		strbuf_setlen(&path, base);
 		strbuf_addstr(&path, de->d_name);
-		packed = in_pack(g, &id);
-		if (!packed && !old_enough(g, path.buf)) {
-			g->st->kept++;
-			continue;
-		}
-		if (unlink(path.buf) < 0 && errno != ENOENT)
-			err = jg_error_errno(JG_EIO, errno, "cannot remove "
-			    "'%s'", path.buf);
-		else if (packed)
-			g->st->loose_packed++;
-		else
-			g->st->pruned++;
+		err = fn(g, &id, path.buf);
 	}
 	closedir(d);
+	/* Only gc: a writer may have just made the directory for its
+	 * object, and would fail to create the file in it. */
 	strbuf_setlen(&path, base - 1);
-	rmdir(path.buf);	/* when empty, as git prune does */
+	if (g->prune)
+		rmdir(path.buf);
 	strbuf_release(&path);
 	return err;
 }
 
 static int
-sweep_loose(struct gc *g)
+each_loose(struct gc *g, loose_fn fn)
 {
 	int err = 0;
 
@@ -322,9 +322,32 @@ sweep_loose(struct gc *g)
 		char xx[3];
 
 		snprintf(xx, sizeof(xx), "%02x", i);
-		err = sweep_loose_dir(g, xx);
+		err = each_loose_in(g, xx, fn);
 	}
 	return err;
+}
+
+/*
+ * A loose object goes when the new pack holds it, or when it is
+ * unreachable, pruning is asked for and it is older than the grace.
+ */
+static int
+sweep_one(struct gc *g, const git_oid *id, const char *path)
+{
+	int packed = in_pack(g, id);
+
+	if (!packed && (!g->prune || !old_enough(g, path))) {
+		g->st->kept++;
+		return 0;
+	}
+	if (unlink(path) < 0 && errno != ENOENT)
+		return jg_error_errno(JG_EIO, errno, "cannot remove '%s'",
+		    path);
+	if (packed)
+		g->st->loose_packed++;
+	else
+		g->st->pruned++;
+	return 0;
 }
 
 static int
@@ -440,7 +463,8 @@ int
 baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
     long grace)
 {
-	struct gc g = { .bs = bs, .st = st, .objects = STRBUF_INIT };
+	struct gc g = { .bs = bs, .st = st, .objects = STRBUF_INIT,
+	    .prune = 1 };
 	git_odb *odb = NULL;
 	int err;
 
@@ -465,7 +489,8 @@ baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
 		    bs->name);
 		goto out;
 	}
-	if ((err = write_pack(&g)) < 0 || (err = sweep_loose(&g)) < 0 ||
+	if ((err = write_pack(&g)) < 0 ||
+	    (err = each_loose(&g, sweep_one)) < 0 ||
 	    (err = sweep_packs(&g)) < 0)
 		goto out;
 	/* This process reads on from the pack. */
@@ -478,4 +503,64 @@ out:
 	git_packbuilder_free(g.pb);
 	strbuf_release(&g.objects);
 	return err;
+}
+
+static int
+count_one(struct gc *g, const git_oid *id, const char *path)
+{
+	(void)id;
+	(void)path;
+	g->loose++;
+	return 0;
+}
+
+static int
+insert_one(struct gc *g, const git_oid *id, const char *path)
+{
+	if (git_packbuilder_insert(g->pb, id, NULL) < 0)
+		return fail_git(g->bs, JG_EIO, "cannot pack '%s'", path);
+	return 0;
+}
+
+int
+baseline_store_pack_loose(struct baseline_gc_stats *st,
+    struct baseline_store *bs, size_t min_loose)
+{
+	struct gc g = { .bs = bs, .st = st, .objects = STRBUF_INIT };
+	git_odb *odb = NULL;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	free(bs->pack_error);
+	bs->pack_error = NULL;
+	strbuf_addf(&g.objects, "%sobjects", git_repository_path(bs->repo));
+	if ((err = each_loose(&g, count_one)) < 0 || g.loose < min_loose)
+		goto out;
+	if (git_packbuilder_new(&g.pb, bs->repo) < 0) {
+		err = fail_git(bs, JG_EIO, "cannot pack '%s'", bs->name);
+		goto out;
+	}
+	git_packbuilder_set_threads(g.pb, 1);
+	/* Objects a concurrent writer adds from here on are not in the
+	 * pack, and stay loose: only what the pack holds is removed. */
+	if ((err = each_loose(&g, insert_one)) < 0 ||
+	    (err = write_pack(&g)) < 0 ||
+	    (err = each_loose(&g, sweep_one)) < 0)
+		goto out;
+	if (!git_repository_odb(&odb, bs->repo))
+		git_odb_refresh(odb);
+	git_odb_free(odb);
+out:
+	if (err)
+		bs->pack_error = xstrdup(jg_error_msg());
+	git_odb_free(g.pack);
+	git_packbuilder_free(g.pb);
+	strbuf_release(&g.objects);
+	return err;
+}
+
+const char *
+baseline_store_pack_error(const struct baseline_store *bs)
+{
+	return bs->pack_error;
 }

@@ -55,6 +55,8 @@ struct baseline_store {
 	int attempts;
 	char *hook;		/* a local repository's first receive hook:
 				 * its branches move through `git push` */
+	char *pack_error;	/* why the last baseline_store_pack_loose()
+				 * failed; NULL when it did not */
 };
 
 /* How one attempt to write the commit ended. */

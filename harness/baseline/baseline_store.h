@@ -217,6 +217,30 @@ struct baseline_gc_stats {
 int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
     long grace);
 
+/*
+ * Records between packs: a record writes five loose objects (the file,
+ * three trees, the commit), so the record path packs once 5 * this many
+ * are loose.  50 is one pack a night for a farm of 50 phones, and a year
+ * of nights without gc some 365 packs (two files each) instead of 91,000
+ * loose files; the pack of 250 small objects takes milliseconds.
+ */
+#define BASELINE_PACK_EVERY 50
+#define BASELINE_PACK_LOOSE (5 * BASELINE_PACK_EVERY)
+
+/*
+ * When at least `min_loose` objects of the store's repository are loose,
+ * write them all into one new pack (packbuilder, synced to disk) and
+ * remove the loose copies the pack holds; a loose object another writer
+ * adds meanwhile stays.  Unreachable objects are packed too: gc drops
+ * them.  Fills `st` (packed 0: under the threshold).  Returns 0 or
+ * JG_EIO, whose message baseline_store_pack_error() also keeps.
+ */
+int baseline_store_pack_loose(struct baseline_gc_stats *st,
+    struct baseline_store *bs, size_t min_loose);
+
+/* Why the last baseline_store_pack_loose() failed, or NULL; borrowed. */
+const char *baseline_store_pack_error(const struct baseline_store *bs);
+
 /* Free `nr` entries and the array.  NULL is a no-op. */
 void baseline_entries_free(struct baseline_entry *e, size_t nr);
 

@@ -376,6 +376,10 @@ do_record(struct baseline_store *bs, const struct results *r,
 		    accept ? "accepted" : "recorded", path.buf, branch,
 		    baseline_store_name(bs), id, attempts > 1 ?
 		    " (after a concurrent push)" : "");
+	if (baseline_store_pack_error(bs))
+		diag_warn("%s; the run is recorded, and the next record or "
+		    "'jankgate baseline gc' packs again",
+		    baseline_store_pack_error(bs));
 	strbuf_release(&path);
 	return EXIT_PASS;
 }
