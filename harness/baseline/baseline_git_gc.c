@@ -18,6 +18,12 @@
  *   4. older packs: removed when the new pack holds each of their objects,
  *      or when they are older than the grace; never one with a .keep.
  *
+ * baseline_store_pack_loose() is the light form the record path runs
+ * every BASELINE_PACK_EVERY records: every loose object into one pack,
+ * then the loose copies the pack holds removed (steps 2 and 3 without
+ * pruning, and without removing emptied objects/xx directories, where a
+ * concurrent record may be about to write).
+ *
  * The new pack is opened on its own (git_odb_backend_one_pack()) to ask
  * whether it holds an object, so a decision never rests on a list kept in
  * memory.  A writer racing with gc writes its objects before it moves its

@@ -6,7 +6,10 @@
  *   baseline_git_open.c   the store: open a local repository, or clone
  *                         or fetch a network one into its cache, and
  *                         the cache's lock
- *   baseline_git_gc.c     packing what the refs reach, and pruning
+ *   baseline_git_gc.c     packing what the refs reach, and pruning;
+ *                         packing the loose objects after records
+ *   baseline_git_retain.c baseline.retain: branches written again
+ *                         without the runs the rule drops
  *   baseline_git_read.c   histories, logs and trees: reading commits
  *   baseline_git_write.c  a commit, its branch update, push and retry
  *   baseline_git_hooks.c  a local repository with receive hooks: its

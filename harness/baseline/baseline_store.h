@@ -52,6 +52,7 @@
 #include <stddef.h>
 
 struct strbuf;
+struct retain_rule;
 
 #define BASELINE_FILE "results.json"
 #define BASELINE_OID_HEXSZ 40
@@ -240,6 +241,35 @@ int baseline_store_pack_loose(struct baseline_gc_stats *st,
 
 /* Why the last baseline_store_pack_loose() failed, or NULL; borrowed. */
 const char *baseline_store_pack_error(const struct baseline_store *bs);
+
+/* A run baseline_store_retain() dropped from a branch. */
+struct baseline_drop {
+	char commit[BASELINE_OID_HEXSZ + 1];	/* as it was on the branch */
+	char *branch;		/* "main" */
+	char *package;
+	char *device_key;
+	char *run_id;
+	long long time;		/* committer time, seconds since 1970 */
+};
+
+/*
+ * Apply `rule` (retain.h) at time `now` to every branch of a local
+ * repository: per branch and device file, the runs the rule does not keep
+ * are dropped from the first-parent history, which is written again above
+ * the oldest of them (authors, committers and messages as they were) and
+ * the branch moved with a compare-and-swap.  Tagged runs and acceptances
+ * always stay; tags and other refs are not changed.  *out gets what was
+ * dropped, oldest first per branch (free with baseline_drops_free()), also
+ * when an error stops it at a later branch.  Returns 0, JG_EIO (damage, a
+ * write that failed, or a branch that moved meanwhile: that branch is as
+ * it was).
+ */
+int baseline_store_retain(struct baseline_drop **out, size_t *nr,
+    struct baseline_store *bs, const struct retain_rule *rule,
+    long long now);
+
+/* Free `nr` drops and the array.  NULL is a no-op. */
+void baseline_drops_free(struct baseline_drop *d, size_t nr);
 
 /* Free `nr` entries and the array.  NULL is a no-op. */
 void baseline_entries_free(struct baseline_entry *e, size_t nr);
