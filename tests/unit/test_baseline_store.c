@@ -2013,6 +2013,74 @@ group_teardown(void **state)
 	return 0;
 }
 
+/*
+ * The record path's pack: under the threshold nothing moves; at it every
+ * loose object goes into one pack and no loose copy stays; the runs read
+ * as before and git fsck is clean.
+ */
+static void
+pack_loose_packs_at_the_threshold(void **state)
+{
+	char *repo = new_bare_repo("pack.git"), *fsck;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	record(bs, DEV_A, "r1", NULL);
+	record(bs, DEV_A, "r2", NULL);
+	record(bs, DEV_B, "r3", NULL);
+	assert_int_equal(count_objects(repo, "count"), 15);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 16), 0);
+	assert_int_equal(st.packed, 0);
+	assert_int_equal(count_objects(repo, "count"), 15);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 15), 0);
+	assert_int_equal(st.packed, 15);
+	assert_int_equal(st.loose_packed, 15);
+	assert_null(baseline_store_pack_error(bs));
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_int_equal(count_objects(repo, "in-pack"), 15);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	record(bs, DEV_A, "r4", NULL);
+	assert_history(bs, "main", DEV_A, 0, "r4 r2 r1");
+	fsck = git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL);
+	free(fsck);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * A pack that cannot be written is JG_EIO, kept for
+ * baseline_store_pack_error(), and every loose object stays: the runs
+ * read as before, and the next pack goes through.
+ */
+static void
+pack_loose_failure_keeps_every_object(void **state)
+{
+	char *repo = new_bare_repo("pack-fail.git"), *dir;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	record(bs, DEV_A, "r1", NULL);
+	record(bs, DEV_A, "r2", NULL);
+	/* objects/pack a file: no pack can be written there */
+	dir = xasprintf("%s/objects/pack", repo);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(file_write_atomic(dir, "x", 1, 0644), 0);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), JG_EIO);
+	assert_non_null(baseline_store_pack_error(bs));
+	assert_non_null(strstr(baseline_store_pack_error(bs), "pack"));
+	assert_int_equal(count_objects(repo, "count"), 10);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	assert_int_equal(unlink(dir), 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
+	assert_null(baseline_store_pack_error(bs));
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	baseline_store_free(bs);
+	free(dir);
+	free(repo);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(path_accepts_only_safe_components),
 	cmocka_unit_test(message_round_trips),
@@ -2054,6 +2122,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_replaces_older_packs),
 	cmocka_unit_test(gc_of_empty_repository),
 	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
+	cmocka_unit_test(pack_loose_packs_at_the_threshold),
+	cmocka_unit_test(pack_loose_failure_keeps_every_object),
 	cmocka_unit_test(network_urls_are_told_apart),
 };
 
