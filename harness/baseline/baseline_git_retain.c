@@ -8,8 +8,8 @@
  * says which runs stay; a tagged run and an acceptance (it opens a
  * comparison's window) always do.  A run is tagged when a tag peels to a
  * commit of the same committer time and message: the tagged commit
- * itself, or the same run written again by an earlier gc.  Dropping a run rewrites the history
- * above it, as git rebase would:
+ * itself, or the same run written again by an earlier gc.  Dropping a
+ * run rewrites the history above it, as git rebase would:
  *
  *   1. below the oldest dropped run, every commit is kept as it is;
  *   2. from there up, each kept commit is written again on the new
