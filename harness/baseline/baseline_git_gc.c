@@ -528,6 +528,197 @@ insert_one(struct gc *g, const git_oid *id, const char *path)
 	return 0;
 }
 
+/* A pack of objects/pack that merge_packs() may merge. */
+struct pack_file {
+	char *stem;		/* ".../objects/pack/pack-<hex>" */
+	size_t objects;
+};
+
+/* The object count an .idx file declares (v2, as libgit2 and git write
+ * it; 0 when it cannot be read). */
+static size_t
+idx_objects(const char *path)
+{
+	unsigned char buf[8 + 256 * 4];
+	size_t n;
+	FILE *fp = fopen(path, "rb");
+
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	if (n < sizeof(buf) || memcmp(buf, "\377tOc", 4))
+		return 0;
+	return (size_t)buf[8 + 1020] << 24 | (size_t)buf[8 + 1021] << 16 |
+	    (size_t)buf[8 + 1022] << 8 | buf[8 + 1023];
+}
+
+/* Its size class: 0 under F x BASELINE_PACK_LOOSE objects, then one more
+ * for each factor of F. */
+static int
+pack_level(size_t objects)
+{
+	size_t bound = (size_t)BASELINE_PACK_LOOSE * BASELINE_PACK_MERGE;
+	int level = 0;
+
+	for (; objects >= bound && level < 16; level++)
+		bound *= BASELINE_PACK_MERGE;
+	return level;
+}
+
+/* The packs (with an index, without a .keep) of objects/pack. */
+static int
+list_packs(struct gc *g, struct pack_file **out, size_t *nr)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	size_t alloc = 0;
+	DIR *d;
+
+	*out = NULL;
+	*nr = 0;
+	strbuf_addf(&dir, "%s/pack", g->objects.buf);
+	if (!(d = opendir(dir.buf))) {
+		strbuf_release(&dir);
+		return errno == ENOENT ? 0 : jg_error_errno(JG_EIO, errno,
+		    "cannot read '%s'", dir.buf);
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name), stem, objects;
+
+		if (n < 10 || strncmp(de->d_name, "pack-", 5) ||
+		    strcmp(de->d_name + n - 5, ".pack"))
+			continue;
+		strbuf_setlen(&path, 0);
+		strbuf_addf(&path, "%s/%.*s", dir.buf, (int)(n - 5),
+		    de->d_name);
+		stem = path.len;
+		strbuf_addstr(&path, ".keep");
+		if (!access(path.buf, F_OK))
+			continue;
+		strbuf_setlen(&path, stem);
+		strbuf_addstr(&path, ".idx");
+		if (!(objects = idx_objects(path.buf)))
+			continue;
+		if (*nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		(*out)[*nr].stem = xstrndup(path.buf, stem);
+		(*out)[(*nr)++].objects = objects;
+	}
+	closedir(d);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return 0;
+}
+
+static int
+insert_packed(const git_oid *id, void *payload)
+{
+	struct gc *g = payload;
+
+	return git_packbuilder_insert(g->pb, id, NULL) < 0 ? -1 : 0;
+}
+
+/*
+ * Write the objects of the packs of `level` in p[] into one new pack,
+ * then remove each of them the new pack holds all of.
+ */
+static int
+merge_level(struct baseline_store *bs, const struct pack_file *p, size_t nr,
+    int level, size_t *removed)
+{
+	struct baseline_gc_stats st = { 0 };
+	struct gc g = { .bs = bs, .st = &st, .objects = STRBUF_INIT };
+	struct strbuf path = STRBUF_INIT;
+	int err = 0;
+
+	strbuf_addf(&g.objects, "%sobjects", git_repository_path(bs->repo));
+	if (git_packbuilder_new(&g.pb, bs->repo) < 0) {
+		err = fail_git(bs, JG_EIO, "cannot pack '%s'", bs->name);
+		goto out;
+	}
+	git_packbuilder_set_threads(g.pb, 1);
+	for (size_t i = 0; !err && i < nr; i++) {
+		git_odb *odb = NULL;
+		git_odb_backend *be = NULL;
+
+		if (pack_level(p[i].objects) != level)
+			continue;
+		strbuf_setlen(&path, 0);
+		strbuf_addf(&path, "%s.idx", p[i].stem);
+		if (git_odb_new(&odb) < 0 ||
+		    git_odb_backend_one_pack(&be, path.buf) < 0 ||
+		    git_odb_add_backend(odb, be, 1) < 0 ||
+		    git_odb_foreach(odb, insert_packed, &g) < 0) {
+			if (be && !git_odb_num_backends(odb))
+				be->free(be);
+			err = fail_git(bs, JG_EIO, "cannot merge '%s'",
+			    path.buf);
+		}
+		git_odb_free(odb);
+	}
+	if (err || (err = write_pack(&g)) < 0)
+		goto out;
+	for (size_t i = 0; !err && i < nr; i++) {
+		size_t stem;
+
+		if (pack_level(p[i].objects) != level)
+			continue;
+		strbuf_setlen(&path, 0);
+		strbuf_addstr(&path, p[i].stem);
+		stem = path.len;
+		strbuf_addstr(&path, ".idx");
+		/* Another gc or merge may have taken it already. */
+		if (!pack_covered(&g, path.buf))
+			continue;
+		if (!(err = remove_pack(&g, &path, stem)))
+			(*removed)++;
+	}
+out:
+	git_odb_free(g.pack);
+	git_packbuilder_free(g.pb);
+	strbuf_release(&g.objects);
+	strbuf_release(&path);
+	return err;
+}
+
+/*
+ * Keep the packs few: while BASELINE_PACK_MERGE packs of one size class
+ * exist, merge them into one of the next.  Each object is so rewritten
+ * once per class, and a store holds fewer than BASELINE_PACK_MERGE packs
+ * per class, whose count grows with the logarithm of its size.
+ */
+static int
+merge_packs(struct gc *g)
+{
+	int err = 0;
+
+	for (int round = 0; !err && round < 16; round++) {
+		struct pack_file *p = NULL;
+		size_t nr = 0, at[17] = { 0 };
+		int level = -1;
+
+		if ((err = list_packs(g, &p, &nr)) < 0)
+			break;
+		for (size_t i = 0; i < nr; i++)
+			at[pack_level(p[i].objects)]++;
+		for (int l = 0; l < 17 && level < 0; l++)
+			if (at[l] >= BASELINE_PACK_MERGE)
+				level = l;
+		if (level >= 0)
+			err = merge_level(g->bs, p, nr, level,
+			    &g->st->packs_removed);
+		for (size_t i = 0; i < nr; i++)
+			free(p[i].stem);
+		free(p);
+		if (level < 0)
+			break;
+	}
+	return err;
+}
+
 int
 baseline_store_pack_loose(struct baseline_gc_stats *st,
     struct baseline_store *bs, size_t min_loose)
@@ -551,7 +742,8 @@ baseline_store_pack_loose(struct baseline_gc_stats *st,
 	 * pack, and stay loose: only what the pack holds is removed. */
 	if ((err = each_loose(&g, insert_one)) < 0 ||
 	    (err = write_pack(&g)) < 0 ||
-	    (err = each_loose(&g, sweep_one)) < 0)
+	    (err = each_loose(&g, sweep_one)) < 0 ||
+	    (err = merge_packs(&g)) < 0)
 		goto out;
 	if (!git_repository_odb(&odb, bs->repo))
 		git_odb_refresh(odb);

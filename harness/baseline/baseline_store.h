@@ -221,19 +221,32 @@ int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
 /*
  * Records between packs: a record writes five loose objects (the file,
  * three trees, the commit), so the record path packs once 5 * this many
- * are loose.  50 is one pack a night for a farm of 50 phones, and a year
- * of nights without gc some 365 packs (two files each) instead of 91,000
- * loose files; the pack of 250 small objects takes milliseconds.
+ * are loose.  50 is one pack a night for a farm of 50 phones, so the
+ * loose files of a store stay under 250 and a pack is written at most
+ * once a night there.
  */
 #define BASELINE_PACK_EVERY 50
 #define BASELINE_PACK_LOOSE (5 * BASELINE_PACK_EVERY)
 
 /*
+ * Packs of one size class merged into one: a class spans a factor of
+ * this many objects, from BASELINE_PACK_LOOSE up.  Reading slows with the
+ * number of packs (a lookup may search each), so a store keeps fewer
+ * than this many per class, and the classes grow with the logarithm of
+ * its size: under 30 packs after a year of 50 phones instead of 365,
+ * each object written again once per class.
+ */
+#define BASELINE_PACK_MERGE 10
+
+/*
  * When at least `min_loose` objects of the store's repository are loose,
  * write them all into one new pack (packbuilder, synced to disk) and
  * remove the loose copies the pack holds; a loose object another writer
- * adds meanwhile stays.  Unreachable objects are packed too: gc drops
- * them.  Fills `st` (packed 0: under the threshold).  Returns 0 or
+ * adds meanwhile stays.  Then, while BASELINE_PACK_MERGE packs (without
+ * a .keep) of one size class exist, merge them into one, removing each
+ * only once the synced new pack holds all it held.  Unreachable objects
+ * are packed too: gc drops them.  Fills `st` (packed 0: under the
+ * threshold; packs_removed: the packs merged).  Returns 0 or
  * JG_EIO, whose message baseline_store_pack_error() also keeps.
  */
 int baseline_store_pack_loose(struct baseline_gc_stats *st,

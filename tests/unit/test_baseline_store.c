@@ -2048,6 +2048,44 @@ pack_loose_packs_at_the_threshold(void **state)
 }
 
 /*
+ * Packs stay few: the tenth small pack merges the ten into one, which
+ * holds every object, and every run reads; git fsck is clean.
+ */
+static void
+pack_loose_merges_ten_small_packs(void **state)
+{
+	char *repo = new_bare_repo("pack-merge.git"), *fsck;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	for (int i = 1; i <= BASELINE_PACK_MERGE; i++) {
+		char run[16];
+
+		snprintf(run, sizeof(run), "r%d", i);
+		record(bs, DEV_A, run, NULL);
+		assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
+		assert_int_equal(st.packed, 5);
+		if (i < BASELINE_PACK_MERGE) {
+			assert_int_equal(packs_in(repo), i);
+			assert_int_equal(st.packs_removed, 0);
+		}
+	}
+	assert_int_equal(st.packs_removed, BASELINE_PACK_MERGE);
+	assert_int_equal(packs_in(repo), 1);
+	assert_int_equal(count_objects(repo, "in-pack"),
+	    5 * BASELINE_PACK_MERGE);
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_history(bs, "main", DEV_A, 3, "r10 r9 r8");
+	record(bs, DEV_A, "r11", NULL);
+	assert_history(bs, "main", DEV_A, 0,
+	    "r11 r10 r9 r8 r7 r6 r5 r4 r3 r2 r1");
+	fsck = git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL);
+	free(fsck);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
  * A pack that cannot be written is JG_EIO, kept for
  * baseline_store_pack_error(), and every loose object stays: the runs
  * read as before, and the next pack goes through.
@@ -2123,6 +2161,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_of_empty_repository),
 	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
 	cmocka_unit_test(pack_loose_packs_at_the_threshold),
+	cmocka_unit_test(pack_loose_merges_ten_small_packs),
 	cmocka_unit_test(pack_loose_failure_keeps_every_object),
 	cmocka_unit_test(network_urls_are_told_apart),
 };
