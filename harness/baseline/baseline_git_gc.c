@@ -22,7 +22,9 @@
  * every BASELINE_PACK_EVERY records: every loose object into one pack,
  * then the loose copies the pack holds removed (steps 2 and 3 without
  * pruning, and without removing emptied objects/xx directories, where a
- * concurrent record may be about to write).
+ * concurrent record may be about to write); then the packs of a size
+ * class are merged once BASELINE_PACK_MERGE of them are there (step 4
+ * for those packs alone: each goes once the new pack holds all of it).
  *
  * The new pack is opened on its own (git_odb_backend_one_pack()) to ask
  * whether it holds an object, so a decision never rests on a list kept in
