@@ -222,8 +222,8 @@ def bench_store(build):
     """A year of nights in the baseline store: 50 keys x 365 nights of
     5-iteration runs through the record path (tests/bench/bench_store.c);
     record, compare --against and log at 1,000 runs and after, size and
-    files before and after gc.  About 10 minutes on two cores
-    (JG_BENCH_STORE_NIGHTS=40 for a rough look in one)."""
+    files before and after gc.  Some 20 minutes on two cores
+    (JG_BENCH_STORE_NIGHTS=24 for a rough look in one)."""
     src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     target = os.path.join(os.path.basename(build), "bench-store")
     cmd = ["make", "--no-print-directory", "-s", target,
