@@ -16,7 +16,9 @@
  *   3. loose objects: removed when the new pack holds them; one it does
  *      not hold is unreachable and is removed when older than the grace;
  *   4. older packs: removed when the new pack holds each of their objects,
- *      or when they are older than the grace; never one with a .keep.
+ *      or when they are older than the grace; never one with a .keep;
+ *      and the temporary files of a pack write that was stopped midway,
+ *      older than the grace.
  *
  * Writing the pack and removing what it holds are baseline_git_pack.c's,
  * shared with the lighter pass the record path runs.  A writer racing with gc writes its objects before it moves its
@@ -205,6 +207,19 @@ sweep_packs(struct bgit_pack *g)
 	while (!err && (de = readdir(d))) {
 		size_t n = strlen(de->d_name), stem;
 
+		/* What a pack write stopped midway left (libgit2's, git's):
+		 * old enough, no writer is still at it. */
+		if (!strncmp(de->d_name, "pack_git2_", 10) ||
+		    !strncmp(de->d_name, "tmp_pack_", 9) ||
+		    !strncmp(de->d_name, "tmp_idx_", 8)) {
+			strbuf_setlen(&path, 0);
+			strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
+			if (bgit_old_enough(g, path.buf) &&
+			    unlink(path.buf) < 0 && errno != ENOENT)
+				err = jg_error_errno(JG_EIO, errno, "cannot "
+				    "remove '%s'", path.buf);
+			continue;
+		}
 		if (n < 10 || strncmp(de->d_name, "pack-", 5) ||
 		    strcmp(de->d_name + n - 5, ".pack"))
 			continue;

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -1872,6 +1874,36 @@ gc_keeps_young_unreachable(void **state)
 }
 
 /*
+ * What a pack write stopped midway left in objects/pack goes once older
+ * than the grace; a younger one may be a write in progress, and stays.
+ */
+static void
+gc_removes_old_temporary_pack_files(void **state)
+{
+	char *repo = new_bare_repo("gc-tmp.git");
+	char *old = xasprintf("%s/objects/pack/pack_git2_0123456789abcdef",
+	    repo);
+	char *young = xasprintf("%s/objects/pack/tmp_pack_XyZ", repo);
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+	struct timespec times[2] = { { 0, 0 }, { 0, 0 } };
+
+	record(bs, DEV_A, "r1", NULL);
+	assert_int_equal(file_write_atomic(old, "PACK", 4, 0644), 0);
+	assert_int_equal(file_write_atomic(young, "PACK", 4, 0644), 0);
+	times[0].tv_sec = times[1].tv_sec = time(NULL) - 30 * 24 * 3600;
+	assert_int_equal(utimensat(AT_FDCWD, old, times, 0), 0);
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	assert_false(file_exists(old));
+	assert_true(file_exists(young));
+	assert_history(bs, "main", DEV_A, 0, "r1");
+	baseline_store_free(bs);
+	free(old);
+	free(young);
+	free(repo);
+}
+
+/*
  * A second gc replaces the first one's pack (the new one holds all of
  * it), and keeps a pack marked with .keep; the file count stays bounded.
  */
@@ -2158,6 +2190,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_packs_branches_and_tags),
 	cmocka_unit_test(gc_keeps_young_unreachable),
 	cmocka_unit_test(gc_replaces_older_packs),
+	cmocka_unit_test(gc_removes_old_temporary_pack_files),
 	cmocka_unit_test(gc_of_empty_repository),
 	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
 	cmocka_unit_test(pack_loose_packs_at_the_threshold),
