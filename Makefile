@@ -151,6 +151,10 @@ $(B)/adbprobe: $(B)/obj/tests/e2e/adbprobe.o $(B)/libjankgate.a
 $(B)/bench-baseline: $(B)/obj/tests/bench/bench_baseline.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# A year of nights in the baseline store (tests/bench/bench_store.c).
+$(B)/bench-store: $(B)/obj/tests/bench/bench_store.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 # The report benchmark (tests/bench/bench_report.c): the mail's size.
 $(B)/bench-report: $(B)/obj/tests/bench/bench_report.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)

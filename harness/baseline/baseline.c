@@ -118,14 +118,21 @@ baseline_record_run(char out[BASELINE_OID_HEXSZ + 1],
     const char *data, size_t len, const char *verdict, const char *reason)
 {
 	struct baseline_commit_info info = { 0 };
+	struct baseline_gc_stats st;
+	int rc;
 
 	info.app_version = r->app.version_name ? r->app.version_name :
 	    "unknown";
 	info.run_id = r->run.id;
 	info.verdict = verdict;
 	info.reason = reason;
-	return baseline_store_record(out, bs, branch, r->app.package,
+	rc = baseline_store_record(out, bs, branch, r->app.package,
 	    r->device.key, data, len, &info);
+	/* The run is recorded: a store that cannot be packed is still
+	 * whole, and the caller tells it (baseline_store_pack_error()). */
+	if (!rc)
+		baseline_store_pack_loose(&st, bs, BASELINE_PACK_LOOSE);
+	return rc;
 }
 
 int

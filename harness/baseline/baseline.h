@@ -72,8 +72,12 @@ void baseline_sample_release(struct baseline_sample *s);
  * reported no version is recorded as version "unknown".  `r` must have
  * app.package, device.key and run.id, and be what a strict read
  * (results_parse_strict()) made of `data`: the bytes are committed as
- * they are, so a value out of its limits must have been refused.  The commit id goes to `out`.
- * Returns 0 or baseline_store_record()'s error.
+ * they are, so a value out of its limits must have been refused.  The
+ * commit id goes to `out`.  Once BASELINE_PACK_LOOSE objects are loose
+ * the store's loose objects are packed (baseline_store_pack_loose()); a
+ * failure there leaves the run recorded and 0 returned, and
+ * baseline_store_pack_error() says what it was.  Returns 0 or
+ * baseline_store_record()'s error.
  */
 int baseline_record_run(char out[BASELINE_OID_HEXSZ + 1],
     struct baseline_store *bs, const char *branch, const struct results *r,

@@ -16,11 +16,12 @@
  *   3. loose objects: removed when the new pack holds them; one it does
  *      not hold is unreachable and is removed when older than the grace;
  *   4. older packs: removed when the new pack holds each of their objects,
- *      or when they are older than the grace; never one with a .keep.
+ *      or when they are older than the grace; never one with a .keep;
+ *      and the temporary files of a pack write that was stopped midway,
+ *      older than the grace.
  *
- * The new pack is opened on its own (git_odb_backend_one_pack()) to ask
- * whether it holds an object, so a decision never rests on a list kept in
- * memory.  A writer racing with gc writes its objects before it moves its
+ * Writing the pack and removing what it holds are baseline_git_pack.c's,
+ * shared with the lighter pass the record path runs.  A writer racing with gc writes its objects before it moves its
  * branch: they are younger than the grace, and stay.  Refs are not
  * touched.
  */
@@ -41,19 +42,9 @@
 #include "strbuf.h"
 #include "banned.h"
 
-struct gc {
-	struct baseline_store *bs;
-	struct baseline_gc_stats *st;
-	git_packbuilder *pb;
-	git_revwalk *walk;
-	git_odb *pack;		/* the new pack alone; NULL: none written */
-	struct strbuf objects;	/* "<gitdir>objects" */
-	time_t cutoff;		/* unreachable and not newer: removed */
-};
-
 /* Put `id` (a ref's target) and what it reaches into the pack. */
 static int
-add_root(struct gc *g, const git_oid *id, const char *what)
+add_root(struct bgit_pack *g, const git_oid *id, const char *what)
 {
 	git_object *obj = NULL;
 	git_oid cur = *id;
@@ -103,7 +94,7 @@ add_root(struct gc *g, const git_oid *id, const char *what)
  * hand can be undone.  Entries whose object is gone are skipped.
  */
 static int
-add_reflog(struct gc *g, const char *name)
+add_reflog(struct bgit_pack *g, const char *name)
 {
 	git_reflog *log = NULL;
 	git_odb *odb = NULL;
@@ -132,7 +123,7 @@ out:
 }
 
 static int
-add_refs(struct gc *g)
+add_refs(struct bgit_pack *g)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL, *resolved = NULL;
@@ -169,7 +160,7 @@ add_refs(struct gc *g)
 
 /* A repository with a working tree: what its index stages stays. */
 static int
-add_index(struct gc *g)
+add_index(struct bgit_pack *g)
 {
 	git_index *index = NULL;
 	git_odb *odb = NULL;
@@ -200,188 +191,7 @@ out:
 }
 
 static int
-write_pack(struct gc *g)
-{
-	struct strbuf dir = STRBUF_INIT, idx = STRBUF_INIT;
-	git_odb_backend *be = NULL;
-	int err = 0;
-
-	g->st->packed = git_packbuilder_object_count(g->pb);
-	if (!g->st->packed)
-		return 0;
-	strbuf_addf(&dir, "%s/pack", g->objects.buf);
-	/* Durable before any loose copy goes. */
-	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-	if (git_packbuilder_write(g->pb, dir.buf, 0, NULL, NULL) < 0)
-		err = fail_git(g->bs, JG_EIO, "cannot write a pack into '%s'",
-		    dir.buf);
-	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-	if (err)
-		goto out;
-	snprintf(g->st->pack, sizeof(g->st->pack), "%s",
-	    git_packbuilder_name(g->pb));
-	strbuf_addf(&idx, "%s/pack-%s.idx", dir.buf, g->st->pack);
-	if (git_odb_new(&g->pack) < 0 ||
-	    git_odb_backend_one_pack(&be, idx.buf) < 0)
-		err = fail_git(g->bs, JG_EIO, "cannot open the new pack '%s'",
-		    idx.buf);
-	else if (git_odb_add_backend(g->pack, be, 1) < 0) {
-		be->free(be);
-		err = fail_git(g->bs, JG_EIO, "cannot open the new pack '%s'",
-		    idx.buf);
-	}
-out:
-	strbuf_release(&dir);
-	strbuf_release(&idx);
-	return err;
-}
-
-static int
-in_pack(struct gc *g, const git_oid *id)
-{
-	return g->pack && git_odb_exists(g->pack, id);
-}
-
-static int
-old_enough(struct gc *g, const char *path)
-{
-	struct stat st;
-
-	return !lstat(path, &st) && st.st_mtime <= g->cutoff;
-}
-
-static int
-is_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strchr("0123456789abcdef", s[i]))
-			return 0;
-	return !s[n];
-}
-
-/* The loose objects of objects/<xx>/. */
-static int
-sweep_loose_dir(struct gc *g, const char *xx)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct dirent *de;
-	size_t base;
-	DIR *d;
-	int err = 0;
-
-	strbuf_addf(&path, "%s/%s", g->objects.buf, xx);
-	if (!(d = opendir(path.buf))) {
-		if (errno != ENOENT)
-			err = jg_error_errno(JG_EIO, errno, "cannot read "
-			    "'%s'", path.buf);
-		strbuf_release(&path);
-		return err;
-	}
-	strbuf_addch(&path, '/');
-	base = path.len;
-	while (!err && (de = readdir(d))) {
-		char hex[GIT_OID_HEXSZ + 1];
-		git_oid id;
-		int packed;
-
-		if (!is_hex(de->d_name, GIT_OID_HEXSZ - 2))
-			continue;
-		memcpy(hex, xx, 2);
-		memcpy(hex + 2, de->d_name, GIT_OID_HEXSZ - 2);
-		hex[GIT_OID_HEXSZ] = '\0';
-		if (git_oid_fromstr(&id, hex) < 0)
-			continue;
-		strbuf_setlen(&path, base);
-		strbuf_addstr(&path, de->d_name);
-		packed = in_pack(g, &id);
-		if (!packed && !old_enough(g, path.buf)) {
-			g->st->kept++;
-			continue;
-		}
-		if (unlink(path.buf) < 0 && errno != ENOENT)
-			err = jg_error_errno(JG_EIO, errno, "cannot remove "
-			    "'%s'", path.buf);
-		else if (packed)
-			g->st->loose_packed++;
-		else
-			g->st->pruned++;
-	}
-	closedir(d);
-	strbuf_setlen(&path, base - 1);
-	rmdir(path.buf);	/* when empty, as git prune does */
-	strbuf_release(&path);
-	return err;
-}
-
-static int
-sweep_loose(struct gc *g)
-{
-	int err = 0;
-
-	for (int i = 0; !err && i < 256; i++) {
-		char xx[3];
-
-		snprintf(xx, sizeof(xx), "%02x", i);
-		err = sweep_loose_dir(g, xx);
-	}
-	return err;
-}
-
-static int
-missing_from_pack(const git_oid *id, void *payload)
-{
-	return in_pack(payload, id) ? 0 : 1;
-}
-
-/*
- * Whether the new pack holds every object of the pack whose index is
- * `idx`: 1 yes, 0 no (or it cannot be read: it stays).
- */
-static int
-pack_covered(struct gc *g, const char *idx)
-{
-	git_odb *odb = NULL;
-	git_odb_backend *be = NULL;
-	int covered = 0;
-
-	if (!g->pack || git_odb_new(&odb) < 0)
-		return 0;
-	if (git_odb_backend_one_pack(&be, idx) < 0) {
-		git_error_clear();
-		goto out;
-	}
-	if (git_odb_add_backend(odb, be, 1) < 0) {
-		be->free(be);
-		git_error_clear();
-		goto out;
-	}
-	covered = git_odb_foreach(odb, missing_from_pack, g) == 0;
-	git_error_clear();
-out:
-	git_odb_free(odb);
-	return covered;
-}
-
-/* Remove pack-<stem>.*: the index first, so no reader finds a pack
- * without one, and the pack last. */
-static int
-remove_pack(struct gc *g, struct strbuf *path, size_t stem)
-{
-	static const char *const exts[] = { ".idx", ".rev", ".bitmap",
-	    ".mtimes", ".promisor", ".pack" };
-
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		strbuf_setlen(path, stem);
-		strbuf_addstr(path, exts[i]);
-		if (unlink(path->buf) < 0 && errno != ENOENT)
-			return jg_error_errno(JG_EIO, errno, "cannot remove "
-			    "'%s'", path->buf);
-	}
-	return 0;
-}
-
-static int
-sweep_packs(struct gc *g)
+sweep_packs(struct bgit_pack *g)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
 	struct dirent *de;
@@ -397,6 +207,19 @@ sweep_packs(struct gc *g)
 	while (!err && (de = readdir(d))) {
 		size_t n = strlen(de->d_name), stem;
 
+		/* What a pack write stopped midway left (libgit2's, git's):
+		 * old enough, no writer is still at it. */
+		if (!strncmp(de->d_name, "pack_git2_", 10) ||
+		    !strncmp(de->d_name, "tmp_pack_", 9) ||
+		    !strncmp(de->d_name, "tmp_idx_", 8)) {
+			strbuf_setlen(&path, 0);
+			strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
+			if (bgit_old_enough(g, path.buf) &&
+			    unlink(path.buf) < 0 && errno != ENOENT)
+				err = jg_error_errno(JG_EIO, errno, "cannot "
+				    "remove '%s'", path.buf);
+			continue;
+		}
 		if (n < 10 || strncmp(de->d_name, "pack-", 5) ||
 		    strcmp(de->d_name + n - 5, ".pack"))
 			continue;
@@ -412,13 +235,13 @@ sweep_packs(struct gc *g)
 			continue;
 		strbuf_setlen(&path, stem);
 		strbuf_addstr(&path, ".pack");
-		if (!old_enough(g, path.buf)) {
+		if (!bgit_old_enough(g, path.buf)) {
 			strbuf_setlen(&path, stem);
 			strbuf_addstr(&path, ".idx");
-			if (!pack_covered(g, path.buf))
+			if (!bgit_pack_covered(g, path.buf))
 				continue;
 		}
-		if (!(err = remove_pack(g, &path, stem)))
+		if (!(err = bgit_pack_remove(g, &path, stem)))
 			g->st->packs_removed++;
 	}
 	closedir(d);
@@ -440,7 +263,8 @@ int
 baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
     long grace)
 {
-	struct gc g = { .bs = bs, .st = st, .objects = STRBUF_INIT };
+	struct bgit_pack g = { .bs = bs, .st = st, .objects = STRBUF_INIT,
+	    .prune = 1 };
 	git_odb *odb = NULL;
 	int err;
 
@@ -465,7 +289,8 @@ baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
 		    bs->name);
 		goto out;
 	}
-	if ((err = write_pack(&g)) < 0 || (err = sweep_loose(&g)) < 0 ||
+	if ((err = bgit_pack_write(&g)) < 0 ||
+	    (err = bgit_sweep_loose(&g)) < 0 ||
 	    (err = sweep_packs(&g)) < 0)
 		goto out;
 	/* This process reads on from the pack. */

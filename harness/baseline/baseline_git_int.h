@@ -7,6 +7,10 @@
  *                         or fetch a network one into its cache, and
  *                         the cache's lock
  *   baseline_git_gc.c     packing what the refs reach, and pruning
+ *   baseline_git_retain.c baseline.retain: branches written again
+ *                         without the runs the rule drops
+ *   baseline_git_pack.c   writing a pack and removing what it holds;
+ *                         the record path's packing of loose objects
  *   baseline_git_read.c   histories, logs and trees: reading commits
  *   baseline_git_write.c  a commit, its branch update, push and retry
  *   baseline_git_hooks.c  a local repository with receive hooks: its
@@ -24,10 +28,12 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <time.h>
 
 #include <git2.h>
 
 #include "error.h"
+#include "strbuf.h"
 
 /* Branch updates lost to other local writers before giving up. */
 #define LOCAL_RACES_MAX 100
@@ -55,6 +61,8 @@ struct baseline_store {
 	int attempts;
 	char *hook;		/* a local repository's first receive hook:
 				 * its branches move through `git push` */
+	char *pack_error;	/* why the last baseline_store_pack_loose()
+				 * failed; NULL when it did not */
 };
 
 /* How one attempt to write the commit ended. */
@@ -136,6 +144,52 @@ fail_damaged(const struct baseline_store *bs, const char *fmt, ...)
 
 /* Sleep `ms` milliseconds, through signals. */
 void bgit_sleep_ms(long ms);
+
+/* ---- baseline_git_pack.c ---- */
+
+/* A pack being written, and what removing objects may do. */
+struct bgit_pack {
+	struct baseline_store *bs;
+	struct baseline_gc_stats *st;
+	git_packbuilder *pb;
+	git_revwalk *walk;
+	git_odb *pack;		/* the new pack alone; NULL: none written */
+	struct strbuf objects;	/* "<gitdir>objects" */
+	time_t cutoff;		/* unreachable and not newer: removed */
+	int prune;		/* remove unreachable objects at all */
+	size_t loose;		/* loose objects counted */
+};
+
+/* What is done to each loose object: its id, its file.  0 or JG_E*. */
+typedef int (*bgit_loose_fn)(struct bgit_pack *g, const git_oid *id,
+    const char *path);
+
+/*
+ * Write what g->pb holds into objects/pack, synced to disk, and open it
+ * alone as g->pack (st->packed 0 and no pack when it holds nothing).
+ * 0 or JG_EIO.
+ */
+int bgit_pack_write(struct bgit_pack *g);
+
+/* Call `fn` for each loose object (and, when g->prune, remove emptied
+ * objects/xx directories).  Stops at the first error. */
+int bgit_each_loose(struct bgit_pack *g, bgit_loose_fn fn);
+
+/*
+ * Remove each loose object the new pack holds, and with g->prune each
+ * other one last modified before g->cutoff; count them in g->st.
+ */
+int bgit_sweep_loose(struct bgit_pack *g);
+
+/* Whether the file at `path` was last modified before g->cutoff. */
+int bgit_old_enough(struct bgit_pack *g, const char *path);
+
+/* 1 when the new pack holds every object of the pack whose index is
+ * `idx`, else 0 (also when it cannot be read: it stays). */
+int bgit_pack_covered(struct bgit_pack *g, const char *idx);
+
+/* Remove <path[0..stem]>.idx, .rev, ... and .pack last.  0 or JG_EIO. */
+int bgit_pack_remove(struct bgit_pack *g, struct strbuf *path, size_t stem);
 
 /* ---- baseline_git_hooks.c ---- */
 

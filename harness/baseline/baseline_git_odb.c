@@ -368,12 +368,15 @@ map_file(const char *path, unsigned char **map, size_t *len)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
 		close(fd);
+		errno = EINVAL;
 		return -1;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		errno = EINVAL;
 		return -1;
+	}
 	*map = p;
 	*len = (size_t)st.st_size;
 	return 0;
@@ -410,19 +413,28 @@ pack_check(const char *pack_path)
 	char *idx_path = xasprintf("%.*s.idx", (int)stem, pack_path);
 	const char *why = NULL;
 
-	if (map_file(pack_path, &pack, &pack_len) < 0)
+	/* Gone since the directory was read: a gc or a record's merge
+	 * removed it, once a newer pack held all it held. */
+	if (map_file(pack_path, &pack, &pack_len) < 0 && errno == ENOENT)
+		goto out;
+	if (!pack)
 		why = "it cannot be read";
 	else if (pack_len < 12 + HASH_SHA1_SIZE || memcmp(pack, "PACK", 4))
 		why = "it is not a pack";
 	else if (!trailer_ok(pack, pack_len))
 		why = "it does not match its checksum";
-	else if (map_file(idx_path, &idx, &idx_len) < 0)
+	/* A pack without its index is not read (git and libgit2 list the
+	 * indexes): being written, or being removed (index first). */
+	else if (map_file(idx_path, &idx, &idx_len) < 0 && errno == ENOENT)
+		why = NULL;
+	else if (!idx)
 		why = "its .idx cannot be read";
 	else if (idx_len < 2 * HASH_SHA1_SIZE || !trailer_ok(idx, idx_len))
 		why = "its .idx does not match its checksum";
 	else if (memcmp(idx + idx_len - 2 * HASH_SHA1_SIZE,
 	    pack + pack_len - HASH_SHA1_SIZE, HASH_SHA1_SIZE))
 		why = "its .idx is another pack's";
+out:
 	if (pack)
 		munmap(pack, pack_len);
 	if (idx)

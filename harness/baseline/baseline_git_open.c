@@ -295,6 +295,7 @@ baseline_store_free(struct baseline_store *bs)
 	free(bs->author_name);
 	free(bs->author_email);
 	free(bs->hook);
+	free(bs->pack_error);
 	free(bs);
 	git_libgit2_shutdown();
 }

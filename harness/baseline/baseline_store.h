@@ -52,6 +52,7 @@
 #include <stddef.h>
 
 struct strbuf;
+struct retain_rule;
 
 #define BASELINE_FILE "results.json"
 #define BASELINE_OID_HEXSZ 40
@@ -216,6 +217,72 @@ struct baseline_gc_stats {
  */
 int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
     long grace);
+
+/*
+ * Records between packs: a record writes five loose objects (the file,
+ * three trees, the commit), so the record path packs once 5 * this many
+ * are loose.  50 is one pack a night for a farm of 50 phones, so the
+ * loose files of a store stay under 250 and a pack is written at most
+ * once a night there.
+ */
+#define BASELINE_PACK_EVERY 50
+#define BASELINE_PACK_LOOSE (5 * BASELINE_PACK_EVERY)
+
+/*
+ * Packs of one size class merged into one: a class spans a factor of
+ * this many objects, from BASELINE_PACK_LOOSE up.  Reading slows with the
+ * number of packs (a lookup may search each), so a store keeps fewer
+ * than this many per class, and the classes grow with the logarithm of
+ * its size: under 30 packs after a year of 50 phones instead of 365,
+ * each object written again once per class.
+ */
+#define BASELINE_PACK_MERGE 10
+
+/*
+ * When at least `min_loose` objects of the store's repository are loose,
+ * write them all into one new pack (packbuilder, synced to disk) and
+ * remove the loose copies the pack holds; a loose object another writer
+ * adds meanwhile stays.  Then, while BASELINE_PACK_MERGE packs (without
+ * a .keep) of one size class exist, merge them into one, removing each
+ * only once the synced new pack holds all it held.  Unreachable objects
+ * are packed too: gc drops them.  Fills `st` (packed 0: under the
+ * threshold; packs_removed: the packs merged).  Returns 0 or
+ * JG_EIO, whose message baseline_store_pack_error() also keeps.
+ */
+int baseline_store_pack_loose(struct baseline_gc_stats *st,
+    struct baseline_store *bs, size_t min_loose);
+
+/* Why the last baseline_store_pack_loose() failed, or NULL; borrowed. */
+const char *baseline_store_pack_error(const struct baseline_store *bs);
+
+/* A run baseline_store_retain() dropped from a branch. */
+struct baseline_drop {
+	char commit[BASELINE_OID_HEXSZ + 1];	/* as it was on the branch */
+	char *branch;		/* "main" */
+	char *package;
+	char *device_key;
+	char *run_id;
+	long long time;		/* committer time, seconds since 1970 */
+};
+
+/*
+ * Apply `rule` (retain.h) at time `now` to every branch of a local
+ * repository: per branch and device file, the runs the rule does not keep
+ * are dropped from the first-parent history, which is written again above
+ * the oldest of them (authors, committers and messages as they were) and
+ * the branch moved with a compare-and-swap.  Tagged runs and acceptances
+ * always stay; tags and other refs are not changed.  *out gets what was
+ * dropped, oldest first per branch (free with baseline_drops_free()), also
+ * when an error stops it at a later branch.  Returns 0, JG_EIO (damage, a
+ * write that failed, or a branch that moved meanwhile: that branch is as
+ * it was).
+ */
+int baseline_store_retain(struct baseline_drop **out, size_t *nr,
+    struct baseline_store *bs, const struct retain_rule *rule,
+    long long now);
+
+/* Free `nr` drops and the array.  NULL is a no-op. */
+void baseline_drops_free(struct baseline_drop *d, size_t nr);
 
 /* Free `nr` entries and the array.  NULL is a no-op. */
 void baseline_entries_free(struct baseline_entry *e, size_t nr);

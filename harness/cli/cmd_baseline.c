@@ -11,7 +11,8 @@
  *   show REF              the results file(s) stored at a ref or commit
  *   gc                    pack what the refs reach and prune the rest
  *                         (a local repository only: a network one is
- *                         refused before it is fetched)
+ *                         refused before it is fetched), after thinning
+ *                         branches by baseline.retain when it is set
  *
  * `record` always records: the update policy (baseline.update) is `gate`'s
  * to apply, since only gate knows the verdict it just reached; a person
@@ -50,9 +51,11 @@
 #include "cmd.h"
 #include "config.h"
 #include "diag.h"
+#include "error.h"
 #include "fileio.h"
 #include "jsonw.h"
 #include "results.h"
+#include "retain.h"
 #include "strbuf.h"
 #include "banned.h"
 
@@ -81,7 +84,9 @@ static const char options[] =
 	"                       tag or commit), or the paths when several\n"
 	"  gc                   pack what branches and tags reach; remove\n"
 	"                       the loose copies and unreachable objects\n"
-	"                       older than 2 weeks (local repositories)\n"
+	"                       older than 2 weeks (local repositories);\n"
+	"                       first drop the runs baseline.retain does not\n"
+	"                       keep from branches, one line each\n"
 	"  --verdict VERDICT    pass, regression, improvement,\n"
 	"                       inconclusive, new or unchecked (default)\n"
 	"  --reason TEXT        why the change is intended (required)\n"
@@ -376,6 +381,10 @@ do_record(struct baseline_store *bs, const struct results *r,
 		    accept ? "accepted" : "recorded", path.buf, branch,
 		    baseline_store_name(bs), id, attempts > 1 ?
 		    " (after a concurrent push)" : "");
+	if (baseline_store_pack_error(bs))
+		diag_warn("%s; the run is recorded, and the next record or "
+		    "'jankgate baseline gc' packs again",
+		    baseline_store_pack_error(bs));
 	strbuf_release(&path);
 	return EXIT_PASS;
 }
@@ -531,12 +540,49 @@ do_show(struct baseline_store *bs, const struct baseline_args *a)
 	return EXIT_PASS;
 }
 
+/* Apply baseline.retain; print each run dropped on standard output. */
 static int
-do_gc(struct baseline_store *bs)
+do_retain(struct baseline_store *bs, const char *rule_text)
+{
+	struct retain_rule rule;
+	struct baseline_drop *d = NULL;
+	size_t nr = 0;
+	int rc;
+
+	if (retain_parse(&rule, rule_text) < 0) {
+		diag_error("baseline.retain: %s", jg_error_msg());
+		return EXIT_BAD_INPUT;
+	}
+	rc = baseline_store_retain(&d, &nr, bs, &rule, (long long)time(NULL));
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf date = STRBUF_INIT;
+
+		format_date(&date, d[i].time, 0, 0);
+		printf("dropped %.10s  %s  %-12s  %-24s  %s/%s\n", d[i].commit,
+		    date.buf, d[i].branch, d[i].run_id, d[i].package,
+		    d[i].device_key);
+		strbuf_release(&date);
+	}
+	if (!rc)
+		diag_info("baseline.retain '%s' dropped %zu runs; tagged runs "
+		    "and acceptances stay", rule_text, nr);
+	baseline_drops_free(d, nr);
+	if (rc) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	return EXIT_PASS;
+}
+
+static int
+do_gc(struct baseline_store *bs, const char *retain)
 {
 	struct baseline_gc_stats st;
-	int rc = baseline_store_gc(&st, bs, BASELINE_GC_GRACE);
+	int rc;
 
+	if (retain && (rc = do_retain(bs, retain)))
+		return rc;
+	rc = baseline_store_gc(&st, bs, BASELINE_GC_GRACE);
 	if (rc) {
 		diag_error_current();
 		return exit_status_for_lookup(rc);
@@ -606,7 +652,7 @@ run(void *args, const struct config *cfg)
 	else if (!strcmp(v->name, "log"))
 		status = do_log(bs, ref, a);
 	else if (!strcmp(v->name, "gc"))
-		status = do_gc(bs);
+		status = do_gc(bs, cfg->baseline.retain);
 	else
 		status = do_show(bs, a);
 out:

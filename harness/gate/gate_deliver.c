@@ -229,6 +229,9 @@ gate_record(struct gate_ctx *g)
 		gate_note(g, "baseline: %s recorded on '%s' as %.10s%s", k->key,
 		    branch, k->commit, attempts > 1 ? " (retried after a "
 		    "refused push)" : "");
+		if (baseline_store_pack_error(g->bs))
+			gate_note(g, "baseline: %s; the run is recorded",
+			    baseline_store_pack_error(g->bs));
 	}
 }
 

@@ -22,6 +22,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "metrics.h"
+#include "retain.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -106,6 +107,8 @@ cross_check(struct config_ctx *c, const int *seen, int need_required)
 {
 	struct config *cfg = c->cfg;
 	const struct config_schema *sch = c->schema;
+	struct retain_rule rule;
+	struct strbuf why = STRBUF_INIT;
 
 	for (size_t i = 0; i < sch->nr; i++)
 		if (need_required && sch->keys[i].required && !seen[i])
@@ -141,6 +144,10 @@ cross_check(struct config_ctx *c, const int *seen, int need_required)
 		config_problem(c, "devices.install",
 		    "\"%s\" needs an apk to install",
 		    config_install_name(cfg->devices.install));
+	if (cfg->baseline.retain &&
+	    retain_check(&rule, cfg->baseline.retain, &why) < 0)
+		config_problem(c, "baseline.retain", "%s", why.buf);
+	strbuf_release(&why);
 	if (cfg->app && strpbrk(cfg->app, " \t'\"$;&|`\\/"))
 		config_problem(c, "app", "expected a package name like "
 		    "\"com.example.shop\", got \"%s\"", cfg->app);

@@ -79,6 +79,7 @@ struct config_baseline {
 	int push_retries;
 	char *author_name;
 	char *author_email;
+	char *retain;		/* retain.h's rule; NULL: keep every run */
 };
 
 /* session.*: the priors of the session model (docs/method.md, step 4). */

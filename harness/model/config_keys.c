@@ -113,6 +113,13 @@ static const struct key config_keys[] = {
 	  "K: the baseline window's runs, from the newest acceptance on" },
 	{ "baseline.update", K_ENUM, O(baseline.update), 0, 0, update_names,
 	  "\"on-pass\"", 0, "when `gate` records the run as the new baseline" },
+	{ "baseline.retain", K_STRING, O(baseline.retain), NONE, NULL, 0,
+	  "which runs `baseline gc` keeps on branches: an age under which "
+	  "every run stays, then tiers keeping the newest run per day, week "
+	  "or month of each device key, each to an age of its own: "
+	  "\"90d,weekly\" keeps every run for 90 days, then one a week; "
+	  "\"30d,daily:90d,monthly:2y\" drops all older than two years "
+	  "(ages in d, w or y; see baseline gc); unset: every run stays" },
 	{ "baseline.previous_apk", K_PATH, O(baseline.previous_apk), NONE,
 	  NULL, 0, "the build the baseline measured, {version_name} and "
 	  "{version_code} replaced by the newest baseline run's; set: `gate` "

@@ -15,6 +15,11 @@ command than the CLI.
 baseline: open the git store and read the last 5 runs of each of 10 devices
 from a repository of 1,000 runs; target < 100 ms.
 
+store: a year of nights, 50 keys x 365 nights of 5-iteration runs recorded
+through the record path (bench_store.c): record, compare --against and log
+at 1,000 runs and after (target: at most 1.2x), size and file count before
+and after gc (target: at most 1,000 files).
+
 compare: false-alarm rate and power on synthetic nights (bench_compare.c).
 
 report: the size of email.html for 20 scenarios x 5 scenes x 3 devices with
@@ -213,6 +218,34 @@ def bench_baseline(build):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_store(build):
+    """A year of nights in the baseline store: 50 keys x 365 nights of
+    5-iteration runs through the record path (tests/bench/bench_store.c);
+    record, compare --against and log at 1,000 runs and after, size and
+    files before and after gc.  Some 20 minutes on two cores
+    (JG_BENCH_STORE_NIGHTS=24 for a rough look in one)."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.path.join(os.path.basename(build), "bench-store")
+    cmd = ["make", "--no-print-directory", "-s", target,
+           os.path.join(os.path.basename(build), "jankgate")]
+    if os.path.basename(build) == "build-san":
+        cmd.insert(1, "SANITIZE=1")
+    if subprocess.run(cmd, cwd=src).returncode:
+        raise SystemExit("bench: cannot build " + target)
+    nights = os.environ.get("JG_BENCH_STORE_NIGHTS", "365")
+    tmp = tempfile.mkdtemp(prefix="jg-bench-store-")
+    try:
+        sys.stdout.flush()
+        r = subprocess.run([os.path.join(build, "bench-store"), "--nights",
+                            nights, os.path.join(build, "jankgate"),
+                            os.path.join(src, "tests", "unit", "data",
+                                         "results", "full.json"), tmp])
+        if r.returncode:
+            raise SystemExit("bench: bench-store failed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def bench_report(build):
     """The mail and the report of the largest night (20 scenarios x 5 scenes
     x 3 devices, everything regressed and explained; tests/bench/
@@ -253,6 +286,7 @@ def main():
         sys.stdout.flush()
         bench_run.bench_run(build, Rig)
     bench_baseline(build)
+    bench_store(build)
     bench_report(build)
     bench_compare(build)
     return 0

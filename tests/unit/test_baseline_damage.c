@@ -559,6 +559,35 @@ damaged_pack_is_damage(void **state)
 }
 
 /*
+ * A pack without its index is one being written or removed (the index
+ * goes first), as a record's merge or a gc does next door: git and
+ * libgit2 do not read it, and it is no damage.
+ */
+static void
+pack_without_index_is_not_damage(void **state)
+{
+	char *file, *repo = packed_repo(&file, ".pack");
+	char *copy = xasprintf("%s/objects/pack/pack-%040d.pack", repo, 0);
+	struct strbuf data = STRBUF_INIT;
+	struct outcome o;
+
+	assert_int_equal(file_read(&data, file), 0);
+	/* a pack whose .idx is not there (yet) */
+	assert_int_equal(file_write_atomic(copy, data.buf, data.len, 0644), 0);
+	o = try_op(repo, OP_HISTORY, "main");
+	if (o.rc)
+		fail_msg("history: %s", o.msg);
+	assert_int_equal(o.nr, 3);
+	o = try_op(repo, OP_RECORD, "main");
+	if (o.rc)
+		fail_msg("record: %s", o.msg);
+	strbuf_release(&data);
+	free(copy);
+	free(file);
+	free(repo);
+}
+
+/*
  * A stored file of a newer schema is not replaced by an older run: the
  * record fails naming the file and both schemas, and nothing is committed.
  */
@@ -594,6 +623,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(garbage_ref_is_damage_not_empty),
 	cmocka_unit_test(garbage_packed_ref_is_damage),
 	cmocka_unit_test(only_garbage_ref_is_not_empty),
+	cmocka_unit_test(pack_without_index_is_not_damage),
 	cmocka_unit_test(deleted_tip_names_missing_object),
 	cmocka_unit_test(damaged_pack_is_damage),
 	cmocka_unit_test(newer_schema_is_not_replaced),

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -1872,6 +1874,36 @@ gc_keeps_young_unreachable(void **state)
 }
 
 /*
+ * What a pack write stopped midway left in objects/pack goes once older
+ * than the grace; a younger one may be a write in progress, and stays.
+ */
+static void
+gc_removes_old_temporary_pack_files(void **state)
+{
+	char *repo = new_bare_repo("gc-tmp.git");
+	char *old = xasprintf("%s/objects/pack/pack_git2_0123456789abcdef",
+	    repo);
+	char *young = xasprintf("%s/objects/pack/tmp_pack_XyZ", repo);
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+	struct timespec times[2] = { { 0, 0 }, { 0, 0 } };
+
+	record(bs, DEV_A, "r1", NULL);
+	assert_int_equal(file_write_atomic(old, "PACK", 4, 0644), 0);
+	assert_int_equal(file_write_atomic(young, "PACK", 4, 0644), 0);
+	times[0].tv_sec = times[1].tv_sec = time(NULL) - 30 * 24 * 3600;
+	assert_int_equal(utimensat(AT_FDCWD, old, times, 0), 0);
+	assert_int_equal(baseline_store_gc(&st, bs, BASELINE_GC_GRACE), 0);
+	assert_false(file_exists(old));
+	assert_true(file_exists(young));
+	assert_history(bs, "main", DEV_A, 0, "r1");
+	baseline_store_free(bs);
+	free(old);
+	free(young);
+	free(repo);
+}
+
+/*
  * A second gc replaces the first one's pack (the new one holds all of
  * it), and keeps a pack marked with .keep; the file count stays bounded.
  */
@@ -2013,6 +2045,112 @@ group_teardown(void **state)
 	return 0;
 }
 
+/*
+ * The record path's pack: under the threshold nothing moves; at it every
+ * loose object goes into one pack and no loose copy stays; the runs read
+ * as before and git fsck is clean.
+ */
+static void
+pack_loose_packs_at_the_threshold(void **state)
+{
+	char *repo = new_bare_repo("pack.git"), *fsck;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	record(bs, DEV_A, "r1", NULL);
+	record(bs, DEV_A, "r2", NULL);
+	record(bs, DEV_B, "r3", NULL);
+	assert_int_equal(count_objects(repo, "count"), 15);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 16), 0);
+	assert_int_equal(st.packed, 0);
+	assert_int_equal(count_objects(repo, "count"), 15);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 15), 0);
+	assert_int_equal(st.packed, 15);
+	assert_int_equal(st.loose_packed, 15);
+	assert_null(baseline_store_pack_error(bs));
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_int_equal(count_objects(repo, "in-pack"), 15);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	record(bs, DEV_A, "r4", NULL);
+	assert_history(bs, "main", DEV_A, 0, "r4 r2 r1");
+	fsck = git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL);
+	free(fsck);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * Packs stay few: the tenth small pack merges the ten into one, which
+ * holds every object, and every run reads; git fsck is clean.
+ */
+static void
+pack_loose_merges_ten_small_packs(void **state)
+{
+	char *repo = new_bare_repo("pack-merge.git"), *fsck;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	for (int i = 1; i <= BASELINE_PACK_MERGE; i++) {
+		char run[16];
+
+		snprintf(run, sizeof(run), "r%d", i);
+		record(bs, DEV_A, run, NULL);
+		assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
+		assert_int_equal(st.packed, 5);
+		if (i < BASELINE_PACK_MERGE) {
+			assert_int_equal(packs_in(repo), i);
+			assert_int_equal(st.packs_removed, 0);
+		}
+	}
+	assert_int_equal(st.packs_removed, BASELINE_PACK_MERGE);
+	assert_int_equal(packs_in(repo), 1);
+	assert_int_equal(count_objects(repo, "in-pack"),
+	    5 * BASELINE_PACK_MERGE);
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_history(bs, "main", DEV_A, 3, "r10 r9 r8");
+	record(bs, DEV_A, "r11", NULL);
+	assert_history(bs, "main", DEV_A, 0,
+	    "r11 r10 r9 r8 r7 r6 r5 r4 r3 r2 r1");
+	fsck = git(repo, "fsck", "--full", "--strict", "--no-dangling", NULL);
+	free(fsck);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * A pack that cannot be written is JG_EIO, kept for
+ * baseline_store_pack_error(), and every loose object stays: the runs
+ * read as before, and the next pack goes through.
+ */
+static void
+pack_loose_failure_keeps_every_object(void **state)
+{
+	char *repo = new_bare_repo("pack-fail.git"), *dir;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+
+	record(bs, DEV_A, "r1", NULL);
+	record(bs, DEV_A, "r2", NULL);
+	/* objects/pack a file: no pack can be written there */
+	dir = xasprintf("%s/objects/pack", repo);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(file_write_atomic(dir, "x", 1, 0644), 0);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), JG_EIO);
+	assert_non_null(baseline_store_pack_error(bs));
+	assert_non_null(strstr(baseline_store_pack_error(bs), "pack"));
+	assert_int_equal(count_objects(repo, "count"), 10);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	assert_int_equal(unlink(dir), 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
+	assert_null(baseline_store_pack_error(bs));
+	assert_int_equal(count_objects(repo, "count"), 0);
+	assert_history(bs, "main", DEV_A, 0, "r2 r1");
+	baseline_store_free(bs);
+	free(dir);
+	free(repo);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(path_accepts_only_safe_components),
 	cmocka_unit_test(message_round_trips),
@@ -2052,8 +2190,12 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_packs_branches_and_tags),
 	cmocka_unit_test(gc_keeps_young_unreachable),
 	cmocka_unit_test(gc_replaces_older_packs),
+	cmocka_unit_test(gc_removes_old_temporary_pack_files),
 	cmocka_unit_test(gc_of_empty_repository),
 	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
+	cmocka_unit_test(pack_loose_packs_at_the_threshold),
+	cmocka_unit_test(pack_loose_merges_ten_small_packs),
+	cmocka_unit_test(pack_loose_failure_keeps_every_object),
 	cmocka_unit_test(network_urls_are_told_apart),
 };
 

@@ -144,6 +144,9 @@ static const struct bad_case bad_cases[] = {
 	    "got \"com.x; rm -rf /\"" } },
 	{ "{\n  \"app\": \"x\",\n  \"iterations\": ,\n}",
 	  { "f.json:3:17: invalid JSON" } },
+	{ "{" MINIMAL ", \"baseline\": {\"retain\": \"90d,weekly,monthly\"}}",
+	  { "f.json: baseline.retain: in '90d,weekly,monthly', a tier follows "
+	    "one without an age; only the last may omit it" } },
 	{ "[1, 2]",
 	  { "f.json: expected a JSON object at the top level, got a list" } },
 	{ "{" MINIMAL ", \"suspect_fdr\": 0.6}",
