@@ -8,6 +8,7 @@
  * its own full report under step-N/), the chain of steps, and the
  * builds that could not be tested.  Every value is HTML-escaped.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,18 @@
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/*
+ * How much of an id to show: a full git commit id as git shows it
+ * abbreviated (12 digits), any other name whole.
+ */
+static int
+idw(const char *id)
+{
+	size_t n = strspn(id, "0123456789abcdef");
+
+	return n == 40 && !id[40] ? 12 : (int)strlen(id);
+}
 
 /* The step that found `culprit` bad, or NULL. */
 static const struct bisect_step *
@@ -41,24 +54,27 @@ verdict_line(struct strbuf *out, const struct bisect_state *st,
 
 	switch (result) {
 	case BISECT_NEXT_CULPRIT:
-		strbuf_addf(out, "culprit: %s is the first bad build, after "
-		    "%s", c->id, g->id);
+		strbuf_addf(out, "culprit: %.*s is the first bad build, "
+		    "after %.*s", idw(c->id), c->id, idw(g->id), g->id);
 		break;
 	case BISECT_NEXT_NONE:
-		strbuf_addf(out, "no culprit: the bad build %s is not worse "
-		    "than the good build %s on these phones", last->id,
+		strbuf_addf(out, "no culprit: the bad build %.*s is not "
+		    "worse than the good build %.*s on these phones",
+		    idw(last->id), last->id, idw(st->commits[0].id),
 		    st->commits[0].id);
 		break;
 	case BISECT_NEXT_UNDECIDED:
 		if (last->mark == BISECT_SKIP)
 			strbuf_addf(out, "undecided: the A/B of the bad build "
-			    "%s against the good build %s could not decide",
-			    last->id, st->commits[0].id);
+			    "%.*s against the good build %.*s could not "
+			    "decide", idw(last->id), last->id,
+			    idw(st->commits[0].id), st->commits[0].id);
 		else
 			strbuf_addf(out, "undecided: the first bad build is "
-			    "one of %zu between %s and %s, the others "
-			    "untestable", cand - good, st->commits[good + 1].id,
-			    c->id);
+			    "one of the %zu from %.*s to %.*s, the others "
+			    "untestable", cand - good,
+			    idw(st->commits[good + 1].id),
+			    st->commits[good + 1].id, idw(c->id), c->id);
 		break;
 	default:
 		strbuf_addf(out, "stopped after %zu step%s: jankgate bisect "
@@ -87,9 +103,10 @@ report_bisect_summary(struct strbuf *out, const struct bisect_state *st,
 		if (c->author)
 			strbuf_addf(out, "author    %s\n", c->author);
 		if (s)
-			strbuf_addf(out, "evidence  step %zu, %s against %s:\n",
-			    (size_t)(s - st->steps) + 1,
-			    st->commits[s->good].id, c->id);
+			strbuf_addf(out, "evidence  step %zu, %.*s against "
+			    "%.*s:\n", (size_t)(s - st->steps) + 1,
+			    idw(st->commits[s->good].id),
+			    st->commits[s->good].id, idw(c->id), c->id);
 		for (size_t i = 0; s && i < s->evidence.nr; i++)
 			strbuf_addf(out, "    %s\n", s->evidence.items[i]);
 	}
@@ -101,17 +118,19 @@ report_bisect_summary(struct strbuf *out, const struct bisect_state *st,
 	for (size_t i = 0; i < st->nr_steps; i++) {
 		const struct bisect_step *t = &st->steps[i];
 
-		strbuf_addf(out, "step %-4zu %s (good) against %s: %s, %d "
-		    "round%s\n", i + 1, st->commits[t->good].id,
-		    st->commits[t->candidate].id,
+		const char *a = st->commits[t->good].id;
+		const char *b = st->commits[t->candidate].id;
+
+		strbuf_addf(out, "step %-4zu %.*s (good) against %.*s: %s, %d "
+		    "round%s\n", i + 1, idw(a), a, idw(b), b,
 		    bisect_mark_name(t->outcome), t->rounds, t->rounds == 1 ?
 		    "" : "s");
 	}
 	for (size_t i = 0; i < st->nr; i++)
 		if (st->commits[i].mark == BISECT_SKIP)
-			strbuf_addf(out, "untestable %s: %s\n",
-			    st->commits[i].id, st->commits[i].why ?
-			    st->commits[i].why : "");
+			strbuf_addf(out, "untestable %.*s: %s\n",
+			    idw(st->commits[i].id), st->commits[i].id,
+			    st->commits[i].why ? st->commits[i].why : "");
 }
 
 static void

@@ -32,12 +32,12 @@
 
 static const char *const usage[] = {
 	"jankgate bisect (--manifest FILE | --builds DIR) [--good ID] "
-	"[--bad ID] [--from COMPARISON | --scene SCENARIO/SCENE... "
-	"[--metric NAME]...] [-s SERIAL]... [--connect HOST:PORT]... "
+	"[--bad ID] [--from COMPARISON] [--scene SCENARIO/SCENE]... "
+	"[--metric NAME]... [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--block N] [--rounds N] [-o DIR]",
 	"jankgate bisect --repo PATH (--range GOOD..BAD | --good REF --bad "
-	"REF) --build CMD [--from COMPARISON | --scene SCENARIO/SCENE... "
-	"[--metric NAME]...] [-s SERIAL]... [--connect HOST:PORT]... "
+	"REF) --build CMD [--from COMPARISON] [--scene SCENARIO/SCENE]... "
+	"[--metric NAME]... [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--block N] [--rounds N] [-o DIR]",
 	"jankgate bisect --resume [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--block N] [--rounds N] [-o DIR]",
@@ -59,7 +59,7 @@ static const char options[] =
 	"  --from FILE         bisect what FILE (a failed night's\n"
 	"                      comparison.json) found: its regressed scenes,\n"
 	"                      metrics and blocks\n"
-	"  --scene SCN/SCENE   bisect this scene (repeatable) ...\n"
+	"  --scene SCN/SCENE   bisect this scene too (repeatable) ...\n"
 	"  --metric NAME       ... on this metric (repeatable; default: any\n"
 	"                      metric or block of the scene)\n"
 	"  -s SERIAL           a device to use (repeatable)\n"
@@ -181,9 +181,6 @@ parse_args(struct bisect_args *a, int argc, char **argv)
 	if (a->range && (a->good || a->bad))
 		return cmd_usage_error(self, "--range GOOD..BAD or --good and "
 		    "--bad, not both");
-	if (a->from && (a->scenes.nr || a->metrics.nr))
-		return cmd_usage_error(self, "--from FILE names the targets; "
-		    "--scene and --metric name them instead");
 	if (a->metrics.nr && !a->scenes.nr)
 		return cmd_usage_error(self, "--metric needs --scene "
 		    "SCENARIO/SCENE");

@@ -166,8 +166,11 @@ target_scenarios(struct strlist *out, const struct strlist *targets)
 static char *
 label(const struct bisect_commit *c)
 {
-	return c->subject ? xasprintf("%.12s (%s)", c->id, c->subject) :
-	    xstrdup(c->id);
+	size_t n = strspn(c->id, "0123456789abcdef");
+
+	return xasprintf("%.*s%s%s%s", n == 40 ? 12 : (int)strlen(c->id), c->id,
+	    c->subject ? " (" : "", c->subject ? c->subject : "",
+	    c->subject ? ")" : "");
 }
 
 /*
@@ -330,7 +333,9 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 			return;
 		if (bisect_build(st, cand)) {
 			c->mark = BISECT_SKIP;
-			note(o, "bisect: %s is untestable: %s", c->id, c->why);
+			b = label(c);
+			note(o, "bisect: %s is untestable: %s", b, c->why);
+			free(b);
 			if (save(st, path, o, out))
 				return;
 			continue;
@@ -360,9 +365,11 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 			c->why = xasprintf("step %zu could not decide after %d "
 			    "round%s", st->nr_steps, s->rounds, s->rounds == 1 ?
 			    "" : "s");
+		b = label(c);
 		note(o, "bisect: step %zu: %s is %s (%d round%s)",
-		    st->nr_steps, c->id, bisect_mark_name(s->outcome),
+		    st->nr_steps, b, bisect_mark_name(s->outcome),
 		    s->rounds, s->rounds == 1 ? "" : "s");
+		free(b);
 		if (save(st, path, o, out))
 			return;
 	}

@@ -78,8 +78,9 @@ int bisect_execute(struct bisect_state *st, const struct bisect_opts *o,
  * the candidate on `targets` (bisect_state.h): BISECT_BAD when a
  * targeted entry or block is a regression, BISECT_GOOD when every
  * targeted one is settled and none regressed, else BISECT_UNTESTED (not
- * decided yet).  One line per targeted regression, or per undecided
- * entry, goes to `evidence` when not NULL.
+ * decided yet).  One line per targeted regression (and then per new or
+ * worse block of a targeted scene that did not regress), or per
+ * undecided entry, goes to `evidence` when not NULL.
  */
 enum bisect_mark bisect_judge(const struct comparison *const *cmps,
     size_t nr, const struct strlist *targets, struct strlist *evidence);

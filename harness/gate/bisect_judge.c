@@ -62,13 +62,13 @@ entry_line(struct strlist *out, const struct cmp_entry *e)
 static void
 block_line(struct strlist *out, const struct cmp_block *b)
 {
-	strlist_addf(out, "%s %s/%s block %s (%s): in %.0f of %.0f "
+	strlist_addf(out, "%s %s/%s block %s (%s), %s: in %.0f of %.0f "
 	    "iterations, before in %.0f of %.0f; %.0f ms median: %s",
 	    b->device ? b->device : "?", b->scenario, b->scene ? b->scene :
 	    "-", b->signature ? b->signature : "?", b->stack.nr ?
-	    b->stack.items[0] : "no stack", b->cur.carriers,
-	    b->cur.iterations, b->base.carriers, b->base.iterations,
-	    b->cur.wall_ms, cmp_verdict_name(b->verdict));
+	    b->stack.items[0] : "no stack", cmp_block_status_name(b->status),
+	    b->cur.carriers, b->cur.iterations, b->base.carriers,
+	    b->base.iterations, b->cur.wall_ms, cmp_verdict_name(b->verdict));
 }
 
 enum bisect_mark
@@ -76,6 +76,7 @@ bisect_judge(const struct comparison *const *cmps, size_t nr,
     const struct strlist *targets, struct strlist *evidence)
 {
 	struct strlist bad = STRLIST_INIT, open = STRLIST_INIT;
+	struct strlist changed = STRLIST_INIT;
 	size_t seen = 0;
 	enum bisect_mark m;
 
@@ -105,6 +106,9 @@ bisect_judge(const struct comparison *const *cmps, size_t nr,
 				block_line(&bad, b);
 			else if (b->verdict == CMP_INCONCLUSIVE)
 				block_line(&open, b);
+			else if (b->status == CMP_BLOCK_NEW ||
+			    b->status == CMP_BLOCK_WORSE)
+				block_line(&changed, b);
 		}
 	}
 	m = bad.nr ? BISECT_BAD : open.nr || !seen ? BISECT_UNTESTED :
@@ -115,6 +119,10 @@ bisect_judge(const struct comparison *const *cmps, size_t nr,
 		strlist_add(evidence, bad.items[i]);
 	for (size_t i = 0; evidence && !bad.nr && i < open.nr; i++)
 		strlist_add(evidence, open.items[i]);
+	/* What else changed in a bad build's scenes, as evidence only. */
+	for (size_t i = 0; evidence && bad.nr && i < changed.nr; i++)
+		strlist_add(evidence, changed.items[i]);
+	strlist_release(&changed);
 	strlist_release(&bad);
 	strlist_release(&open);
 	return m;
