@@ -12,14 +12,16 @@
  * app-10.apk), each named by its file name less ".apk".  A repository's
  * list is its first-parent GOOD..BAD (commit_range.h), built on demand
  * by the --build command: run by /bin/sh in the repository, {commit}
- * passed as its first argument (never pasted into the shell's text), its
- * stdout's last line the APK.  A build that fails is tried once more,
+ * replaced by the commit id (hex digits: nothing the shell would read as
+ * code) and the id also its first argument, $1; its stdout's last line
+ * the APK.  A build that fails is tried once more,
  * then left to the caller to mark untestable, as `git bisect skip` does.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,15 +189,23 @@ bisect_list_repo(struct bisect_state *st, const char *repo,
 	return 0;
 }
 
-/* The command's text with each {commit} made "$1". */
+/*
+ * The command's text with each {commit} made the id, which works inside
+ * the user's quotes too; an id with anything but letters, digits, '.',
+ * '_' and '-' (never a git commit id) is made "$1" instead, so no id
+ * is ever read by the shell as code.
+ */
 static char *
-script_of(const char *tmpl)
+script_of(const char *tmpl, const char *id)
 {
 	struct strbuf sb = STRBUF_INIT;
+	bool plain = *id && strspn(id, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(id) &&
+	    *id != '-';
 
 	for (const char *p = tmpl; *p;)
 		if (!strncmp(p, "{commit}", 8)) {
-			strbuf_addstr(&sb, "\"$1\"");
+			strbuf_addstr(&sb, plain ? id : "\"$1\"");
 			p += 8;
 		} else
 			strbuf_addch(&sb, *p++);
@@ -207,7 +217,7 @@ static int
 build_once(const struct bisect_state *st, const char *id, char **apk,
     struct strbuf *why)
 {
-	char *script = script_of(st->build_cmd), cwd[PATH_MAX];
+	char *script = script_of(st->build_cmd, id), cwd[PATH_MAX];
 	const char *argv[] = { "/bin/sh", "-c", script, "jankgate-build", id,
 		NULL };
 	const char *dir = st->repo ? st->repo : ".";

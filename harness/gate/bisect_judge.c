@@ -86,9 +86,13 @@ bisect_judge(const struct comparison *const *cmps, size_t nr,
 		for (size_t i = 0; c && i < c->nr_entries; i++) {
 			const struct cmp_entry *e = &c->entries[i];
 
+			/* A block target's scene was measured: seen. */
 			if (!targeted(targets, e->scenario, e->scene,
-			    e->metric))
+			    e->metric)) {
+				seen += targeted(targets, e->scenario,
+				    e->scene, "block");
 				continue;
+			}
 			seen++;
 			if (e->verdict == CMP_REGRESSION)
 				entry_line(&bad, e);
