@@ -302,8 +302,8 @@ run(void *args, const struct config *cfg)
 		printf("report    %s\n", out.report);
 	printf("verdict   %s (exit %d)\n", out.result == BISECT_NEXT_CULPRIT ?
 	    "culprit found" : out.result == BISECT_NEXT_NONE ? "no culprit" :
-	    out.result == BISECT_NEXT_UNDECIDED ? "undecided" :
-	    exit_status_name(status), status);
+	    out.result == BISECT_NEXT_UNDECIDED ? "undecided" : "stopped",
+	    status);
 	strbuf_release(&sb);
 	bisect_outcome_release(&out);
 	bisect_state_free(st);
