@@ -299,10 +299,17 @@ static int
 endpoint(struct bisect_state *st, size_t i, const char *which,
     const struct bisect_opts *o, struct bisect_outcome *out)
 {
-	if (!bisect_build(st, i))
+	int rc = bisect_build(st, i);
+
+	if (!rc)
 		return 0;
-	fail(out, o, st->build_cmd ? EXIT_INFRA : EXIT_BAD_INPUT, "the %s "
-	    "build %s: %s", which, st->commits[i].id, st->commits[i].why);
+	if (rc == JG_EINTR)
+		fail(out, o, EXIT_INFRA, "interrupted while building the %s "
+		    "build; --resume continues", which);
+	else
+		fail(out, o, st->build_cmd ? EXIT_INFRA : EXIT_BAD_INPUT,
+		    "the %s build %s: %s", which, st->commits[i].id,
+		    st->commits[i].why);
 	return -1;
 }
 
@@ -331,7 +338,13 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 		if (cand == st->nr - 1 ? endpoint(st, cand, "bad", o, out) :
 		    0)
 			return;
-		if (bisect_build(st, cand)) {
+		if ((rc = bisect_build(st, cand)) == JG_EINTR) {
+			out->interrupted = true;
+			fail(out, o, EXIT_INFRA, "interrupted while building "
+			    "%s; --resume continues", c->id);
+			return;
+		}
+		if (rc) {
 			c->mark = BISECT_SKIP;
 			b = label(c);
 			note(o, "bisect: %s is untestable: %s", b, c->why);
@@ -344,7 +357,7 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 		s->dir = xasprintf("%s/step-%zu", out_dir, st->nr_steps);
 		a = label(&st->commits[good]);
 		b = label(c);
-		note(o, "bisect: step %zu: %s (good) against %s", st->nr_steps,
+		note(o, "bisect: step %zu: good %s against %s", st->nr_steps,
 		    a, b);
 		free(a);
 		free(b);

@@ -122,7 +122,9 @@ int bisect_list_repo(struct bisect_state *st, const char *repo,
  * st->build_cmd, the command is run in st->repo (or the current
  * directory) with {commit} replaced by the id, its stdout's last line the
  * APK (relative to the directory it ran in), retried once when it fails.
- * Returns 0, or -1 with the reason in the build's `why` (not marked).
+ * Returns 0; 1 with the reason in the build's `why` (not marked); or
+ * JG_EINTR when a cancel (cancel.h) stopped the command, which says
+ * nothing of the build.
  */
 int bisect_build(struct bisect_state *st, size_t i);
 

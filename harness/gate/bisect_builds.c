@@ -230,11 +230,14 @@ build_once(const struct bisect_state *st, const char *id, char **apk,
 	po.dir = st->repo;
 	proc_result_init(&res);
 	strbuf_release(why);
-	if (proc_run(&res, argv, &po)) {
+	if ((rc = proc_run(&res, argv, &po))) {
 		strbuf_addstr(why, jg_error_msg());
 		jg_error_clear();
+		/* Stopped by a cancel: the build is not at fault. */
+		rc = rc == JG_EINTR ? JG_EINTR : -1;
 		goto out;
 	}
+	rc = -1;
 	if (res.exit_code) {
 		strbuf_addf(why, "the build command %s %d", res.signal ?
 		    "was killed by signal" : "exited with", res.signal ?
@@ -294,17 +297,19 @@ bisect_build(struct bisect_state *st, size_t i)
 		free(c->why);
 		c->why = c->apk ? xasprintf("no readable APK at %s", c->apk) :
 		    xstrdup("no APK listed");
-		return -1;
+		return 1;
 	}
 	/* A failed build is tried once more: builds fail for flakes too. */
 	for (int attempt = 0; attempt < 2 && !apk; attempt++)
-		if (build_once(st, c->id, &apk, &why))
-			apk = NULL;
+		if (build_once(st, c->id, &apk, &why) == JG_EINTR) {
+			strbuf_release(&why);
+			return JG_EINTR;
+		}
 	if (!apk) {
 		free(c->why);
 		c->why = xasprintf("%s (twice)", why.buf);
 		strbuf_release(&why);
-		return -1;
+		return 1;
 	}
 	free(c->apk);
 	c->apk = apk;

@@ -5,6 +5,7 @@
  * of commits (commit_range.c).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "bisect.h"
 #include "bisect_state.h"
+#include "cancel.h"
 #include "commit_range.h"
 #include "comparison.h"
 #include "error.h"
@@ -319,11 +321,40 @@ build_command_failure_is_retried_once(void **state)
 	st->repo = xstrdup(unit_tmpdir());
 	st->build_cmd = xstrdup("echo x >> attempts; echo 'no {commit}' >&2; "
 	    "exit 3");
-	assert_int_equal(bisect_build(st, 1), -1);
+	assert_int_equal(bisect_build(st, 1), 1);
 	assert_int_equal(file_read(&sb, count), 0);
 	assert_string_equal(sb.buf, "x\nx\n");
 	assert_string_equal(st->commits[1].why, "the build command exited "
 	    "with 3: no b1 (twice)");
+	assert_null(st->commits[1].apk);
+	strbuf_release(&sb);
+	bisect_state_free(st);
+	free(count);
+}
+
+/*
+ * A build stopped by a cancel (SIGINT) says nothing of the commit: it is
+ * not retried, and no reason is kept that would make it untestable.
+ */
+static void
+build_command_cancelled_blames_no_commit(void **state)
+{
+	struct bisect_state *st = state_of(2);
+	char *count = xasprintf("%s/attempts", unit_tmpdir());
+	struct strbuf sb = STRBUF_INIT;
+	pthread_t t;
+
+	(void)state;
+	unlink(count);
+	st->repo = xstrdup(unit_tmpdir());
+	st->build_cmd = xstrdup("echo x >> attempts; sleep 30");
+	pthread_create(&t, NULL, unit_cancel_soon, NULL);
+	assert_int_equal(bisect_build(st, 1), JG_EINTR);
+	pthread_join(t, NULL);
+	cancel_reset();
+	assert_int_equal(file_read(&sb, count), 0);
+	assert_string_equal(sb.buf, "x\n");
+	assert_null(st->commits[1].why);
 	assert_null(st->commits[1].apk);
 	strbuf_release(&sb);
 	bisect_state_free(st);
@@ -512,6 +543,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(directory_lists_apks_in_version_order),
 	cmocka_unit_test(build_command_prints_the_apk),
 	cmocka_unit_test(build_command_failure_is_retried_once),
+	cmocka_unit_test_teardown(build_command_cancelled_blames_no_commit,
+	    unit_cancel_forget),
 	cmocka_unit_test(judge_looks_at_the_targets_only),
 	cmocka_unit_test(judge_counts_blocks_of_the_scene),
 	cmocka_unit_test(judge_without_the_targets_is_undecided),
