@@ -180,7 +180,7 @@ label(const struct bisect_commit *c)
  */
 static int
 run_step(struct bisect_state *st, struct bisect_step *s,
-    const struct bisect_opts *o, const char *out_dir)
+    const struct bisect_opts *o, struct bisect_outcome *bout)
 {
 	struct gate_opts go;
 	struct gate_outcome gout;
@@ -258,9 +258,15 @@ run_step(struct bisect_state *st, struct bisect_step *s,
 	free(cmps);
 	if (s->outcome == BISECT_UNTESTED)
 		s->outcome = BISECT_SKIP;
-	/* A phone lost on the way leaves the others' verdict standing. */
-	for (size_t e = 0; e < gout.errors.nr; e++)
+	/*
+	 * A phone lost on the way leaves the others' verdict standing: the
+	 * problem is told, and does not hide the culprit's exit 0.
+	 */
+	for (size_t e = 0; e < gout.errors.nr; e++) {
 		strlist_addf(&s->evidence, "problem: %s", gout.errors.items[e]);
+		strlist_addf(&bout->errors, "step %zu: %s", st->nr_steps,
+		    gout.errors.items[e]);
+	}
 out:
 	for (size_t i = 0; g.work && i < gout.nr_keys; i++)
 		gate_work_release(&g.work[i]);
@@ -361,7 +367,7 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 		    a, b);
 		free(a);
 		free(b);
-		rc = run_step(st, s, o, out_dir);
+		rc = run_step(st, s, o, out);
 		if (rc) {
 			out->interrupted = run_interrupted();
 			fail(out, o, rc, "step %zu %s%s%s; --resume runs it "
