@@ -148,6 +148,14 @@ undecided_of(const struct gate_ctx *g, size_t i, struct strlist *out)
 	free(c);
 }
 
+/* Each key of a step at its part of alpha: the keys are the family. */
+static double
+share_of(const struct gate_ctx *g, const char *key)
+{
+	(void)key;
+	return g->out->nr_keys ? 1.0 / (double)g->out->nr_keys : 1;
+}
+
 /* The scenarios the targets name ("scn/scene metric"), each once. */
 static void
 target_scenarios(struct strlist *out, const struct strlist *targets)
@@ -218,6 +226,14 @@ run_step(struct bisect_state *st, struct bisect_step *s,
 	g.ab_old_what = what;
 	g.undecided_of = undecided_of;
 	g.share_data = &d;
+	/*
+	 * The step's family is its targets: their scenes alone are
+	 * compared, each key at its part of alpha (docs/method.md, step
+	 * 10, says what this buys).
+	 */
+	g.ab_keep = bisect_targeted;
+	g.ab_keep_data = &st->targets;
+	g.share_of = share_of;
 	file_remove_tree(s->dir);
 	jg_error_clear();
 	gate_ab(&g);

@@ -86,6 +86,16 @@ enum bisect_mark bisect_judge(const struct comparison *const *cmps,
     size_t nr, const struct strlist *targets, struct strlist *evidence);
 
 /*
+ * Whether a target (`targets`, a struct strlist) names any metric of
+ * scenario/scene (scene NULL: the launch, "-"); every scene when there
+ * are no targets.  The step's results are cut to these scenes before
+ * they are compared (results_keep_scenes()), so the correction's family
+ * is the targets' scenes, not every scene of their scenarios.
+ */
+bool bisect_targeted(const char *scenario, const char *scene,
+    void *targets);
+
+/*
  * The scenarios of `c` whose targeted entries or blocks are still
  * undecided, each once, appended to `out`.
  */

@@ -48,6 +48,42 @@ targeted(const struct strlist *targets, const char *scenario,
 	return false;
 }
 
+/*
+ * Undecided for a bisect: inconclusive or missing, or a pass whose
+ * estimate is worse by its threshold or more (or listed as a suspect).
+ * The A/B calls such an entry a pass when it is not significant at its
+ * look, but a bisect that took it for "good" would search above the
+ * culprit for good: another round is cheaper than a wrong culprit.
+ */
+static bool
+open_entry(const struct cmp_entry *e)
+{
+	double worse = e->higher_is_better ? -e->shift : e->shift;
+
+	if (e->verdict == CMP_INCONCLUSIVE || e->verdict == CMP_MISSING)
+		return true;
+	return e->verdict == CMP_PASS && (e->suspect || (isfinite(worse) &&
+	    isfinite(e->threshold) && e->threshold > 0 &&
+	    worse >= e->threshold));
+}
+
+bool
+bisect_targeted(const char *scenario, const char *scene, void *targets)
+{
+	const struct strlist *t = targets;
+	size_t ls = strlen(scenario), lc = scene ? strlen(scene) : 1;
+
+	for (size_t i = 0; t && i < t->nr; i++) {
+		const char *p = t->items[i];
+
+		if (!strncmp(p, scenario, ls) && p[ls] == '/' &&
+		    !strncmp(p + ls + 1, scene ? scene : "-", lc) &&
+		    p[ls + 1 + lc] == ' ')
+			return true;
+	}
+	return !t || !t->nr;
+}
+
 static void
 entry_line(struct strlist *out, const struct cmp_entry *e)
 {
@@ -96,8 +132,7 @@ bisect_judge(const struct comparison *const *cmps, size_t nr,
 			seen++;
 			if (e->verdict == CMP_REGRESSION)
 				entry_line(&bad, e);
-			else if (e->verdict == CMP_INCONCLUSIVE ||
-			    e->verdict == CMP_MISSING)
+			else if (open_entry(e))
 				entry_line(&open, e);
 		}
 		for (size_t i = 0; c && i < c->nr_blocks; i++) {
@@ -139,8 +174,7 @@ bisect_undecided(struct strlist *out, const struct comparison *c,
 	for (size_t i = 0; c && i < c->nr_entries; i++) {
 		const struct cmp_entry *e = &c->entries[i];
 
-		if ((e->verdict == CMP_INCONCLUSIVE || e->verdict ==
-		    CMP_MISSING) && targeted(targets, e->scenario, e->scene,
+		if (open_entry(e) && targeted(targets, e->scenario, e->scene,
 		    e->metric) && strlist_find(out, e->scenario) < 0)
 			strlist_add(out, e->scenario);
 	}

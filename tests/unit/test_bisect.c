@@ -19,6 +19,7 @@
 #include "comparison.h"
 #include "error.h"
 #include "fileio.h"
+#include "results.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -444,6 +445,81 @@ judge_counts_blocks_of_the_scene(void **state)
 	comparison_free(c);
 }
 
+/*
+ * A pass whose estimate is worse by its threshold (the A/B could not
+ * call it significant yet) is no "good" for a bisect: another round.
+ */
+static void
+judge_keeps_a_pass_that_leans_worse_open(void **state)
+{
+	struct comparison *c = comparison_new();
+	const struct comparison *cs[] = { c };
+	struct strlist t = STRLIST_INIT, more = STRLIST_INIT;
+	struct cmp_entry *e;
+
+	(void)state;
+	add_entry(c, "feed", "jank_pct", CMP_PASS);
+	e = &c->entries[0];
+	e->shift = 6.3;
+	e->threshold = 2.7;
+	strlist_add(&t, "shop/feed *");
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_UNTESTED);
+	bisect_undecided(&more, c, &t);
+	assert_int_equal(more.nr, 1);
+	assert_string_equal(more.items[0], "shop");
+	e->shift = 1.0;
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_GOOD);
+	/* fps: worse is lower */
+	e->higher_is_better = true;
+	e->shift = -3.1;
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_UNTESTED);
+	e->shift = 3.1;
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_GOOD);
+	e->suspect = true;
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_UNTESTED);
+	strlist_release(&more);
+	strlist_release(&t);
+	comparison_free(c);
+}
+
+/*
+ * A step compares its targets' scenes alone: the others are cut from
+ * both sides (the launch stays with its iteration).
+ */
+static void
+step_keeps_the_targeted_scenes(void **state)
+{
+	struct results *r = results_new();
+	struct rs_scenario *sc = results_add_scenario(r, "shop");
+	struct rs_iteration *it = rs_scenario_add_iteration(sc, 0);
+	struct strlist t = STRLIST_INIT;
+	const char *names[] = { "feed", "checkout", "home" };
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		it->scenes = xreallocarray(it->scenes, it->nr_scenes + 1,
+		    sizeof(*it->scenes));
+		memset(&it->scenes[it->nr_scenes], 0, sizeof(*it->scenes));
+		it->scenes[it->nr_scenes++].name = xstrdup(names[i]);
+	}
+	it->startup.total_ms = 412;
+	strlist_add(&t, "shop/checkout block");
+	strlist_add(&t, "shop/home fps");
+	assert_false(bisect_targeted("shop", "feed", &t));
+	assert_false(bisect_targeted("shop", NULL, &t));
+	assert_true(bisect_targeted("shop", "home", &t));
+	assert_false(bisect_targeted("shopping", "home", &t));
+	results_keep_scenes(r, bisect_targeted, &t);
+	assert_int_equal(it->nr_scenes, 2);
+	assert_string_equal(it->scenes[0].name, "checkout");
+	assert_string_equal(it->scenes[1].name, "home");
+	assert_true(it->startup.total_ms == 412);
+	/* No targets: every scene. */
+	strlist_release(&t);
+	assert_true(bisect_targeted("shop", "feed", &t));
+	results_free(r);
+}
+
 /* A step that measured none of its targets decides nothing. */
 static void
 judge_without_the_targets_is_undecided(void **state)
@@ -548,6 +624,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(judge_looks_at_the_targets_only),
 	cmocka_unit_test(judge_counts_blocks_of_the_scene),
 	cmocka_unit_test(judge_without_the_targets_is_undecided),
+	cmocka_unit_test(judge_keeps_a_pass_that_leans_worse_open),
+	cmocka_unit_test(step_keeps_the_targeted_scenes),
 	cmocka_unit_test(targets_come_from_a_failed_comparison),
 	cmocka_unit_test(range_must_be_good_dot_dot_bad),
 };
