@@ -19,6 +19,13 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * A pass leans worse when its estimate is worse by its threshold and its
+ * one-sided p (before the correction) is at most this: the "lean" of
+ * docs/method.md, step 6.
+ */
+#define BISECT_LEAN_P 0.1
+
 /* Does `t` ("scn/scene metric") name (scenario, scene, metric)? */
 static bool
 target_is(const char *t, const char *scenario, const char *scene,
@@ -49,11 +56,15 @@ targeted(const struct strlist *targets, const char *scenario,
 }
 
 /*
- * Undecided for a bisect: inconclusive or missing, or a pass whose
- * estimate is worse by its threshold or more (or listed as a suspect).
- * The A/B calls such an entry a pass when it is not significant at its
- * look, but a bisect that took it for "good" would search above the
- * culprit for good: another round is cheaper than a wrong culprit.
+ * Undecided for a bisect: inconclusive or missing, a suspect, or a pass
+ * that leans worse (its estimate worse by its threshold, p at most
+ * BISECT_LEAN_P).  The A/B calls such an entry a pass when it is not
+ * significant at its look; a bisect that took it for "good" would search
+ * above the culprit for good.  Another round is cheaper than a wrong
+ * culprit, and one still leaning after the last round leaves its
+ * candidate untestable: an "undecided" said plainly, not a wrong name
+ * (the bench's bisect row: taking the last round's leaning passes for
+ * good trades undecided bisects for wrong answers, one for one).
  */
 static bool
 open_entry(const struct cmp_entry *e)
@@ -64,7 +75,7 @@ open_entry(const struct cmp_entry *e)
 		return true;
 	return e->verdict == CMP_PASS && (e->suspect || (isfinite(worse) &&
 	    isfinite(e->threshold) && e->threshold > 0 &&
-	    worse >= e->threshold));
+	    worse >= e->threshold && e->p_value <= BISECT_LEAN_P));
 }
 
 bool

@@ -446,8 +446,9 @@ judge_counts_blocks_of_the_scene(void **state)
 }
 
 /*
- * A pass whose estimate is worse by its threshold (the A/B could not
- * call it significant yet) is no "good" for a bisect: another round.
+ * A pass that leans worse (its estimate worse by its threshold, p at
+ * most 0.1, not significant yet) is no "good" for a bisect: another
+ * round.
  */
 static void
 judge_keeps_a_pass_that_leans_worse_open(void **state)
@@ -462,7 +463,11 @@ judge_keeps_a_pass_that_leans_worse_open(void **state)
 	e = &c->entries[0];
 	e->shift = 6.3;
 	e->threshold = 2.7;
+	e->p_value = 0.5;
 	strlist_add(&t, "shop/feed *");
+	/* Worse by T on noise alone (p 0.5) leans nowhere: good. */
+	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_GOOD);
+	e->p_value = 0.01;
 	assert_int_equal(bisect_judge(cs, 1, &t, NULL), BISECT_UNTESTED);
 	bisect_undecided(&more, c, &t);
 	assert_int_equal(more.nr, 1);
