@@ -4,9 +4,10 @@
  * Each step is gate_ab() in a context of its own, as a confirmation is
  * (gate_confirm.c): A the last build known good, B the candidate, on
  * every selected phone, only the scenarios the targets name, writing
- * under OUT/step-N/ (its results, comparisons and report).  Alpha is
- * spent early (Pocock), so a plain regression is settled by the first
- * round; another round is run while the targets are undecided
+ * under OUT/step-N/ (its results, comparisons and report).  Only the
+ * targets' scenes are compared (gate_ctx.ab_keep), each device key at
+ * its part of alpha, and alpha is spent early (Pocock), so a plain
+ * regression is settled by the first round; another round is run while the targets are undecided
  * (bisect_undecided()), up to --rounds, and a step undecided after them
  * makes its candidate untestable: the search goes round it as round a
  * build that would not build.  The first step is the bad build against
@@ -397,9 +398,11 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 		}
 		c->mark = s->outcome;
 		if (s->outcome == BISECT_SKIP && !c->why)
-			c->why = xasprintf("step %zu could not decide after %d "
-			    "round%s", st->nr_steps, s->rounds, s->rounds == 1 ?
-			    "" : "s");
+			c->why = !s->rounds && s->evidence.nr ?
+			    xstrdup(s->evidence.items[0]) : xasprintf("step "
+			    "%zu could not decide after %d round%s",
+			    st->nr_steps, s->rounds, s->rounds == 1 ? "" :
+			    "s");
 		b = label(c);
 		note(o, "bisect: step %zu: %s is %s (%d round%s)",
 		    st->nr_steps, b, bisect_mark_name(s->outcome),
