@@ -57,11 +57,24 @@ cut(struct bisect_state *st, const char *good, const char *bad,
 		if (i < (size_t)g || i > (size_t)b) {
 			free(st->commits[i].id);
 			free(st->commits[i].apk);
+			free(st->commits[i].subject);
+			free(st->commits[i].author);
+			free(st->commits[i].why);
 		}
 	n = (size_t)(b - g + 1);
 	memmove(st->commits, st->commits + g, n * sizeof(*st->commits));
 	st->nr = n;
 	return 0;
+}
+
+/* Is `id` listed already, exactly? */
+static bool
+listed(const struct bisect_state *st, const char *id)
+{
+	for (size_t i = 0; i < st->nr; i++)
+		if (!strcmp(st->commits[i].id, id))
+			return true;
+	return false;
 }
 
 int
@@ -96,8 +109,7 @@ bisect_list_manifest(struct bisect_state *st, const char *path,
 			free(text);
 			goto out;
 		}
-		if (bisect_state_find(st, id) >= 0 &&
-		    !strcmp(st->commits[bisect_state_find(st, id)].id, id)) {
+		if (listed(st, id)) {
 			rc = jg_error_set(JG_EINVAL, "%s:%d: '%s' is listed "
 			    "twice", path, line, id);
 			free(text);
