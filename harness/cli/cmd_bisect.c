@@ -34,13 +34,16 @@ static const char *const usage[] = {
 	"jankgate bisect (--manifest FILE | --builds DIR) [--good ID] "
 	"[--bad ID] [--from COMPARISON] [--scene SCENARIO/SCENE]... "
 	"[--metric NAME]... [-s SERIAL]... [--connect HOST:PORT]... "
-	"[--block N] [--rounds N] [-o DIR]",
+	"[--block N] [--rounds N] [-o DIR] "
+	"[--mail always|regression|never] [--no-mail]",
 	"jankgate bisect --repo PATH (--range GOOD..BAD | --good REF --bad "
 	"REF) --build CMD [--from COMPARISON] [--scene SCENARIO/SCENE]... "
 	"[--metric NAME]... [-s SERIAL]... [--connect HOST:PORT]... "
-	"[--block N] [--rounds N] [-o DIR]",
+	"[--block N] [--rounds N] [-o DIR] "
+	"[--mail always|regression|never] [--no-mail]",
 	"jankgate bisect --resume [-s SERIAL]... [--connect HOST:PORT]... "
-	"[--block N] [--rounds N] [-o DIR]",
+	"[--block N] [--rounds N] [-o DIR] "
+	"[--mail always|regression|never] [--no-mail]",
 	NULL
 };
 
@@ -71,6 +74,9 @@ static const char options[] =
 	"  -o DIR              the state (DIR/bisect.json), each step's A/B\n"
 	"                      (DIR/step-N/) and the report (default: out_dir)\n"
 	"  --resume            continue the bisect whose state is in DIR\n"
+	"  --mail WHEN         always, regression (a culprit) or never\n"
+	"                      (default: mail.when); --no-mail is --mail\n"
+	"                      never\n"
 	"Each step is an interleaved A/B (as jankgate ab) of the last good\n"
 	"build against a candidate, on the targets alone.  Exit status: 0\n"
 	"culprit found, or no culprit; 4 undecided; 3 infrastructure failure\n"
@@ -84,6 +90,7 @@ struct bisect_args {
 	struct strlist scenes, metrics;
 	bool resume;
 	const char *block, *rounds;
+	const char *mail;
 };
 
 static int
@@ -114,6 +121,8 @@ parse_args(struct bisect_args *a, int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "resume", no_argument, NULL, 'Z' },
+		{ "mail", required_argument, NULL, 'L' },
+		{ "no-mail", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_bisect;
@@ -145,6 +154,8 @@ parse_args(struct bisect_args *a, int argc, char **argv)
 		case 'N': a->rounds = optarg; break;
 		case 'o': a->o.out_dir = optarg; break;
 		case 'Z': a->resume = true; break;
+		case 'L': a->mail = optarg; break;
+		case 'n': a->mail = "never"; break;
 		default:
 			return cmd_usage_error(self, NULL);
 		}
@@ -260,6 +271,10 @@ run(void *args, const struct config *cfg)
 	int status, rc;
 
 	o->cfg = cfg;
+	o->mail_when = cfg->mail.when;
+	if (a->mail && config_mail_when_parse(&o->mail_when, a->mail))
+		return cmd_usage_error(&cmd_bisect, "--mail takes always, "
+		    "regression or never, not '%s'", a->mail);
 	dir = o->out_dir ? o->out_dir : cfg->out_dir;
 	path = bisect_state_path(dir);
 	if (a->resume) {
@@ -301,6 +316,8 @@ run(void *args, const struct config *cfg)
 		printf("problem   %s\n", out.errors.items[i]);
 	if (out.report)
 		printf("report    %s\n", out.report);
+	if (out.mail_note)
+		printf("mail      %s\n", out.mail_note);
 	printf("verdict   %s (exit %d)\n", out.result == BISECT_NEXT_CULPRIT ?
 	    "culprit found" : out.result == BISECT_NEXT_NONE ? "no culprit" :
 	    out.result == BISECT_NEXT_UNDECIDED ? "undecided" : "stopped",

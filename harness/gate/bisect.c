@@ -51,6 +51,7 @@ bisect_opts_init(struct bisect_opts *o, const struct config *cfg)
 	strlist_init(&o->serials);
 	strlist_init(&o->connect);
 	o->progress = RUN_PROGRESS_AUTO;
+	o->mail_when = cfg ? cfg->mail.when : MAIL_ALWAYS;
 }
 
 void
@@ -73,6 +74,7 @@ bisect_outcome_release(struct bisect_outcome *out)
 {
 	strlist_release(&out->errors);
 	free(out->report);
+	free(out->mail_note);
 }
 
 char *
@@ -444,6 +446,18 @@ bisect_execute(struct bisect_state *st, const struct bisect_opts *o,
 		jg_error_clear();
 	} else {
 		out->report = xasprintf("%s/report.html", out_dir);
+	}
+	/* Stopped, the bisect has nothing to tell yet: no mail. */
+	if (out->result != BISECT_NEXT_STEP && !run_interrupted()) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (bisect_mail(&sb, st, o->cfg, o->mail_when, out->result,
+		    out->good, out->candidate, out_dir)) {
+			fail(out, o, EXIT_INFRA, "mail: %s", jg_error_msg());
+			jg_error_clear();
+		}
+		note(o, "bisect: mail: %s", sb.buf);
+		out->mail_note = strbuf_detach(&sb, NULL);
 	}
 	if (run_interrupted()) {
 		out->interrupted = true;

@@ -21,11 +21,12 @@
 #include <stdio.h>
 
 #include "bisect_state.h"
+#include "config.h"
 #include "run.h"
 #include "strlist.h"
 
 struct comparison;
-struct config;
+struct strbuf;
 
 struct bisect_opts {
 	const struct config *cfg;	/* borrowed; required */
@@ -34,6 +35,7 @@ struct bisect_opts {
 	const char *out_dir;	/* NULL: cfg->out_dir */
 	int ab_block;		/* iterations a block; 0: ab's choice */
 	int ab_rounds;		/* most rounds a step; 0: GATE_AB_ROUNDS */
+	enum config_mail_when mail_when;	/* default: mail.when */
 	enum run_progress_mode progress;
 	FILE *progress_fp;
 	void (*note)(void *data, const char *line);
@@ -50,6 +52,7 @@ struct bisect_outcome {
 	int status;		/* the exit status */
 	struct strlist errors;	/* what failed, one line each */
 	char *report;		/* OUT/report.html written, or NULL */
+	char *mail_note;	/* "sent to ...", or why not; NULL: none */
 	bool interrupted;
 };
 
@@ -72,6 +75,18 @@ char *bisect_state_path(const char *out_dir);
  */
 int bisect_execute(struct bisect_state *st, const struct bisect_opts *o,
     struct bisect_outcome *out);
+
+/*
+ * bisect_mail.c: mail the bisect's outcome as mail.when (`when`) says, a
+ * culprit counting as a regression, through the report mail of gate
+ * (OUT/mail/ holds what is sent).  What became of it goes to `note`.
+ * Returns 0 (also when nothing was to be sent), or the error of writing
+ * the mail's files or of SMTP (mail_send_report()).
+ */
+int bisect_mail(struct strbuf *note, const struct bisect_state *st,
+    const struct config *cfg, enum config_mail_when when,
+    enum bisect_next result, size_t good, size_t candidate,
+    const char *out_dir);
 
 /*
  * bisect_judge.c: what a step's comparisons (one per device key) say of
