@@ -71,6 +71,7 @@ struct command {
 
 extern const struct command cmd_ab;
 extern const struct command cmd_baseline;
+extern const struct command cmd_bisect;
 extern const struct command cmd_check;
 extern const struct command cmd_compare;
 extern const struct command cmd_devices;

@@ -42,6 +42,7 @@ const char *const jankgate_usage[] = {
 const struct command *const commands[] = {
 	&cmd_ab,
 	&cmd_baseline,
+	&cmd_bisect,
 	&cmd_check,
 	&cmd_compare,
 	&cmd_devices,

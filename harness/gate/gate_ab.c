@@ -282,6 +282,11 @@ compare_key(struct gate_ctx *g, size_t i, int look, bool last)
 	}
 	cur.results = w->pooled ? w->pooled : w->devs[0];
 	cur.name = k->current;
+	if (g->ab_keep) {
+		results_keep_scenes(a, g->ab_keep, g->ab_keep_data);
+		results_keep_scenes(w->pooled ? w->pooled : w->devs[0],
+		    g->ab_keep, g->ab_keep_data);
+	}
 	base.results = a;
 	base.name = a_path ? a_path : w->ab_a.items[0];
 	compare_opts_init(&co, &g->cfg->compare);

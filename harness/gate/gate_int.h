@@ -70,6 +70,12 @@ struct gate_ctx {
 	    struct strlist *out);
 	double (*share_of)(const struct gate_ctx *g, const char *key);
 	const void *share_data;
+	/*
+	 * `jankgate bisect`: cut both sides of each A/B comparison to the
+	 * scenes this keeps (results_keep_scenes()); NULL: every scene.
+	 */
+	bool (*ab_keep)(const char *scenario, const char *scene, void *data);
+	void *ab_keep_data;
 };
 
 /* gate_outcome.c */

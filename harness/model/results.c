@@ -128,6 +128,29 @@ iteration_release(struct rs_iteration *it)
 	methods_free(it->methods, it->nr_methods);
 }
 
+void
+results_keep_scenes(struct results *r,
+    bool (*keep)(const char *scenario, const char *scene, void *data),
+    void *data)
+{
+	for (size_t s = 0; r && s < r->nr_scenarios; s++) {
+		struct rs_scenario *sc = &r->scenarios[s];
+
+		for (size_t i = 0; i < sc->nr_iterations; i++) {
+			struct rs_iteration *it = &sc->iterations[i];
+			size_t n = 0;
+
+			for (size_t j = 0; j < it->nr_scenes; j++) {
+				if (keep(sc->name, it->scenes[j].name, data))
+					it->scenes[n++] = it->scenes[j];
+				else
+					scene_release(&it->scenes[j]);
+			}
+			it->nr_scenes = n;
+		}
+	}
+}
+
 static void
 scenario_release(struct rs_scenario *s)
 {

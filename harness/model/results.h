@@ -395,6 +395,16 @@ void results_free(struct results *r);
 /* Replace the owned string `*field` with a copy of `value` (NULL clears). */
 void rs_str_set(char **field, const char *value);
 
+/*
+ * Drop every scene of `r` for which keep(scenario, scene, data) is false,
+ * in every iteration (`jankgate bisect` compares its targeted scenes
+ * alone).  The iterations, their launches and their blocks outside
+ * scenes stay.
+ */
+void results_keep_scenes(struct results *r,
+    bool (*keep)(const char *scenario, const char *scene, void *data),
+    void *data);
+
 /* Append a scenario named `name` (copied; may be NULL until set). */
 struct rs_scenario *results_add_scenario(struct results *r, const char *name);
 

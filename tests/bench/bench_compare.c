@@ -116,6 +116,10 @@
  * same device time: ab's nights are one session of the phone, its blocks
  * ABBA as gate_ab.c runs them (bench_inter, ab_night).
  *
+ * `--only bisect` (issue 53) runs 200 bisects (fewer with --nights) of
+ * 16 builds through bisect_next() and bisect_judge(), each step an A/B
+ * as bisect.c runs it (bench_bisect, bisect_step_ab).
+ *
  * Usage: bench-compare [--nights N] [--seed S] [--alpha A]
  *                      [--spending pocock|equal|late] [--quick] [--trace]
  *                      [--history N] [--launch-prior X] [--frame-prior X]
@@ -123,7 +127,7 @@
  *                      [--primary-weight W] [--suspect-fdr Q]
  *                      [--no-offsets] [--every-look]
  *                      [--primary-metrics A,B,...] [--block-elasticity K]
- *                      [--only aa|ab|first|creep|inter|real]
+ *                      [--only aa|ab|first|creep|inter|real|bisect]
  *                      [--metric NAME] [--check]
  *                      [--real-off drift,tails,aging,warming,bad,cold,
  *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
@@ -154,6 +158,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect.h"
+#include "bisect_state.h"
 #include "compare.h"
 #include "error.h"
 #include "metrics.h"
@@ -1976,8 +1982,8 @@ usage(void)
 	    "[--every-look]\n"
 	    "                     [--primary-metrics A,B,...] "
 	    "[--block-elasticity K]\n"
-	    "                     [--only aa|ab|first|creep|inter|real] "
-	    "[--metric NAME]\n"
+	    "                     [--only aa|ab|first|creep|inter|real|"
+	    "bisect] [--metric NAME]\n"
 	    "                     [--check] [--real-off drift,tails,aging,"
 	    "warming,bad,cold,vsync,corrupt,scenesigs]\n"
 	    "                     [--rows aa,w3k0,...]\n");
@@ -2271,6 +2277,199 @@ real_phone(const char *name, double hz, double trend, double drift)
 	if (!real_on("drift"))
 		nz.drift = 0;
 	return nz;
+}
+
+/* ---- jankgate bisect ------------------------------------------------------ */
+
+#define BISECTS 200		/* issue 53's count */
+#define BISECT_BUILDS 16
+#define BISECT_CULPRIT 11
+
+/* What the bisects of one row came to. */
+struct bisect_tally {
+	size_t runs, named, none, undecided, wrong;
+	size_t steps, untestable, iterations;
+};
+
+/*
+ * One step as bisect.c runs it: gate_ab.c's A/B of the last good build
+ * (A) against the candidate (B), each carrying the shift when it is the
+ * culprit or after it; one session of the phone (`step`'s night, its
+ * aging, a session factor of its own), rounds of four blocks ABBA of
+ * ITERATIONS iterations of the target's scenario while bisect_judge()
+ * leaves the target undecided, each block times its own factor; judged
+ * on the target scene alone (any metric or block of it) at the whole
+ * alpha, as each key's share of a one-key step is.  Returns the
+ * candidate's mark (SKIP: undecided after AB_ROUNDS rounds) and adds the
+ * iterations run to *iterations.
+ */
+static enum bisect_mark
+bisect_step_ab(size_t *iterations, const struct app_model *app,
+    const struct shift *sh, bool a_shifted, bool b_shifted,
+    const struct noise *nz, const struct setup *su, int step,
+    struct stats_rng *r)
+{
+	static const char order[] = "ABBA";
+	struct results *ab[2] = { run_new("bench-phone-bisect", step),
+		run_new("bench-phone-bisect", step) };
+	const struct shift *side[2] = { a_shifted ? sh : NULL,
+		b_shifted ? sh : NULL };
+	struct window wa = { { NULL }, 0 };
+	struct comparison *prior = NULL;
+	struct strlist targets = STRLIST_INIT;
+	struct setup ab_su = *su;
+	struct night_noise nn;
+	struct stats_rng fr;
+	struct look lk;
+	bool sel[MAX_SCENARIOS] = { false };
+	int blocks[2] = { 0, 0 }, clock = 0;
+	uint64_t base = stats_rng_next(r);
+	enum bisect_mark m = BISECT_UNTESTED;
+	double sf;
+
+	ab_su.interleaved = true;
+	ab_su.spending = CMP_SPEND_POCOCK;	/* bisect.c's ab_early */
+	strlist_addf(&targets, "s%d/scene%d *", sh->scenario, sh->scene);
+	for (int x = 0; x < 2; x++)
+		ab[x]->device.refresh_hz = nz->hz > 0 ? nz->hz : 90;
+	sel[sh->scenario] = true;
+	night_noise_init(&nn, nz, step, r);
+	substream(&fr, base, 0, STREAM_FACTOR + 1);
+	sf = session_factor(&nn, &fr);
+	for (int round = 1; round <= AB_ROUNDS; round++) {
+		const struct comparison *cs[1];
+		struct strlist more = STRLIST_INIT;
+		struct comparison *c;
+
+		for (int b = 0; b < 4; b++) {
+			int x = order[b] == 'B';
+			unsigned what = (unsigned)(round * 4 + b);
+
+			substream(&fr, base, what, STREAM_FACTOR);
+			gen_session_keyed(ab[x], app, sel, ITERATIONS, false,
+			    blocks[x]++, sf * exp(stats_rng_normal(&fr, 0,
+			    AB_BLOCK_SD)), nn.nz, side[x], &clock, base, what);
+		}
+		*iterations += 4 * ITERATIONS;
+		/* bisect.c compares the targets' scenes alone. */
+		for (int x = 0; x < 2; x++)
+			results_keep_scenes(ab[x], bisect_targeted, &targets);
+		wa.runs[0] = ab[0];
+		wa.nr = 1;
+		c = look(&lk, &wa, ab[1], sh, &ab_su, 1, round, AB_ROUNDS,
+		    prior);
+		comparison_free(prior);
+		prior = c;
+		cs[0] = c;
+		m = bisect_judge(cs, 1, &targets, NULL);
+		if (m != BISECT_UNTESTED)
+			break;
+		bisect_undecided(&more, c, &targets);
+		if (!more.nr) {
+			strlist_release(&more);
+			break;
+		}
+		strlist_release(&more);
+	}
+	comparison_free(prior);
+	results_free(ab[0]);
+	results_free(ab[1]);
+	strlist_release(&targets);
+	return m == BISECT_UNTESTED ? BISECT_SKIP : m;
+}
+
+/* One bisect of BISECT_BUILDS builds, bisect_next() choosing the steps. */
+static void
+bisect_once(struct bisect_tally *t, const struct app_model *app,
+    const struct shift *sh, int culprit, const struct noise *nz,
+    const struct setup *su, struct stats_rng *r)
+{
+	struct bisect_state *st = bisect_state_new();
+	enum bisect_next next;
+	size_t g, c;
+	int steps = 0;
+
+	for (int i = 0; i < BISECT_BUILDS; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "b%d", i);
+		bisect_state_add(st, id, NULL);
+	}
+	st->commits[0].mark = BISECT_GOOD;
+	while ((next = bisect_next(st, &g, &c)) == BISECT_NEXT_STEP) {
+		enum bisect_mark m = bisect_step_ab(&t->iterations, app, sh,
+		    culprit >= 0 && (int)g >= culprit,
+		    culprit >= 0 && (int)c >= culprit, nz, su, steps++, r);
+
+		st->commits[c].mark = m;
+		t->untestable += m == BISECT_SKIP;
+	}
+	t->runs++;
+	t->steps += (size_t)steps;
+	if (next == BISECT_NEXT_CULPRIT && (int)c == culprit)
+		t->named++;
+	else if (next == BISECT_NEXT_NONE)
+		t->none++;
+	else if (next == BISECT_NEXT_UNDECIDED)
+		t->undecided++;
+	else
+		t->wrong++;
+	bisect_state_free(st);
+}
+
+/*
+ * Issue 53: the share of bisects of 16 builds that name the true culprit
+ * (build 11) of a regression the size of the demo's (every frame of the
+ * scene whose frames sit nearest 9 ms drawn 2.5 ms slower, as shop
+ * 1.1.0's feed), on the real-phone model at 60 Hz (drift 2 %, t with 3
+ * df, aging 0.3 %/step, warming, bad and cold iterations, vsync), with
+ * the mean steps and device time; then as many bisects with no change,
+ * whose share of "no culprit" is 1 less the first step's false alarms.
+ */
+static void
+bench_bisect(const struct app_model *app, const struct shift *targets,
+    const struct setup *base, int n, uint64_t seed)
+{
+	struct noise nz = real_phone("real", 60, 0.003, 0.02);
+	struct shift sh = targets[2];
+	struct bisect_tally t = { 0 }, aa = { 0 };
+	struct setup su = *base;
+	struct stats_rng r;
+
+	sh.kind = SHIFT_FRAME_MS;
+	sh.amount = 2.5;
+	nz.corrupt = false;	/* no baseline window: nothing to corrupt */
+	su.history = 1;
+	printf("\nBisect (jankgate bisect), %d bisects of %d builds, the "
+	    "culprit build %d: s%d/scene%d's\n  frames 2.5 ms slower (its "
+	    "median %.1f ms), on the real-phone model at 60 Hz; each step\n"
+	    "  an A/B of ABBA blocks of %d iterations, up to %d rounds, "
+	    "judged on that scene alone\n", n, BISECT_BUILDS, BISECT_CULPRIT,
+	    sh.scenario, sh.scene, app->sc[sh.scenario].scenes[sh.scene].median,
+	    ITERATIONS, AB_ROUNDS);
+	stats_rng_init(&r, seed + 530);
+	for (int i = 0; i < n; i++)
+		bisect_once(&t, app, &sh, BISECT_CULPRIT, &nz, &su, &r);
+	printf("  named the culprit in %.1f %% +-%.1f [target >= 95 %%: %s]; "
+	    "no culprit %.1f %%, undecided\n  %.1f %%, another build %.1f %%; "
+	    "%.2f steps a bisect [<= log2 16 + 2 = 6], %.2f\n  untestable; "
+	    "%.0f iterations a bisect (both builds), %.1f a step\n",
+	    pct(t.named, t.runs), margin(t.named, t.runs),
+	    pct(t.named, t.runs) >= 95 ? "met" : "MISSED", pct(t.none, t.runs),
+	    pct(t.undecided, t.runs), pct(t.wrong, t.runs),
+	    (double)t.steps / (double)t.runs,
+	    (double)t.untestable / (double)t.runs,
+	    (double)t.iterations / (double)t.runs,
+	    (double)t.iterations / (double)t.steps);
+	stats_rng_init(&r, seed + 540);
+	for (int i = 0; i < n; i++)
+		bisect_once(&aa, app, &sh, -1, &nz, &su, &r);
+	printf("  no change: \"no culprit\" in %.1f %% +-%.1f [target >= "
+	    "99 %%: %s], a build named\n  %.1f %%, undecided %.1f %%; %.2f "
+	    "steps a bisect\n", pct(aa.none, aa.runs), margin(aa.none,
+	    aa.runs), pct(aa.none, aa.runs) >= 99 ? "met" : "MISSED",
+	    pct(aa.wrong + aa.named, aa.runs), pct(aa.undecided, aa.runs),
+	    (double)aa.steps / (double)aa.runs);
 }
 
 /*
@@ -2622,7 +2821,8 @@ main(int argc, char **argv)
 
 	if (only && strcmp(only, "aa") && strcmp(only, "ab") &&
 	    strcmp(only, "first") && strcmp(only, "creep") &&
-	    strcmp(only, "inter") && strcmp(only, "real"))
+	    strcmp(only, "inter") && strcmp(only, "real") &&
+	    strcmp(only, "bisect"))
 		usage();
 	/*
 	 * --check: the real-phone rows alone, at the nights `make check`
@@ -2865,6 +3065,9 @@ creep:
 inter:
 	if (!only || !strcmp(only, "inter"))
 		bench_inter(&app, targets, &su, nights, seed);
+	if (!only || !strcmp(only, "bisect"))
+		bench_bisect(&app, targets, &su, nights < BISECTS ? nights :
+		    BISECTS, seed);
 	free(t.thr);
 	strlist_release(&primary);
 	return 0;

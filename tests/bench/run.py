@@ -185,11 +185,21 @@ def write_validation(src, build):
                             cwd=src, stdout=subprocess.PIPE, text=True,
                             check=False).stdout.strip() or "unknown"
     rows = r.stdout  # its header names the seed
+    # issue 53: the share of 200 bisects that name the true culprit
+    b = subprocess.run([os.path.join(build, "bench-compare"), "--only",
+                        "bisect"], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(b.stdout)
+    if b.returncode:
+        raise SystemExit("bench: bench-compare --only bisect failed")
+    rows += "".join(l + "\n" for l in b.stdout.splitlines()
+                    if not l.startswith(("compare:", "  40 recorded",
+                                         "  iterations of undecided")))
     path = os.path.join(src, "docs", "validation.md")
     with open(path, "w") as f:
         f.write("# Validation: the verdict on real-phone noise\n\n"
                 "Written by `make bench` (tests/bench/run.py) from "
                 "`bench-compare --only real --nights %s`\n"
+                "and `--only bisect`\n"
                 "at commit %s, %s.  `make bench-check` runs the same rows "
                 "at 100 nights a row\nand fails on a bound broken beyond its "
                 "95 %% interval.  What each row is: the\ncomment of "
