@@ -193,9 +193,11 @@ gather(struct cmp_sample *s, const struct rs_scenario *sc, const char *scene,
 		cmp_sample_add(s, x, run, it->session);
 		/* What moves a scene's jank shares most: its frames' speed
 		 * (compare_test.c, speed_prior()). */
-		if (sn && m->kind == METRIC_KIND_JANK)
+		if (sn && m->kind == METRIC_KIND_JANK) {
 			(void)scene_speed(&s->speed[s->n - 1],
 			    &s->speed_var[s->n - 1], sn);
+			s->scene[s->n - 1] = sn;
+		}
 	}
 }
 

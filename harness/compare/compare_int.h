@@ -46,6 +46,10 @@ struct cmp_sample {
 	double *off_var;	/* frame times: the variance of the phone's
 				   session offset taken off the value
 				   (compare_offset.c); 0: none */
+	const struct rs_scene **scene;	/* jank kind: the scene the value
+				   was read from (compare_offset.c takes
+				   the session's speed off through its
+				   histogram); NULL: none */
 	size_t n, alloc;
 	size_t dropped;		/* values that were not finite */
 };
@@ -115,7 +119,8 @@ double cmp_binom_upper(long k, long n, double f);
  * The slope of a jank-kind entry's values on its scene's log speed, within
  * sessions (compare_test.c); 0 when it cannot be fitted.
  */
-double cmp_speed_slope(const struct cmp_pending *p, const bool *anchor);
+double cmp_speed_slope(const struct cmp_pending *p, const bool *anchor,
+    double *sd);
 
 /*
  * Set e->verdict, e->reason, e->p_value and e->p_adjusted (the direction
@@ -373,14 +378,29 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 
 /*
  * A jank share, a frame rate or a count of dropped frames is taken back
- * by its slope on the scene's speed times the session's offset; the
- * slope is a line fitted through the few percent of speed a session's
- * iterations differ by, and a share past a deadline is not a line.  This
- * share of what it takes back counts as uncertain, a variance of
- * (CMP_SLOPE_ERROR x slope x offset)^2 beside the offset's own
+ * by its slope on the scene's speed times the session's offset, or, for
+ * an offset beyond the speeds the slope was fitted over, by what its
+ * scene's histogram reads at the baseline's speed.  Neither is the metric
+ * itself (the slope is a line, and a share past a deadline is not one;
+ * the histogram is a proxy of gfxinfo's own deadlines): this share of
+ * what it takes back counts as uncertain, a variance of
+ * (CMP_SLOPE_ERROR x correction)^2 beside the offset's own
  * (docs/method.md, step 3).
  */
 #define CMP_SLOPE_ERROR 1.0
+/*
+ * The least step (log speed) over which the histogram's response to the
+ * offset is read for the offset's variance: a smaller one reads whole-ms
+ * buckets' edges.
+ */
+#define CMP_SPEED_STEP 0.01
+/*
+ * A jank-kind entry's slope on its scene's speed holds over the speeds it
+ * was fitted over: this many within-session standard deviations of them
+ * either side.  A session's offset beyond that is taken off through the
+ * scene's histogram (docs/method.md, step 3).
+ */
+#define CMP_SLOPE_SPAN 2.0
 
 #define SWAP(a, b) do { struct cmp_kind_series tmp_ = (a); (a) = (b); \
 	(b) = tmp_; } while (0)

@@ -598,16 +598,54 @@ scene_of(const struct cmp_ctx *x, const struct cmp_entry *e)
 }
 
 /*
+ * What value k of `sm` (a jank-kind entry's) reads at `off` less speed,
+ * through its scene's histogram: *delta what the session's offset `off`
+ * added to it (the histogram's proxy at the session's speed less at the
+ * baseline's, metric_jank_scaled()), *dvar that correction's variance:
+ * the offset's own (`var`, through the proxy's slope over one standard
+ * error of it either side) and the proxy's, as large as what it takes
+ * back (CMP_SLOPE_ERROR: gfxinfo counts janky frames by its own
+ * deadlines, and frames that wait for a vsync do not all move with the
+ * work).  False without a histogram or a display period, or for a
+ * metric metric_jank_scaled() does not read.
+ */
+static bool
+through_histogram(const struct cmp_ctx *x, const struct cmp_pending *p,
+    const struct cmp_sample *sm, size_t k, double off, double var,
+    double *delta, double *dvar)
+{
+	const struct rs_scene *sn = sm->scene[k];
+	double now, then, up, down, h = fmax(sqrt(var), CMP_SPEED_STEP);
+
+	if (!sn || !isfinite(x->vsync_ms) ||
+	    metric_jank_scaled(p->metric, sn, x->vsync_ms, 1, &now) ||
+	    metric_jank_scaled(p->metric, sn, x->vsync_ms, exp(-off), &then) ||
+	    metric_jank_scaled(p->metric, sn, x->vsync_ms, exp(-off - h),
+	    &down) ||
+	    metric_jank_scaled(p->metric, sn, x->vsync_ms, exp(-off + h), &up))
+		return false;
+	*delta = now - then;
+	*dvar = (up - down) * (up - down) / (4 * h * h) * var +
+	    CMP_SLOPE_ERROR * CMP_SLOPE_ERROR * *delta * *delta;
+	return true;
+}
+
+/*
  * A jank share, a frame rate or a count of dropped frames moves with its
- * scene's speed (cmp_speed_slope()), so a session's offset moves it too:
- * each value is taken back by the entry's slope times its session's
- * offset, and counts the slope squared times the offset's variance (a
- * session not measured: times what an unknown offset counts,
- * unknown_tonight() on tonight's side).  Only when every session of
- * tonight has its offset measured (the first look, or a single run): a
- * gate's later batch, a few scenarios of a session, has none, and a share
- * of frames past a deadline does not move in proportion to the speed, so
- * a slope fitted over the whole spread of iterations sets such a batch
+ * scene's speed, so a session's offset moves it too (docs/method.md,
+ * step 3): each value is taken back by the entry's slope on its scene's
+ * speed (cmp_speed_slope()) times its session's offset, counting the
+ * slope squared times the offset's variance and as much again as it takes
+ * back.  The slope is a line fitted over the few percent of speed the
+ * iterations of a session differ by, and a share past a deadline is
+ * convex in the speed: an offset beyond CMP_SLOPE_SPAN of those speeds'
+ * standard deviations is taken back by what the value's own histogram
+ * reads at the baseline's speed (through_histogram()) where it can be
+ * read.  A session not measured counts what an unknown offset would move
+ * the value by (unknown_tonight() on tonight's side).  Only when every
+ * session of tonight has its offset measured (the first look, or a single
+ * run): a gate's later batch, a few scenarios of a session, has none, and
+ * a slope fitted over the whole spread of iterations set such a batch
  * against a baseline taken back by it and raised false alarms under a
  * trend, several times their target (make bench; NEWS: the method's
  * history, step 3).
@@ -621,40 +659,52 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		size_t f;
-		double beta, ut;
+		double beta, span, ut;
+		bool moved = false;
 
 		if (p->metric->kind != METRIC_KIND_JANK || p->degenerate ||
 		    p->explain)
 			continue;
 		f = scene_of(x, &x->c->entries[p->entry]);
-		beta = f < o->nf ? cmp_speed_slope(p, NULL) : 0;
-		if (beta == 0)
+		if (f >= o->nf)
 			continue;
+		beta = cmp_speed_slope(p, NULL, &span);
 		ut = unknown_tonight(p, o, f, unknown);
 		for (int side = 0; side < 2; side++) {
 			struct cmp_sample *sm = side ? &p->cu : &p->b;
-			double sum = 0;
+			double sum = 0, d, dv;
 
 			for (size_t k = 0; k < sm->n; k++) {
 				size_t at = key_find(o, sm->run[k],
 				    sm->sess[k]);
+				double off, var;
 
 				if (at == o->nr ||
 				    isnan(o->var[f * o->nr + at])) {
-					sm->off_var[k] = beta * beta *
-					    (side ? ut : unknown);
+					var = side ? ut : unknown;
+					sm->off_var[k] = beta * beta * var;
 					continue;
 				}
-				sm->v[k] -= beta * o->off[f * o->nr + at];
-				sum += beta * o->off[f * o->nr + at];
-				/* The offset's own error, and the slope's:
-				 * a line through a few percent of speed,
-				 * taken out to tonight's offset. */
-				sm->off_var[k] = beta * beta *
-				    (o->var[f * o->nr + at] +
-				    CMP_SLOPE_ERROR * CMP_SLOPE_ERROR *
-				    o->off[f * o->nr + at] *
-				    o->off[f * o->nr + at]);
+				off = o->off[f * o->nr + at];
+				var = o->var[f * o->nr + at];
+				if (fabs(off) > CMP_SLOPE_SPAN * span &&
+				    through_histogram(x, p, sm, k, off, var,
+				    &d, &dv)) {
+					moved = true;
+				} else {
+					/* The offset's own error, and the
+					 * slope's: a line through a few
+					 * percent of speed, taken out to
+					 * tonight's offset. */
+					d = beta * off;
+					dv = beta * beta * (var +
+					    CMP_SLOPE_ERROR *
+					    CMP_SLOPE_ERROR * off * off);
+					moved |= beta != 0;
+				}
+				sm->v[k] -= d;
+				sum += d;
+				sm->off_var[k] = dv;
 			}
 			/* What tonight's values were taken back by, in unit
 			 * (the report's "taken back by"). */
@@ -662,7 +712,7 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 				x->c->entries[p->entry].offset =
 				    sum / (double)sm->n;
 		}
-		p->speed_off = true;
+		p->speed_off = moved;
 	}
 }
 
@@ -681,6 +731,7 @@ drop_session(struct cmp_sample *sm, int sess)
 		sm->speed[n] = sm->speed[k];
 		sm->speed_var[n] = sm->speed_var[k];
 		sm->off_var[n] = sm->off_var[k];
+		sm->scene[n] = sm->scene[k];
 		n++;
 	}
 	sm->n = n;

@@ -66,7 +66,10 @@ cmp_sample_add(struct cmp_sample *s, double v, int run, int sess)
 		    sizeof(*s->speed_var));
 		s->off_var = xreallocarray(s->off_var, s->alloc,
 		    sizeof(*s->off_var));
+		s->scene = xreallocarray(s->scene, s->alloc,
+		    sizeof(*s->scene));
 	}
+	s->scene[s->n] = NULL;
 	s->speed[s->n] = NAN;
 	s->speed_var[s->n] = 0;
 	s->off_var[s->n] = 0;
@@ -85,7 +88,9 @@ cmp_sample_release(struct cmp_sample *s)
 	free(s->speed);
 	free(s->speed_var);
 	free(s->off_var);
+	free(s->scene);
 	s->v = s->speed = s->speed_var = s->off_var = NULL;
+	s->scene = NULL;
 	s->run = s->sess = NULL;
 	s->n = s->alloc = 0;
 }

@@ -131,12 +131,17 @@ values_of(size_t *n, const struct cmp_sample *s, const bool *anchor)
  * ratio to the within spread cannot be one number for every scene.  0 when
  * fewer than three degrees of freedom are left to fit it.  Only the
  * baseline runs with anchor[run] set count when `anchor` is not NULL.
+ * *sd (unless NULL) gets the within-session standard deviation of the
+ * speeds it was fitted over (0 when it was not).
  */
 double
-cmp_speed_slope(const struct cmp_pending *p, const bool *anchor)
+cmp_speed_slope(const struct cmp_pending *p, const bool *anchor, double *sd)
 {
 	const struct cmp_sample *side[2] = { &p->b, &p->cu };
 	double sxx = 0, sxy = 0, noise = 0, df = 0;
+
+	if (sd)
+		*sd = 0;
 
 	for (int k = 0; k < 2; k++) {
 		const struct cmp_sample *s = side[k];
@@ -173,6 +178,8 @@ cmp_speed_slope(const struct cmp_pending *p, const bool *anchor)
 	}
 	if (df - 1 < 3 || !(sxx > 0))
 		return 0;
+	if (sd)
+		*sd = sqrt(sxx / df);
 	/*
 	 * The speeds are measured with the sampling error of a few hundred
 	 * frames, which flattens the slope (regression dilution): their
@@ -198,7 +205,7 @@ speed_prior(const struct cmp_pending *p, const bool *anchor, double speed_vb)
 
 	if (!(speed_vb > 0))
 		return 0;
-	slope = cmp_speed_slope(p, anchor);
+	slope = cmp_speed_slope(p, anchor, NULL);
 	return slope * slope * speed_vb;
 }
 

@@ -371,6 +371,78 @@ counted_or_histogram(const struct rs_frames *f, double counted,
 	return NAN;
 }
 
+/*
+ * The width of gfxinfo's histogram bucket labelled `ms` (FORMATS.md: 1 ms
+ * up to 32, 2 ms up to 48, 4 ms from 53, 50 ms from 150; a label is its
+ * bucket's lower end).
+ */
+static double
+gfx_bucket_width(double ms)
+{
+	if (ms <= 32)
+		return 1;
+	if (ms < 48)
+		return 2;
+	if (ms < 53)
+		return 53 - ms;
+	if (ms < 150)
+		return fmin(4, 150 - ms);
+	return 50;
+}
+
+/* The share of a uniform span [a, b) at or beyond `d`. */
+static double
+share_beyond(double a, double b, double d)
+{
+	if (b <= a)
+		return a >= d;
+	return fmin(fmax((b - d) / (b - a), 0), 1);
+}
+
+/* The integral over [0, x] of floor(t / p), for x >= 0. */
+static double
+floor_integral(double x, double p)
+{
+	double sum = 0;
+
+	for (double k = 1; k * p < x; k++)
+		sum += x - k * p;
+	return sum;
+}
+
+int
+metric_jank_scaled(const struct metric_def *m, const struct rs_scene *scene,
+    double period_ms, double scale, double *out)
+{
+	const struct rs_frames *f = &scene->frames;
+	int id = metric_id_of(m);
+	double total = 0, janky = 0, missed = 0;
+
+	if ((id != M_JANK_PCT && id != M_DROPPED && id != M_FPS) ||
+	    !f->nr_histogram || !(period_ms > 0) || !(scale > 0))
+		return JG_ENOTFOUND;
+	for (size_t i = 0; i < f->nr_histogram; i++) {
+		double c = (double)f->histogram[i].count;
+		double lo = f->histogram[i].ms * scale;
+		double hi = (f->histogram[i].ms +
+		    gfx_bucket_width(f->histogram[i].ms)) * scale;
+
+		total += c;
+		janky += c * share_beyond(lo, hi, period_ms);
+		missed += c * (floor_integral(hi, period_ms) -
+		    floor_integral(lo, period_ms)) / (hi - lo);
+	}
+	if (!(total > 0))
+		return JG_ENOTFOUND;
+	if (id == M_JANK_PCT)
+		*out = 100 * janky / total;
+	else if (id == M_DROPPED)
+		*out = missed;
+	else
+		*out = 1000 * total / (period_ms * (total + missed));
+	return 0;
+}
+
 double
 metric_frames_beyond(const struct metric_def *m, const struct rs_scene *scene)
 {

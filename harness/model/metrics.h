@@ -129,6 +129,21 @@ double metric_frames_beyond(const struct metric_def *m,
     const struct rs_scene *scene);
 
 /*
+ * What jank_pct, dropped_frames or fps would read from `scene`'s frame
+ * histogram with every frame's time multiplied by `scale`, on a display of
+ * period `period_ms`: each bucket's frames spread evenly over its width, a
+ * frame janky past one period, missing floor(time / period) vsyncs, and
+ * shown for one period more than it missed.  A proxy of the metric, not
+ * its value (gfxinfo counts janky frames by its own deadlines, Matrix its
+ * frame rate by its own slices): what a difference of two scales says is
+ * how far the metric moves with its frames' speed.  Returns 0, or
+ * JG_ENOTFOUND without a histogram or a period, or for another metric.
+ */
+int metric_jank_scaled(const struct metric_def *m,
+    const struct rs_scene *scene, double period_ms, double scale,
+    double *out);
+
+/*
  * The `percentile`-th (0-100) frame time of a histogram by gfxinfo's own
  * rule (hwui ProfileData::findPercentile): pos = percentile * total / 100
  * in integers, then walk down from the slowest bucket until the frames seen
