@@ -170,6 +170,30 @@ def bench_compare(build):
     write_validation(src, build)
 
 
+def write_between_markers(path, table):
+    """Put `table` (its own begin and end marker lines included) in place
+    of what lies between the markers in `path`, or before its first
+    second-level heading when it has none: the sections written by hand
+    around it (what changed, and why) stay."""
+    begin, end = "<!-- make bench: begin", "<!-- make bench: end -->"
+    try:
+        with open(path) as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = "# Validation: the verdict on real-phone noise\n\n"
+    if begin in old and end in old:
+        head = old[:old.index(begin)]
+        tail = old[old.index(end) + len(end):].lstrip("\n")
+        new = head + table + ("\n" + tail if tail else "")
+    elif "\n## " in old:
+        at = old.index("\n## ") + 1
+        new = old[:at] + table + "\n" + old[at:]
+    else:
+        new = old.rstrip("\n") + "\n\n" + table
+    with open(path, "w") as f:
+        f.write(new)
+
+
 def write_validation(src, build):
     """The real-phone rows (issue 46) at JG_BENCH_REAL_NIGHTS nights a row
     (default 400; about 25 minutes on two cores), printed and written to
@@ -195,16 +219,19 @@ def write_validation(src, build):
                     if not l.startswith(("compare:", "  40 recorded",
                                          "  iterations of undecided")))
     path = os.path.join(src, "docs", "validation.md")
-    with open(path, "w") as f:
-        f.write("# Validation: the verdict on real-phone noise\n\n"
-                "Written by `make bench` (tests/bench/run.py) from "
-                "`bench-compare --only real --nights %s`\n"
-                "and `--only bisect`\n"
-                "at commit %s, %s.  `make bench-check` runs the same rows "
-                "at 100 nights a row\nand fails on a bound broken beyond its "
-                "95 %% interval.  What each row is: the\ncomment of "
-                "bench_real() in tests/bench/bench_compare.c.\n\n```\n%s```\n"
-                % (nights, commit, time.strftime("%Y-%m-%d"), rows))
+    table = ("<!-- make bench: begin (tests/bench/run.py rewrites what "
+             "lies between these lines) -->\n"
+             "## Latest `make bench`\n\n"
+             "Written by `make bench` (tests/bench/run.py) from "
+             "`bench-compare --only real --nights %s`\n"
+             "and `--only bisect`\n"
+             "at commit %s, %s.  `make bench-check` runs the same rows "
+             "at 100 nights a row\nand fails on a bound broken beyond its "
+             "95 %% interval.  What each row is: the\ncomment of "
+             "bench_real() in tests/bench/bench_compare.c.\n\n```\n%s```\n"
+             "<!-- make bench: end -->\n"
+             % (nights, commit, time.strftime("%Y-%m-%d"), rows))
+    write_between_markers(path, table)
     print("bench: wrote", path)
 
 
