@@ -372,9 +372,9 @@ counted_or_histogram(const struct rs_frames *f, double counted,
 }
 
 /*
- * The width of gfxinfo's histogram bucket labelled `ms` (FORMATS.md: 1 ms
- * up to 32, 2 ms up to 48, 4 ms from 53, 50 ms from 150; a label is its
- * bucket's lower end).
+ * The width of gfxinfo's histogram bucket labelled `ms` (hwui's buckets:
+ * 1 ms up to 32, 2 ms up to 48, 4 ms from 53, 50 ms from 150; a label is
+ * its bucket's lower end).
  */
 static double
 gfx_bucket_width(double ms)
