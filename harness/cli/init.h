@@ -5,7 +5,8 @@
  * the configuration's keys.  init learns the app's package and launcher
  * activity from the APK's manifest (apk.c) or from the activity in front
  * on the device, and writes jankgate.json and a starter scenario (a cold
- * launch, then one measured scene of flings on the first screen) that
+ * launch, then one measured scene of flings on the first screen; or, given
+ * the app's test APK, its instrumentation tests as scenes) that
  * `jankgate check` accepts and `jankgate run` can run as they are.  It
  * never overwrites a file.
  */
@@ -22,6 +23,8 @@ struct init_app {
 	char *apk;		/* the APK to install as given; NULL: none */
 	char *from;		/* where package and activity came from */
 	char *note;		/* why activity is no launcher, or NULL */
+	char *test_apk;		/* the test APK as given; NULL: none */
+	char *test_runner;	/* its instrumentation, in full */
 };
 
 void init_app_release(struct init_app *a);
@@ -32,6 +35,17 @@ void init_app_release(struct init_app *a);
  * split, or names no package (the message names the file).
  */
 int init_app_from_apk(struct init_app *out, const char *apk);
+
+/*
+ * Add the test APK at `test_apk` to `app` (its package known): the
+ * scenario becomes one `instrument` step of the APK's runner, running
+ * every test (the classes are in its dex, which is not read).  Returns
+ * 0; JG_EIO when it cannot be read; JG_EINVAL when it is not an APK, is
+ * a split, or has no <instrumentation> with a targetPackage; JG_EMISMATCH
+ * when it instruments another package than app->package.  The messages
+ * name the file and --test-apk.
+ */
+int init_app_add_tests(struct init_app *app, const char *test_apk);
 
 /*
  * The app in front on device `serial` (NULL: the one device attached to
