@@ -157,12 +157,20 @@ run(void *args, const struct config *cfg)
 {
 	const struct init_args *a = args;
 	struct init_app app;
+	struct init_tests tests;
 	struct strlist written = STRLIST_INIT;
 	const char *config, *slash;
 	int status, rc;
 
 	memset(&app, 0, sizeof(app));
+	memset(&tests, 0, sizeof(tests));
 	config = config_default_path(jg_opts.config_path);
+	/* A test APK that will not do, before any phone is asked. */
+	if (a->test_apk && (rc = init_tests_read(&tests, a->test_apk))) {
+		status = EXIT_BAD_INPUT;
+		diag_error_current();
+		goto out;
+	}
 	if (a->package) {
 		app.package = xstrdup(a->package);
 		app.from = xstrdup("--package");
@@ -181,7 +189,7 @@ run(void *args, const struct config *cfg)
 		goto out;
 	}
 	if (a->test_apk) {
-		if ((rc = init_app_add_tests(&app, a->test_apk))) {
+		if ((rc = init_app_add_tests(&app, &tests))) {
 			status = EXIT_BAD_INPUT;
 			diag_error_current();
 			goto out;
@@ -219,6 +227,7 @@ run(void *args, const struct config *cfg)
 	status = EXIT_PASS;
 out:
 	init_app_release(&app);
+	init_tests_release(&tests);
 	strlist_release(&written);
 	return status;
 }

@@ -109,12 +109,22 @@ init_app_from_apk(struct init_app *out, const char *apk)
 	return 0;
 }
 
+void
+init_tests_release(struct init_tests *t)
+{
+	free(t->apk);
+	free(t->runner);
+	free(t->target);
+	memset(t, 0, sizeof(*t));
+}
+
 int
-init_app_add_tests(struct init_app *app, const char *test_apk)
+init_tests_read(struct init_tests *out, const char *test_apk)
 {
 	struct apk_manifest m;
 	int rc = apk_read_manifest(test_apk, &m);
 
+	memset(out, 0, sizeof(*out));
 	if (rc == JG_EIO)
 		return jg_error_prefix("--test-apk '%s'", test_apk);
 	if (rc == JG_EPROTO)
@@ -131,19 +141,28 @@ init_app_add_tests(struct init_app *app, const char *test_apk)
 		rc = jg_error_set(JG_EINVAL, "--test-apk '%s' is not a test "
 		    "APK: its manifest has no <instrumentation> with a "
 		    "targetPackage", test_apk);
-	else if (strcmp(m.instr_target, app->package))
-		rc = jg_error_set(JG_EMISMATCH, "--test-apk '%s' instruments "
-		    "%s, not the app %s: give the test APK built for %s",
-		    test_apk, m.instr_target, app->package, app->package);
 	if (!rc) {
+		out->apk = xstrdup(test_apk);
 		/* In full, as run_instrument.c qualifies it to compare. */
-		app->test_runner = m.instr_runner[0] == '.' ?
+		out->runner = m.instr_runner[0] == '.' ?
 		    xasprintf("%s%s", m.package, m.instr_runner) :
 		    xstrdup(m.instr_runner);
-		app->test_apk = xstrdup(test_apk);
+		out->target = xstrdup(m.instr_target);
 	}
 	apk_manifest_release(&m);
 	return rc;
+}
+
+int
+init_app_add_tests(struct init_app *app, const struct init_tests *t)
+{
+	if (strcmp(t->target, app->package))
+		return jg_error_set(JG_EMISMATCH, "--test-apk '%s' instruments "
+		    "%s, not the app %s: give the test APK built for %s",
+		    t->apk, t->target, app->package, app->package);
+	app->test_apk = xstrdup(t->apk);
+	app->test_runner = xstrdup(t->runner);
+	return 0;
 }
 
 /* The one usable device, or `serial` when it is usable. */

@@ -36,16 +36,30 @@ void init_app_release(struct init_app *a);
  */
 int init_app_from_apk(struct init_app *out, const char *apk);
 
+/* A test APK's <instrumentation>, read before the app is known. */
+struct init_tests {
+	char *apk;		/* as given */
+	char *runner;		/* the instrumentation class, in full */
+	char *target;		/* the package it instruments */
+};
+
+void init_tests_release(struct init_tests *t);
+
 /*
- * Add the test APK at `test_apk` to `app` (its package known): the
- * scenario becomes one `instrument` step of the APK's runner, running
- * every test (the classes are in its dex, which is not read).  Returns
- * 0; JG_EIO when it cannot be read; JG_EINVAL when it is not an APK, is
- * a split, or has no <instrumentation> with a targetPackage; JG_EMISMATCH
- * when it instruments another package than app->package.  The messages
- * name the file and --test-apk.
+ * Read the test APK at `test_apk`.  Returns 0; JG_EIO when it cannot be
+ * read; JG_EINVAL when it is not an APK, is a split, or has no
+ * <instrumentation> with a targetPackage (the messages name the file and
+ * --test-apk).
  */
-int init_app_add_tests(struct init_app *app, const char *test_apk);
+int init_tests_read(struct init_tests *out, const char *test_apk);
+
+/*
+ * Give `app` (its package known) the tests `t`: the scenario becomes one
+ * `instrument` step of t's runner, running every test (the classes are
+ * in the APK's dex, which is not read).  JG_EMISMATCH, adding nothing,
+ * when `t` instruments another package than app->package.
+ */
+int init_app_add_tests(struct init_app *app, const struct init_tests *t);
 
 /*
  * The app in front on device `serial` (NULL: the one device attached to

@@ -112,6 +112,7 @@ test_apk_scenario(void **state)
 	char *dir = xasprintf("%s/init-tests", unit_tmpdir());
 	char *cfg_path = xasprintf("%s/jg.json", dir);
 	struct init_app a;
+	struct init_tests t;
 	struct strlist written = STRLIST_INIT, problems = STRLIST_INIT;
 	struct config *cfg = NULL;
 	struct scenario *scn = NULL;
@@ -119,19 +120,23 @@ test_apk_scenario(void **state)
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
+	assert_int_equal(init_tests_read(&t, launcher), JG_EINVAL);
+	assert_non_null(strstr(jg_error_msg(), "is not a test APK"));
+	assert_null(t.runner);
+	assert_int_equal(init_tests_read(&t, tapk), 0);
+	assert_string_equal(t.runner, "androidx.test.runner.AndroidJUnitRunner");
+	assert_string_equal(t.target, "com.example.shop");
 	a.package = xstrdup("com.example.other");
-	assert_int_equal(init_app_add_tests(&a, tapk), JG_EMISMATCH);
+	assert_int_equal(init_app_add_tests(&a, &t), JG_EMISMATCH);
 	assert_non_null(strstr(jg_error_msg(), "instruments com.example.shop, "
 	    "not the app com.example.other"));
 	assert_null(a.test_apk);
 	free(a.package);
 	a.package = xstrdup("com.example.shop");
-	assert_int_equal(init_app_add_tests(&a, launcher), JG_EINVAL);
-	assert_non_null(strstr(jg_error_msg(), "is not a test APK"));
-	assert_null(a.test_runner);
-	assert_int_equal(init_app_add_tests(&a, tapk), 0);
+	assert_int_equal(init_app_add_tests(&a, &t), 0);
 	assert_string_equal(a.test_runner,
 	    "androidx.test.runner.AndroidJUnitRunner");
+	init_tests_release(&t);
 	assert_int_equal(file_mkdirs(dir, 0755), 0);
 	assert_int_equal(init_write(&a, cfg_path, &written), 0);
 	assert_int_equal(config_load(&cfg, cfg_path, &source_plugins,
