@@ -3,12 +3,14 @@
  *
  * The argv layer over init.h: the app comes from --apk FILE (its manifest),
  * --package PKG (as given), or, with neither, the app open on the device
- * (-s SERIAL when several are attached).  The configuration goes to -c
+ * (-s SERIAL when several are attached); with --test-apk FILE, the app's
+ * instrumentation tests are the scenario.  The configuration goes to -c
  * FILE, else $JANKGATE_CONFIG, else ./jankgate.json; the scenario beside
  * it.  Prints the files written, one per line, and what to run next,
  * including the baseline repository gate needs and init does not make.
  *
- * Exit status: 0 written; 2 bad usage, an APK that is not one, a file
+ * Exit status: 0 written; 2 bad usage, an APK that is not one, a test
+ * APK that is not one or instruments another package, a file
  * that exists (nothing is overwritten), a system app in front or several
  * devices and no -s; 3 no device or the adb server unreachable.
  */
@@ -28,7 +30,8 @@
 
 /* Usage and options: the man page SYNOPSIS and OPTIONS say the same. */
 static const char *const usage[] = {
-	"jankgate init [--apk FILE | --package PKG] [-s SERIAL]",
+	"jankgate init [--apk FILE | --package PKG | -s SERIAL]"
+	    " [--test-apk FILE]",
 	NULL
 };
 
@@ -39,18 +42,22 @@ static const char options[] =
 	"  -s SERIAL           with neither: the app open on this device\n"
 	"                      (default: the one attached device), and its\n"
 	"                      launcher activity\n"
+	"  --test-apk FILE     the app's test APK: the scenario runs all its\n"
+	"                      instrumentation tests, each test a scene\n"
 	"  -c FILE             where the configuration goes (default:\n"
 	"                      $JANKGATE_CONFIG, then ./jankgate.json); the\n"
 	"                      scenario goes to scenarios/ beside it\n"
-	"Writes a cold launch and one scene of flings; never overwrites a\n"
-	"file.  Prints the files written.\n"
-	"Exit status: 0 written, 2 bad usage, not an APK, a file exists or\n"
-	"a system app in front, 3 no device or adb server.\n";
+	"Writes a cold launch and one scene of flings (or, with --test-apk,\n"
+	"one instrument step); never overwrites a file.  Prints the files\n"
+	"written.\n"
+	"Exit status: 0 written, 2 bad usage, not an APK, a test APK of\n"
+	"another package, a file exists or a system app in front, 3 no\n"
+	"device or adb server.\n";
 
 #define DEVICE_TIMEOUT_MS 30000
 
 struct init_args {
-	const char *apk, *package, *serial;
+	const char *apk, *package, *serial, *test_apk;
 };
 
 /* Two or more dot-separated Java identifiers, as Android requires. */
@@ -82,6 +89,7 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 	static const struct option longopts[] = {
 		{ "apk", required_argument, NULL, 'A' },
 		{ "package", required_argument, NULL, 'P' },
+		{ "test-apk", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_init;
@@ -100,6 +108,9 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 			break;
 		case 's':
 			a->serial = optarg;
+			break;
+		case 'T':
+			a->test_apk = optarg;
 			break;
 		default:
 			return cmd_usage_error(self, NULL);
@@ -123,31 +134,51 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 	return 0;
 }
 
+/*
+ * The configuration reads a relative path from its own directory: when
+ * `config` is elsewhere than here, a relative *path becomes absolute.
+ */
+static void
+relative_to_config(char **path, const char *config)
+{
+	char *abs;
+
+	if (!strchr(config, '/') || (*path)[0] == '/')
+		return;
+	if ((abs = realpath(*path, NULL))) {
+		free(*path);
+		*path = abs;
+	}
+}
+
 /* -c FILE names where the configuration goes: none is read. */
 static int
 run(void *args, const struct config *cfg)
 {
 	const struct init_args *a = args;
 	struct init_app app;
+	struct init_tests tests;
 	struct strlist written = STRLIST_INIT;
 	const char *config, *slash;
 	int status, rc;
 
 	memset(&app, 0, sizeof(app));
+	memset(&tests, 0, sizeof(tests));
 	config = config_default_path(jg_opts.config_path);
+	/* A test APK that will not do, before any phone is asked. */
+	if (a->test_apk && (rc = init_tests_read(&tests, a->test_apk))) {
+		status = EXIT_BAD_INPUT;
+		diag_error_current();
+		goto out;
+	}
 	if (a->package) {
 		app.package = xstrdup(a->package);
 		app.from = xstrdup("--package");
 		rc = 0;
 	} else if (a->apk) {
 		rc = init_app_from_apk(&app, a->apk);
-		/* Named from the configuration's directory, as it reads it. */
-		if (!rc && strchr(config, '/') && a->apk[0] != '/') {
-			char *abs = realpath(a->apk, NULL);
-
-			free(app.apk);
-			app.apk = abs ? abs : xstrdup(a->apk);
-		}
+		if (!rc)
+			relative_to_config(&app.apk, config);
 	} else {
 		rc = init_app_from_device(&app, a->serial, DEVICE_TIMEOUT_MS);
 	}
@@ -156,6 +187,14 @@ run(void *args, const struct config *cfg)
 		status = a->apk ? EXIT_BAD_INPUT : exit_status_for_error(rc);
 		diag_error_current();
 		goto out;
+	}
+	if (a->test_apk) {
+		if ((rc = init_app_add_tests(&app, &tests))) {
+			status = EXIT_BAD_INPUT;
+			diag_error_current();
+			goto out;
+		}
+		relative_to_config(&app.test_apk, config);
 	}
 	if ((rc = init_write(&app, config, &written))) {
 		status = exit_status_for_error(rc);
@@ -166,9 +205,17 @@ run(void *args, const struct config *cfg)
 		printf("%s\n", written.items[i]);
 	if (app.note)
 		diag_warn("%s", app.note);
-	diag_info("wrote a configuration for %s (from %s)%s%s", app.package,
-	    app.from, !app.activity ? "" : app.note ? ", activity " :
-	    ", launcher ", app.activity ? app.activity : "");
+	if (app.test_apk)
+		diag_info("wrote a configuration for %s (from %s)%s%s, and "
+		    "the tests of '%s' (runner %s)", app.package, app.from,
+		    !app.activity ? "" : app.note ? ", activity " :
+		    ", launcher ", app.activity ? app.activity : "",
+		    a->test_apk, app.test_runner);
+	else
+		diag_info("wrote a configuration for %s (from %s)%s%s",
+		    app.package, app.from, !app.activity ? "" : app.note ?
+		    ", activity " : ", launcher ", app.activity ?
+		    app.activity : "");
 	diag_info("next: `jankgate check` validates it, `jankgate run` "
 	    "measures on every attached device");
 	/* The one thing gate needs that init does not write. */
@@ -180,6 +227,7 @@ run(void *args, const struct config *cfg)
 	status = EXIT_PASS;
 out:
 	init_app_release(&app);
+	init_tests_release(&tests);
 	strlist_release(&written);
 	return status;
 }

@@ -27,6 +27,11 @@
  *	  "iterations": 5, ...           end
  *	}
  *
+ * With the app's test APK (--test-apk), "test_apk" names it and the
+ * scenario is one `instrument RUNNER` step of its <instrumentation>: every
+ * test, as the test classes are only in the APK's dex, which jankgate does
+ * not read; a comment says how to name some.
+ *
  * The configuration is written last, and only when neither file exists,
  * so an interrupted init leaves at most a scenario behind.
  */
@@ -55,6 +60,8 @@ init_app_release(struct init_app *a)
 	free(a->apk);
 	free(a->from);
 	free(a->note);
+	free(a->test_apk);
+	free(a->test_runner);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -99,6 +106,62 @@ init_app_from_apk(struct init_app *out, const char *apk)
 	out->apk = xstrdup(apk);
 	out->from = xasprintf("'%s'", apk);
 	apk_manifest_release(&m);
+	return 0;
+}
+
+void
+init_tests_release(struct init_tests *t)
+{
+	free(t->apk);
+	free(t->runner);
+	free(t->target);
+	memset(t, 0, sizeof(*t));
+}
+
+int
+init_tests_read(struct init_tests *out, const char *test_apk)
+{
+	struct apk_manifest m;
+	int rc = apk_read_manifest(test_apk, &m);
+
+	memset(out, 0, sizeof(*out));
+	if (rc == JG_EIO)
+		return jg_error_prefix("--test-apk '%s'", test_apk);
+	if (rc == JG_EPROTO)
+		return jg_error_prefix("--test-apk '%s': cannot read its "
+		    "manifest", test_apk);
+	if (rc)
+		return jg_error_prefix("--test-apk '%s' is not an APK",
+		    test_apk);
+	if (m.split)
+		rc = jg_error_set(JG_EINVAL, "--test-apk '%s' is a split "
+		    "APK; give the base APK (and add the splits to "
+		    "\"test_apk\" after)", test_apk);
+	else if (!m.package || !m.instr_runner || !m.instr_target)
+		rc = jg_error_set(JG_EINVAL, "--test-apk '%s' is not a test "
+		    "APK: its manifest has no <instrumentation> with a "
+		    "targetPackage", test_apk);
+	if (!rc) {
+		out->apk = xstrdup(test_apk);
+		/* In full, as run_instrument.c qualifies it to compare. */
+		out->runner = m.instr_runner[0] == '.' ?
+		    xasprintf("%s%s", m.package, m.instr_runner) :
+		    xstrdup(m.instr_runner);
+		out->target = xstrdup(m.instr_target);
+	}
+	apk_manifest_release(&m);
+	return rc;
+}
+
+int
+init_app_add_tests(struct init_app *app, const struct init_tests *t)
+{
+	if (strcmp(t->target, app->package))
+		return jg_error_set(JG_EMISMATCH, "--test-apk '%s' instruments "
+		    "%s, not the app %s: give the test APK built for %s",
+		    t->apk, t->target, app->package, app->package);
+	app->test_apk = xstrdup(t->apk);
+	app->test_runner = xstrdup(t->runner);
 	return 0;
 }
 
@@ -251,8 +314,24 @@ short_name(const char *pkg)
 static void
 scenario_text(struct strbuf *sb, const struct init_app *app)
 {
-	strbuf_addf(sb,
-	    "# Written by `jankgate init` for %s, from %s.\n"
+	strbuf_addf(sb, "# Written by `jankgate init` for %s, from %s.\n",
+	    app->package, app->from ? app->from : "the command line");
+	if (app->test_runner) {
+		/*
+		 * The test classes are in the test APK's dex, which jankgate
+		 * does not read: the step runs them all.
+		 */
+		strbuf_addf(sb,
+		    "# The instrumentation tests of %s, each test method a\n"
+		    "# measured scene (FeedTest#scrollFeed).  jankgate cannot\n"
+		    "# list the test classes (they are in the APK's dex), so\n"
+		    "# this runs every test: name classes or Class#method after\n"
+		    "# the runner to measure only those (docs/scenarios.md in\n"
+		    "# jankgate's source tree has the step's options).\n"
+		    "instrument %s\n", app->test_apk, app->test_runner);
+		return;
+	}
+	strbuf_addstr(sb,
 	    "# A cold launch, then one measured scene: flings on the first\n"
 	    "# screen.  Add what your users do (tap text \"Cart\", type\n"
 	    "# \"shoe\")"
@@ -269,7 +348,7 @@ scenario_text(struct strbuf *sb, const struct init_app *app)
 	    "    fling down\n"
 	    "    wait 500\n"
 	    "  end\n"
-	    "end\n", app->package, app->from ? app->from : "the command line");
+	    "end\n");
 }
 
 static void
@@ -282,6 +361,8 @@ config_text(struct strbuf *sb, const struct init_app *app, const char *scn)
 	jsonw_str(&w, "app", app->package);
 	if (app->apk)
 		jsonw_str(&w, "apk", app->apk);
+	if (app->test_apk)
+		jsonw_str(&w, "test_apk", app->test_apk);
 	if (app->activity)
 		jsonw_str(&w, "activity", app->activity);
 	jsonw_open(&w, "scenarios", '[');

@@ -5,7 +5,8 @@
  * the configuration's keys.  init learns the app's package and launcher
  * activity from the APK's manifest (apk.c) or from the activity in front
  * on the device, and writes jankgate.json and a starter scenario (a cold
- * launch, then one measured scene of flings on the first screen) that
+ * launch, then one measured scene of flings on the first screen; or, given
+ * the app's test APK, its instrumentation tests as scenes) that
  * `jankgate check` accepts and `jankgate run` can run as they are.  It
  * never overwrites a file.
  */
@@ -22,6 +23,8 @@ struct init_app {
 	char *apk;		/* the APK to install as given; NULL: none */
 	char *from;		/* where package and activity came from */
 	char *note;		/* why activity is no launcher, or NULL */
+	char *test_apk;		/* the test APK as given; NULL: none */
+	char *test_runner;	/* its instrumentation, in full */
 };
 
 void init_app_release(struct init_app *a);
@@ -32,6 +35,31 @@ void init_app_release(struct init_app *a);
  * split, or names no package (the message names the file).
  */
 int init_app_from_apk(struct init_app *out, const char *apk);
+
+/* A test APK's <instrumentation>, read before the app is known. */
+struct init_tests {
+	char *apk;		/* as given */
+	char *runner;		/* the instrumentation class, in full */
+	char *target;		/* the package it instruments */
+};
+
+void init_tests_release(struct init_tests *t);
+
+/*
+ * Read the test APK at `test_apk`.  Returns 0; JG_EIO when it cannot be
+ * read; JG_EINVAL when it is not an APK, is a split, or has no
+ * <instrumentation> with a targetPackage (the messages name the file and
+ * --test-apk).
+ */
+int init_tests_read(struct init_tests *out, const char *test_apk);
+
+/*
+ * Give `app` (its package known) the tests `t`: the scenario becomes one
+ * `instrument` step of t's runner, running every test (the classes are
+ * in the APK's dex, which is not read).  JG_EMISMATCH, adding nothing,
+ * when `t` instruments another package than app->package.
+ */
+int init_app_add_tests(struct init_app *app, const struct init_tests *t);
 
 /*
  * The app in front on device `serial` (NULL: the one device attached to
