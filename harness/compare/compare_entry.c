@@ -411,14 +411,9 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		e->threshold = fmax(fmax(e->abs_threshold,
 		    e->rel_threshold * fabs(e->base.median)),
 		    isnan(e->spread) ? 0 : e->noise_threshold * e->spread);
-	/*
-	 * A whole-ms frame percentile of frames paced by vsync moves by
-	 * steps: from its first plateau up.  One in the body below it (a
-	 * p50 of 5 ms at 60 Hz) moves with the work, and 5 ms more is no
-	 * step.
-	 */
+	/* A whole-ms frame percentile of frames paced by vsync moves by
+	 * steps. */
 	if (b.n && cu.n && isfinite(x->vsync_ms) && vsync_stepped(m) &&
-	    e->base.median >= floor(x->vsync_ms) - CMP_VSYNC_ROUNDING_MS &&
 	    paced_by_vsync(sc, scene, x->vsync_ms))
 		e->threshold = fmax(e->threshold, x->vsync_ms *
 		    (strcmp(m->name, "frame_p99_ms") ? 1 :
