@@ -38,12 +38,20 @@ bgit_pack_write(struct bgit_pack *g)
 {
 	struct strbuf dir = STRBUF_INIT, idx = STRBUF_INIT;
 	git_odb_backend *be = NULL;
+	struct stat sb;
 	int err = 0;
 
 	g->st->packed = git_packbuilder_object_count(g->pb);
 	if (!g->st->packed)
 		return 0;
 	strbuf_addf(&dir, "%s/pack", g->objects.buf);
+	/* libgit2 (1.5) leaves what it set up for a pack behind when the
+	 * directory is no directory: say so without asking it. */
+	if (stat(dir.buf, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		err = jg_error_set(JG_EIO, "cannot write a pack into '%s': "
+		    "not a directory", dir.buf);
+		goto out;
+	}
 	/* Durable before any loose copy goes. */
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 	if (git_packbuilder_write(g->pb, dir.buf, 0, NULL, NULL) < 0)
