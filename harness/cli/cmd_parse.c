@@ -89,7 +89,6 @@ struct parse_opts {
 	char **files;		/* the FILE operands */
 	int nr_files;
 	int list;		/* --list */
-	int help;		/* --help */
 	const struct source *src;
 	const struct config *cfg;
 	const char *app;	/* --app, else NULL */
@@ -254,7 +253,6 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 		{ "app", required_argument, NULL, 'a' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "refresh-hz", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct command *self = &cmd_parse;
@@ -269,10 +267,6 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 		case 'l':
 			o->list = 1;
 			break;
-		case 'h':
-			o->help = 1;
-			*needs = 0;
-			return 0;
 		case 'r':
 			if (read_number(optarg, 1, 1000, &o->refresh_hz))
 				return cmd_usage_error(self, "bad refresh rate "
@@ -323,11 +317,6 @@ run(void *args, const struct config *cfg)
 {
 	struct parse_opts *o = args;
 
-	if (o->help) {
-		/* What `jankgate help parse` prints. */
-		cmd_print_command_help(&cmd_parse);
-		return EXIT_PASS;
-	}
 	if (o->list) {
 		list_sources();
 		return EXIT_PASS;

@@ -13,6 +13,7 @@
  * configuration keys (keydoc.c).
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,15 +233,36 @@ on_signal(int sig)
 	stop_hook();
 }
 
+/*
+ * `jankgate COMMAND --help` (anywhere before a `--`) or `jankgate COMMAND
+ * -h` (alone) is `jankgate help COMMAND`: what people type first, and no
+ * command takes --help as an option's value or -h as an option.
+ */
+static bool
+asks_for_help(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "-h"))
+		return true;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
 int
 command_dispatch(const struct command *c, int argc, char **argv)
 {
 	struct sigaction sa, old_int, old_term;
 	struct config *cfg = NULL;
 	unsigned needs = c->needs;
-	void *args = xcalloc(1, c->args_size ? c->args_size : 1);
+	void *args;
 	int status;
 
+	if (asks_for_help(argc, argv)) {
+		cmd_print_command_help(c);
+		return EXIT_PASS;
+	}
+	args = xcalloc(1, c->args_size ? c->args_size : 1);
 	status = c->parse(args, argc, argv, &needs);
 	if (!status && (needs & CMD_CONFIG))
 		status = load_config(&cfg);
