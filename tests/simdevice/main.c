@@ -75,6 +75,8 @@ static const char usage_text[] =
 "  --file DEVPATH=LOCAL     preload a file into the device (repeatable)\n"
 "  --install APK            preinstall a package (repeatable)\n"
 "  --uptime SECONDS         device uptime at start (default 3600)\n"
+"  --slept-ms MS            time asleep before the start: the boot clock\n"
+"                           (Realtime, atrace) runs MS ahead (default 0)\n"
 "  --log FILE               append one line per command run\n"
 "Faults (also as lines of the control file):\n"
 "  --control FILE           fault file, re-read on every connection/stream\n"
@@ -98,7 +100,7 @@ enum {
 	OPT_HELP, OPT_SEED, OPT_REFRESH, OPT_SIZE, OPT_WIDTH, OPT_HEIGHT,
 	OPT_DENSITY, OPT_BATTERY, OPT_THERMAL, OPT_THERMAL_AT, OPT_THERMAL_TO,
 	OPT_ANIM, OPT_LIBS, OPT_TRUTH, OPT_CLOCK, OPT_EPOCH, OPT_DROP_AT,
-	OPT_LOSS, OPT_CLOCK_SCALE,
+	OPT_LOSS, OPT_CLOCK_SCALE, OPT_SLEPT,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, OPT_FILE },
 	{ "install", required_argument, NULL, OPT_INSTALL },
 	{ "uptime", required_argument, NULL, OPT_UPTIME },
+	{ "slept-ms", required_argument, NULL, OPT_SLEPT },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "drop-after-packets", required_argument, NULL, OPT_FAULT },
@@ -373,6 +376,10 @@ parse_phone_option(struct simdev_opts *o, int c, const char *name,
 	case OPT_EPOCH:
 		ret = parse_long(name, arg, 0, 4102444800L, &v);
 		o->epoch_s = v;
+		break;
+	case OPT_SLEPT:
+		ret = parse_long(name, arg, 0, LONG_MAX / 2000000, &v);
+		o->slept_ms = v;
 		break;
 	case OPT_DROP_AT:
 		ret = parse_long(name, arg, 0, LONG_MAX, &v);
