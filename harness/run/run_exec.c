@@ -352,6 +352,8 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		rc = jg_error_set(JG_EIO, "cannot start a thread for '%s'",
 		    st->argv[0]);
 		proc_result_release(&c.res);
+		if (tracing)
+			(void)trace_stop(d, m, scenario, false);
 		goto out;
 	}
 	/*

@@ -11,12 +11,15 @@
  *
  * -b defaults to 2048 KB, atrace's own default; categories are accepted
  * and ignored (the simulated apps only write their own sections).  An
- * unknown option is atrace's usage error: status 1.
+ * unknown option is atrace's usage error: status 1.  The fault
+ * atrace-fail TEXT makes --async_start print TEXT to stderr and exit 1,
+ * as atrace does when it may not write the tracing files.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "faults.h"
 #include "simapps.h"
 #include "simdev.h"
 #include "simio.h"
@@ -58,6 +61,18 @@ cmd_atrace(struct simcmd_ctx *ctx, int argc, char **argv)
 	if (verb == NONE)
 		return simcmd_error(ctx, 1, "atrace", "the simulated atrace "
 		    "only captures with --async_start/--async_stop");
+	if (verb == START) {
+		struct faults f;
+
+		faults_init(&f);
+		simdev_faults(dev, &f);
+		if (f.atrace_fail) {
+			simio_printf(ctx->io, 2, "%s\n", f.atrace_fail);
+			faults_release(&f);
+			return 1;
+		}
+		faults_release(&f);
+	}
 	simdev_lock(dev);
 	now = simdev_now_ns(dev);
 	/* The apps' sections up to now first. */

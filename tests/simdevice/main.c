@@ -83,7 +83,7 @@ static const char usage_text[] =
 "  --drop-after-packets N   --drop-on-command TEXT   --cnxn-delay-ms N\n"
 "  --stall-wrte PREFIX      --refuse PREFIX          --pm-fail TEXT\n"
 "  --crash-on TEXT          --anr-on TEXT            --slow-dumpsys-ms N\n"
-"  --slow-dumpsys-on SERVICE\n"
+"  --slow-dumpsys-on SERVICE   --atrace-fail TEXT\n"
 "Faults (options only):\n"
 "  --drop-at-ms MS          the device drops off MS after the start\n"
 "  --logcat-loss[=PERCENT]  lose app log lines (default 10 percent)\n"
@@ -136,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "stall-wrte", required_argument, NULL, OPT_FAULT },
 	{ "refuse", required_argument, NULL, OPT_FAULT },
 	{ "pm-fail", required_argument, NULL, OPT_FAULT },
+	{ "atrace-fail", required_argument, NULL, OPT_FAULT },
 	{ "crash-on", required_argument, NULL, OPT_FAULT },
 	{ "anr-on", required_argument, NULL, OPT_FAULT },
 	{ "slow-dumpsys-ms", required_argument, NULL, OPT_FAULT },
