@@ -554,15 +554,16 @@ trace_scenes(struct run_marks *m, struct rs_iteration *it, size_t first,
 			if (!strcmp(it->scenes[j].name, t->name))
 				sc = &it->scenes[j];
 		if (sc && (size_t)(sc - it->scenes) < first)
-			return jg_error_set(JG_EINVAL, "Trace section at %.0f "
-			    "ms: '%s' is a scene of the scenario", t->begin,
-			    t->name);
+			return jg_error_set(JG_EINVAL, "scene marker (a Trace "
+			    "section) at %.0f ms: '%s' is a scene of the "
+			    "scenario", t->begin, t->name);
 		if (sc && (size_t)(sc - it->scenes) < logged)
 			continue;	/* the log marker's scene wins */
 		if (sc)
-			return jg_error_set(JG_EINVAL, "Trace section at %.0f "
-			    "ms: '%s' begins again (scenes are measured once "
-			    "an iteration)", t->begin, t->name);
+			return jg_error_set(JG_EINVAL, "scene marker (a Trace "
+			    "section) at %.0f ms: '%s' begins again (scenes "
+			    "are measured once an iteration)", t->begin,
+			    t->name);
 		if (isnan(t->end)) {
 			warn(res, scenario, t->name, "no frames: its Trace "
 			    "section began at %.0f ms and the capture holds "

@@ -476,8 +476,8 @@ trace_sections_without_end_or_taken_names(void **state)
 	run_marks_span(m, NAN, NAN);
 	assert_int_equal(run_marks_scenes(m, NULL, 0, it, 60, r, "s"),
 	    JG_EINVAL);
-	assert_string_equal(jg_error_msg(), "Trace section at 10000 ms: "
-	    "'home' is a scene of the scenario");
+	assert_string_equal(jg_error_msg(), "scene marker (a Trace section) at "
+	    "10000 ms: 'home' is a scene of the scenario");
 	results_free(r);
 	run_marks_free(m);
 }
