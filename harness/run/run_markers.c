@@ -335,11 +335,13 @@ run_marks_add_trace(struct run_marks *m, const char *buf, size_t len,
 			    "trace's clock relates to the frames'");
 		goto out;
 	}
-	if (c.overwritten || c.orphan_ends)
-		note(m, NULL, "the atrace buffer lost events (%s): a scene "
-		    "may be missing; raise markers.trace_buffer_kb",
-		    c.overwritten ? "it overwrote its oldest" :
-		    "sections ended that began before the capture");
+	/*
+	 * Ends without a begin are no loss by themselves: a section the app
+	 * had open when the capture started ends in it.
+	 */
+	if (c.overwritten)
+		note(m, NULL, "the atrace buffer overwrote its oldest events: "
+		    "a scene may be missing; raise markers.trace_buffer_kb");
 	for (size_t i = 0; i < c.nr; i++) {
 		const struct atrace_section *t = &c.sections[i];
 
