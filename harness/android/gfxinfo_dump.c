@@ -470,3 +470,29 @@ gfxinfo_uptime(const char *buf, size_t len, double *mono_ms)
 	}
 	return jg_error_set(JG_ENOTFOUND, "no 'Uptime:' line in the dump");
 }
+
+int
+gfxinfo_realtime(const char *buf, size_t len, double *boot_ms)
+{
+	static const char key[] = " Realtime: ";
+	const char *pos = buf, *end = buf + len;
+	struct text_line l;
+
+	while (text_next_line(&pos, end, &l)) {
+		size_t i = strlen("Uptime: ");
+		uint64_t v;
+
+		if (!gfx_line_starts(&l, "Uptime: ") ||
+		    !gfx_read_uint(l.s, l.n, &i, UINT64_MAX / 2, &v))
+			continue;
+		if (l.n - i < sizeof(key) - 1 || memcmp(l.s + i, key,
+		    sizeof(key) - 1))
+			break;
+		i += sizeof(key) - 1;
+		if (!gfx_read_uint(l.s, l.n, &i, UINT64_MAX / 2, &v))
+			break;
+		*boot_ms = (double)v;
+		return 0;
+	}
+	return jg_error_set(JG_ENOTFOUND, "no 'Realtime:' in the dump");
+}

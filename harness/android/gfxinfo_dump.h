@@ -132,6 +132,13 @@ uint64_t gfx_summary_cause(const struct gfx_summary *s, const char *name);
 int gfxinfo_uptime(const char *buf, size_t len, double *mono_ms);
 
 /*
+ * The same line's Realtime (elapsedRealtime: CLOCK_BOOTTIME ms, ahead of
+ * the uptime by the time the phone slept) into *boot_ms.  Returns 0, or
+ * JG_ENOTFOUND when there is no such line or it has no Realtime.
+ */
+int gfxinfo_realtime(const char *buf, size_t len, double *boot_ms);
+
+/*
  * The pids of the dump's sections of process `package` or "package:...",
  * appended to pids[*nr] (at most `max` in all, each once): the runner
  * learns the app's processes from the dumps it takes at scene edges.

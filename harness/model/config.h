@@ -198,6 +198,12 @@ struct config {
 	struct {
 		enum config_trace trace;	/* issue 20, trace.h */
 	} diagnose;
+	/* markers.*: scenes an `exec` step's flow marks (issue 52). */
+	struct {
+		int trace;		/* capture Trace sections (atrace) */
+		char *trace_prefix;	/* the sections' name prefix */
+		int trace_buffer_kb;	/* atrace -b, per CPU */
+	} markers;
 
 	/* The plug-ins' options, one value each, in table order. */
 	const struct config_plugins *plugins;	/* borrowed */

@@ -252,6 +252,24 @@ static const struct key config_keys[] = {
 	  "the traced iteration is never compared, and a device without "
 	  "perfetto gets one warning" },
 
+	{ "markers", K_OBJECT, 0, NONE, NULL, 0,
+	  "scenes the flow of an `exec` step marks itself" },
+	{ "markers.trace", K_BOOL, O(markers.trace), NONE, "false", 0,
+	  "also take scenes from android.os.Trace sections named "
+	  "markers.trace_prefix + SCENE (Trace.beginSection / endSection, or "
+	  "beginAsyncSection / endAsyncSection): each `exec` step outside a "
+	  "scene runs an atrace capture of the app (`atrace --async_start`) "
+	  "and reads it when the command has ended; a log marker of the same "
+	  "scene wins" },
+	{ "markers.trace_prefix", K_STRING, O(markers.trace_prefix), NONE,
+	  "\"jankgate:\"", 0,
+	  "the start of a Trace section's name that makes it a scene; the "
+	  "rest of the name is the scene's" },
+	{ "markers.trace_buffer_kb", K_INT, O(markers.trace_buffer_kb), 1,
+	  262144, NULL, "4096", 0,
+	  "atrace's buffer per CPU (-b): sections that end after it filled "
+	  "have no end, and their scenes only a warning" },
+
 	/* ... then each plug-in's own (config_schema_init). */
 };
 

@@ -25,6 +25,20 @@
  * command ends.  Inside a scenario scene it reads nothing: the scene's
  * own reset and dump measure the whole command, and nothing else may
  * reach the phone there.
+ *
+ * With markers.trace it also captures the app's Trace sections around
+ * the command, outside any scene as the reads are:
+ *
+ *	dumpsys gfxinfo PKG framestats reset
+ *	atrace --async_start -b KB -a PKG     (no categories: the app's own
+ *	    sections only, which -a turns on in the app's process)
+ *	... the command ...
+ *	atrace --async_stop                   -> the trace text
+ *	dumpsys gfxinfo PKG framestats reset
+ *
+ * A capture that cannot start (no atrace, an error) is a warning and the
+ * step runs without it; one that started is always stopped, even when
+ * the command failed, so no capture outlives the step.
  */
 #include <ctype.h>
 #include <math.h>
@@ -34,11 +48,13 @@
 #include <string.h>
 
 #include "adb.h"
+#include "config.h"
 #include "error.h"
 #include "fileio.h"
 #include "gfxinfo_dump.h"
 #include "monoclock.h"
 #include "proc.h"
+#include "results.h"
 #include "run_int.h"
 #include "run_marks.h"
 #include "scenario.h"
@@ -123,6 +139,67 @@ read_frames(struct run_dev *d, struct run_marks *m, double *uptime)
 	*uptime = up;
 	adb_shell_result_release(&r);
 	strbuf_release(&cmd);
+	return rc;
+}
+
+/* A warning of the markers in the results, scoped to the scenario. */
+static void
+warn_trace(struct run_dev *d, const char *scenario, const char *what,
+    const struct adb_shell_result *r)
+{
+	const struct strbuf *sb = r->err.len ? &r->err : &r->out;
+	size_t n = strcspn(sb->buf, "\n");
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "no Trace sections: %s exited with status %d",
+	    what, r->exit_code);
+	if (n)
+		strbuf_addf(&msg, ": %.*s", (int)(n > 160 ? 160 : n), sb->buf);
+	results_add_warning(d->res, "markers", scenario, msg.buf);
+	strbuf_release(&msg);
+}
+
+/*
+ * Start an atrace capture of the app's sections; *on says whether one
+ * runs.  Returns 0 (a capture that cannot start is a warning) or a
+ * device error.
+ */
+static int
+trace_start(struct run_dev *d, const char *scenario, bool *on)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct adb_shell_result r;
+	int rc;
+
+	strbuf_addf(&cmd, "atrace --async_start -b %d -a ",
+	    d->ctx->cfg->markers.trace_buffer_kb);
+	sh_quote(&cmd, d->package);
+	adb_shell_result_init(&r);
+	rc = adb_shell(d->dev, cmd.buf, &r);
+	*on = !rc && r.exit_code == 0;
+	if (!rc && !*on)
+		warn_trace(d, scenario, "atrace --async_start", &r);
+	adb_shell_result_release(&r);
+	strbuf_release(&cmd);
+	return rc;
+}
+
+/* Stop the capture; its sections into `m` unless `keep` is false. */
+static int
+trace_stop(struct run_dev *d, struct run_marks *m, const char *scenario,
+    bool keep)
+{
+	struct adb_shell_result r;
+	int rc;
+
+	adb_shell_result_init(&r);
+	rc = adb_shell(d->dev, "atrace --async_stop", &r);
+	if (!rc && keep && r.exit_code != 0)
+		warn_trace(d, scenario, "atrace --async_stop", &r);
+	else if (!rc && keep)
+		run_marks_add_trace(m, r.out.buf, r.out.len,
+		    d->ctx->cfg->markers.trace_prefix);
+	adb_shell_result_release(&r);
 	return rc;
 }
 
@@ -248,7 +325,8 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 	const char **envp = NULL;
 	size_t seen_ends = 0;
 	double from = NAN, to = NAN, up;
-	int open = 0, rc, left;
+	int open = 0, rc, left, trc;
+	bool tracing = false;
 	pthread_t th;
 
 	if ((rc = make_env(d, &env)))
@@ -259,6 +337,9 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 	if (!in_scene) {
 		run_logcat_marks(lc, &seen_ends, &open);
 		if ((rc = read_frames(d, m, &from)))
+			goto out;
+		if (d->ctx->cfg->markers.trace &&
+		    (rc = trace_start(d, scenario, &tracing)))
 			goto out;
 	}
 	/* The deadline is on the phone's pace (monoclock.h), proc's real. */
@@ -271,6 +352,8 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		rc = jg_error_set(JG_EIO, "cannot start a thread for '%s'",
 		    st->argv[0]);
 		proc_result_release(&c.res);
+		if (tracing)
+			(void)trace_stop(d, m, scenario, false);
 		goto out;
 	}
 	/*
@@ -293,6 +376,11 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 	}
 	pthread_join(th, NULL);
 	keep_output(d, scenario, index, st, &c, &log);
+	if (tracing) {
+		trc = trace_stop(d, m, scenario, !rc && c.rc != JG_EINTR);
+		if (!rc)
+			rc = trc;
+	}
 	if (!rc && !in_scene && c.rc != JG_EINTR)
 		rc = read_frames(d, m, &to);
 	if (!rc && !in_scene)

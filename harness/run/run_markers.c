@@ -37,6 +37,33 @@
  * whole time since the previous read) is unseen.  A scene whose window
  * meets unseen time gets no frames, and a warning says how many frames
  * went unread: the report says so rather than guessing.
+ *
+ * With markers.trace the flow may mark a scene with an android.os.Trace
+ * section named PREFIX + NAME instead (atrace.c reads them): run_exec.c
+ * runs `atrace --async_start -b KB -a PKG` after the step's first read
+ * and `atrace --async_stop` once the command has ended, and hands the
+ * capture here.  A section's end is only known when the capture stops,
+ * so within one step the reads are its first and its last: the step's
+ * frames must fit hwui's 120 rows a window, or the scenes get the
+ * unseen-frames warning above.  Sections are on atrace's trace clock,
+ * "boot" (CLOCK_BOOTTIME) where the kernel has it, which runs ahead of
+ * CLOCK_MONOTONIC by the time the phone slept.  Two clues say by how
+ * much: each gfxinfo read prints both clocks (`Uptime:` is
+ * uptimeMillis, CLOCK_MONOTONIC; `Realtime:` is elapsedRealtime,
+ * CLOCK_BOOTTIME), to the ms; and atrace's clock-sync marker pairs the
+ * trace clock with CLOCK_MONOTONIC, but prints the latter from a float,
+ * coarse (tens of ms) after days of uptime.  So the reads' Realtime -
+ * Uptime is used when it agrees with the marker within the float's
+ * step (the trace clock is boot), the marker when they disagree (an
+ * older kernel's "mono" or "global" clock), whichever exists when only
+ * one does, and with neither the capture gives no scenes and a warning.
+ *
+ * A scene both a log marker and a Trace section name is the log
+ * marker's: its times come from the stream every other event of the
+ * iteration is placed by, and a flow moving from one to the other may
+ * emit both.  A section the capture holds no end of (the buffer filled,
+ * or the section ended after the command did) is no scene: a warning
+ * names it.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -45,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atrace.h"
 #include "error.h"
 #include "framestats.h"
 #include "gfxinfo_dump.h"
@@ -73,6 +101,17 @@ struct mark_gap {
 	double frames;			/* rendered and not shown */
 };
 
+/* A Trace section on CLOCK_MONOTONIC (end NAN: the capture had none). */
+struct mark_section {
+	char *name;
+	double begin, end;
+};
+
+/* A warning of a capture, for run_marks_scenes (scene NULL: the scenario). */
+struct mark_note {
+	char *scene, *msg;
+};
+
 struct run_marks {
 	struct fst_frame *rows;
 	size_t nr_rows, alloc_rows;
@@ -83,6 +122,11 @@ struct run_marks {
 	struct mark_span *spans;
 	size_t nr_spans, alloc_spans;
 	double last_at;			/* the previous read's Uptime */
+	double boot_ahead;		/* Realtime - Uptime of a read, NAN */
+	struct mark_section *sections;
+	size_t nr_sections, alloc_sections;
+	struct mark_note *notes;
+	size_t nr_notes, alloc_notes;
 };
 
 struct run_marks *
@@ -91,6 +135,7 @@ run_marks_new(void)
 	struct run_marks *m = xcalloc(1, sizeof(*m));
 
 	m->last_at = NAN;
+	m->boot_ahead = NAN;
 	return m;
 }
 
@@ -103,6 +148,14 @@ run_marks_free(struct run_marks *m)
 	free(m->reads);
 	free(m->gaps);
 	free(m->spans);
+	for (size_t i = 0; i < m->nr_sections; i++)
+		free(m->sections[i].name);
+	free(m->sections);
+	for (size_t i = 0; i < m->nr_notes; i++) {
+		free(m->notes[i].scene);
+		free(m->notes[i].msg);
+	}
+	free(m->notes);
 	free(m);
 }
 
@@ -166,7 +219,7 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 	struct gfx_dump g;
 	struct fst_dump f;
 	double lo = isnan(m->last_at) ? -INFINITY : m->last_at;
-	double full_hi = -INFINITY, block_first = NAN;
+	double full_hi = -INFINITY, block_first = NAN, boot;
 	size_t block_rows = 0;
 	bool full = false;
 
@@ -210,8 +263,96 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 	}
 	if (!isnan(uptime_ms))
 		m->last_at = uptime_ms;
+	if (!isnan(uptime_ms) && !gfxinfo_realtime(buf, len, &boot))
+		m->boot_ahead = boot - uptime_ms;
 	fst_dump_release(&f);
 	gfx_dump_release(&g);
+}
+
+static void
+note(struct run_marks *m, const char *scene, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+note(struct run_marks *m, const char *scene, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	XALLOC_GROW(m->notes, m->nr_notes + 1, m->alloc_notes);
+	m->notes[m->nr_notes++] = (struct mark_note){
+		scene ? xstrdup(scene) : NULL, strbuf_detach(&sb, NULL) };
+}
+
+/*
+ * How far the capture's trace clock runs ahead of CLOCK_MONOTONIC, as
+ * the header says; false when nothing tells.
+ */
+static bool
+trace_ahead(const struct run_marks *m, const struct atrace_capture *c,
+    double *ahead)
+{
+	double sync = c->sync_trace_ms - c->sync_mono_ms;
+	float parent = (float)(c->sync_mono_ms / 1000.0);
+	/* The float's step at parent_ts, in ms, and a little for the write. */
+	double tol = 1000.0 * ((double)nextafterf(parent, INFINITY) -
+	    (double)parent) + 2;
+
+	if (!isnan(m->boot_ahead) && (isnan(sync) ||
+	    fabs(sync - m->boot_ahead) <= tol))
+		*ahead = m->boot_ahead;
+	else if (!isnan(sync))
+		*ahead = sync;
+	else
+		return false;
+	return true;
+}
+
+void
+run_marks_add_trace(struct run_marks *m, const char *buf, size_t len,
+    const char *prefix)
+{
+	struct atrace_capture c;
+	double ahead = 0;
+
+	atrace_capture_init(&c);
+	if (atrace_parse(&c, buf, len, prefix)) {
+		size_t n = 0;
+
+		while (n < len && n < 160 && buf[n] != '\n')
+			n++;
+		note(m, NULL, "no Trace sections: atrace printed no trace "
+		    "(%.*s)", (int)n, buf);
+		goto out;
+	}
+	if (!trace_ahead(m, &c, &ahead)) {
+		if (c.nr)
+			note(m, NULL, "no Trace sections: neither a frame read "
+			    "nor atrace's clock-sync marker says how the "
+			    "trace's clock relates to the frames'");
+		goto out;
+	}
+	/*
+	 * Ends without a begin are no loss by themselves: a section the app
+	 * had open when the capture started ends in it.
+	 */
+	if (c.overwritten)
+		note(m, NULL, "the atrace buffer overwrote its oldest events: "
+		    "a scene may be missing; raise markers.trace_buffer_kb");
+	for (size_t i = 0; i < c.nr; i++) {
+		const struct atrace_section *t = &c.sections[i];
+
+		XALLOC_GROW(m->sections, m->nr_sections + 1,
+		    m->alloc_sections);
+		m->sections[m->nr_sections++] = (struct mark_section){
+			xstrdup(t->name), t->begin_ms - ahead,
+			t->end_ms - ahead };
+	}
+out:
+	atrace_capture_release(&c);
 }
 
 void
@@ -384,6 +525,62 @@ judge(const struct run_marks *m, struct rs_scene *sc, double hz,
 	fill_frames(m, lo, hi, hz, &sc->frames);
 }
 
+/*
+ * The Trace sections' scenes, after the log markers' (it->scenes from
+ * `first` on), as the header says; `outside` counts markers left out.
+ */
+static int
+trace_scenes(struct run_marks *m, struct rs_iteration *it, size_t first,
+    int *outside, struct results *res, const char *scenario)
+{
+	size_t logged = it->nr_scenes;
+
+	for (size_t i = 0; i < m->nr_notes; i++)
+		warn(res, scenario, m->notes[i].scene, "%s", m->notes[i].msg);
+	for (size_t i = 0; i < m->nr_sections; i++) {
+		const struct mark_section *t = &m->sections[i];
+		struct rs_scene *sc = NULL;
+		int rc;
+
+		if (!in_span(m, t->begin)) {
+			if (!(*outside)++)
+				warn(res, scenario, NULL, "scene markers "
+				    "outside an exec step are left out (the "
+				    "first: '%s'): jankgate reads no frames "
+				    "for them there", t->name);
+			continue;
+		}
+		if ((rc = check_name(t->name, strlen(t->name), t->begin)))
+			return rc;
+		for (size_t j = 0; j < it->nr_scenes; j++)
+			if (!strcmp(it->scenes[j].name, t->name))
+				sc = &it->scenes[j];
+		if (sc && (size_t)(sc - it->scenes) < first)
+			return jg_error_set(JG_EINVAL, "scene marker (a Trace "
+			    "section) at %.0f ms: '%s' is a scene of the "
+			    "scenario", t->begin, t->name);
+		if (sc && (size_t)(sc - it->scenes) < logged)
+			continue;	/* the log marker's scene wins */
+		if (sc)
+			return jg_error_set(JG_EINVAL, "scene marker (a Trace "
+			    "section) at %.0f ms: '%s' begins again (scenes "
+			    "are measured once an iteration)", t->begin,
+			    t->name);
+		if (isnan(t->end)) {
+			warn(res, scenario, t->name, "no frames: its Trace "
+			    "section began at %.0f ms and the capture holds "
+			    "no end (the buffer filled, see "
+			    "markers.trace_buffer_kb, or it ended after the "
+			    "exec step's command)", t->begin);
+			continue;
+		}
+		sc = rs_iteration_add_scene(it, t->name);
+		sc->start_mono_ms = t->begin;
+		sc->end_mono_ms = t->end;
+	}
+	return 0;
+}
+
 int
 run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
     size_t nr, struct rs_iteration *it, double refresh_hz,
@@ -439,6 +636,8 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 			rc = jg_error_set(JG_EINVAL, "scene marker: '%s' began "
 			    "at %.0f ms and never ended", it->scenes[j].name,
 			    it->scenes[j].start_mono_ms);
+	if (!rc)
+		rc = trace_scenes(m, it, first, &outside, res, scenario);
 	for (size_t j = first; j < it->nr_scenes && !rc; j++)
 		judge(m, &it->scenes[j], refresh_hz, res, scenario);
 	return rc;

@@ -64,6 +64,16 @@ void run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 void run_marks_span(struct run_marks *m, double from_ms, double to_ms);
 
 /*
+ * Note the output of one `atrace --async_stop` (`len` bytes of `buf`):
+ * its sections named `prefix` + NAME, placed on CLOCK_MONOTONIC by the
+ * reads noted so far (run_markers.c says how), become scenes NAME in
+ * run_marks_scenes().  What is wrong with the capture (no trace, no way
+ * to place it, lost events) is kept for a warning there.
+ */
+void run_marks_add_trace(struct run_marks *m, const char *buf, size_t len,
+    const char *prefix);
+
+/*
  * The marked scenes of `lines` (the iteration's whole log), appended to
  * it->scenes in the order they began, each with the frames the reads
  * saw in its window (FrameCompleted in (begin, end]), by hwui's
@@ -71,10 +81,12 @@ void run_marks_span(struct run_marks *m, double from_ms, double to_ms);
  * counts.  A scene part of whose window went unseen gets no frames and a
  * warning in `res` (scoped "SCENARIO/NAME"); so does one a read fell
  * inside.  Markers outside every span are left out, with one warning
- * (scoped "SCENARIO").  Returns 0, or JG_EINVAL with a message for
- * markers that do not pair up (an end without a begin, a begin never
- * ended, a name used twice or taken by a scenario scene, a bad name):
- * the iteration fails.
+ * (scoped "SCENARIO").  Then the Trace sections' scenes, those a log
+ * marker did not name already; a section without an end gets a warning
+ * (scoped "SCENARIO/NAME") and no scene.  Returns 0, or JG_EINVAL with
+ * a message for markers that do not pair up (an end without a begin, a
+ * begin never ended, a name used twice or taken by a scenario scene, a
+ * bad name): the iteration fails.
  */
 int run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
     size_t nr, struct rs_iteration *it, double refresh_hz,

@@ -344,7 +344,7 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 {
 	static const char *const keys[] = {
 		"name", "frames", "scroll", "elements", "blocks", "methods",
-		"marks", NULL
+		"marks", "marks_by", NULL
 	};
 	struct appmodel_dist d[APPMODEL_NR_KINDS + 1];
 	int set[APPMODEL_NR_KINDS + 1];
@@ -395,6 +395,22 @@ parse_activity(const cJSON *j, const char *where, const char *pkg,
 	    &a->nr_methods, parse_method, NULL, &ret);
 	if (!ret && cJSON_GetObjectItemCaseSensitive(j, "marks"))
 		ret = appmodel_jstr(j, "marks", where, NULL, &a->marks);
+	if (!ret && cJSON_GetObjectItemCaseSensitive(j, "marks_by")) {
+		char *by = NULL;
+
+		ret = appmodel_jstr(j, "marks_by", where, NULL, &by);
+		if (!ret && !strcmp(by, "log"))
+			a->marks_by = APPMODEL_MARKS_LOG;
+		else if (!ret && !strcmp(by, "trace"))
+			a->marks_by = APPMODEL_MARKS_TRACE;
+		else if (!ret && !strcmp(by, "async"))
+			a->marks_by = APPMODEL_MARKS_ASYNC;
+		else if (!ret)
+			ret = jg_error_set(JG_EINVAL, "%s: marks_by: expected "
+			    "\"log\", \"trace\" or \"async\", got \"%s\"",
+			    where, by);
+		free(by);
+	}
 	return ret;
 }
 

@@ -105,6 +105,11 @@ struct appmodel_activity {
 	struct appmodel_method *methods;
 	size_t nr_methods;
 	char *marks;		/* scene name its scrolls are marked with */
+	enum appmodel_marks_by {
+		APPMODEL_MARKS_LOG,	/* log lines "jankgate: scene ..." */
+		APPMODEL_MARKS_TRACE,	/* Trace.beginSection(marks + " N") */
+		APPMODEL_MARKS_ASYNC,	/* Trace.beginAsyncSection */
+	} marks_by;
 };
 
 /*

@@ -57,6 +57,13 @@ struct apprun_env {
 	void (*write_file)(void *ctx, const char *path, const void *data,
 	    size_t len);
 	void *file_ctx;
+	/*
+	 * A write to trace_marker by thread `tid` (named `comm`) of process
+	 * `pid` at `mono_ns` (Trace sections, with marks_by); NULL: none.
+	 */
+	void (*trace)(void *ctx, const char *comm, int pid, int tid,
+	    long long mono_ns, const char *text);
+	void *trace_ctx;
 };
 
 /*

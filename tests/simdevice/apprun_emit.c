@@ -27,6 +27,7 @@
 #define TID_PERF	18	/* performance's watchdog */
 #define TID_FPSA	21	/* FPSAnalyzer's analysis thread */
 #define TID_MATRIX	59	/* Matrix's report thread */
+#define TID_RENDER	33	/* hwui's RenderThread */
 /* The launcher's own skipped frames as a cold start animates away. */
 #define LAUNCHER_SKIPPED	45
 
@@ -443,6 +444,58 @@ apprun_emit_periodic(struct apprun *r, long long now_ns)
 	strbuf_release(&msg);
 }
 
+/* The main thread's name as the kernel keeps it: the process's. */
+static void
+trace(struct apprun *r, int tid, long long mono_ns, const char *text)
+{
+	if (r->env.trace)
+		r->env.trace(r->env.trace_ctx, tid == r->pid ? r->m->process :
+		    "RenderThread", r->pid, tid, mono_ns, text);
+}
+
+/*
+ * The marks as Trace sections: the scroll listener's section around the
+ * scroll, RecyclerView's own "RV Scroll" (TRACE_TAG_APP too) inside it
+ * around each frame's input work, on the main thread; or an async
+ * section the main thread begins and the RenderThread ends.
+ */
+static void
+trace_marks(struct apprun *r, const struct appmodel_activity *a,
+    const struct framegen_frame *first, const struct framegen_frame *last)
+{
+	const struct framegen_out *out = &r->out;
+	char *name = xasprintf("%s %u", a->marks, r->marked);
+	char *text;
+
+	if (a->marks_by == APPMODEL_MARKS_ASYNC) {
+		text = xasprintf("S|%d|%s|%u", r->pid, name, r->marked);
+		trace(r, r->pid, first->intended_vsync - MS, text);
+		free(text);
+		text = xasprintf("F|%d|%s|%u", r->pid, name, r->marked);
+		trace(r, r->pid + TID_RENDER, last->frame_completed + MS, text);
+		free(text);
+		free(name);
+		return;
+	}
+	text = xasprintf("B|%d|%s", r->pid, name);
+	trace(r, r->pid, first->intended_vsync - MS, text);
+	free(text);
+	text = xasprintf("B|%d|RV Scroll", r->pid);
+	for (size_t i = 0; i < out->nr_frames; i++) {
+		const struct framegen_frame *f = &out->frames[i];
+		char end[32];
+
+		snprintf(end, sizeof(end), "E|%d", r->pid);
+		trace(r, r->pid, f->intended_vsync + MS / 10, text);
+		trace(r, r->pid, f->intended_vsync + MS / 2, end);
+	}
+	free(text);
+	text = xasprintf("E|%d", r->pid);
+	trace(r, r->pid, last->frame_completed + MS, text);
+	free(text);
+	free(name);
+}
+
 void
 apprun_emit_marks(struct apprun *r, const struct appmodel_activity *a)
 {
@@ -455,6 +508,10 @@ apprun_emit_marks(struct apprun *r, const struct appmodel_activity *a)
 	first = &out->frames[0];
 	last = &out->frames[out->nr_frames - 1];
 	r->marked++;
+	if (a->marks_by != APPMODEL_MARKS_LOG) {
+		trace_marks(r, a, first, last);
+		return;
+	}
 	/* A scroll listener: dragging before the first frame, idle after. */
 	msg = xasprintf("jankgate: scene begin %s %u", a->marks, r->marked);
 	apprun_log(r, first->intended_vsync - MS, r->pid, r->pid, 'I',

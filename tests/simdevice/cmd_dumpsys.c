@@ -99,14 +99,16 @@ dump_gfxinfo(struct simcmd_ctx *ctx, struct strbuf *out, int argc,
 		    strtol(pkg, NULL, 10) != apprun_pid(r)))
 			continue;
 		if (!found++)
-			gfx_dump_header(out, now / 1000000, now / 1000000);
+			gfx_dump_header(out, now / 1000000, (now +
+			    ctx->dev->boot_ahead_ns) / 1000000);
 		apprun_gfxinfo(r, out, flags, now);
 	}
 	simdev_unlock(ctx->dev);
 	if (!found && pkg)
 		gfx_dump_no_process(out, pkg);
 	else if (!found)
-		gfx_dump_header(out, now / 1000000, now / 1000000);
+		gfx_dump_header(out, now / 1000000, (now +
+		    ctx->dev->boot_ahead_ns) / 1000000);
 	return 0;
 }
 

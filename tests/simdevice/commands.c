@@ -13,6 +13,7 @@
 
 static const struct simcmd commands[] = {
 	{ "am", cmd_am },
+	{ "atrace", cmd_atrace },
 	{ "cat", cmd_cat },
 	{ "cmd", cmd_cmd },
 	{ "date", cmd_date },

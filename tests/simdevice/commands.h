@@ -85,6 +85,9 @@ int cmd_kill(struct simcmd_ctx *ctx, int argc, char **argv);
 /* cmd_dumpsys.c */
 int cmd_dumpsys(struct simcmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_atrace.c */
+int cmd_atrace(struct simcmd_ctx *ctx, int argc, char **argv);
+
 /* cmd_log.c */
 int cmd_log(struct simcmd_ctx *ctx, int argc, char **argv);
 

@@ -48,6 +48,7 @@ faults_release(struct faults *f)
 	list_release(&f->anr_on);
 	list_release(&f->slow_dumpsys_on);
 	free(f->pm_fail);
+	free(f->atrace_fail);
 	faults_init(f);
 }
 
@@ -73,12 +74,14 @@ faults_copy(struct faults *dst, const struct faults *src)
 	dst->slow_dumpsys_ms = src->slow_dumpsys_ms;
 	list_copy(&dst->slow_dumpsys_on, &src->slow_dumpsys_on);
 	dst->pm_fail = src->pm_fail ? xstrdup(src->pm_fail) : NULL;
+	dst->atrace_fail = src->atrace_fail ? xstrdup(src->atrace_fail) :
+	    NULL;
 }
 
 static const char *const fault_keys[] = {
 	"drop-after-packets", "drop-on-command", "cnxn-delay-ms",
 	"stall-wrte", "refuse", "pm-fail", "crash-on", "anr-on",
-	"slow-dumpsys-ms", "slow-dumpsys-on", NULL,
+	"slow-dumpsys-ms", "slow-dumpsys-on", "atrace-fail", NULL,
 };
 
 int
@@ -134,6 +137,9 @@ faults_set(struct faults *f, const char *key, const char *value)
 	else if (!strcmp(key, "pm-fail")) {
 		free(f->pm_fail);
 		f->pm_fail = xstrdup(value);
+	} else if (!strcmp(key, "atrace-fail")) {
+		free(f->atrace_fail);
+		f->atrace_fail = xstrdup(value);
 	} else
 		return jg_error_set(JG_EINVAL, "unknown fault '%s'", key);
 	return 0;

@@ -17,6 +17,8 @@
  *                             service starts with PREFIX
  *   refuse PREFIX             answer an OPEN of such a service with CLSE
  *   pm-fail TEXT              package installs fail with "Failure [TEXT]"
+ *   atrace-fail TEXT          `atrace --async_start` prints TEXT and exits
+ *                             1 (tracefs closed to the shell user)
  *   crash-on TEXT             the app crashes on an interaction matching
  *                             TEXT (see faults_interaction)
  *   anr-on TEXT               the app's main thread hangs on one: an ANR
@@ -25,8 +27,8 @@
  *                             none listed: every dumpsys)
  *
  * In the file, blank lines and lines starting with '#' are ignored.  The
- * file adds to the options: list faults accumulate, numbers and pm-fail
- * replace the option's value.
+ * file adds to the options: list faults accumulate, numbers, pm-fail and
+ * atrace-fail replace the option's value.
  */
 #ifndef SIM_FAULTS_H
 #define SIM_FAULTS_H
@@ -45,6 +47,7 @@ struct faults {
 	struct faults_list stall_wrte;
 	struct faults_list refuse;
 	char *pm_fail;
+	char *atrace_fail;
 	struct faults_list crash_on;
 	struct faults_list anr_on;
 	long slow_dumpsys_ms;

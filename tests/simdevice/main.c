@@ -75,13 +75,15 @@ static const char usage_text[] =
 "  --file DEVPATH=LOCAL     preload a file into the device (repeatable)\n"
 "  --install APK            preinstall a package (repeatable)\n"
 "  --uptime SECONDS         device uptime at start (default 3600)\n"
+"  --slept-ms MS            time asleep before the start: the boot clock\n"
+"                           (Realtime, atrace) runs MS ahead (default 0)\n"
 "  --log FILE               append one line per command run\n"
 "Faults (also as lines of the control file):\n"
 "  --control FILE           fault file, re-read on every connection/stream\n"
 "  --drop-after-packets N   --drop-on-command TEXT   --cnxn-delay-ms N\n"
 "  --stall-wrte PREFIX      --refuse PREFIX          --pm-fail TEXT\n"
 "  --crash-on TEXT          --anr-on TEXT            --slow-dumpsys-ms N\n"
-"  --slow-dumpsys-on SERVICE\n"
+"  --slow-dumpsys-on SERVICE   --atrace-fail TEXT\n"
 "Faults (options only):\n"
 "  --drop-at-ms MS          the device drops off MS after the start\n"
 "  --logcat-loss[=PERCENT]  lose app log lines (default 10 percent)\n"
@@ -98,7 +100,7 @@ enum {
 	OPT_HELP, OPT_SEED, OPT_REFRESH, OPT_SIZE, OPT_WIDTH, OPT_HEIGHT,
 	OPT_DENSITY, OPT_BATTERY, OPT_THERMAL, OPT_THERMAL_AT, OPT_THERMAL_TO,
 	OPT_ANIM, OPT_LIBS, OPT_TRUTH, OPT_CLOCK, OPT_EPOCH, OPT_DROP_AT,
-	OPT_LOSS, OPT_CLOCK_SCALE,
+	OPT_LOSS, OPT_CLOCK_SCALE, OPT_SLEPT,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, OPT_FILE },
 	{ "install", required_argument, NULL, OPT_INSTALL },
 	{ "uptime", required_argument, NULL, OPT_UPTIME },
+	{ "slept-ms", required_argument, NULL, OPT_SLEPT },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "drop-after-packets", required_argument, NULL, OPT_FAULT },
@@ -133,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "stall-wrte", required_argument, NULL, OPT_FAULT },
 	{ "refuse", required_argument, NULL, OPT_FAULT },
 	{ "pm-fail", required_argument, NULL, OPT_FAULT },
+	{ "atrace-fail", required_argument, NULL, OPT_FAULT },
 	{ "crash-on", required_argument, NULL, OPT_FAULT },
 	{ "anr-on", required_argument, NULL, OPT_FAULT },
 	{ "slow-dumpsys-ms", required_argument, NULL, OPT_FAULT },
@@ -373,6 +377,10 @@ parse_phone_option(struct simdev_opts *o, int c, const char *name,
 	case OPT_EPOCH:
 		ret = parse_long(name, arg, 0, 4102444800L, &v);
 		o->epoch_s = v;
+		break;
+	case OPT_SLEPT:
+		ret = parse_long(name, arg, 0, LONG_MAX / 2000000, &v);
+		o->slept_ms = v;
 		break;
 	case OPT_DROP_AT:
 		ret = parse_long(name, arg, 0, LONG_MAX, &v);

@@ -23,6 +23,7 @@
 #include "simapps_priv.h"
 #include "simdev.h"
 #include "simfs.h"
+#include "simtrace.h"
 #include "strbuf.h"
 #include "truth.h"
 #include "xalloc.h"
@@ -170,6 +171,17 @@ blockcanary_mkdir(struct simapp *app)
 	strbuf_release(&path);
 }
 
+/* What the app's Trace writes, into atrace's buffer (simtrace.c). */
+static void
+app_trace(void *ctx, const char *comm, int pid, int tid, long long mono_ns,
+    const char *text)
+{
+	struct simapp *app = ctx;
+
+	simtrace_write(app->owner->dev->trace, app->package, comm, pid, tid,
+	    mono_ns, text);
+}
+
 static void
 fill_env(struct simapps *a, struct simapp *app, struct apprun_env *env)
 {
@@ -191,6 +203,8 @@ fill_env(struct simapps *a, struct simapp *app, struct apprun_env *env)
 	env->truth = a->truth;
 	env->write_file = app_write_file;
 	env->file_ctx = app;
+	env->trace = app_trace;
+	env->trace_ctx = app;
 }
 
 static struct simapp *

@@ -17,6 +17,7 @@
 #include "sessions.h"
 #include "simapps.h"
 #include "simdev.h"
+#include "simtrace.h"
 #include "simfs.h"
 #include "simio.h"
 #include "strbuf.h"
@@ -306,6 +307,8 @@ simdev_new(struct simdev **out, const struct simdev_opts *o)
 	dev->thermal_rise_at_ms = o->thermal_rise_at_ms;
 	dev->thermal_rise_to = o->thermal_rise_to;
 	dev->drop_at_ms = o->drop_at_ms;
+	dev->boot_ahead_ns = o->slept_ms * 1000000LL;
+	dev->trace = simtrace_new();
 	dev->libs = o->libs ? xstrdup(o->libs) : NULL;
 	simkv_init(&dev->props);
 	simkv_init(&dev->settings);
@@ -376,6 +379,7 @@ simdev_free(struct simdev *dev)
 	pthread_mutex_destroy(&dev->log_lock);
 	pthread_mutex_destroy(&dev->clock_lock);
 	free(dev->perfetto_out);
+	simtrace_free(dev->trace);
 	free(dev->libs);
 	free(dev->features);
 	free(dev->tcp);

@@ -77,6 +77,7 @@ struct simdev_opts {
 	long long epoch_s;		/* wall clock at start (s); < 0: host */
 	long drop_at_ms;		/* after the start; < 0: never */
 	int logcat_loss;		/* percent of app lines lost */
+	long long slept_ms;		/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 };
 
 struct simpkg {
@@ -114,6 +115,7 @@ struct simdev {
 	int thermal, thermal_rise_to;
 	long thermal_rise_at_ms;
 	long drop_at_ms;
+	long long boot_ahead_ns;	/* --slept-ms: boot clock - monotonic */
 	char *libs;
 
 	/* self-locking state */
@@ -132,6 +134,7 @@ struct simdev {
 	int ov_density;			/* `wm density N`; 0: none */
 	int perfetto_pid;		/* a `perfetto --background`; 0: none */
 	char *perfetto_out;		/* where it writes its trace */
+	struct simtrace *trace;		/* atrace's buffer (simtrace.h) */
 	long long perfetto_ns;		/* when it started */
 	int touch_down;			/* `input motionevent DOWN` seen */
 	int touch_x, touch_y;

@@ -15,6 +15,9 @@
 
 #define MS 1000000LL
 
+/* How far the dumps' Realtime runs ahead of their Uptime (ms). */
+static double realtime_ahead;
+
 /*
  * A `dumpsys gfxinfo PKG framestats reset` of app com.x at Uptime `up`
  * ms: `total` frames rendered, and one PROFILEDATA row for each of the
@@ -35,7 +38,7 @@ dump(struct strbuf *sb, double up, int total, const double *at,
 	    "HandleInputStart,AnimationStart,PerformTraversalsStart,"
 	    "DrawStart,SyncQueued,SyncStart,IssueDrawCommandsStart,"
 	    "SwapBuffers,FrameCompleted,DequeueBufferDuration,"
-	    "QueueBufferDuration,\n", up, up, total);
+	    "QueueBufferDuration,\n", up, up + realtime_ahead, total);
 	for (size_t i = 0; i < nr; i++) {
 		long long end = (long long)(at[i] * MS);
 		long long s = end - dur[i] * MS;
@@ -328,6 +331,159 @@ marked_name_of_a_scenario_scene_is_an_error(void **state)
 	run_marks_free(m);
 }
 
+/* An atrace capture: a clock-sync marker, then `events` (ftrace lines). */
+static void
+add_trace(struct run_marks *m, double sync_boot_s, double sync_mono_s,
+    const char *events)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "capturing trace... done\nTRACE:\n# tracer: nop\n"
+	    "# entries-in-buffer/entries-written: 9/9   #P:8\n");
+	if (sync_boot_s > 0)
+		strbuf_addf(&sb, "  atrace-9 (    9) [000] ...1 %.6f: "
+		    "tracing_mark_write: trace_event_clock_sync: "
+		    "parent_ts=%f\n", sync_boot_s, (float)sync_mono_s);
+	strbuf_addstr(&sb, events);
+	run_marks_add_trace(m, sb.buf, sb.len, "jankgate:");
+	strbuf_release(&sb);
+}
+
+/*
+ * Trace sections are scenes: their times, on the boot clock, go back by
+ * the reads' Realtime - Uptime (the phone slept 5 s) when the clock-sync
+ * marker agrees (here 1.5 ms off, within its float's step and the write),
+ * so the frames sliced are those of the section.  The end of a section
+ * the app had open when the capture began is no loss to warn about.
+ */
+static void
+trace_sections_are_scenes_on_the_frames_clock(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+	const double at[] = { 9990, 10010, 10030, 10050, 10090 };
+	const int dur[] = { 5, 8, 20, 5, 40 };
+
+	realtime_ahead = 5000;
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_trace(m, 14.0015, 9.0,
+	    " x-42 (   42) [001] ...1 14.500000: tracing_mark_write: E|42\n"
+	    " x-42 (   42) [001] ...1 15.000000: tracing_mark_write: "
+	    "B|42|jankgate:a\n"
+	    " x-42 (   42) [001] ...1 15.020000: tracing_mark_write: "
+	    "B|42|RV Scroll\n"
+	    " x-42 (   42) [001] ...1 15.025000: tracing_mark_write: E|42\n"
+	    " x-42 (   42) [001] ...1 15.060000: tracing_mark_write: E|42\n");
+	add_read(m, 10160, 10170, 5, at, dur, 5);
+	run_marks_span(m, 9000, 10170);
+	realtime_ahead = 0;
+	assert_int_equal(scenes_of(m, "", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	assert_string_equal(it->scenes[0].name, "a");
+	assert_true(fabs(it->scenes[0].start_mono_ms - 10000) < 1e-6);
+	assert_true(fabs(it->scenes[0].end_mono_ms - 10060) < 1e-6);
+	assert_true(it->scenes[0].frames.count == 3);
+	assert_int_equal(r->nr_warnings, 0);
+	results_free(r);
+	run_marks_free(m);
+}
+
+/*
+ * When the clock-sync marker disagrees with the reads' clocks beyond its
+ * float's step, the trace clock is no boot clock: the marker places it.
+ * With neither clue there are no scenes, and a warning.
+ */
+static void
+clock_sync_marker_places_a_non_boot_trace(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+
+	realtime_ahead = 5000;
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	realtime_ahead = 0;
+	add_trace(m, 9.0, 9.0,
+	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
+	    "S|42|jankgate:b|3\n"
+	    " x-43 (   42) [002] ...1 10.050000: tracing_mark_write: "
+	    "F|42|jankgate:b|3\n");
+	run_marks_span(m, 9000, 10170);
+	assert_int_equal(scenes_of(m, "", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	assert_true(fabs(it->scenes[0].start_mono_ms - 10000) < 0.01);
+	results_free(r);
+	run_marks_free(m);
+
+	m = run_marks_new();
+	r = results_new();
+	run_marks_add_read(m, "No process found for: com.x\n", 28, "com.x",
+	    NAN, NAN);
+	add_trace(m, 0, 0, " x-42 (   42) [001] ...1 10.000000: "
+	    "tracing_mark_write: B|42|jankgate:b\n");
+	run_marks_span(m, NAN, NAN);
+	assert_int_equal(scenes_of(m, "", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 0);
+	assert_int_equal(r->nr_warnings, 1);
+	assert_non_null(strstr(r->warnings[0].message, "no Trace sections: "
+	    "neither a frame read nor atrace's clock-sync marker"));
+	results_free(r);
+	run_marks_free(m);
+}
+
+/*
+ * A section the capture holds no end of is no scene: a warning names
+ * it.  A log marker of a section's name wins; a section of a scenario
+ * scene's name fails the iteration.
+ */
+static void
+trace_sections_without_end_or_taken_names(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_trace(m, 9.0, 9.0,
+	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
+	    "B|42|jankgate:both\n"
+	    " x-42 (   42) [001] ...1 10.300000: tracing_mark_write: E|42\n"
+	    " x-42 (   42) [001] ...1 10.400000: tracing_mark_write: "
+	    "B|42|jankgate:feed 2\n");
+	run_marks_span(m, 9000, 11000);
+	assert_int_equal(scenes_of(m,
+	    "    10.100   1   1 I F: jankgate: scene begin both\n"
+	    "    10.200   1   1 I F: jankgate: scene end both\n", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	assert_string_equal(it->scenes[0].name, "both");
+	assert_true(it->scenes[0].start_mono_ms == 10100);
+	assert_true(it->scenes[0].end_mono_ms == 10200);
+	assert_int_equal(r->nr_warnings, 1);
+	assert_string_equal(r->warnings[0].scope, "s/feed 2");
+	assert_non_null(strstr(r->warnings[0].message, "no frames: its Trace "
+	    "section began at 10400 ms and the capture holds no end"));
+	results_free(r);
+	run_marks_free(m);
+
+	m = run_marks_new();
+	r = results_new();
+	it = rs_scenario_add_iteration(results_add_scenario(r, "s"), false);
+	rs_iteration_add_scene(it, "home");
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_trace(m, 9.0, 9.0,
+	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
+	    "B|42|jankgate:home\n"
+	    " x-42 (   42) [001] ...1 10.300000: tracing_mark_write: E|42\n");
+	run_marks_span(m, NAN, NAN);
+	assert_int_equal(run_marks_scenes(m, NULL, 0, it, 60, r, "s"),
+	    JG_EINVAL);
+	assert_string_equal(jg_error_msg(), "scene marker (a Trace section) at "
+	    "10000 ms: 'home' is a scene of the scenario");
+	results_free(r);
+	run_marks_free(m);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(marked_name_of_a_scenario_scene_is_an_error),
 	cmocka_unit_test(markers_outside_exec_are_left_out),
@@ -336,5 +492,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(overrun_leaves_frames_unreported),
 	cmocka_unit_test(read_inside_a_scene_is_a_warning),
 	cmocka_unit_test(unpaired_markers_are_errors),
+	cmocka_unit_test(trace_sections_are_scenes_on_the_frames_clock),
+	cmocka_unit_test(clock_sync_marker_places_a_non_boot_trace),
+	cmocka_unit_test(trace_sections_without_end_or_taken_names),
 };
 JG_UNIT_GROUP(run_marks, tests, NULL, NULL)

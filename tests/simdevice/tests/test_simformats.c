@@ -2021,7 +2021,7 @@ busy_session(int sdk, uint64_t seed, struct strbuf *log, struct files *f)
 	struct appmodel *m = model_from(busy_model);
 	struct logfmt_buf *buf = logfmt_buf_new(1 << 24);
 	struct apprun_env env = { sdk, "14", "Pixel 7", 8, 7800000, 3900000,
-	    60, seed, 1502, 1730815000LL * SEC, 0, buf, NULL, save_file, f };
+	    60, seed, 1502, 1730815000LL * SEC, 0, buf, NULL, save_file, f, NULL, NULL };
 	struct apprun *r = apprun_new(m, &env, 10123);
 	struct logfmt_cursor c = LOGFMT_CURSOR_INIT;
 	struct amfmt_start as;
