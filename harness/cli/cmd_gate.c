@@ -15,7 +15,8 @@
  * baseline.update).  Each stage's progress and failures go to stderr as
  * they happen.  SIGINT and SIGTERM stop the measuring (its stop hook is
  * run_interrupt()); what was measured is still compared and reported,
- * and nothing is mailed or recorded.
+ * and nothing is mailed or recorded.  With --bisect, a "bisect" line
+ * gives the bisect's verdict (or why none ran) and another its report.
  *
  * `jankgate ab` (cmd_ab) is the same command with --ab: two builds
  * interleaved on the same phones instead of stored baselines (gate_ab.c).

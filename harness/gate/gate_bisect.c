@@ -11,7 +11,9 @@
  * regressions (their comparison.json), which is what `jankgate bisect
  * --from` does with one of them.  Keys whose last passing builds differ
  * are not bisected at all rather than over a range wrong for one of
- * them.  The builds come from bisect.manifest, or bisect.repo and
+ * them.  A shard (--shard) does not bisect: it holds part of the night
+ * and every shard would bisect on its own.  The builds come from
+ * bisect.manifest, or bisect.repo and
  * bisect.build, through the same code as `jankgate bisect`'s options.
  *
  * Whatever the bisect finds or fails at, the night's exit status stays
@@ -233,6 +235,12 @@ gate_bisect(struct gate_ctx *g)
 		    g->out->keys[i].verdict == CMP_REGRESSION);
 	if (!regression)
 		return;
+	/* Each shard would bisect its part of the night on its own. */
+	if (g->o->shard_count) {
+		not_run(g, "a shard sees part of the night: run jankgate "
+		    "bisect --from a comparison.json of the merged night");
+		return;
+	}
 	if (!g->o->build_id) {
 		not_run(g, "tonight's build id is unknown, so the bad end of "
 		    "the range is (set --build-id or build_id)");

@@ -469,6 +469,63 @@ bisect_good_is_the_newest_passing_run(void **state)
 	}
 }
 
+/* Whether `s` starts with `prefix`. */
+static bool
+starts(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * --bisect says nothing when the night did not regress; after a
+ * regression without tonight's build id, or in a shard, it says why it
+ * does not bisect (the outcome's line and a warning) before touching the
+ * store or a phone, and the exit status stays the night's.
+ */
+static void
+bisect_says_why_it_does_not_run(void **state)
+{
+	struct gate_opts o;
+	struct gate_outcome out;
+	struct gate_ctx g = { 0 };
+	struct gate_key *k;
+
+	(void)state;
+	gate_opts_init(&o, NULL);
+	gate_outcome_init(&out);
+	g.o = &o;
+	g.out = &out;
+	k = gate_key_find_or_add(&g, "acme-phone-api31-60hz");
+	k->compared = true;
+	k->verdict = CMP_PASS;
+	o.build_id = NULL;
+	gate_bisect(&g);	/* not asked for */
+	assert_null(out.bisect);
+	o.bisect = true;
+	gate_bisect(&g);	/* nothing regressed */
+	assert_null(out.bisect);
+	assert_int_equal(out.warnings.nr, 0);
+	k->verdict = CMP_REGRESSION;
+	gate_bisect(&g);
+	assert_true(starts(out.bisect, "not run: tonight's build id is "
+	    "unknown"));
+	assert_int_equal(out.warnings.nr, 1);
+	assert_true(starts(out.warnings.items[0], "bisect: not run: "
+	    "tonight's build id"));
+	free(out.bisect);
+	out.bisect = NULL;
+	o.build_id = "build-04";
+	o.shard_index = 1;
+	o.shard_count = 2;
+	gate_bisect(&g);
+	assert_true(starts(out.bisect, "not run: a shard sees part of the "
+	    "night"));
+	assert_null(out.bisect_report);
+	assert_int_equal(out.status, 0);
+	gate_outcome_release(&out);
+	gate_opts_release(&o);
+}
+
 /*
  * A run's build id goes into its baseline commit (Jankgate-Build), where
  * the log of its device key finds it for the newest passing run; a run
@@ -663,6 +720,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(store_records_and_samples_newest_first),
 	cmocka_unit_test(store_refuses_what_it_cannot_file),
 	cmocka_unit_test(bisect_good_is_the_newest_passing_run),
+	cmocka_unit_test(bisect_says_why_it_does_not_run),
 	cmocka_unit_test(store_keeps_each_runs_build_id),
 	cmocka_unit_test_teardown(
 	    a_cancel_after_comparing_stops_mail_and_record, unit_cancel_forget),
