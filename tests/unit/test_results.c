@@ -446,7 +446,7 @@ fixture_reads_every_section(void **state)
 	assert_int_equal(r->run.errors.nr, 0);
 	assert_string_equal(r->app.version_name, "2.7.0 \"beta\"");
 	assert_true(r->app.version_code == 20700);
-	assert_string_equal(r->app.build_id, "4f2c9e1");
+	assert_null(r->app.build_id);	/* the end-to-end cases' too */
 	assert_int_equal(r->app.sources.nr, 5);
 	assert_string_equal(r->device.key, "google-pixel-7-api34-90hz");
 	assert_true(r->device.refresh_hz == 90);
@@ -611,8 +611,9 @@ empty_model_round_trips(void **state)
 }
 
 /*
- * A file from before build ids reads as an unknown build, written back
- * as null; a build id is one line of at most RS_MAX_BUILD_ID bytes.
+ * A build id reads and writes back; a file from before build ids reads
+ * as an unknown build, written back as null; a build id is one line of
+ * at most RS_MAX_BUILD_ID bytes.
  */
 static void
 build_id_is_optional_and_one_line(void **state)
@@ -623,7 +624,14 @@ build_id_is_optional_and_one_line(void **state)
 	struct results *r = parse_ok("{\"schema\": \"jankgate.results/1\", "
 	    "\"app\": {\"package\": \"p\"}}");
 	char *json, *tall = xcalloc(RS_MAX_BUILD_ID + 2, 1);
+	struct results *known = parse_ok("{\"schema\": \"jankgate.results/1\", "
+	    "\"app\": {\"package\": \"p\", \"build_id\": \"build-11\"}}");
 
+	assert_string_equal(known->app.build_id, "build-11");
+	json = results_to_json(known);
+	assert_non_null(strstr(json, "\"build_id\": \"build-11\""));
+	free(json);
+	results_free(known);
 	assert_null(r->app.build_id);
 	json = results_to_json(r);
 	assert_non_null(strstr(json, "\"build_id\": null"));
