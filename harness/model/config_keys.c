@@ -72,8 +72,10 @@ static const struct key config_keys[] = {
 	{ "out_dir", K_PATH, O(out_dir), NONE, "\"jankgate-out\"", 0,
 	  "where `run` and `gate` write results and reports" },
 	{ "build_id", K_STRING, O(build_id), NONE, NULL, 0,
-	  "the build measured, as CI names it (a commit id, a build number), "
-	  "recorded in results.json and in each baseline run; `gate --bisect` "
+	  "the build `run` and `gate` measure, as CI names it (a commit id, a "
+	  "build number), recorded in results.json and in each baseline run "
+	  "(not by `ab`, whose two builds are named by their APKs); "
+	  "`gate --bisect` "
 	  "bisects from the last passing run's to tonight's; usually set by "
 	  "CI as JANKGATE_BUILD_ID; --build-id overrides it; unset: unknown" },
 

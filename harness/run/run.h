@@ -93,7 +93,7 @@ struct run_opts {
 	/*
 	 * The build measured, written as the results' app.build_id: the
 	 * configured build's (--build-id, else build_id); NULL: unknown, and
-	 * always for the other build of an A/B.
+	 * always for both builds of an A/B (gate_run_opts()).
 	 */
 	const char *build_id;
 	enum run_progress_mode progress;
