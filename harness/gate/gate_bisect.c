@@ -139,11 +139,16 @@ bisect_note(void *data, const char *line)
 	gate_note(data, "%s", line);
 }
 
-/* The verdict line of the bisect's summary, without its label. */
+/*
+ * The verdict line of the bisect's summary, without its label, and a
+ * culprit commit's message after it: the night's reader sees what
+ * changed without opening the bisect's report.
+ */
 static char *
 headline(const struct bisect_state *st, const struct bisect_outcome *bo)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *subject = NULL;
 	char *nl, *p;
 
 	report_bisect_summary(&sb, st, bo->result, bo->good, bo->candidate);
@@ -151,7 +156,10 @@ headline(const struct bisect_state *st, const struct bisect_outcome *bo)
 		*nl = '\0';
 	p = sb.buf + strcspn(sb.buf, " ");
 	p += strspn(p, " ");
-	p = xstrdup(*p ? p : sb.buf);
+	if (bo->result == BISECT_NEXT_CULPRIT && bo->candidate < st->nr)
+		subject = st->commits[bo->candidate].subject;
+	p = xasprintf("%s%s%s", *p ? p : sb.buf, subject ? "; its message: " :
+	    "", subject ? subject : "");
 	strbuf_release(&sb);
 	return p;
 }
