@@ -27,7 +27,6 @@
 #include "fileio.h"
 #include "run.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 static const char *const usage[] = {
