@@ -253,6 +253,8 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 	}
 	vo.title = o->title;
 	vo.report_dir = o->out_dir;
+	vo.bisect = o->bisect;
+	vo.bisect_href = o->bisect_href;
 	v = view_build(vi, ri->nr, &vo);
 	free(vi);
 	return v;

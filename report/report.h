@@ -70,6 +70,13 @@ struct report_opts {
 	 * own files refused would cost the night's mail.
 	 */
 	bool strict;
+	/*
+	 * `gate --bisect`: its verdict line ("culprit: ..." or "not run:
+	 * why") and its report's path relative to out_dir (NULL: none);
+	 * NULL: no bisect to tell of.
+	 */
+	const char *bisect;
+	const char *bisect_href;
 };
 
 struct report_result {

@@ -33,6 +33,8 @@
  *     changed_methods: [ METHOD ], changed_methods_more  (view_explain.c),
  *     notes: [ { device, text } ], warnings: [ WARNING + device ],
  *     ab: AB (only for a report of `jankgate ab`: its first device's),
+ *     bisect: { text, href } (only for `gate --bisect` after a
+ *             regression: its verdict line, its report's link),
  *     method: { alpha, correction, primary_weight, primary_metrics
  *               ("frame_p90_ms and startup_ms"; both only where they
  *               weigh), suspect_fdr, level, share, session } }
@@ -478,6 +480,13 @@ view_build(const struct view_input *in, size_t nr,
 	    cJSON_CreateArray();
 	put_pages(devices);
 	put_ab(root, devices);
+	if (o.bisect) {
+		cJSON *bis = cJSON_AddObjectToObject(root, "bisect");
+
+		view_json_str(bis, "text", o.bisect);
+		if (o.bisect_href)
+			view_json_str(bis, "href", o.bisect_href);
+	}
 	put_app(root, in, nr, o.title, v->verdict, nr_devices);
 	cJSON_AddItemToObject(root, "verdict", view_json_outcome(v->verdict));
 	cJSON_AddNumberToObject(root, "exit_code",

@@ -53,6 +53,9 @@ struct view_opts {
 	int charts;			/* 0: leave every chart out */
 	/* Where report.html goes, for links to traces; NULL: absolute. */
 	const char *report_dir;
+	/* report_opts' bisect and bisect_href: the view's `bisect`. */
+	const char *bisect;
+	const char *bisect_href;
 };
 
 /*

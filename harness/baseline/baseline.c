@@ -125,6 +125,7 @@ baseline_record_run(char out[BASELINE_OID_HEXSZ + 1],
 	    "unknown";
 	info.run_id = r->run.id;
 	info.verdict = verdict;
+	info.build_id = r->app.build_id;
 	info.reason = reason;
 	rc = baseline_store_record(out, bs, branch, r->app.package,
 	    r->device.key, data, len, &info);

@@ -87,6 +87,7 @@ entry_release(struct baseline_entry *e)
 	free(e->run_id);
 	free(e->verdict);
 	free(e->app_version);
+	free(e->build_id);
 	free(e->accepted_by);
 	free(e->reason);
 }

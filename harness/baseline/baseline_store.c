@@ -17,6 +17,7 @@
  *	Jankgate-Run: <id>
  *	Jankgate-Verdict: <verdict>
  *	Jankgate-App-Version: <app-version>
+ *	Jankgate-Build: <build-id>               when the run knew it
  *	Jankgate-Accepted-By: <who>              acceptances only
  *
  * <verb> is "baseline" for a recorded run and "accept" for a blessing by
@@ -38,6 +39,7 @@
 #define TRAILER_VERDICT "Jankgate-Verdict"
 #define TRAILER_APP "Jankgate-App-Version"
 #define TRAILER_ACCEPTED "Jankgate-Accepted-By"
+#define TRAILER_BUILD "Jankgate-Build"
 
 /* Longest one-line field; keeps subjects readable and refs of sane size. */
 #define FIELD_MAX 200
@@ -134,7 +136,9 @@ baseline_message_format(struct strbuf *out, const char *package,
 	    (err = name_check("device key", device_key)) < 0 ||
 	    (err = line_check("app version", info->app_version)) < 0 ||
 	    (err = line_check("run id", info->run_id)) < 0 ||
-	    (err = line_check("verdict", info->verdict)) < 0)
+	    (err = line_check("verdict", info->verdict)) < 0 ||
+	    (info->build_id && (err = line_check("build id",
+	    info->build_id)) < 0))
 		return err;
 	if (accept && ((err = reason_check(&reason, info->reason)) < 0 ||
 	    (err = line_check("accepted-by", info->accepted_by)) < 0))
@@ -148,6 +152,8 @@ baseline_message_format(struct strbuf *out, const char *package,
 	strbuf_addf(out, TRAILER_RUN ": %s\n", info->run_id);
 	strbuf_addf(out, TRAILER_VERDICT ": %s\n", info->verdict);
 	strbuf_addf(out, TRAILER_APP ": %s\n", info->app_version);
+	if (info->build_id)
+		strbuf_addf(out, TRAILER_BUILD ": %s\n", info->build_id);
 	if (accept)
 		strbuf_addf(out, TRAILER_ACCEPTED ": %s\n", info->accepted_by);
 out:
@@ -202,6 +208,7 @@ take_trailers(struct baseline_entry *e, const char *p, const char *end)
 		{ TRAILER_RUN, offsetof(struct baseline_entry, run_id) },
 		{ TRAILER_VERDICT, offsetof(struct baseline_entry, verdict) },
 		{ TRAILER_APP, offsetof(struct baseline_entry, app_version) },
+		{ TRAILER_BUILD, offsetof(struct baseline_entry, build_id) },
 		{ TRAILER_ACCEPTED,
 		  offsetof(struct baseline_entry, accepted_by) },
 	};
@@ -407,6 +414,7 @@ baseline_entries_free(struct baseline_entry *e, size_t nr)
 		free(e[i].run_id);
 		free(e[i].verdict);
 		free(e[i].app_version);
+		free(e[i].build_id);
 		free(e[i].accepted_by);
 		free(e[i].reason);
 		free(e[i].package);

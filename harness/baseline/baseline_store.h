@@ -92,6 +92,7 @@ struct baseline_commit_info {
 	const char *verdict;		/* required, one line */
 	const char *reason;	/* NULL: a recorded run; else accepted */
 	const char *accepted_by;	/* accepted only; NULL: the author */
+	const char *build_id;	/* one line; NULL: not known, no trailer */
 };
 
 /*
@@ -109,6 +110,7 @@ struct baseline_entry {
 	char *run_id;		/* Jankgate-Run */
 	char *verdict;		/* Jankgate-Verdict */
 	char *app_version;	/* Jankgate-App-Version */
+	char *build_id;		/* Jankgate-Build */
 	char *accepted_by;	/* Jankgate-Accepted-By: acceptances */
 	char *reason;		/* between the subject and the trailers */
 	char *package;
@@ -310,7 +312,8 @@ int baseline_message_format(struct strbuf *out, const char *package,
     const char *device_key, const struct baseline_commit_info *info);
 
 /*
- * Fill e->subject, reason, run_id, verdict, app_version and accepted_by
+ * Fill e->subject, reason, run_id, verdict, app_version, build_id and
+ * accepted_by
  * from a commit message (newly allocated; fields missing from `msg` are
  * left NULL).  Any message is accepted.
  */

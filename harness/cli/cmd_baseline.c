@@ -40,6 +40,7 @@
  * without userinfo; the store scrubs tokens from its own.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,19 +414,29 @@ or_dash(const char *s)
 	return s ? s : "-";
 }
 
+/*
+ * The BUILD column (Jankgate-Build) only when some run of the page has
+ * one: a store from before build ids reads as it always did.
+ */
 static void
 print_log_table(const struct baseline_entry *e, size_t nr)
 {
-	printf("%-25s  %-10s  %-12s  %-12s  %-24s  %s\n", "DATE", "COMMIT",
-	    "VERDICT", "APP VERSION", "RUN", "BASELINE");
+	bool builds = false;
+
+	for (size_t i = 0; i < nr; i++)
+		builds = builds || e[i].build_id;
+	printf("%-25s  %-10s  %-12s  %-12s  %-24s  %s%s\n", "DATE", "COMMIT",
+	    "VERDICT", "APP VERSION", "RUN", "BASELINE", builds ?
+	    "  BUILD" : "");
 	for (size_t i = 0; i < nr; i++) {
 		struct strbuf date = STRBUF_INIT;
 
 		format_date(&date, e[i].time, e[i].tz_minutes, 0);
-		printf("%-25s  %-10.10s  %-12s  %-12s  %-24s  %s/%s\n",
+		printf("%-25s  %-10.10s  %-12s  %-12s  %-24s  %s/%s%s%s\n",
 		    date.buf, e[i].commit, or_dash(e[i].verdict),
 		    or_dash(e[i].app_version), or_dash(e[i].run_id),
-		    e[i].package, e[i].device_key);
+		    e[i].package, e[i].device_key, builds ? "  " : "",
+		    builds ? or_dash(e[i].build_id) : "");
 		strbuf_release(&date);
 	}
 }
@@ -448,6 +459,7 @@ print_log_json(const struct baseline_entry *e, size_t nr)
 		jsonw_str(&w, "device_key", e[i].device_key);
 		jsonw_str(&w, "app_version", e[i].app_version);
 		jsonw_str(&w, "run_id", e[i].run_id);
+		jsonw_str(&w, "build_id", e[i].build_id);
 		jsonw_str(&w, "verdict", e[i].verdict);
 		jsonw_lit(&w, "accepted", e[i].accepted_by ? "true" : "false");
 		jsonw_str(&w, "accepted_by", e[i].accepted_by);

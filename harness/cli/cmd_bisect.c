@@ -27,7 +27,6 @@
 #include "fileio.h"
 #include "run.h"
 #include "strbuf.h"
-#include "xalloc.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -215,22 +214,13 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 static int
 new_state(struct bisect_state **out, const struct bisect_args *a)
 {
-	struct bisect_state *st = bisect_state_new();
-	char *range = NULL;
+	struct bisect_source src = { a->manifest, a->builds, a->repo,
+	    a->range, a->good, a->bad, a->build };
+	struct bisect_state *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if (a->manifest)
-		rc = bisect_list_manifest(st, a->manifest, a->good, a->bad);
-	else if (a->builds)
-		rc = bisect_list_dir(st, a->builds, a->good, a->bad);
-	else {
-		range = a->range ? xstrdup(a->range) : xasprintf("%s..%s",
-		    a->good, a->bad);
-		rc = bisect_list_repo(st, a->repo, range);
-		st->build_cmd = xstrdup(a->build);
-	}
-	free(range);
+	rc = bisect_state_from(&st, &src);
 	if (!rc && a->from)
 		rc = bisect_targets_from(&st->targets, a->from);
 	for (size_t i = 0; !rc && i < a->scenes.nr; i++) {
@@ -246,7 +236,6 @@ new_state(struct bisect_state **out, const struct bisect_args *a)
 		return exit_status_for_lookup(rc) == EXIT_INFRA ? EXIT_INFRA :
 		    EXIT_BAD_INPUT;
 	}
-	st->commits[0].mark = BISECT_GOOD;
 	*out = st;
 	return 0;
 }

@@ -15,7 +15,8 @@
  * baseline.update).  Each stage's progress and failures go to stderr as
  * they happen.  SIGINT and SIGTERM stop the measuring (its stop hook is
  * run_interrupt()); what was measured is still compared and reported,
- * and nothing is mailed or recorded.
+ * and nothing is mailed or recorded.  With --bisect, a "bisect" line
+ * gives the bisect's verdict (or why none ran) and another its report.
  *
  * `jankgate ab` (cmd_ab) is the same command with --ab: two builds
  * interleaved on the same phones instead of stored baselines (gate_ab.c).
@@ -33,6 +34,7 @@
 #include "diag.h"
 #include "error.h"
 #include "gate.h"
+#include "results.h"
 #include "run.h"
 #include "banned.h"
 
@@ -41,7 +43,7 @@ static const char *const usage[] = {
 	"jankgate gate [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--against REF] [--repo URL] [--shard I/N] [-o DIR] "
 	"[--mail always|regression|never] [--update never|on-pass|always] "
-	"[--confirm-apk OLD.apk] [--no-mail]",
+	"[--confirm-apk OLD.apk] [--build-id ID] [--bisect] [--no-mail]",
 	"jankgate gate --ab OLD.apk [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--block N] [--rounds N] [-o DIR] [--mail always|regression|never] "
 	"[--no-mail]",
@@ -96,6 +98,14 @@ static const char options[] =
 	"  --confirm-apk OLD.apk  confirm a regression with an interleaved\n"
 	"                      A/B against OLD.apk, the build the baseline\n"
 	"                      measured (default: baseline.previous_apk)\n"
+	"  --build-id ID       tonight's build as CI names it, recorded\n"
+	"                      with the run (default: build_id)\n"
+	"  --bisect            after a regression, bisect the builds from\n"
+	"                      the last passing baseline run's build id to\n"
+	"                      tonight's (bisect.manifest, or bisect.repo\n"
+	"                      and bisect.build) on the phones that\n"
+	"                      regressed, into DIR/bisect/; the exit status\n"
+	"                      stays the night's (default: bisect.gate)\n"
 	"  --ab OLD.apk        compare with OLD.apk interleaved on the\n"
 	"                      same phones instead of stored baselines (as\n"
 	"                      jankgate ab); --block N, --rounds N as there\n"
@@ -113,6 +123,8 @@ struct gate_args {
 	const char *shard;
 	bool ab;		/* `jankgate ab`, not `gate` */
 	const char *block, *rounds;
+	const char *build_id;	/* --build-id */
+	bool bisect;		/* --bisect */
 };
 
 /* A count from 1 to 1000 for --block and --rounds, else -1. */
@@ -143,6 +155,8 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		{ "block", required_argument, NULL, 'K' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "confirm-apk", required_argument, NULL, 'F' },
+		{ "build-id", required_argument, NULL, 'I' },
+		{ "bisect", no_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = a->ab ? &cmd_ab : &cmd_gate;
@@ -209,6 +223,17 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		case 'r':
 			a->rounds = optarg;
 			break;
+		case 'I':
+		case 'Y':
+			if (a->ab)
+				return cmd_usage_error(self, "--%s is gate's: "
+				    "an A/B records no baseline", opt == 'I' ?
+				    "build-id" : "bisect");
+			if (opt == 'I')
+				a->build_id = optarg;
+			else
+				a->bisect = true;
+			break;
 		default:
 			return cmd_usage_error(self, NULL);
 		}
@@ -224,6 +249,9 @@ parse_args(struct gate_opts *o, struct gate_args *a, int argc, char **argv)
 		return cmd_usage_error(self, "an interleaved A/B compares two "
 		    "builds, not stored baselines: --against, --repo, --shard "
 		    "and --update do not go with it");
+	if (o->ab_old_apk && (a->build_id || a->bisect))
+		return cmd_usage_error(self, "--build-id and --bisect go with "
+		    "the stored baselines, not with --ab");
 	if (o->ab_old_apk && o->confirm_apk)
 		return cmd_usage_error(self, "--confirm-apk confirms what the "
 		    "stored baselines found; --ab compares two builds without "
@@ -255,6 +283,19 @@ apply_args(struct gate_opts *o, const struct gate_args *a)
 	if (a->shard && run_parse_shard(a->shard, &o->shard_index,
 	    &o->shard_count))
 		return cmd_usage_error(self, "%s", jg_error_msg());
+	if (o->ab_old_apk)
+		return 0;
+	o->build_id = a->build_id ? a->build_id : o->cfg->build_id;
+	if (o->build_id && results_build_id_check(o->build_id))
+		return cmd_usage_error(self, "%s", jg_error_msg());
+	o->bisect = a->bisect || o->cfg->bisect.gate;
+	if (o->bisect && !!o->cfg->bisect.manifest + !!o->cfg->bisect.repo
+	    != 1)
+		return cmd_usage_error(self, "--bisect needs the builds once: "
+		    "bisect.manifest, or bisect.repo and bisect.build");
+	if (o->bisect && o->cfg->bisect.repo && !o->cfg->bisect.build)
+		return cmd_usage_error(self, "bisect.repo needs bisect.build "
+		    "to make each commit's APK");
 	return 0;
 }
 
@@ -309,6 +350,10 @@ print_outcome(const struct gate_outcome *out)
 		    "device time%s%s\n", out->ab_blocks, out->ab_block,
 		    100 * out->ab_install_share, out->ab_how ? "; " : "",
 		    out->ab_how ? out->ab_how : "");
+	if (out->bisect)
+		printf("bisect    %s\n", out->bisect);
+	if (out->bisect_report)
+		printf("bisect    report %s\n", out->bisect_report);
 	if (out->report_dir)
 		printf("report    %s/report.html\n", out->report_dir);
 	if (out->mail_note)

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "diag.h"
 #include "error.h"
+#include "results.h"
 #include "run.h"
 #include "strlist.h"
 #include "banned.h"
@@ -30,7 +31,7 @@
 static const char *const usage[] = {
 	"jankgate run [-s SERIAL]... [--connect HOST:PORT]... "
 	"[--scenario NAME]... [--test-command CMD] [-n N] [--warmups N] "
-	"[-o DIR] [--append] [--shard I/N]",
+	"[-o DIR] [--append] [--shard I/N] [--build-id ID]",
 	NULL
 };
 
@@ -57,6 +58,8 @@ static const char options[] =
 	"                      scenario) pairs: pair k = device * scenarios\n"
 	"                      + scenario, in serial and config order, goes\n"
 	"                      to shard k mod N + 1\n"
+	"  --build-id ID       the build measured, as CI names it, written\n"
+	"                      to the results (default: build_id)\n"
 	"Prints the results files written, one per line.  Progress goes to\n"
 	"stderr (a live line per device on a terminal); SIGINT or SIGTERM\n"
 	"stops input, writes what was measured with complete: false and\n"
@@ -84,10 +87,12 @@ parse_count(const char *s, int min, int *out)
 struct run_args {
 	struct run_opts o;
 	const char *out_dir;
+	const char *build_id;	/* --build-id */
 };
 
 static int
-parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
+parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir,
+    const char **build_id)
 {
 	static const struct option longopts[] = {
 		{ "connect", required_argument, NULL, 'C' },
@@ -97,6 +102,7 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 		{ "append", no_argument, NULL, 'A' },
 		{ "shard", required_argument, NULL, 'H' },
 		{ "test-command", required_argument, NULL, 'T' },
+		{ "build-id", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct command *self = &cmd_run;
@@ -118,6 +124,9 @@ parse_args(struct run_opts *o, int argc, char **argv, const char **out_dir)
 			break;
 		case 'T':
 			o->test_command = optarg;
+			break;
+		case 'I':
+			*build_id = optarg;
 			break;
 		case 'n':
 			if (parse_count(optarg, 1, &o->iterations))
@@ -188,7 +197,7 @@ parse(void *args, int argc, char **argv, unsigned *needs)
 	struct run_args *a = args;
 
 	run_opts_init(&a->o);
-	return parse_args(&a->o, argc, argv, &a->out_dir);
+	return parse_args(&a->o, argc, argv, &a->out_dir, &a->build_id);
 }
 
 static int
@@ -198,6 +207,9 @@ run(void *args, const struct config *cfg)
 	struct run_report rep;
 	int status;
 
+	a->o.build_id = a->build_id ? a->build_id : cfg->build_id;
+	if (a->o.build_id && results_build_id_check(a->o.build_id))
+		return cmd_usage_error(&cmd_run, "%s", jg_error_msg());
 	run_report_init(&rep);
 	a->o.cfg = cfg;
 	a->o.out_dir = a->out_dir;

@@ -143,6 +143,25 @@ int bisect_list_repo(struct bisect_state *st, const char *repo,
     const char *range);
 
 /*
+ * Where a bisect's builds come from, as `bisect`'s options or the
+ * bisect.* keys name them: exactly one of manifest, builds (a directory)
+ * and repo (with build, the command, and range "GOOD..BAD" or good and
+ * bad); good and bad cut a manifest or directory (NULL: its ends).
+ */
+struct bisect_source {
+	const char *manifest, *builds, *repo;
+	const char *range, *good, *bad, *build;
+};
+
+/*
+ * The list of builds `src` names, as a new state whose first build is
+ * marked good, in *out (the caller's; NULL on error).  Returns 0, or
+ * bisect_list_*()'s error.
+ */
+int bisect_state_from(struct bisect_state **out,
+    const struct bisect_source *src);
+
+/*
  * Make sure build `i` has an APK: a listed file must be readable; with
  * st->build_cmd, the command is run in st->repo (or the current
  * directory) with {commit} replaced by the id, its stdout's last line the

@@ -328,3 +328,32 @@ bisect_build(struct bisect_state *st, size_t i)
 	strbuf_release(&why);
 	return 0;
 }
+
+int
+bisect_state_from(struct bisect_state **out, const struct bisect_source *src)
+{
+	struct bisect_state *st = bisect_state_new();
+	char *range = NULL;
+	int rc;
+
+	*out = NULL;
+	if (src->manifest)
+		rc = bisect_list_manifest(st, src->manifest, src->good,
+		    src->bad);
+	else if (src->builds)
+		rc = bisect_list_dir(st, src->builds, src->good, src->bad);
+	else {
+		range = src->range ? xstrdup(src->range) : xasprintf("%s..%s",
+		    src->good, src->bad);
+		rc = bisect_list_repo(st, src->repo, range);
+		st->build_cmd = xstrdup(src->build);
+	}
+	free(range);
+	if (rc) {
+		bisect_state_free(st);
+		return rc;
+	}
+	st->commits[0].mark = BISECT_GOOD;
+	*out = st;
+	return 0;
+}

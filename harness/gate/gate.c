@@ -29,25 +29,6 @@
 #include "strlist.h"
 #include "banned.h"
 
-void
-gate_opts_init(struct gate_opts *o, const struct config *cfg)
-{
-	memset(o, 0, sizeof(*o));
-	o->cfg = cfg;
-	strlist_init(&o->serials);
-	strlist_init(&o->connect);
-	o->mail_when = cfg ? cfg->mail.when : MAIL_ALWAYS;
-	o->update = cfg ? cfg->baseline.update : UPDATE_ON_PASS;
-	o->progress = RUN_PROGRESS_AUTO;
-}
-
-void
-gate_opts_release(struct gate_opts *o)
-{
-	strlist_release(&o->serials);
-	strlist_release(&o->connect);
-}
-
 /*
  * The ref compared against must exist before a device is touched; an
  * empty repository is a first run, not an error.
@@ -126,6 +107,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	out->interrupted = run_interrupted();
 	gate_settle(&g);
 	gate_trace(&g);		/* issue 20: diagnose.trace */
+	gate_bisect(&g);	/* issue 53: --bisect */
 	run_unlock_devices();	/* the phones' last command: run.h */
 	gate_report(&g);
 	gate_mail(&g);

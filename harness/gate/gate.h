@@ -33,6 +33,11 @@
  *   5. with diagnose.trace, one more, unmeasured iteration of each
  *      regressed scenario records a Perfetto trace into OUT/KEY/traces/
  *      (gate_trace.c), which the report links;
+ *   5b. with --bisect (bisect.gate), a night that regressed bisects the
+ *      builds from the last passing baseline run's build id to
+ *      tonight's on the phones that regressed, into OUT/bisect/
+ *      (gate_bisect.c), which the report and the mail name; the exit
+ *      status stays the night's;
  *   6. one report over every comparison file, in OUT/report/;
  *   7. mail it by mail.when (or --mail): always, on a regression, never;
  *   8. record each key's run as its new baseline by baseline.update (or
@@ -120,6 +125,19 @@ struct gate_opts {
 	 * pattern; NULL and no pattern: the history decides alone.
 	 */
 	const char *confirm_apk;
+	/*
+	 * Tonight's build as CI names it (--build-id, else build_id), written
+	 * to the night's results and so to its baseline commits; NULL:
+	 * unknown.  Never written for an A/B's builds.
+	 */
+	const char *build_id;
+	/*
+	 * --bisect (bisect.gate): a regressed night bisects the builds from
+	 * the last passing baseline run's build_id to tonight's on the phones
+	 * of the keys that regressed (gate_bisect.c); the exit status stays
+	 * the night's.
+	 */
+	bool bisect;
 	int ab_block;
 	int ab_rounds;
 	enum run_progress_mode progress;
@@ -180,6 +198,13 @@ struct gate_outcome {
 	double ab_install_share;
 	char *ab_how;		/* how the older build went back on */
 	char *ab_seq;		/* the blocks run, round by round */
+	/*
+	 * --bisect: the bisect's verdict line ("culprit: B is the first bad
+	 * build, after A"), or "not run: why"; NULL when none was asked for
+	 * or the night did not regress.  bisect_report: its report, or NULL.
+	 */
+	char *bisect;
+	char *bisect_report;
 	int status;		/* the exit status (exitstatus.h) */
 	struct strlist errors;	/* "stage: message", one per failure */
 	struct strlist warnings;	/* "SERIAL: warning" of every run, each
@@ -230,6 +255,14 @@ const char *gate_commit_verdict(const struct comparison *c);
  * no more than this comparison.
  */
 double gate_share(size_t key_scenarios, size_t keys, size_t scenarios);
+
+/*
+ * The baseline run (`e`, newest first as baseline_store_log() gives
+ * them) whose build a bisect starts from: the newest whose verdict says
+ * its night passed (pass, improvement, new) or that was accepted by
+ * hand; -1 when none is.  Its build_id may be NULL (unknown).
+ */
+long gate_bisect_good(const struct baseline_entry *e, size_t nr);
 
 /* 1 when mail.when says to mail an outcome with `any_regression`. */
 int gate_wants_mail(enum config_mail_when when, bool any_regression);

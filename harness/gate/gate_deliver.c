@@ -44,6 +44,9 @@ report_write_all(struct strlist *notes, const struct config *cfg,
 	o.out_dir = dir;
 	o.title = cfg->report.title;
 	o.templates = cfg->report.templates;
+	o.bisect = out->bisect;
+	/* OUT/report/ beside OUT/bisect/ */
+	o.bisect_href = out->bisect_report ? "../bisect/report.html" : NULL;
 	/* Trend lines from the store the gate holds open. */
 	baseline_trends_init(&trends, &cfg->baseline, NULL, bs);
 	o.history = (struct report_history){ baseline_trends_load, &trends,

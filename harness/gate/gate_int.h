@@ -189,6 +189,13 @@ void gate_work_release(struct gate_work *w);
  */
 void gate_trace(struct gate_ctx *g);
 
+/*
+ * gate_bisect.c (issue 53): with --bisect, a night that regressed
+ * bisects its builds on the phones that regressed, after gate_trace()
+ * and before the report, which names the culprit.
+ */
+void gate_bisect(struct gate_ctx *g);
+
 /* gate_deliver.c: the stages after the comparisons, in this order. */
 void gate_report(struct gate_ctx *g);
 void gate_mail(struct gate_ctx *g);

@@ -1,12 +1,14 @@
 /*
- * gate_outcome.c: the outcome of a gate as it is built (gate.h): its
- * device keys, what it tells people as each step ends, and its failures,
- * each merged into the exit status.  Every stage writes here.
+ * gate_outcome.c: the options' defaults, and the outcome of a gate as it
+ * is built (gate.h): its device keys, what it tells people as each step
+ * ends, and its failures, each merged into the exit status.  Every stage
+ * writes here.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "exitstatus.h"
 #include "gate.h"
 #include "gate_int.h"
@@ -15,6 +17,27 @@
 #include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* Here, not in gate.c: a bisect's steps (bisect.c) need them, and
+ * gate.c calls the bisect (gate_bisect.c). */
+void
+gate_opts_init(struct gate_opts *o, const struct config *cfg)
+{
+	memset(o, 0, sizeof(*o));
+	o->cfg = cfg;
+	strlist_init(&o->serials);
+	strlist_init(&o->connect);
+	o->mail_when = cfg ? cfg->mail.when : MAIL_ALWAYS;
+	o->update = cfg ? cfg->baseline.update : UPDATE_ON_PASS;
+	o->progress = RUN_PROGRESS_AUTO;
+}
+
+void
+gate_opts_release(struct gate_opts *o)
+{
+	strlist_release(&o->serials);
+	strlist_release(&o->connect);
+}
 
 void
 gate_note(struct gate_ctx *g, const char *fmt, ...)
@@ -89,6 +112,8 @@ gate_outcome_release(struct gate_outcome *out)
 	free(out->mail_note);
 	free(out->ab_how);
 	free(out->ab_seq);
+	free(out->bisect);
+	free(out->bisect_report);
 	strlist_release(&out->errors);
 	strlist_release(&out->warnings);
 	strlist_release(&out->ci);

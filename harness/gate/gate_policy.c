@@ -102,3 +102,17 @@ gate_share(size_t key_scenarios, size_t keys, size_t scenarios)
 	return night > (double)key_scenarios ? (double)key_scenarios / night :
 	    1;
 }
+
+long
+gate_bisect_good(const struct baseline_entry *e, size_t nr)
+{
+	static const char *const good[] = {
+		"pass", "improvement", "new", "accepted"
+	};
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t v = 0; e[i].verdict && v < 4; v++)
+			if (!strcmp(e[i].verdict, good[v]))
+				return (long)i;
+	return -1;
+}

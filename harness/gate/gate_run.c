@@ -76,6 +76,8 @@ gate_run_opts(struct gate_ctx *g, struct run_opts *ro)
 	run_opts_init(ro);
 	ro->cfg = g->cfg;
 	ro->out_dir = g->out_dir;
+	/* An A/B measures two builds: neither is tonight's alone. */
+	ro->build_id = g->o->ab_old_apk ? NULL : g->o->build_id;
 	ro->progress = g->o->progress;
 	ro->progress_fp = g->o->progress_fp ? g->o->progress_fp : stderr;
 }

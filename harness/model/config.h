@@ -188,6 +188,7 @@ struct config {
 	int warmups;
 	int max_iterations;
 	char *out_dir;		/* absolute path */
+	char *build_id;		/* the build measured; NULL: unknown */
 
 	struct config_devices devices;
 	struct config_baseline baseline;
@@ -204,6 +205,15 @@ struct config {
 		char *trace_prefix;	/* the sections' name prefix */
 		int trace_buffer_kb;	/* atrace -b, per CPU */
 	} markers;
+	/* bisect.*: where `gate --bisect` takes the builds (issue 53). */
+	struct {
+		int gate;		/* bisect a regressed night: --bisect */
+		char *manifest;		/* "ID APK" lines; or ... */
+		char *repo;		/* ... the app's repository, and */
+		char *build;		/* the command building {commit} */
+		int block;		/* iterations a block; 0: ab's choice */
+		int rounds;		/* rounds a step; 0: GATE_AB_ROUNDS */
+	} bisect;
 
 	/* The plug-ins' options, one value each, in table order. */
 	const struct config_plugins *plugins;	/* borrowed */

@@ -71,6 +71,13 @@ static const struct key config_keys[] = {
 	  "fewer valid iterations than this make a metric inconclusive" },
 	{ "out_dir", K_PATH, O(out_dir), NONE, "\"jankgate-out\"", 0,
 	  "where `run` and `gate` write results and reports" },
+	{ "build_id", K_STRING, O(build_id), NONE, NULL, 0,
+	  "the build `run` and `gate` measure, as CI names it (a commit id, a "
+	  "build number), recorded in results.json and in each baseline run "
+	  "(not by `ab`, whose two builds are named by their APKs); "
+	  "`gate --bisect` "
+	  "bisects from the last passing run's to tonight's; usually set by "
+	  "CI as JANKGATE_BUILD_ID; --build-id overrides it; unset: unknown" },
 
 	{ "devices", K_OBJECT, 0, NONE, NULL, 0, "device selection and hygiene" },
 	{ "devices.serials", K_LIST, O(devices.serials), NONE, "[]", 0,
@@ -269,6 +276,23 @@ static const struct key config_keys[] = {
 	  262144, NULL, "4096", 0,
 	  "atrace's buffer per CPU (-b): sections that end after it filled "
 	  "have no end, and their scenes only a warning" },
+	{ "bisect", K_OBJECT, 0, NONE, NULL, 0,
+	  "the builds `gate --bisect` bisects a regressed night over" },
+	{ "bisect.gate", K_BOOL, O(bisect.gate), NONE, "false", 0,
+	  "`gate` bisects a regressed night itself, as --bisect does" },
+	{ "bisect.manifest", K_PATH, O(bisect.manifest), NONE, NULL, 0,
+	  "the builds, oldest first, one \"ID APK\" line each (as `bisect "
+	  "--manifest`), IDs as build_id names them" },
+	{ "bisect.repo", K_PATH, O(bisect.repo), NONE, NULL, 0,
+	  "or the app's git repository, whose first-parent commits from the "
+	  "good build_id to the bad one are built by bisect.build" },
+	{ "bisect.build", K_STRING, O(bisect.build), NONE, NULL, 0,
+	  "with bisect.repo: the command building {commit} (as `bisect "
+	  "--build`)" },
+	{ "bisect.block", K_INT, O(bisect.block), 0, 1000, NULL, "0", 0,
+	  "iterations a block of each step's A/B; 0: as `ab` chooses" },
+	{ "bisect.rounds", K_INT, O(bisect.rounds), 0, 1000, NULL, "0", 0,
+	  "most rounds of ABBA blocks a step; 0: 5" },
 
 	/* ... then each plug-in's own (config_schema_init). */
 };

@@ -177,6 +177,24 @@ results_new(void)
 	return r;
 }
 
+int
+results_build_id_check(const char *id)
+{
+	size_t len = strlen(id);
+
+	if (!len || len > RS_MAX_BUILD_ID)
+		return jg_error_set(JG_EINVAL, "build id '%.40s' is %s", id,
+		    len ? "too long" : "empty");
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+			return jg_error_set(JG_EINVAL, "build id '%.40s' holds "
+			    "a line break or control character", id);
+	if (id[0] == ' ' || id[len - 1] == ' ')
+		return jg_error_set(JG_EINVAL, "build id '%s' starts or ends "
+		    "with a space", id);
+	return 0;
+}
+
 void
 results_free(struct results *r)
 {
@@ -192,6 +210,7 @@ results_free(struct results *r)
 	free(r->app.package);
 	free(r->app.version_name);
 	free(r->app.apk_sha256);
+	free(r->app.build_id);
 	strlist_release(&r->app.sources);
 	free(r->device.serial);
 	free(r->device.manufacturer);

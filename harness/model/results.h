@@ -90,6 +90,13 @@ struct rs_app {
 	char *version_name;
 	double version_code;	/* exact up to 2^53 */
 	char *apk_sha256;
+	/*
+	 * The build measured as CI names it (a commit id, a build number):
+	 * --build-id, else the build_id key (JANKGATE_BUILD_ID); NULL when
+	 * unknown, as in every file from before jankgate wrote it.  `gate
+	 * --bisect` bisects between two of them.
+	 */
+	char *build_id;
 	struct strlist sources;	/* configured source names, config order */
 };
 
@@ -391,6 +398,15 @@ struct results *results_new(void);
 
 /* Free the model and everything it owns; NULL is a no-op. */
 void results_free(struct results *r);
+
+/*
+ * Whether `id` can be a build id (app.build_id), which also goes into a
+ * baseline commit's trailer: 1 to RS_MAX_BUILD_ID bytes, no control
+ * character, no space at either end.  Returns 0 or JG_EINVAL with a
+ * message quoting it.
+ */
+#define RS_MAX_BUILD_ID 200
+int results_build_id_check(const char *id);
 
 /* Replace the owned string `*field` with a copy of `value` (NULL clears). */
 void rs_str_set(char **field, const char *value);

@@ -26,6 +26,7 @@ static const struct field app_f[] = {
 	F(struct rs_app, version_name, FK_STR),
 	F(struct rs_app, version_code, FK_NUM),
 	F(struct rs_app, apk_sha256, FK_STR),
+	F(struct rs_app, build_id, FK_STR),
 	F(struct rs_app, sources, FK_LIST),
 };
 

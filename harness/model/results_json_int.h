@@ -11,7 +11,7 @@
  *     "run":      { id, started, finished, jankgate_version, host,
  *                   complete, errors: [str], planned: [str] },
  *     "app":      { package, version_name, version_code, apk_sha256,
- *                   sources: [str] },
+ *                   build_id, sources: [str] },
  *     "device":   { serial, manufacturer, model, sdk, release, fingerprint,
  *                   abi, refresh_hz, width, height, key },
  *     "hygiene":  { battery_pct, thermal_status, animator_scale,

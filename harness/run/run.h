@@ -90,6 +90,12 @@ struct run_opts {
 	 * iteration (diagnose.trace), results_sub "traces".
 	 */
 	bool trace;
+	/*
+	 * The build measured, written as the results' app.build_id: the
+	 * configured build's (--build-id, else build_id); NULL: unknown, and
+	 * always for both builds of an A/B (gate_run_opts()).
+	 */
+	const char *build_id;
 	enum run_progress_mode progress;
 	FILE *progress_fp;		/* where progress goes (stderr) */
 };

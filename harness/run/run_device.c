@@ -132,6 +132,7 @@ results_fill(struct run_dev *d)
 	rs_str_set(&r->run.jankgate_version, JG_VERSION);
 	rs_str_set(&r->run.host, c->host);
 	rs_str_set(&r->app.package, c->cfg->app);
+	rs_str_set(&r->app.build_id, c->opts->build_id);
 	strlist_copy(&r->app.sources, &c->cfg->sources);
 	rs_str_set(&r->device.serial, d->serial);
 	rs_str_set(&r->device.manufacturer, p->manufacturer);

@@ -94,7 +94,8 @@ run_git(const char *dir, const char *a1, const char *a2)
 static int
 record(struct baseline_store *bs, const char *dev, const char *run)
 {
-	struct baseline_commit_info info = { "1.0", run, "pass", NULL, NULL };
+	struct baseline_commit_info info = { "1.0", run, "pass", NULL, NULL,
+	    NULL };
 	char id[BASELINE_OID_HEXSZ + 1];
 	char *data = xasprintf("{\"schema\": \"jankgate.results/1\", "
 	    "\"run\": {\"id\": \"%s\"}}\n", run);

@@ -83,7 +83,7 @@ static int
 record_schema(struct baseline_store *bs, const char *run, int schema)
 {
 	struct baseline_commit_info info = { "1.4.2", run, "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1];
 	char *data = results(run, schema);
 	int rc;

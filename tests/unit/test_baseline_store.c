@@ -130,7 +130,7 @@ record(struct baseline_store *bs, const char *dev, const char *run,
     char id[BASELINE_OID_HEXSZ + 1])
 {
 	struct baseline_commit_info info = { "1.4.2", run, "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char *data = results(run);
 	char tmpid[BASELINE_OID_HEXSZ + 1];
 
@@ -200,7 +200,7 @@ static void
 message_round_trips(void **state)
 {
 	struct baseline_commit_info info = { "1.4.2", "r42", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	struct baseline_entry *e = xcalloc(1, sizeof(*e));
 	struct strbuf sb = STRBUF_INIT;
 
@@ -216,7 +216,36 @@ message_round_trips(void **state)
 	assert_string_equal(e->app_version, "1.4.2");
 	assert_null(e->reason);
 	assert_null(e->accepted_by);
+	assert_null(e->build_id);
 	baseline_entries_free(e, 1);
+	strbuf_release(&sb);
+}
+
+/*
+ * A run's build id is a trailer of its own, which parses back; a run
+ * without one has none (message_round_trips) and a build id that is no
+ * one line is refused like any other field.
+ */
+static void
+message_keeps_build_id(void **state)
+{
+	struct baseline_commit_info info = { "1.4.2", "r42", "pass", NULL,
+	    NULL, "9f2c1e7" };
+	struct baseline_entry *e = xcalloc(1, sizeof(*e));
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(baseline_message_format(&sb, PKG, DEV_A, &info), 0);
+	assert_string_equal(sb.buf, "baseline " PKG " 1.4.2 on " DEV_A
+	    ": pass (run r42)\n\nJankgate-Run: r42\nJankgate-Verdict: pass\n"
+	    "Jankgate-App-Version: 1.4.2\nJankgate-Build: 9f2c1e7\n");
+	baseline_message_parse(e, sb.buf);
+	assert_string_equal(e->build_id, "9f2c1e7");
+	assert_string_equal(e->app_version, "1.4.2");
+	baseline_entries_free(e, 1);
+	strbuf_reset(&sb);
+	info.build_id = "9f2c1e7\nJankgate-Verdict: pass";
+	assert_int_equal(baseline_message_format(&sb, PKG, DEV_A, &info),
+	    JG_EINVAL);
 	strbuf_release(&sb);
 }
 
@@ -227,7 +256,7 @@ accept_message_keeps_reason(void **state)
 	struct baseline_commit_info info = { "2.0", "r7", "regression",
 	    "\nNew feed layout costs 2 ms per frame.\n\n"
 	    "Agreed with design.\n\n",
-	    "Ann <ann@example.com>" };
+	    "Ann <ann@example.com>", NULL };
 	struct baseline_entry *e = xcalloc(1, sizeof(*e));
 	struct strbuf sb = STRBUF_INIT;
 
@@ -248,14 +277,14 @@ static void
 message_rejects_bad_fields(void **state)
 {
 	static const struct baseline_commit_info bad[] = {
-		{ NULL, "r1", "pass", NULL, NULL },
-		{ "1.0", "", "pass", NULL, NULL },
-		{ "1.0", "r1\nJankgate-Verdict: pass", "pass", NULL, NULL },
-		{ "1.0", "r1", "pass\r", NULL, NULL },
-		{ "1.0", "r1", " pass", NULL, NULL },
-		{ "1.0", "r1", "pass", " \n\t\n", "me" },
-		{ "1.0", "r1", "pass", "ok", NULL },
-		{ "1.0", "r1", "pass", "bell \a", "me" },
+		{ NULL, "r1", "pass", NULL, NULL, NULL },
+		{ "1.0", "", "pass", NULL, NULL, NULL },
+		{ "1.0", "r1\nJankgate-Verdict: pass", "pass", NULL, NULL, NULL },
+		{ "1.0", "r1", "pass\r", NULL, NULL, NULL },
+		{ "1.0", "r1", " pass", NULL, NULL, NULL },
+		{ "1.0", "r1", "pass", " \n\t\n", "me", NULL },
+		{ "1.0", "r1", "pass", "ok", NULL, NULL },
+		{ "1.0", "r1", "pass", "bell \a", "me", NULL },
 	};
 	struct strbuf sb = STRBUF_INIT;
 
@@ -548,7 +577,7 @@ foreign_files_are_invalid(void **state)
 {
 	char *dir = worktree_repo();
 	struct baseline_store *bs = open_store(dir, 0);
-	struct baseline_commit_info info = { "1", "r1", "pass", NULL, NULL };
+	struct baseline_commit_info info = { "1", "r1", "pass", NULL, NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1];
 	struct baseline_entry *e;
 	size_t nr;
@@ -643,7 +672,7 @@ accept_is_logged_with_reason(void **state)
 	char *repo = new_bare_repo("accept.git");
 	struct baseline_store *bs = open_store(repo, 0);
 	struct baseline_commit_info info = { "2.0", "r9", "regression",
-	    "Intended: new animation.", NULL };
+	    "Intended: new animation.", NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1];
 	char *data = results("r9"), *out;
 	struct baseline_entry *e;
@@ -767,7 +796,7 @@ writer_main(void *arg)
 		goto out;
 	for (int i = 1; i <= w->runs && !w->err; i++) {
 		struct baseline_commit_info info = { "1.0", NULL, "pass", NULL,
-		    NULL };
+		    NULL, NULL };
 		char run[32], id[BASELINE_OID_HEXSZ + 1];
 		char *data;
 
@@ -893,7 +922,7 @@ refusing_hook_keeps_branch(void **state)
 	char *repo = new_bare_repo("refuse.git");
 	char *url = xasprintf("file://%s", repo);
 	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *before, *after, *data;
 	struct baseline_store *bs = open_store(repo, 0);
 
@@ -931,7 +960,7 @@ update_hook_refuses_one_branch(void **state)
 {
 	char *repo = new_bare_repo("update.git");
 	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
 	struct baseline_store *bs;
 
@@ -967,7 +996,7 @@ hook_without_git_is_not_written(void **state)
 	char *empty = tmp("empty-path");
 	char *path = xstrdup(getenv("PATH"));
 	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
 	struct baseline_store *bs;
 
@@ -999,7 +1028,7 @@ hook_push_ignores_inherited_object_dir(void **state)
 {
 	char *repo = new_bare_repo("inherit.git");
 	struct baseline_commit_info info = { "1.4.2", "a1", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *data = results("a1"), *out;
 	struct baseline_store *bs;
 	int err;
@@ -1178,7 +1207,7 @@ remote_record_is_pushed(void **state)
 	assert_history(bs, "main", DEV_A, 0, "a2 a1");
 	{
 		struct baseline_commit_info info = { "1", "r", "pass", NULL,
-		    NULL };
+		    NULL, NULL };
 		char id[BASELINE_OID_HEXSZ + 1];
 
 		assert_int_equal(baseline_store_record(id, bs, "main", PKG,
@@ -1202,7 +1231,7 @@ cancel_records_nothing(void **state)
 	char *repo = tmp("cancel-local.git");
 	struct baseline_store *bs = open_store(repo, 1);
 	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *data = results("a2");
 
 	record(bs, DEV_A, "a1", NULL);
@@ -1232,7 +1261,7 @@ cancel_pushes_and_fetches_nothing(void **state)
 	struct baseline_store_opts o = { 0 };
 	struct baseline_store *bs2 = NULL;
 	struct baseline_commit_info info = { "1.4.2", "a2", "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char id[BASELINE_OID_HEXSZ + 1], *data = results("a2"), *out;
 
 	record(bs, DEV_A, "a1", NULL);
@@ -1270,7 +1299,7 @@ stale_push_is_retried(void **state)
 	char *url, *repo = served_repo("stale.git", &url);
 	char *cache_a = tmp("cache"), *cache_b = tmp("cache");
 	struct baseline_store *a, *b;
-	struct baseline_commit_info info = { "1", "late", "pass", NULL, NULL };
+	struct baseline_commit_info info = { "1", "late", "pass", NULL, NULL, NULL };
 	char ida[BASELINE_OID_HEXSZ + 1], idb[BASELINE_OID_HEXSZ + 1];
 	char *data = results("late"), *out, *want;
 
@@ -1780,7 +1809,7 @@ record_on(struct baseline_store *bs, const char *branch, const char *dev,
     const char *run)
 {
 	struct baseline_commit_info info = { "1.4.2", run, "pass", NULL,
-	    NULL };
+	    NULL, NULL };
 	char *data = results(run);
 	char id[BASELINE_OID_HEXSZ + 1];
 
@@ -2157,6 +2186,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(accept_message_keeps_reason),
 	cmocka_unit_test(message_rejects_bad_fields),
 	cmocka_unit_test(foreign_message_parses),
+	cmocka_unit_test(message_keeps_build_id),
 	cmocka_unit_test(content_check_tells_results_files),
 	cmocka_unit_test(scrub_removes_userinfo_and_secret),
 	cmocka_unit_test(records_are_plain_git_history),

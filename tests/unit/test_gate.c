@@ -402,9 +402,12 @@ store_config(const char *name)
 	return cfg;
 }
 
-/* The fixture run with its run id changed, written to a file of its own. */
+/*
+ * The fixture run with its run id (and build id: NULL, none) changed,
+ * written to a file of its own.
+ */
 static char *
-write_run(const char *run_id)
+write_run_of(const char *run_id, const char *build_id)
 {
 	struct results *r = NULL;
 	char *src = xasprintf("%s/tests/unit/data/results/full.json",
@@ -413,10 +416,161 @@ write_run(const char *run_id)
 
 	assert_int_equal(results_read(&r, src), 0);
 	rs_str_set(&r->run.id, run_id);
+	rs_str_set(&r->app.build_id, build_id);
 	assert_int_equal(results_write(r, path), 0);
 	results_free(r);
 	free(src);
 	return path;
+}
+
+static char *
+write_run(const char *run_id)
+{
+	return write_run_of(run_id, "4f2c9e1");
+}
+
+/*
+ * The good end of a bisect is the newest baseline run whose night
+ * passed (improvements, first runs and acceptances too), not the newest
+ * run: a regression recorded by update policy always is no good build.
+ */
+static void
+bisect_good_is_the_newest_passing_run(void **state)
+{
+	static const struct {
+		const char *verdicts[4];	/* newest first */
+		long want;
+	} cases[] = {
+		{ { "pass", "pass", NULL }, 0 },
+		{ { "regression", "inconclusive", "pass", NULL }, 2 },
+		{ { "regression", "improvement", NULL }, 1 },
+		{ { "unchecked", "new", NULL }, 1 },
+		{ { "regression", "accepted", "pass", NULL }, 1 },
+		{ { "regression", NULL }, -1 },
+		{ { NULL }, -1 },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct baseline_entry e[4];
+		size_t nr = 0;
+
+		memset(e, 0, sizeof(e));
+		while (nr < 3 && cases[c].verdicts[nr]) {
+			e[nr].verdict = (char *)cases[c].verdicts[nr];
+			nr++;
+		}
+		assert_int_equal(gate_bisect_good(e, nr), cases[c].want);
+		/* before them, a commit made by hand: no verdict at all */
+		memmove(&e[1], &e[0], nr * sizeof(e[0]));
+		e[0].verdict = NULL;
+		assert_int_equal(gate_bisect_good(e, nr + 1), cases[c].want < 0 ?
+		    -1 : cases[c].want + 1);
+	}
+}
+
+/* Whether `s` starts with `prefix`. */
+static bool
+starts(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * --bisect says nothing when the night did not regress; after a
+ * regression without tonight's build id, or in a shard, it says why it
+ * does not bisect (the outcome's line and a warning) before touching the
+ * store or a phone, and the exit status stays the night's.
+ */
+static void
+bisect_says_why_it_does_not_run(void **state)
+{
+	struct gate_opts o;
+	struct gate_outcome out;
+	struct gate_ctx g = { 0 };
+	struct gate_key *k;
+
+	(void)state;
+	gate_opts_init(&o, NULL);
+	gate_outcome_init(&out);
+	g.o = &o;
+	g.out = &out;
+	k = gate_key_find_or_add(&g, "acme-phone-api31-60hz");
+	k->compared = true;
+	k->verdict = CMP_PASS;
+	o.build_id = NULL;
+	gate_bisect(&g);	/* not asked for */
+	assert_null(out.bisect);
+	o.bisect = true;
+	gate_bisect(&g);	/* nothing regressed */
+	assert_null(out.bisect);
+	assert_int_equal(out.warnings.nr, 0);
+	k->verdict = CMP_REGRESSION;
+	gate_bisect(&g);
+	assert_true(starts(out.bisect, "not run: tonight's build id is "
+	    "unknown"));
+	assert_int_equal(out.warnings.nr, 1);
+	assert_true(starts(out.warnings.items[0], "bisect: not run: "
+	    "tonight's build id"));
+	free(out.bisect);
+	out.bisect = NULL;
+	o.build_id = "build-04";
+	o.shard_index = 1;
+	o.shard_count = 2;
+	gate_bisect(&g);
+	assert_true(starts(out.bisect, "not run: a shard sees part of the "
+	    "night"));
+	assert_null(out.bisect_report);
+	assert_int_equal(out.status, 0);
+	gate_outcome_release(&out);
+	gate_opts_release(&o);
+}
+
+/*
+ * A run's build id goes into its baseline commit (Jankgate-Build), where
+ * the log of its device key finds it for the newest passing run; a run
+ * without one records no trailer and reads back as unknown.
+ */
+static void
+store_keeps_each_runs_build_id(void **state)
+{
+	struct config *cfg = store_config("builds");
+	struct baseline_store *bs = NULL;
+	struct baseline_entry *e = NULL;
+	char id[BASELINE_OID_HEXSZ + 1];
+	char *one = write_run_of("b-1", "build-03"),
+	    *two = write_run_of("b-2", "build-04"),
+	    *three = write_run_of("b-3", "build-05"),
+	    *old = write_run_of("b-0", NULL);
+	size_t nr = 0;
+	int attempts;
+	long good;
+
+	(void)state;
+	assert_int_equal(baseline_open(&bs, &cfg->baseline, NULL), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", old,
+	    "new"), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", one,
+	    "pass"), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", two,
+	    "improvement"), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", three,
+	    "regression"), 0);
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main",
+	    "com.example.feed", "google-pixel-7-api34-90hz", 0), 0);
+	assert_int_equal(nr, 4);
+	assert_string_equal(e[0].build_id, "build-05");
+	assert_null(e[3].build_id);
+	good = gate_bisect_good(e, nr);
+	assert_int_equal(good, 1);
+	assert_string_equal(e[good].build_id, "build-04");
+	baseline_entries_free(e, nr);
+	baseline_store_free(bs);
+	config_free(cfg);
+	free(one);
+	free(two);
+	free(three);
+	free(old);
 }
 
 /*
@@ -565,6 +719,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(trim_keeps_the_measured_scenarios),
 	cmocka_unit_test(store_records_and_samples_newest_first),
 	cmocka_unit_test(store_refuses_what_it_cannot_file),
+	cmocka_unit_test(bisect_good_is_the_newest_passing_run),
+	cmocka_unit_test(bisect_says_why_it_does_not_run),
+	cmocka_unit_test(store_keeps_each_runs_build_id),
 	cmocka_unit_test_teardown(
 	    a_cancel_after_comparing_stops_mail_and_record, unit_cancel_forget),
 };

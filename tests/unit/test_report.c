@@ -165,7 +165,8 @@ write_report(struct report_result *res, const char *dir,
 	char *out = xasprintf("%s/out", dir);
 	const char *files[] = { cmp };
 	struct report_opts o = { files, 1, out, NULL, templates, { 0 },
-	    false };
+	    false,
+	    NULL, NULL };
 	int rc;
 
 	assert_int_equal(comparison_write(c, cmp), 0);
@@ -678,7 +679,8 @@ email_of_fifty_device_keys_stays_small(void **state)
 	char *out = xasprintf("%s/out", dir);
 	const char *files[KEYS];
 	char *paths[KEYS];
-	struct report_opts o = { files, KEYS, out, NULL, NULL, { 0 }, false };
+	struct report_opts o = { files, KEYS, out, NULL, NULL, { 0 }, false,
+	    NULL, NULL };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 	const char *devices;
@@ -790,7 +792,8 @@ email_html_stays_small_for_a_large_suite(void **state)
 	char *out = xasprintf("%s/out", dir);
 	const char *files[3];
 	char *paths[3];
-	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false,
+	    NULL, NULL };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -933,7 +936,8 @@ values_out_of_limits_refused_or_absent(void **state)
 	char *rpath = xasprintf("%s/cur.json", dir);
 	char *cmp = xasprintf("%s/comparison-in.json", dir);
 	const char *files[] = { cmp };
-	struct report_opts o = { files, 1, out, NULL, NULL, { 0 }, true };
+	struct report_opts o = { files, 1, out, NULL, NULL, { 0 }, true,
+	    NULL, NULL };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 	char *json;
@@ -992,7 +996,8 @@ repeated_comparisons_count_once(void **state)
 	char *copy = xasprintf("%s/copy.json", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *files[] = { pa, copy, pb };
-	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false,
+	    NULL, NULL };
 	struct report_result res;
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
@@ -1058,7 +1063,8 @@ errors_name_the_file_and_key(void **state)
 	char *under = xasprintf("%s/blocker/out", dir);
 	char *out = xasprintf("%s/out", dir);
 	const char *one[1];
-	struct report_opts o = { one, 1, out, NULL, NULL, { 0 }, false };
+	struct report_opts o = { one, 1, out, NULL, NULL, { 0 }, false,
+	    NULL, NULL };
 	struct report_result res;
 	struct comparison *c = new_comparison("pixel-7");
 	static const char badjson[] = "{\"schema\": \"jankgate.comparison/1\","
@@ -1150,7 +1156,8 @@ history_comes_through_the_callers_hook(void **state)
 	const char *files[3];
 	struct fake_history f = { STRLIST_INIT, 0 };
 	struct report_opts o = { files, 3, out, NULL, NULL,
-	    { fake_history_load, &f, 7, "release" }, false };
+	    { fake_history_load, &f, 7, "release" }, false,
+	    NULL, NULL };
 	struct report_result res;
 
 	(void)state;
@@ -1278,7 +1285,8 @@ stale_comparisons_are_removed(void **state)
 	char *out = xasprintf("%s/out", dir);
 	char *in[3], *kept = xasprintf("%s/out/comparison-mine.json", dir);
 	const char *files[3];
-	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false };
+	struct report_opts o = { files, 3, out, NULL, NULL, { 0 }, false,
+	    NULL, NULL };
 	struct report_result res;
 
 	add_scenario(c, "feed");

@@ -446,6 +446,7 @@ fixture_reads_every_section(void **state)
 	assert_int_equal(r->run.errors.nr, 0);
 	assert_string_equal(r->app.version_name, "2.7.0 \"beta\"");
 	assert_true(r->app.version_code == 20700);
+	assert_null(r->app.build_id);	/* the end-to-end cases' too */
 	assert_int_equal(r->app.sources.nr, 5);
 	assert_string_equal(r->device.key, "google-pixel-7-api34-90hz");
 	assert_true(r->device.refresh_hz == 90);
@@ -607,6 +608,44 @@ empty_model_round_trips(void **state)
 	results_free(back);
 	results_free(r);
 	results_free(NULL);	/* a no-op, like free(NULL) */
+}
+
+/*
+ * A build id reads and writes back; a file from before build ids reads
+ * as an unknown build, written back as null; a build id is one line of
+ * at most RS_MAX_BUILD_ID bytes.
+ */
+static void
+build_id_is_optional_and_one_line(void **state)
+{
+	static const char *const bad[] = {
+		"", " a1b2", "a1b2 ", "a1\nb2", "tab\there",
+	};
+	struct results *r = parse_ok("{\"schema\": \"jankgate.results/1\", "
+	    "\"app\": {\"package\": \"p\"}}");
+	char *json, *tall = xcalloc(RS_MAX_BUILD_ID + 2, 1);
+	struct results *known = parse_ok("{\"schema\": \"jankgate.results/1\", "
+	    "\"app\": {\"package\": \"p\", \"build_id\": \"build-11\"}}");
+
+	assert_string_equal(known->app.build_id, "build-11");
+	json = results_to_json(known);
+	assert_non_null(strstr(json, "\"build_id\": \"build-11\""));
+	free(json);
+	results_free(known);
+	assert_null(r->app.build_id);
+	json = results_to_json(r);
+	assert_non_null(strstr(json, "\"build_id\": null"));
+	free(json);
+	results_free(r);
+	assert_int_equal(results_build_id_check("build-11"), 0);
+	assert_int_equal(results_build_id_check("9f2c1e7 (release 2.1)"), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(results_build_id_check(bad[i]), JG_EINVAL);
+	memset(tall, 'a', RS_MAX_BUILD_ID);
+	assert_int_equal(results_build_id_check(tall), 0);
+	tall[RS_MAX_BUILD_ID] = 'a';
+	assert_int_equal(results_build_id_check(tall), JG_EINVAL);
+	free(tall);
 }
 
 /* A newer major schema is refused by name, with what this build reads. */
@@ -1400,6 +1439,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rich_model_round_trips),
 	cmocka_unit_test(empty_model_round_trips),
 	cmocka_unit_test(unknown_major_schema_is_refused),
+	cmocka_unit_test(build_id_is_optional_and_one_line),
 	cmocka_unit_test(schema_versions),
 	cmocka_unit_test(missing_schema_is_refused),
 	cmocka_unit_test(wrong_types_name_the_key_path),
