@@ -94,6 +94,15 @@ void gate_note(struct gate_ctx *g, const char *fmt, ...)
 void gate_fail(struct gate_ctx *g, int status, const char *stage,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* gate.c */
+
+/*
+ * The stages after the first run, in order: compare each key, look again,
+ * confirm, settle, trace, report, mail, record.  g->work and the keys are
+ * gate_keys_from_run()'s.  tests/bench/bench_gate.c drives it too.
+ */
+void gate_after_run(struct gate_ctx *g);
+
 /* gate_run.c */
 
 /*
@@ -101,6 +110,14 @@ void gate_fail(struct gate_ctx *g, int status, const char *stage,
  * gives.  Returns 0, or -1 when no device measured anything (accounted).
  */
 int gate_first_run(struct gate_ctx *g);
+
+/*
+ * The keys of out->run (a key per device key, its devices and results
+ * files) and g->work for each, as the first run leaves them; then the
+ * run's account (gate_run_account()).  Returns 0, or -1 when no device
+ * measured anything (accounted).
+ */
+int gate_keys_from_run(struct gate_ctx *g);
 
 /*
  * Run `n` more iterations of `scenario` on `serials` in parallel,

@@ -20,7 +20,6 @@
  *   DIR: an empty scratch directory.
  */
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include <cJSON.h>
 
 #include "baseline.h"
+#include "bench_nights.h"
 #include "baseline_store.h"
 #include "error.h"
 #include "fileio.h"
@@ -59,92 +59,6 @@ die(const char *what)
 {
 	fprintf(stderr, "bench-store: %s: %s\n", what, jg_error_msg());
 	exit(1);
-}
-
-static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
-
-/* xorshift64*, uniform in [0, 1): the same store every time. */
-static double
-uniform(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (double)((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-}
-
-/* Give every scenario ITERATIONS measured iterations (after warm-ups). */
-static void
-widen(cJSON *doc)
-{
-	cJSON *sc;
-
-	cJSON_ArrayForEach(sc, cJSON_GetObjectItem(doc, "scenarios")) {
-		cJSON *its = cJSON_GetObjectItem(sc, "iterations"), *it;
-		cJSON *last = NULL;
-		int measured = 0, n = 0;
-
-		cJSON_ArrayForEach(it, its) {
-			n++;
-			if (!cJSON_IsTrue(cJSON_GetObjectItem(it, "warmup"))) {
-				measured++;
-				last = it;
-			}
-		}
-		for (; last && measured < ITERATIONS; measured++, n++) {
-			cJSON *copy = cJSON_Duplicate(last, 1);
-
-			cJSON_ReplaceItemInObject(copy, "index",
-			    cJSON_CreateNumber(n));
-			cJSON_AddItemToArray(its, copy);
-		}
-	}
-}
-
-/* Move each duration ("..._ms", not a clock reading) of `work` by up to
- * 5 % of its value in `base`. */
-static void
-jitter(cJSON *work, const cJSON *base)
-{
-	cJSON *w = work->child;
-	const cJSON *b = base->child;
-
-	for (; w && b; w = w->next, b = b->next) {
-		size_t n = w->string ? strlen(w->string) : 0;
-
-		if (cJSON_IsNumber(b) && n > 3 &&
-		    !strcmp(w->string + n - 3, "_ms") &&
-		    !strstr(w->string, "mono") && b->valuedouble > 0) {
-			double v = b->valuedouble * (0.95 + 0.1 * uniform());
-
-			cJSON_SetNumberValue(w, b->valueint == b->valuedouble ?
-			    round(v) : round(v * 100) / 100);
-		} else if (cJSON_IsObject(b) || cJSON_IsArray(b)) {
-			jitter(w, b);
-		}
-	}
-}
-
-/* One night's run of key `k`: its bytes in `out`. */
-static void
-make_run(struct strbuf *out, cJSON *work, const cJSON *base, int night,
-    int k)
-{
-	cJSON *run = cJSON_GetObjectItem(work, "run");
-	cJSON *dev = cJSON_GetObjectItem(work, "device");
-	char id[64], key[64];
-	char *text;
-
-	snprintf(id, sizeof(id), "n%03d-k%02d", night, k);
-	snprintf(key, sizeof(key), "vendor-model%02d-api34-60hz", k);
-	jitter(work, base);
-	cJSON_ReplaceItemInObject(run, "id", cJSON_CreateString(id));
-	cJSON_ReplaceItemInObject(dev, "key", cJSON_CreateString(key));
-	text = cJSON_Print(work);
-	strbuf_reset(out);
-	strbuf_addstr(out, text);
-	strbuf_addch(out, '\n');
-	free(text);
 }
 
 static int
@@ -272,7 +186,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench-store: template is not JSON\n");
 		return 1;
 	}
-	widen(base);
+	nights_widen(base, ITERATIONS);
 	work = cJSON_Duplicate(base, 1);
 	memset(&o, 0, sizeof(o));
 	o.repo = repo;
@@ -290,7 +204,7 @@ main(int argc, char **argv)
 			char label[32];
 			double t1;
 
-			make_run(&data, work, base, night, k);
+			nights_make_run(&data, work, base, night, k);
 			raw += data.len;
 			t1 = now_ms();
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
@@ -313,7 +227,7 @@ main(int argc, char **argv)
 				for (long i = 0; i < n; i++)
 					sum += window[i];
 				/* Tonight's run of key 0, not yet recorded. */
-				make_run(&data, work, base, night + 1, 0);
+				nights_make_run(&data, work, base, night + 1, 0);
 				if (file_write_atomic(cur, data.buf, data.len, 0644))
 					die("current");
 				snprintf(label, sizeof(label), "%ld runs", runs);
