@@ -93,6 +93,7 @@ gate_after_run(struct gate_ctx *g)
 	out->interrupted = run_interrupted();
 	gate_settle(g);
 	gate_trace(g);		/* issue 20: diagnose.trace */
+	gate_keys_done(g);	/* issue 51: the report reads them back */
 	run_unlock_devices();	/* the phones' last command: run.h */
 	gate_report(g);
 	gate_mail(g);
