@@ -18,9 +18,10 @@
  * 50 keys at most 2 x the peak of 5.
  *
  * Usage: bench-gate [--keys N,M,...] [--history K] [--iterations N]
- *                   TEMPLATE.json DIR
- *   DIR: an empty scratch directory.  Defaults: 5,50 keys, the default
- *   baseline.history, 5 iterations.
+ *                   [--reuse] TEMPLATE.json DIR
+ *   DIR: an empty scratch directory, or with --reuse the DIR of an
+ *   earlier run with the same options, whose store is used as it is.
+ *   Defaults: 5,50 keys, the default baseline.history, 5 iterations.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,13 +263,16 @@ in_child(void (*fn)(int), int arg)
 int
 main(int argc, char **argv)
 {
-	int sizes[MAX_SIZES] = { 5, 50 }, nr = 2, most = 0, ai = 1;
+	int sizes[MAX_SIZES] = { 5, 50 }, nr = 2, most = 0, ai = 1, reuse = 0;
 	long peak[MAX_SIZES];
 	struct config *cfg = NULL;
 	double t0;
 
 	for (; ai + 1 < argc && argv[ai][0] == '-'; ai += 2) {
-		if (!strcmp(argv[ai], "--keys")) {
+		if (!strcmp(argv[ai], "--reuse")) {
+			reuse = 1;
+			ai--;
+		} else if (!strcmp(argv[ai], "--keys")) {
 			char *p = argv[ai + 1];
 
 			for (nr = 0; nr < MAX_SIZES && *p; nr++) {
@@ -291,7 +295,8 @@ main(int argc, char **argv)
 			most = sizes[i];
 	if (argc - ai != 2 || !nr || history < 0 || iterations < 1) {
 		fprintf(stderr, "usage: bench-gate [--keys N,M,...] "
-		    "[--history K] [--iterations N] TEMPLATE.json DIR\n");
+		    "[--history K] [--iterations N] [--reuse] TEMPLATE.json "
+		    "DIR\n");
 		return 2;
 	}
 	tmpl_path = argv[ai];
@@ -308,9 +313,11 @@ main(int argc, char **argv)
 	    "window of %d runs of %d iterations in the store; no phones\n",
 	    history, iterations);
 	t0 = now_ms();
-	in_child(setup, most);
-	printf("  store of %d keys x %d runs recorded in %.0f s\n", most,
-	    history, (now_ms() - t0) / 1e3);
+	if (!reuse) {
+		in_child(setup, most);
+		printf("  store of %d keys x %d runs recorded in %.0f s\n",
+		    most, history, (now_ms() - t0) / 1e3);
+	}
 	for (int i = 0; i < nr; i++) {
 		peak[i] = in_child(measure, sizes[i]);
 		printf("  %2d keys  peak resident %6.1f MB\n", sizes[i],

@@ -8,9 +8,11 @@
  * nightly jobs would.  Each run is the template results file with the
  * device key, run id and every duration moved by a little noise, so
  * nights differ as real ones do.  It prints, at 1,000 runs, every 5,000
- * and at the end: the mean time of the last 200 records, and the median of 3 of
- * `jankgate compare --against main` and of `jankgate baseline log` (run
- * as programs, as CI runs them); then the size on disk and the file count
+ * and at the end: the mean time of the last 200 records, and the median
+ * of 3 of `jankgate compare --against main` and of `jankgate baseline
+ * log` (run as programs, as CI runs them), each as wall time and as CPU
+ * time (user + system), which a machine busy with other jobs does not
+ * inflate; then the size on disk and the file count
  * of the repository before and after `jankgate baseline gc`, and the
  * bytes of results recorded, for scale.  Targets (issue 51): after gc at
  * most 1,000 files; record, compare and log at the end at most 1.2 x
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -69,20 +72,55 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median wall time of REPEAT runs of jankgate with `args`. */
+/* One command's figures: the medians of REPEAT runs. */
+struct cli_time {
+	double wall_ms;
+	double cpu_ms;		/* user + system of the child */
+};
+
+/* User + system time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms. */
 static double
+cpu_ms(int who)
+{
+	struct rusage ru;
+
+	getrusage(who, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static double
+children_cpu_ms(void)
+{
+	return cpu_ms(RUSAGE_CHILDREN);
+}
+
+static double
+self_cpu_ms(void)
+{
+	return cpu_ms(RUSAGE_SELF);
+}
+
+/*
+ * The median wall and CPU time of REPEAT runs of jankgate with `args`.
+ * The CPU time is what a loaded machine does not inflate: on a CI host
+ * running other jobs, wall times of the same command vary threefold.
+ */
+static struct cli_time
 time_cli(const char *const *args, int want_ok)
 {
-	double t[REPEAT];
+	double t[REPEAT], c[REPEAT];
+	struct cli_time out;
 
 	for (int r = 0; r < REPEAT; r++) {
 		struct proc_result res;
-		double t0 = now_ms();
+		double t0 = now_ms(), c0 = children_cpu_ms();
 
 		proc_result_init(&res);
 		if (proc_run(&res, args, NULL) < 0)
 			die(args[1]);
 		t[r] = now_ms() - t0;
+		c[r] = children_cpu_ms() - c0;
 		if (want_ok && res.exit_code != 0 && res.exit_code != 1) {
 			fprintf(stderr, "bench-store: %s exited %d: %s", args[1],
 			    res.exit_code, res.err.buf);
@@ -91,7 +129,10 @@ time_cli(const char *const *args, int want_ok)
 		proc_result_release(&res);
 	}
 	qsort(t, REPEAT, sizeof(t[0]), cmp_double);
-	return t[REPEAT / 2];
+	qsort(c, REPEAT, sizeof(c[0]), cmp_double);
+	out.wall_ms = t[REPEAT / 2];
+	out.cpu_ms = c[REPEAT / 2];
+	return out;
 }
 
 /* Bytes on disk and files under `path`. */
@@ -122,8 +163,14 @@ disk_use(const char *path, unsigned long long *bytes, unsigned long *files)
 	closedir(d);
 }
 
+/*
+ * The figures at `label`: the records' mean (wall and CPU), median and
+ * slowest of the last RECORD_WINDOW (the slowest merged packs), then the
+ * commands'.
+ */
 static void
-checkpoint(const char *label, double record_ms)
+checkpoint(const char *label, double record_ms, double record_cpu_ms,
+    double record_median_ms, double record_max_ms)
 {
 	const char *compare[] = { jankgate, "compare", cur, "--against",
 	    "main", "--repo", repo, "-o", cmp_out, NULL };
@@ -131,11 +178,16 @@ checkpoint(const char *label, double record_ms)
 	    NULL };
 	const char *log_key[] = { jankgate, "baseline", "log", "--device",
 	    "vendor-model00-api34-60hz", "--repo", repo, NULL };
+	struct cli_time tc = time_cli(compare, 1), tl = time_cli(log, 1),
+	    tk = time_cli(log_key, 1);
 
-	printf("  %-12s record %6.1f ms (mean of the last %d)   "
-	    "compare --against %6.0f ms   log %5.0f ms   log --device %5.0f "
-	    "ms\n", label, record_ms, RECORD_WINDOW, time_cli(compare, 1),
-	    time_cli(log, 1), time_cli(log_key, 1));
+	printf("  %-12s record: mean of the last %d %6.1f ms (%6.1f CPU), "
+	    "median %5.1f, slowest %7.0f\n"
+	    "  %-12s compare --against %5.0f ms (%4.0f CPU)   log %4.0f ms "
+	    "(%4.0f CPU)   log --device %4.0f ms (%4.0f CPU)\n", label,
+	    RECORD_WINDOW, record_ms, record_cpu_ms, record_median_ms,
+	    record_max_ms, "", tc.wall_ms, tc.cpu_ms, tl.wall_ms, tl.cpu_ms,
+	    tk.wall_ms, tk.cpu_ms);
 	fflush(stdout);
 }
 
@@ -159,6 +211,7 @@ main(int argc, char **argv)
 	cJSON *base, *work;
 	int keys = 50, nights = 365, ai = 1;
 	double window[RECORD_WINDOW] = { 0 }, t0, build_ms, raw = 0;
+	double cpu_window[RECORD_WINDOW] = { 0 };
 	char oid[BASELINE_OID_HEXSZ + 1];
 	long runs = 0;
 
@@ -202,16 +255,18 @@ main(int argc, char **argv)
 		for (int k = 0; k < keys; k++) {
 			struct results *r = NULL;
 			char label[32];
-			double t1;
+			double t1, c1;
 
 			nights_make_run(&data, work, base, night, k);
 			raw += data.len;
 			t1 = now_ms();
+			c1 = self_cpu_ms();
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
 			    baseline_record_run(oid, bs, "main", r, data.buf,
 			    data.len, "pass", NULL))
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
+			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
 			results_free(r);
 			if (baseline_store_pack_error(bs)) {
 				fprintf(stderr, "bench-store: pack: %s\n",
@@ -222,16 +277,22 @@ main(int argc, char **argv)
 			    runs == (long)keys * nights) {
 				long n = runs < RECORD_WINDOW ? runs :
 				    RECORD_WINDOW;
-				double sum = 0;
+				double sum = 0, cpu = 0, sorted[RECORD_WINDOW];
 
-				for (long i = 0; i < n; i++)
+				for (long i = 0; i < n; i++) {
 					sum += window[i];
+					cpu += cpu_window[i];
+					sorted[i] = window[i];
+				}
+				qsort(sorted, (size_t)n, sizeof(sorted[0]),
+				    cmp_double);
 				/* Tonight's run of key 0, not yet recorded. */
 				nights_make_run(&data, work, base, night + 1, 0);
 				if (file_write_atomic(cur, data.buf, data.len, 0644))
 					die("current");
 				snprintf(label, sizeof(label), "%ld runs", runs);
-				checkpoint(label, sum / n);
+				checkpoint(label, sum / n, cpu / n,
+				    sorted[n / 2], sorted[n - 1]);
 			}
 		}
 	}
