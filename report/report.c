@@ -343,20 +343,32 @@ report_write(struct report_result *out, const struct report_opts *o)
 		goto out;
 	metrics_of(&ri, out->exit_code, &metrics);
 	ci_github_commands(v, &out->github);
+	/*
+	 * Each output is let go once written, and view.json made last: a
+	 * night of fifty device keys has a view of megabytes, and its JSON
+	 * text need not sit beside every page (issue 51).
+	 */
 	rc = file_mkdirs(o->out_dir, 0755);
-	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
+	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++) {
 		rc = write_file(o->out_dir, outputs[i].name, text[i].buf,
 		    text[i].len);
+		strbuf_release(&text[i]);
+	}
 	if (!rc)
 		rc = write_file(o->out_dir, "junit.xml", junit.buf, junit.len);
+	strbuf_release(&junit);
 	if (!rc)
 		rc = write_file(o->out_dir, "metrics.txt", metrics.buf,
 		    metrics.len);
-	json = view_to_json(v);
-	if (!rc)
-		rc = write_file(o->out_dir, "view.json", json, strlen(json));
+	strbuf_release(&metrics);
 	if (!rc)
 		rc = write_pages(v, pages, o->out_dir, o);
+	for (size_t i = 0; i < nr_pages; i++)
+		strbuf_release(&pages[i]);
+	if (!rc) {
+		json = view_to_json(v);
+		rc = write_file(o->out_dir, "view.json", json, strlen(json));
+	}
 	if (!rc)
 		rc = copy_comparisons(&ri, o->out_dir, &copied);
 	if (!rc)
