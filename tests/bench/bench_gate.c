@@ -268,23 +268,32 @@ main(int argc, char **argv)
 	struct config *cfg = NULL;
 	double t0;
 
-	for (; ai + 1 < argc && argv[ai][0] == '-'; ai += 2) {
-		if (!strcmp(argv[ai], "--reuse")) {
-			reuse = 1;
-			ai--;
-		} else if (!strcmp(argv[ai], "--keys")) {
-			char *p = argv[ai + 1];
+	while (ai < argc && argv[ai][0] == '-') {
+		const char *opt = argv[ai++], *val = ai < argc ? argv[ai] : "";
 
-			for (nr = 0; nr < MAX_SIZES && *p; nr++) {
-				sizes[nr] = (int)strtol(p, &p, 10);
-				if (*p == ',')
-					p++;
+		if (!strcmp(opt, "--reuse")) {
+			reuse = 1;
+			continue;
+		}
+		ai++;		/* every other option takes a value */
+		if (!strcmp(opt, "--keys")) {
+			char *p = (char *)val, *end;
+
+			for (nr = 0; nr < MAX_SIZES && *p; nr++, p = end) {
+				sizes[nr] = (int)strtol(p, &end, 10);
+				if (end == p) {
+					nr = 0;	/* not a number: the usage */
+					break;
+				}
+				if (*end == ',')
+					end++;
 			}
-		} else if (!strcmp(argv[ai], "--history")) {
-			history = atoi(argv[ai + 1]);
-		} else if (!strcmp(argv[ai], "--iterations")) {
-			iterations = atoi(argv[ai + 1]);
+		} else if (!strcmp(opt, "--history")) {
+			history = atoi(val);
+		} else if (!strcmp(opt, "--iterations")) {
+			iterations = atoi(val);
 		} else {
+			nr = 0;		/* an unknown option: the usage */
 			break;
 		}
 	}
