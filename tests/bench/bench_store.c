@@ -14,7 +14,10 @@
  * and as CPU time (user + system), which a machine busy with other jobs
  * does not inflate.  With 50 keys, 1,000 runs hold half a window of the
  * default baseline.history of 40, so a comparison there reads half the
- * runs it reads from 2,000 on.  Then it prints the size on disk and the
+ * runs it reads from 2,000 on: compare runs a second time with the
+ * window 1,000 runs fill (JANKGATE_BASELINE_HISTORY=1000/KEYS), which
+ * reads the same number of runs at every size, so its growth is the
+ * store's.  Then it prints the size on disk and the
  * file count of the repository before and after `jankgate baseline gc`,
  * and the bytes of results recorded, for scale.  Targets (issue 51):
  * after gc at most 1,000 files; record, compare and log at the end at
@@ -48,6 +51,8 @@
 #define CHECKPOINT 1000
 
 static const char *jankgate, *dir;
+/* The window CHECKPOINT runs fill for every key, as JANKGATE_BASELINE_HISTORY. */
+static char fixed_window[16];
 static char repo[4096], cur[4096], cmp_out[4096];
 
 static double
@@ -181,14 +186,21 @@ checkpoint(const char *label, double record_ms, double record_cpu_ms,
 	const char *log_key[] = { jankgate, "baseline", "log", "--device",
 	    "vendor-model00-api34-60hz", "--repo", repo, NULL };
 	struct cli_time tc = time_cli(compare, 1), tl = time_cli(log, 1),
-	    tk = time_cli(log_key, 1);
+	    tk = time_cli(log_key, 1), tw;
+
+	/* The same window at every size: what the store's size costs. */
+	setenv("JANKGATE_BASELINE_HISTORY", fixed_window, 1);
+	tw = time_cli(compare, 1);
+	unsetenv("JANKGATE_BASELINE_HISTORY");
 
 	printf("  %-12s record: mean of the last %d %6.1f ms (%6.1f CPU), "
 	    "median %5.1f, slowest %7.0f\n"
-	    "  %-12s compare --against %5.0f ms (%4.0f CPU)   log %4.0f ms "
-	    "(%4.0f CPU)   log --device %4.0f ms (%4.0f CPU)\n", label,
-	    RECORD_WINDOW, record_ms, record_cpu_ms, record_median_ms,
-	    record_max_ms, "", tc.wall_ms, tc.cpu_ms, tl.wall_ms, tl.cpu_ms,
+	    "  %-12s compare --against %5.0f ms (%4.0f CPU), with a window "
+	    "of %s runs %5.0f ms (%4.0f CPU)\n"
+	    "  %-12s log %4.0f ms (%4.0f CPU)   log --device %4.0f ms "
+	    "(%4.0f CPU)\n", label, RECORD_WINDOW, record_ms, record_cpu_ms,
+	    record_median_ms, record_max_ms, "", tc.wall_ms, tc.cpu_ms,
+	    fixed_window, tw.wall_ms, tw.cpu_ms, "", tl.wall_ms, tl.cpu_ms,
 	    tk.wall_ms, tk.cpu_ms);
 	fflush(stdout);
 }
@@ -231,6 +243,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	jankgate = argv[ai];
+	/* baseline.history takes 1 to 100 */
+	snprintf(fixed_window, sizeof(fixed_window), "%d",
+	    CHECKPOINT / keys < 1 ? 1 : CHECKPOINT / keys > 100 ? 100 :
+	    CHECKPOINT / keys);
 	dir = argv[ai + 2];
 	snprintf(repo, sizeof(repo), "%s/store.git", dir);
 	snprintf(cur, sizeof(cur), "%s/current.json", dir);
