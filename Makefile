@@ -152,7 +152,15 @@ $(B)/bench-baseline: $(B)/obj/tests/bench/bench_baseline.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
 # A year of nights in the baseline store (tests/bench/bench_store.c).
-$(B)/bench-store: $(B)/obj/tests/bench/bench_store.o $(B)/libjankgate.a
+$(B)/obj/tests/bench/bench_store.o: JGFLAGS += -Itests/bench
+$(B)/bench-store: $(B)/obj/tests/bench/bench_store.o \
+	    $(B)/obj/tests/bench/bench_nights.o $(B)/libjankgate.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+# The memory of gate over 5 and 50 device keys (tests/bench/bench_gate.c).
+$(B)/obj/tests/bench/bench_gate.o: JGFLAGS += -Itests/bench
+$(B)/bench-gate: $(B)/obj/tests/bench/bench_gate.o \
+	    $(B)/obj/tests/bench/bench_nights.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
 # The report benchmark (tests/bench/bench_report.c): the mail's size.

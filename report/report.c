@@ -232,11 +232,38 @@ write_pages(const struct view *v, const struct strbuf *pages,
 	return rc;
 }
 
+/* What the view's runs hook (build_runs()) reads and fills. */
+struct build_ctx {
+	struct report_inputs *ri;
+	const struct report_opts *o;
+	struct strlist *notes;
+	struct view_input *vi;
+};
+
+/* A device's history just before the view builds it, freed after. */
+static void
+build_runs(void *data, size_t i, bool attach)
+{
+	struct build_ctx *b = data;
+	const struct report_input *in = &b->ri->in[i];
+
+	if (attach)
+		report_history_attach(b->ri, b->o, i, b->notes);
+	else
+		report_history_detach(b->ri, i);
+	b->vi[i].baselines = in->baselines;
+	b->vi[i].nr_baselines = in->nr_baselines;
+	b->vi[i].history = in->history;
+	b->vi[i].nr_history = in->nr_history;
+}
+
 static struct view *
-build(const struct report_inputs *ri, const struct report_opts *o)
+build(struct report_inputs *ri, const struct report_opts *o,
+    struct strlist *notes)
 {
 	struct view_input *vi = xcalloc(ri->nr + 1, sizeof(*vi));
 	struct view_opts vo = { .charts = 1 };
+	struct build_ctx b = { ri, o, notes, vi };
 	struct view *v;
 
 	for (size_t i = 0; i < ri->nr; i++) {
@@ -247,7 +274,6 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 			.current = in->current,
 			.baselines = in->baselines,
 			.nr_baselines = in->nr_baselines,
-			.history = in->history, .nr_history = in->nr_history,
 			.notes = &in->notes,
 		};
 	}
@@ -255,6 +281,8 @@ build(const struct report_inputs *ri, const struct report_opts *o)
 	vo.report_dir = o->out_dir;
 	vo.bisect = o->bisect;
 	vo.bisect_href = o->bisect_href;
+	vo.runs = build_runs;
+	vo.runs_data = &b;
 	v = view_build(vi, ri->nr, &vo);
 	free(vi);
 	return v;
@@ -295,11 +323,12 @@ report_write(struct report_result *out, const struct report_opts *o)
 	rc = report_load(&ri, o, &out->notes);
 	if (rc)
 		goto out;
+	/* The history's notes first (while building), then each input's. */
+	v = build(&ri, o, &out->notes);
 	for (size_t i = 0; i < ri.nr; i++)
 		for (size_t j = 0; j < ri.in[i].notes.nr; j++)
 			strlist_addf(&out->notes, "%s: %s", ri.in[i].path,
 			    ri.in[i].notes.items[j]);
-	v = build(&ri, o);
 	out->verdict = view_verdict(v);
 	out->exit_code = exit_status_of(out->verdict);
 	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
@@ -316,20 +345,32 @@ report_write(struct report_result *out, const struct report_opts *o)
 		goto out;
 	metrics_of(&ri, out->exit_code, &metrics);
 	ci_github_commands(v, &out->github);
+	/*
+	 * Each output is let go once written, and view.json made last: a
+	 * night of fifty device keys has a view of megabytes, and its JSON
+	 * text need not sit beside every page (issue 51).
+	 */
 	rc = file_mkdirs(o->out_dir, 0755);
-	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++)
+	for (size_t i = 0; i < NR_OUTPUTS && !rc; i++) {
 		rc = write_file(o->out_dir, outputs[i].name, text[i].buf,
 		    text[i].len);
+		strbuf_release(&text[i]);
+	}
 	if (!rc)
 		rc = write_file(o->out_dir, "junit.xml", junit.buf, junit.len);
+	strbuf_release(&junit);
 	if (!rc)
 		rc = write_file(o->out_dir, "metrics.txt", metrics.buf,
 		    metrics.len);
-	json = view_to_json(v);
-	if (!rc)
-		rc = write_file(o->out_dir, "view.json", json, strlen(json));
+	strbuf_release(&metrics);
 	if (!rc)
 		rc = write_pages(v, pages, o->out_dir, o);
+	for (size_t i = 0; i < nr_pages; i++)
+		strbuf_release(&pages[i]);
+	if (!rc) {
+		json = view_to_json(v);
+		rc = write_file(o->out_dir, "view.json", json, strlen(json));
+	}
 	if (!rc)
 		rc = copy_comparisons(&ri, o->out_dir, &copied);
 	if (!rc)

@@ -21,6 +21,7 @@ struct report_input {
 	struct results *current;	/* NULL: not found */
 	struct results **baselines;	/* borrowed from `owned` or history */
 	size_t nr_baselines;
+	size_t nr_baseline_files;	/* the first ones, from `owned` */
 	struct results **history;	/* borrowed, newest first */
 	size_t nr_history;
 	struct strlist notes;		/* what is missing and why */
@@ -28,11 +29,12 @@ struct report_input {
 	size_t nr_owned, alloc_owned;
 };
 
-/* The baseline history of one package and device key. */
+/* The baseline history of one package and device key, while in use. */
 struct report_history_runs {
 	char *package, *key;
 	struct results **runs;		/* newest first */
 	size_t nr;
+	size_t users;			/* inputs attached; 0: not loaded */
 };
 
 struct report_inputs {
@@ -43,14 +45,28 @@ struct report_inputs {
 };
 
 /*
- * Read every comparison of `o` and what it names (report.h says what).
- * Problems that only leave something out of the report are appended to
- * `notes`; an unreadable or invalid comparison or results file is an
- * error (JG_ENOTFOUND, JG_EINVAL or JG_EIO, naming the file).  `out` is
- * filled even on error: release it with report_inputs_release().
+ * Read every comparison of `o` and the files it names (report.h says
+ * what), not the history: report_history_attach() reads that one device
+ * at a time.  Problems that only leave something out of the report are
+ * appended to `notes`; an unreadable or invalid comparison or results
+ * file is an error (JG_ENOTFOUND, JG_EINVAL or JG_EIO, naming the file).
+ * `out` is filled even on error: release it with report_inputs_release().
  */
 int report_load(struct report_inputs *out, const struct report_opts *o,
     struct strlist *notes);
+
+/*
+ * Give ri->in[i] its history through o->history (its baselines too when
+ * their files were not found), read once for all the inputs of one
+ * package and device key attached at a time; what cannot be read is a
+ * line in `notes` (each line once), never an error.
+ */
+void report_history_attach(struct report_inputs *ri,
+    const struct report_opts *o, size_t i, struct strlist *notes);
+
+/* Take back what report_history_attach() gave ri->in[i]; the history of
+ * its device key is freed when no input holds it. */
+void report_history_detach(struct report_inputs *ri, size_t i);
 
 void report_inputs_release(struct report_inputs *ri);
 

@@ -16,8 +16,11 @@
  *                     runs of the package and device key on the ref (the
  *                     REF of "REF@COMMIT" baselines, else baseline.ref),
  *                     the current run left out, asked once per device for
- *                     all its shards.  History that cannot be read costs
- *                     the trend lines, not the report.
+ *                     all its shards, while the view builds that device
+ *                     (report_history_attach()): a report of fifty device
+ *                     keys holds one key's history at a time, not fifty
+ *                     (issue 51).  History that cannot be read costs the
+ *                     trend lines, not the report.
  *
  * An existing file that does not parse is an error: a report that quietly
  * drops a device's data would mislead.  So is one that counts it twice: a
@@ -108,6 +111,7 @@ read_files(struct report_input *in, bool strict)
 		own(in, r);
 		in->baselines[in->nr_baselines++] = r;
 	}
+	in->nr_baseline_files = in->nr_baselines;
 	return 0;
 }
 
@@ -129,26 +133,48 @@ against_ref(const struct comparison *c)
 	return NULL;
 }
 
-/* The history of `package`/`key`, asked for once. */
+/* The history of `package`/`key`, read when no input holds it. */
 static struct report_history_runs *
 history_of(struct report_inputs *ri, const struct report_history *hook,
     const char *ref, const char *package, const char *key,
     struct strlist *notes)
 {
-	struct report_history_runs *h;
+	struct report_history_runs *h = NULL;
+	struct strlist said = STRLIST_INIT;
 
-	for (size_t i = 0; i < ri->nr_hist; i++)
+	for (size_t i = 0; i < ri->nr_hist && !h; i++)
 		if (!strcmp(ri->hist[i].package, package) &&
 		    !strcmp(ri->hist[i].key, key))
-			return &ri->hist[i];
-	XALLOC_GROW(ri->hist, ri->nr_hist + 1, ri->alloc_hist);
-	h = &ri->hist[ri->nr_hist++];
-	memset(h, 0, sizeof(*h));
-	h->package = xstrdup(package);
-	h->key = xstrdup(key);
+			h = &ri->hist[i];
+	if (!h) {
+		XALLOC_GROW(ri->hist, ri->nr_hist + 1, ri->alloc_hist);
+		h = &ri->hist[ri->nr_hist++];
+		memset(h, 0, sizeof(*h));
+		h->package = xstrdup(package);
+		h->key = xstrdup(key);
+	}
+	if (h->users++)
+		return h;
+	/* Two phones of one key read it twice: say a problem once. */
 	hook->load(hook->data, &h->runs, &h->nr, ref, package, key, hook->max,
-	    notes);
+	    &said);
+	for (size_t i = 0; i < said.nr; i++)
+		if (strlist_find(notes, said.items[i]) < 0)
+			strlist_add(notes, said.items[i]);
+	strlist_release(&said);
 	return h;
+}
+
+static void
+history_drop(struct report_history_runs *h)
+{
+	if (!h->users || --h->users)
+		return;
+	for (size_t j = 0; j < h->nr; j++)
+		results_free(h->runs[j]);
+	free(h->runs);
+	h->runs = NULL;
+	h->nr = 0;
 }
 
 static int
@@ -178,28 +204,50 @@ attach_history(struct report_input *in, const struct report_history_runs *h)
 			}
 }
 
-static void
-load_history(struct report_inputs *ri, const struct report_opts *o,
-    struct strlist *notes)
+/* The history ri->in[i] reads, or NULL when it has none to read. */
+static struct report_history_runs *
+history_of_input(struct report_inputs *ri, const struct report_opts *o,
+    size_t i, struct strlist *notes)
 {
 	const struct report_history *hook = &o->history;
+	const struct comparison *c = ri->in[i].cmp;
+	struct report_history_runs *h;
+	char *ref;
 
-	if (!hook->max || !hook->load)
-		return;
-	for (size_t i = 0; i < ri->nr; i++) {
-		struct report_input *in = &ri->in[i];
-		const struct comparison *c = in->cmp;
-		char *ref;
+	if (!hook->max || !hook->load || !c->package || !c->device)
+		return NULL;
+	ref = against_ref(c);
+	if (!ref)
+		ref = xstrdup(hook->ref ? hook->ref : "main");
+	h = history_of(ri, hook, ref, c->package, c->device, notes);
+	free(ref);
+	return h;
+}
 
-		if (!c->package || !c->device)
-			continue;
-		ref = against_ref(c);
-		if (!ref)
-			ref = xstrdup(hook->ref ? hook->ref : "main");
-		attach_history(in, history_of(ri, hook, ref, c->package,
-		    c->device, notes));
-		free(ref);
-	}
+void
+report_history_attach(struct report_inputs *ri, const struct report_opts *o,
+    size_t i, struct strlist *notes)
+{
+	struct report_history_runs *h = history_of_input(ri, o, i, notes);
+
+	if (h)
+		attach_history(&ri->in[i], h);
+}
+
+void
+report_history_detach(struct report_inputs *ri, size_t i)
+{
+	struct report_input *in = &ri->in[i];
+	const struct comparison *c = in->cmp;
+
+	free(in->history);
+	in->history = NULL;
+	in->nr_history = 0;
+	in->nr_baselines = in->nr_baseline_files;
+	for (size_t j = 0; c->package && c->device && j < ri->nr_hist; j++)
+		if (!strcmp(ri->hist[j].package, c->package) &&
+		    !strcmp(ri->hist[j].key, c->device))
+			history_drop(&ri->hist[j]);
 }
 
 /* Whether `a` and `b` compare a scenario of the same name. */
@@ -297,8 +345,6 @@ report_load(struct report_inputs *ri, const struct report_opts *o,
 		if (!rc)
 			rc = read_files(in, o->strict);
 	}
-	if (!rc)
-		load_history(ri, o, notes);
 	return rc;
 }
 

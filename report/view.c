@@ -420,7 +420,13 @@ devices_of(struct view_builder *b, const struct view_input *in, size_t nr,
 		for (size_t i = 0; i < nr; i++)
 			if (!strcmp(id[i], ids.items[g]))
 				group[n++] = &in[i];
+		for (size_t i = 0; b->o->runs && i < n; i++)
+			b->o->runs(b->o->runs_data, (size_t)(group[i] - in),
+			    true);
 		items[g] = view_device(b, group, n, &rank[g]);
+		for (size_t i = 0; b->o->runs && i < n; i++)
+			b->o->runs(b->o->runs_data, (size_t)(group[i] - in),
+			    false);
 		*verdict = exit_outcome_worst(*verdict, rank[g]);
 	}
 	for (int r = OUTCOME_REGRESSION; r >= OUTCOME_PASS; r--)

@@ -18,6 +18,7 @@
 #ifndef JG_VIEW_H
 #define JG_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "exitstatus.h"
@@ -56,6 +57,15 @@ struct view_opts {
 	/* report_opts' bisect and bisect_href: the view's `bisect`. */
 	const char *bisect;
 	const char *bisect_href;
+	/*
+	 * Called for in[i] of each device just before the device is built
+	 * (`attach` true) and just after (false), so the caller can read its
+	 * baselines and history then and free them after: a report of many
+	 * devices holds one device's runs at a time.  The caller's array is
+	 * its own to fill.  NULL: every input is complete from the start.
+	 */
+	void (*runs)(void *data, size_t i, bool attach);
+	void *runs_data;
 };
 
 /*

@@ -15,7 +15,7 @@
  * type one of commit, tree, blob, tag; nothing after the stream.  A
  * damaged file is an error naming the object; an intact or absent one is
  * passed through to libgit2's backends, which then read it as always (and
- * check its hash).  The guard writes nothing.
+ * check its hash).
  *
  * The rest is checked once, when the store opens the repository
  * (bgit_guard_files()).  Reading a FIFO never ends: HEAD, packed-refs,
@@ -23,6 +23,21 @@
  * libgit2 1.5 trusts a pack and its index, and a damaged one can make it
  * read outside the file: every pack, its index and a multi-pack-index
  * must match the SHA-1 checksum git ends them with.
+ *
+ * Reading every pack at every open costs a store of a year of nights
+ * (tens of MB of packs) more than the rest of a comparison grows, so a
+ * pack found whole is noted, with the stat data of it and of its index,
+ * in PACK_NOTE beside the repository's objects, one line a pack:
+ *
+ *	pack-<sha1>.pack <size> <mtime> <ctime> <ino> <size> <mtime>
+ *	    <ctime> <ino>		(the .pack's, then the .idx's)
+ *
+ * times as seconds.nanoseconds, all on one line.  A pack whose files
+ * still have the noted stat data is not read again: any write to either
+ * (a flipped bit, a cut, a copy over it) changes its ctime.  The note is
+ * all the guard writes, atomically; a store it cannot write to (read
+ * only) checks every pack at every open, as before, and a note that does
+ * not parse costs a check, never a skip.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -39,10 +54,16 @@
 #include <zlib.h>
 
 #include "baseline_git_int.h"
+#include "error.h"
+#include "fileio.h"
 #include "hash.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* The guard's note of the packs it found whole, in the git directory. */
+#define PACK_NOTE "jankgate-packs-checked"
 
 /* Alternates followed from the repository's objects directory. */
 #define ALTERNATES_MAX 8
@@ -443,23 +464,112 @@ out:
 	return why;
 }
 
-/* Check every pack in `dir` (`rel` in messages): 0 or JG_EIO. */
+/*
+ * The PACK_NOTE line of pack `name` in `dir` (without its newline) into
+ * `line`; 0, or -1 when the pack or its index cannot be stat()ed (then
+ * it is checked, never noted).
+ */
 static int
-packs_check(struct baseline_store *bs, const char *dir, const char *rel)
+pack_stat_line(struct strbuf *line, const char *dir, const char *name)
+{
+	size_t n = strlen(name) - strlen(".pack");
+
+	strbuf_setlen(line, 0);
+	strbuf_addstr(line, name);
+	for (int idx = 0; idx < 2; idx++) {
+		char *path = xasprintf("%s/%.*s%s", dir, (int)n, name,
+		    idx ? ".idx" : ".pack");
+		struct stat st;
+		int rc = stat(path, &st);
+
+		free(path);
+		if (rc)
+			return -1;
+		strbuf_addf(line, " %lld %lld.%09ld %lld.%09ld %llu",
+		    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		    st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+		    st.st_ctim.tv_nsec, (unsigned long long)st.st_ino);
+	}
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Write `lines` as the note at `path` unless it holds them already; a
+ * note that cannot be written is no error (the packs are checked again
+ * next time).
+ */
+static void
+note_write(const char *path, const struct strbuf *old,
+    const struct strlist *lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < lines->nr; i++)
+		strbuf_addf(&sb, "%s\n", lines->items[i]);
+	if (sb.len != old->len || memcmp(sb.buf, old->buf, sb.len))
+		if (file_write_atomic(path, sb.buf, sb.len, 0644))
+			jg_error_clear();
+	strbuf_release(&sb);
+}
+
+/* Whether the note `old` holds `line` as one of its lines. */
+static int
+note_has(const struct strbuf *old, const struct strbuf *line)
+{
+	for (const char *p = old->buf; p && *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len == line->len && !memcmp(p, line->buf, len))
+			return 1;
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * Check every pack in `dir` (`rel` in messages) that PACK_NOTE in the
+ * git directory `gitdir` does not hold unchanged, and note the whole
+ * ones: 0 or JG_EIO.
+ */
+static int
+packs_check(struct baseline_store *bs, const char *gitdir, const char *dir,
+    const char *rel)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
+	struct strbuf old = STRBUF_INIT, line = STRBUF_INIT;
+	struct strlist whole = STRLIST_INIT;
+	char *note = xasprintf("%s/%s", gitdir, PACK_NOTE);
 	int err = 0;
 
+	if (file_read(&old, note))
+		jg_error_clear();
 	while (d && !err && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
 		const char *why = NULL;
 		char *path;
 
 		if (n > 5 && !strcmp(de->d_name + n - 5, ".pack")) {
+			int noted = !pack_stat_line(&line, dir, de->d_name);
+
+			if (noted && note_has(&old, &line)) {
+				strlist_add(&whole, line.buf);
+				continue;
+			}
 			path = xasprintf("%s/%s", dir, de->d_name);
 			why = pack_check(path);
 			free(path);
+			/* Stat again: the pack may have gone meanwhile. */
+			if (!why && noted && !pack_stat_line(&line, dir,
+			    de->d_name))
+				strlist_add(&whole, line.buf);
 		} else if (!strcmp(de->d_name, "multi-pack-index")) {
 			unsigned char *m;
 			size_t len;
@@ -482,6 +592,15 @@ packs_check(struct baseline_store *bs, const char *dir, const char *rel)
 	}
 	if (d)
 		closedir(d);
+	/* readdir's order is no order: keep the note the same bytes. */
+	if (whole.nr)
+		qsort(whole.items, whole.nr, sizeof(*whole.items), cmp_str);
+	if (d && !err)
+		note_write(note, &old, &whole);
+	strlist_release(&whole);
+	strbuf_release(&old);
+	strbuf_release(&line);
+	free(note);
 	return err;
 }
 
@@ -520,7 +639,7 @@ bgit_guard_files(struct baseline_store *bs)
 	free(bad);
 	if (!err) {
 		path = xasprintf("%s/objects/pack", common);
-		err = packs_check(bs, path, "objects/pack");
+		err = packs_check(bs, common, path, "objects/pack");
 		free(path);
 	}
 	return err;

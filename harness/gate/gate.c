@@ -57,6 +57,31 @@ ctx_release(struct gate_ctx *g)
 	baseline_store_free(g->bs);
 }
 
+void
+gate_after_run(struct gate_ctx *g)
+{
+	struct gate_outcome *out = g->out;
+
+	out->interrupted = run_interrupted();
+	for (size_t i = 0; i < out->nr_keys; i++)
+		if (!gate_key_read(g, i))
+			gate_key_compare(g, i, 1);
+	if (!out->interrupted)
+		gate_adapt(g);
+	out->interrupted = run_interrupted();
+	if (!out->interrupted)
+		gate_confirm(g);	/* issue 46: confirm before failing */
+	out->interrupted = run_interrupted();
+	gate_settle(g);
+	gate_trace(g);		/* issue 20: diagnose.trace */
+	gate_bisect(g);		/* issue 53: --bisect */
+	gate_keys_done(g);	/* issue 51: the report reads them back */
+	run_unlock_devices();	/* the phones' last command: run.h */
+	gate_report(g);
+	gate_mail(g);
+	gate_record(g);
+}
+
 int
 gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 {
@@ -95,23 +120,7 @@ gate_execute(const struct gate_opts *o, struct gate_outcome *out)
 	}
 	if (ref_check(&g) || gate_first_run(&g))
 		goto out;
-	out->interrupted = run_interrupted();
-	for (size_t i = 0; i < out->nr_keys; i++)
-		if (!gate_key_read(&g, i))
-			gate_key_compare(&g, i, 1);
-	if (!out->interrupted)
-		gate_adapt(&g);
-	out->interrupted = run_interrupted();
-	if (!out->interrupted)
-		gate_confirm(&g);	/* issue 46: confirm before failing */
-	out->interrupted = run_interrupted();
-	gate_settle(&g);
-	gate_trace(&g);		/* issue 20: diagnose.trace */
-	gate_bisect(&g);	/* issue 53: --bisect */
-	run_unlock_devices();	/* the phones' last command: run.h */
-	gate_report(&g);
-	gate_mail(&g);
-	gate_record(&g);
+	gate_after_run(&g);
 out:
 	run_unlock_devices();
 	ctx_release(&g);

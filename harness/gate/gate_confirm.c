@@ -90,47 +90,32 @@ share_of(const struct gate_ctx *g, const char *key)
 	    (double)s->count[at] / (double)s->total;
 }
 
-/* The newest run of key i's window, by its start; NULL: none. */
-static const struct results *
-newest_run(const struct gate_work *w)
-{
-	const struct results *best = NULL;
-
-	for (size_t i = 0; i < w->base.nr; i++) {
-		const struct results *r = w->base.runs[i];
-
-		if (!best || (r->run.started && (!best->run.started ||
-		    strcmp(r->run.started, best->run.started) > 0)))
-			best = r;
-	}
-	return best;
-}
-
 /*
- * `pattern` with {version_name} and {version_code} of `r`; NULL, and why
- * in `why`, when the run did not record the one the pattern asks for.
+ * `pattern` with {version_name} and {version_code} of the newest window
+ * run `r`; NULL, and why in `why`, when the run did not record the one
+ * the pattern asks for.
  */
 static char *
-expand(const char *pattern, const struct results *r, struct strbuf *why)
+expand(const char *pattern, const struct gate_newest *r, struct strbuf *why)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (const char *p = pattern; *p;) {
 		if (!strncmp(p, "{version_name}", 14)) {
-			if (!r->app.version_name || !*r->app.version_name) {
+			if (!r->version_name || !*r->version_name) {
 				strbuf_addstr(why, "the newest baseline run "
 				    "recorded no version name");
 				goto fail;
 			}
-			strbuf_addstr(&sb, r->app.version_name);
+			strbuf_addstr(&sb, r->version_name);
 			p += 14;
 		} else if (!strncmp(p, "{version_code}", 14)) {
-			if (!isfinite(r->app.version_code)) {
+			if (!isfinite(r->version_code)) {
 				strbuf_addstr(why, "the newest baseline run "
 				    "recorded no version code");
 				goto fail;
 			}
-			strbuf_addf(&sb, "%.0f", r->app.version_code);
+			strbuf_addf(&sb, "%.0f", r->version_code);
 			p += 14;
 		} else
 			strbuf_addch(&sb, *p++);
@@ -148,13 +133,13 @@ old_build(struct gate_ctx *g, size_t i)
 	struct gate_key *k = &g->out->keys[i];
 	const char *pattern = g->o->confirm_apk ? g->o->confirm_apk :
 	    g->cfg->baseline.previous_apk;
-	const struct results *r = newest_run(&g->work[i]);
+	const struct gate_newest *r = &g->work[i].newest;
 	struct strbuf why = STRBUF_INIT;
 	char *path = NULL;
 
 	if (g->o->confirm_apk)
 		path = xstrdup(pattern);
-	else if (!r)
+	else if (!r->any)
 		strbuf_addstr(&why, "the window holds no run");
 	else
 		path = expand(pattern, r, &why);
@@ -177,11 +162,7 @@ old_build(struct gate_ctx *g, size_t i)
 static double
 vsync_ms(const struct gate_work *w)
 {
-	const struct results *r = w->pooled ? w->pooled : w->nr_devs ?
-	    w->devs[0] : NULL;
-
-	return r && r->device.refresh_hz > 0 ? 1000 / r->device.refresh_hz :
-	    NAN;
+	return w->refresh_hz > 0 ? 1000 / w->refresh_hz : NAN;
 }
 
 /*
@@ -219,7 +200,7 @@ settle_key(struct gate_ctx *g, size_t i, const char *old,
 	struct gate_work *w = &g->work[i];
 	const struct gate_key *ka = &g2->out->keys[ab];
 	const struct gate_work *wa = &g2->work[ab];
-	const struct results *base = newest_run(w);
+	const struct gate_newest *base = &w->newest;
 	struct results *a = NULL;
 	char *copy = xstrdup(old), *what;
 	size_t n;
@@ -228,12 +209,12 @@ settle_key(struct gate_ctx *g, size_t i, const char *old,
 	/* The A side's install recorded the file's digest. */
 	if (wa->ab_a.nr && results_read(&a, wa->ab_a.items[0]))
 		jg_error_clear();
-	if (base && base->app.apk_sha256 && a && a->app.apk_sha256 &&
-	    strcmp(base->app.apk_sha256, a->app.apk_sha256))
+	if (base->apk_sha256 && a && a->app.apk_sha256 &&
+	    strcmp(base->apk_sha256, a->app.apk_sha256))
 		strlist_addf(&w->cmp->warnings, "the previous build %s is not "
 		    "the one the newest baseline run measured (sha256 %.12s, "
 		    "not %.12s)", old, a->app.apk_sha256,
-		    base->app.apk_sha256);
+		    base->apk_sha256);
 	results_free(a);
 	strlist_addf(&w->cmp->confirmation, "the history's regressions were "
 	    "put to an interleaved A/B of %s and tonight's build on the same "

@@ -205,7 +205,8 @@ gate_record(struct gate_ctx *g)
 			    why);
 			continue;
 		}
-		k->commit_verdict = xstrdup(gate_commit_verdict(
+		k->commit_verdict = xstrdup(g->work[i].commit_word ?
+		    g->work[i].commit_word : gate_commit_verdict(
 		    g->work[i].cmp));
 		rc = run_interrupted() ? JG_EINTR : baseline_record_file(
 		    k->commit, &attempts, g->bs, branch, k->current,

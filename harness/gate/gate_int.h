@@ -25,14 +25,34 @@ struct gate_outcome;
 struct results;
 struct strlist;
 
-/* What one device key needs between looks; parallel to out->keys. */
+/* What confirming needs of the newest run of a key's window. */
+struct gate_newest {
+	bool any;		/* the window holds a run */
+	char *version_name;	/* its app's, or NULL */
+	double version_code;	/* NAN: not recorded */
+	char *apk_sha256;	/* or NULL */
+};
+
+/*
+ * What one device key needs between looks; parallel to out->keys.  The
+ * results and the baseline sample are held only while the key is
+ * compared: a night of many keys holds one key's runs at a time (issue
+ * 51), and a later look reads them again.  `ab` keeps its results.
+ */
 struct gate_work {
-	struct results **devs;	/* one per device, as on disk */
+	struct results **devs;	/* one per device, as on disk, or NULL */
 	bool *alive;		/* the device may run more iterations */
 	size_t nr_devs;
 	struct results *pooled;	/* several devices pooled; else NULL */
 	struct baseline_sample base;
-	bool sampled;		/* `base` was loaded */
+	bool sampled;		/* `base` is loaded (while comparing) */
+	bool window_read;	/* it was loaded once: `newest` holds */
+	struct gate_newest newest;
+	const char *commit_word;	/* gate_commit_verdict() of `cmp`, kept
+					   by gate_keys_done(); NULL before */
+	/* Of the results last read (gate_key_read()), kept when freed: */
+	double refresh_hz;	/* the display's; NAN: not recorded */
+	char *run_error;	/* the first device's first run error, or NULL */
 	struct comparison *cmp;	/* the last look's */
 	bool stopped;		/* not comparable, broken: no more looks */
 	struct strlist ab_a;	/* `ab`: the old build's results files,
@@ -94,6 +114,15 @@ void gate_note(struct gate_ctx *g, const char *fmt, ...)
 void gate_fail(struct gate_ctx *g, int status, const char *stage,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* gate.c */
+
+/*
+ * The stages after the first run, in order: compare each key, look again,
+ * confirm, settle, trace, report, mail, record.  g->work and the keys are
+ * gate_keys_from_run()'s.  tests/bench/bench_gate.c drives it too.
+ */
+void gate_after_run(struct gate_ctx *g);
+
 /* gate_run.c */
 
 /*
@@ -101,6 +130,14 @@ void gate_fail(struct gate_ctx *g, int status, const char *stage,
  * gives.  Returns 0, or -1 when no device measured anything (accounted).
  */
 int gate_first_run(struct gate_ctx *g);
+
+/*
+ * The keys of out->run (a key per device key, its devices and results
+ * files) and g->work for each, as the first run leaves them; then the
+ * run's account (gate_run_account()).  Returns 0, or -1 when no device
+ * measured anything (accounted).
+ */
+int gate_keys_from_run(struct gate_ctx *g);
 
 /*
  * Run `n` more iterations of `scenario` on `serials` in parallel,
@@ -179,6 +216,14 @@ void gate_adapt(struct gate_ctx *g);
 
 /* Each key's verdict becomes its share of the exit status. */
 void gate_settle(struct gate_ctx *g);
+
+/*
+ * After gate_settle() and gate_trace(), the last readers of the
+ * comparisons in memory: keep of each what recording needs (its
+ * commit_word) and free it, so the report, which reads every comparison
+ * back from disk, does not find fifty more beside its own.
+ */
+void gate_keys_done(struct gate_ctx *g);
 
 /* Free what `w` holds; the struct itself is the caller's. */
 void gate_work_release(struct gate_work *w);

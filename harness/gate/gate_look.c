@@ -103,6 +103,12 @@ key_pool(struct gate_key *k, struct gate_work *w)
 	return rc;
 }
 
+static const struct results *
+key_current(const struct gate_work *w)
+{
+	return w->pooled ? w->pooled : w->devs[0];
+}
+
 int
 gate_key_read(struct gate_ctx *g, size_t i)
 {
@@ -125,6 +131,10 @@ gate_key_read(struct gate_ctx *g, size_t i)
 	}
 	k->complete = true;
 	k->iterations = 0;
+	w->refresh_hz = key_current(w)->device.refresh_hz;
+	free(w->run_error);
+	w->run_error = w->devs[0]->run.errors.nr ?
+	    xstrdup(w->devs[0]->run.errors.items[0]) : NULL;
 	for (size_t d = 0; d < w->nr_devs; d++) {
 		const struct results *r = w->devs[d];
 
@@ -139,13 +149,47 @@ gate_key_read(struct gate_ctx *g, size_t i)
 	return 0;
 }
 
-static const struct results *
-key_current(const struct gate_work *w)
+/* Keep what confirming needs of the newest run of w->base, by start. */
+static void
+keep_newest(struct gate_work *w)
 {
-	return w->pooled ? w->pooled : w->devs[0];
+	const struct results *best = NULL;
+
+	for (size_t i = 0; i < w->base.nr; i++) {
+		const struct results *r = w->base.runs[i];
+
+		if (!best || (r->run.started && (!best->run.started ||
+		    strcmp(r->run.started, best->run.started) > 0)))
+			best = r;
+	}
+	free(w->newest.version_name);
+	free(w->newest.apk_sha256);
+	memset(&w->newest, 0, sizeof(w->newest));
+	w->newest.version_code = NAN;
+	if (!best)
+		return;
+	w->newest.any = true;
+	if (best->app.version_name)
+		w->newest.version_name = xstrdup(best->app.version_name);
+	w->newest.version_code = best->app.version_code;
+	if (best->app.apk_sha256)
+		w->newest.apk_sha256 = xstrdup(best->app.apk_sha256);
 }
 
-/* The baseline sample, once per key; a shard keeps its own scenarios. */
+/* Drop key `w`'s baseline sample once it is compared (gate_work). */
+static void
+sample_drop(struct gate_work *w)
+{
+	if (!w->sampled)
+		return;
+	baseline_sample_release(&w->base);
+	w->sampled = false;
+}
+
+/*
+ * The baseline sample, for this comparison; a shard keeps its own
+ * scenarios.  Said once per key when the window is empty.
+ */
 static int
 key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 {
@@ -167,10 +211,12 @@ key_sample(struct gate_ctx *g, struct gate_key *k, struct gate_work *w)
 	if (g->o->shard_count > 1)
 		for (size_t i = 0; i < w->base.nr; i++)
 			gate_trim_scenarios(w->base.runs[i], cur);
-	if (!w->base.nr)
+	if (!w->base.nr && !w->window_read)
 		gate_note(g, "compare: %s: no baseline yet at '%s'; every "
 		    "metric is new", k->key, g->ref);
 	w->sampled = true;
+	w->window_read = true;
+	keep_newest(w);
 	return 0;
 }
 
@@ -318,6 +364,11 @@ key_plan(struct gate_ctx *g, size_t i, const struct comparison *cmp,
 	if (w->stopped || !cmp)
 		return 0;
 	gate_undecided(&undecided, cmp);
+	/* A settled look freed the results: read them for what they hold. */
+	if (undecided.nr && !w->devs[0] && gate_key_read(g, i)) {
+		strlist_release(&undecided);
+		return 0;
+	}
 	for (size_t s = 0; s < undecided.nr; s++)
 		for (size_t d = 0; d < w->nr_devs; d++) {
 			int n = gate_batch(g->cfg->iterations,
@@ -393,6 +444,8 @@ gate_key_compare(struct gate_ctx *g, size_t i, int look)
 	gate_key_store(g, i, cmp, look);
 out:
 	free(base);
+	sample_drop(w);
+	devs_free(w);
 }
 
 /* Key `i`'s verdict, counts and lists from its comparison, w->cmp. */
@@ -485,9 +538,12 @@ gate_adapt(struct gate_ctx *g)
 		size_t nr = 0, alloc = 0;
 		bool *asked = xcalloc(out->nr_keys + 1, sizeof(*asked));
 
-		for (size_t i = 0; i < out->nr_keys; i++)
+		for (size_t i = 0; i < out->nr_keys; i++) {
 			asked[i] = key_plan(g, i, g->work[i].cmp, &b, &nr,
 			    &alloc);
+			if (!asked[i])
+				devs_free(&g->work[i]);
+		}
 		for (size_t i = 0; i < nr && !run_interrupted(); i++)
 			gate_run_more(g, b[i].scenario, b[i].n, &b[i].serials);
 		for (size_t i = 0; i < out->nr_keys; i++)
@@ -510,8 +566,10 @@ gate_work_release(struct gate_work *w)
 	devs_free(w);
 	free(w->devs);
 	free(w->alive);
-	if (w->sampled)
-		baseline_sample_release(&w->base);
+	sample_drop(w);
+	free(w->run_error);
+	free(w->newest.version_name);
+	free(w->newest.apk_sha256);
 	comparison_free(w->cmp);
 	strlist_release(&w->ab_a);
 }
@@ -525,14 +583,12 @@ gate_settle(struct gate_ctx *g)
 		if (!k->compared)
 			continue;
 		if (k->no_data) {
-			const struct results *r = g->work[i].devs[0];
+			const char *why = g->work[i].run_error;
 
 			/* Nothing measured is never a pass: say why. */
 			k->status = exit_status_merge(k->status, EXIT_INFRA);
 			strlist_addf(&k->notes, "no valid iteration was "
-			    "measured%s%s", r && r->run.errors.nr ? ": " : "",
-			    r && r->run.errors.nr ? r->run.errors.items[0] :
-			    "");
+			    "measured%s%s", why ? ": " : "", why ? why : "");
 		} else {
 			k->status = exit_status_merge(k->status,
 			    exit_status_of(cmp_verdict_outcome(k->verdict)));
@@ -570,3 +626,16 @@ gate_settle(struct gate_ctx *g)
 	}
 }
 
+void
+gate_keys_done(struct gate_ctx *g)
+{
+	for (size_t i = 0; i < g->out->nr_keys; i++) {
+		struct gate_work *w = &g->work[i];
+
+		if (!w->cmp)
+			continue;
+		w->commit_word = gate_commit_verdict(w->cmp);
+		comparison_free(w->cmp);
+		w->cmp = NULL;
+	}
+}

@@ -96,6 +96,14 @@ gate_first_run(struct gate_ctx *g)
 	ro.shard_count = g->o->shard_count;
 	run_execute(&ro, &out->run);
 	run_opts_release(&ro);
+	return gate_keys_from_run(g);
+}
+
+int
+gate_keys_from_run(struct gate_ctx *g)
+{
+	struct gate_outcome *out = g->out;
+
 	for (size_t i = 0; i < out->run.nr_devices; i++) {
 		const struct run_device_report *d = &out->run.devices[i];
 		struct gate_key *k;

@@ -7,29 +7,37 @@
  * which packs every BASELINE_PACK_EVERY records), night by night as
  * nightly jobs would.  Each run is the template results file with the
  * device key, run id and every duration moved by a little noise, so
- * nights differ as real ones do.  It prints, at 1,000 runs, every 5,000
- * and at the end: the mean time of the last 200 records, and the median of 3 of
- * `jankgate compare --against main` and of `jankgate baseline log` (run
- * as programs, as CI runs them); then the size on disk and the file count
- * of the repository before and after `jankgate baseline gc`, and the
- * bytes of results recorded, for scale.  Targets (issue 51): after gc at
- * most 1,000 files; record, compare and log at the end at most 1.2 x
- * their time at 1,000 runs.
+ * nights differ as real ones do.  It prints, at 1,000 and 2,000 runs,
+ * every 5,000 and at the end: the mean time of the last 200 records, and
+ * the median of 3 of `jankgate compare --against main` and of `jankgate
+ * baseline log` (run as programs, as CI runs them), each as wall time
+ * and as CPU time (user + system), which a machine busy with other jobs
+ * does not inflate.  With 50 keys, 1,000 runs hold half a window of the
+ * default baseline.history of 40, so a comparison there reads half the
+ * runs it reads from 2,000 on: compare runs a second time with the
+ * window 1,000 runs fill (JANKGATE_BASELINE_HISTORY=1000/KEYS), which
+ * reads the same number of runs at every size, so its growth is the
+ * store's.  Then it prints the size on disk and the
+ * file count of the repository before and after `jankgate baseline gc`,
+ * and the bytes of results recorded, for scale.  Targets (issue 51):
+ * after gc at most 1,000 files; record, compare and log at the end at
+ * most 1.2 x their time at 1,000 runs.
  *
  * Usage: bench-store [--keys N] [--nights N] JANKGATE TEMPLATE.json DIR
  *   DIR: an empty scratch directory.
  */
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include <cJSON.h>
 
 #include "baseline.h"
+#include "bench_nights.h"
 #include "baseline_store.h"
 #include "error.h"
 #include "fileio.h"
@@ -43,6 +51,8 @@
 #define CHECKPOINT 1000
 
 static const char *jankgate, *dir;
+/* The window CHECKPOINT runs fill for every key, as JANKGATE_BASELINE_HISTORY. */
+static char fixed_window[16];
 static char repo[4096], cur[4096], cmp_out[4096];
 
 static double
@@ -61,92 +71,6 @@ die(const char *what)
 	exit(1);
 }
 
-static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
-
-/* xorshift64*, uniform in [0, 1): the same store every time. */
-static double
-uniform(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (double)((rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-}
-
-/* Give every scenario ITERATIONS measured iterations (after warm-ups). */
-static void
-widen(cJSON *doc)
-{
-	cJSON *sc;
-
-	cJSON_ArrayForEach(sc, cJSON_GetObjectItem(doc, "scenarios")) {
-		cJSON *its = cJSON_GetObjectItem(sc, "iterations"), *it;
-		cJSON *last = NULL;
-		int measured = 0, n = 0;
-
-		cJSON_ArrayForEach(it, its) {
-			n++;
-			if (!cJSON_IsTrue(cJSON_GetObjectItem(it, "warmup"))) {
-				measured++;
-				last = it;
-			}
-		}
-		for (; last && measured < ITERATIONS; measured++, n++) {
-			cJSON *copy = cJSON_Duplicate(last, 1);
-
-			cJSON_ReplaceItemInObject(copy, "index",
-			    cJSON_CreateNumber(n));
-			cJSON_AddItemToArray(its, copy);
-		}
-	}
-}
-
-/* Move each duration ("..._ms", not a clock reading) of `work` by up to
- * 5 % of its value in `base`. */
-static void
-jitter(cJSON *work, const cJSON *base)
-{
-	cJSON *w = work->child;
-	const cJSON *b = base->child;
-
-	for (; w && b; w = w->next, b = b->next) {
-		size_t n = w->string ? strlen(w->string) : 0;
-
-		if (cJSON_IsNumber(b) && n > 3 &&
-		    !strcmp(w->string + n - 3, "_ms") &&
-		    !strstr(w->string, "mono") && b->valuedouble > 0) {
-			double v = b->valuedouble * (0.95 + 0.1 * uniform());
-
-			cJSON_SetNumberValue(w, b->valueint == b->valuedouble ?
-			    round(v) : round(v * 100) / 100);
-		} else if (cJSON_IsObject(b) || cJSON_IsArray(b)) {
-			jitter(w, b);
-		}
-	}
-}
-
-/* One night's run of key `k`: its bytes in `out`. */
-static void
-make_run(struct strbuf *out, cJSON *work, const cJSON *base, int night,
-    int k)
-{
-	cJSON *run = cJSON_GetObjectItem(work, "run");
-	cJSON *dev = cJSON_GetObjectItem(work, "device");
-	char id[64], key[64];
-	char *text;
-
-	snprintf(id, sizeof(id), "n%03d-k%02d", night, k);
-	snprintf(key, sizeof(key), "vendor-model%02d-api34-60hz", k);
-	jitter(work, base);
-	cJSON_ReplaceItemInObject(run, "id", cJSON_CreateString(id));
-	cJSON_ReplaceItemInObject(dev, "key", cJSON_CreateString(key));
-	text = cJSON_Print(work);
-	strbuf_reset(out);
-	strbuf_addstr(out, text);
-	strbuf_addch(out, '\n');
-	free(text);
-}
-
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -155,20 +79,55 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median wall time of REPEAT runs of jankgate with `args`. */
+/* One command's figures: the medians of REPEAT runs. */
+struct cli_time {
+	double wall_ms;
+	double cpu_ms;		/* user + system of the child */
+};
+
+/* User + system time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms. */
 static double
+cpu_ms(int who)
+{
+	struct rusage ru;
+
+	getrusage(who, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static double
+children_cpu_ms(void)
+{
+	return cpu_ms(RUSAGE_CHILDREN);
+}
+
+static double
+self_cpu_ms(void)
+{
+	return cpu_ms(RUSAGE_SELF);
+}
+
+/*
+ * The median wall and CPU time of REPEAT runs of jankgate with `args`.
+ * The CPU time is what a loaded machine does not inflate: on a CI host
+ * running other jobs, wall times of the same command vary threefold.
+ */
+static struct cli_time
 time_cli(const char *const *args, int want_ok)
 {
-	double t[REPEAT];
+	double t[REPEAT], c[REPEAT];
+	struct cli_time out;
 
 	for (int r = 0; r < REPEAT; r++) {
 		struct proc_result res;
-		double t0 = now_ms();
+		double t0 = now_ms(), c0 = children_cpu_ms();
 
 		proc_result_init(&res);
 		if (proc_run(&res, args, NULL) < 0)
 			die(args[1]);
 		t[r] = now_ms() - t0;
+		c[r] = children_cpu_ms() - c0;
 		if (want_ok && res.exit_code != 0 && res.exit_code != 1) {
 			fprintf(stderr, "bench-store: %s exited %d: %s", args[1],
 			    res.exit_code, res.err.buf);
@@ -177,7 +136,10 @@ time_cli(const char *const *args, int want_ok)
 		proc_result_release(&res);
 	}
 	qsort(t, REPEAT, sizeof(t[0]), cmp_double);
-	return t[REPEAT / 2];
+	qsort(c, REPEAT, sizeof(c[0]), cmp_double);
+	out.wall_ms = t[REPEAT / 2];
+	out.cpu_ms = c[REPEAT / 2];
+	return out;
 }
 
 /* Bytes on disk and files under `path`. */
@@ -208,8 +170,14 @@ disk_use(const char *path, unsigned long long *bytes, unsigned long *files)
 	closedir(d);
 }
 
+/*
+ * The figures at `label`: the records' mean (wall and CPU), median and
+ * slowest of the last RECORD_WINDOW (the slowest merged packs), then the
+ * commands'.
+ */
 static void
-checkpoint(const char *label, double record_ms)
+checkpoint(const char *label, double record_ms, double record_cpu_ms,
+    double record_median_ms, double record_max_ms)
 {
 	const char *compare[] = { jankgate, "compare", cur, "--against",
 	    "main", "--repo", repo, "-o", cmp_out, NULL };
@@ -217,11 +185,23 @@ checkpoint(const char *label, double record_ms)
 	    NULL };
 	const char *log_key[] = { jankgate, "baseline", "log", "--device",
 	    "vendor-model00-api34-60hz", "--repo", repo, NULL };
+	struct cli_time tc = time_cli(compare, 1), tl = time_cli(log, 1),
+	    tk = time_cli(log_key, 1), tw;
 
-	printf("  %-12s record %6.1f ms (mean of the last %d)   "
-	    "compare --against %6.0f ms   log %5.0f ms   log --device %5.0f "
-	    "ms\n", label, record_ms, RECORD_WINDOW, time_cli(compare, 1),
-	    time_cli(log, 1), time_cli(log_key, 1));
+	/* The same window at every size: what the store's size costs. */
+	setenv("JANKGATE_BASELINE_HISTORY", fixed_window, 1);
+	tw = time_cli(compare, 1);
+	unsetenv("JANKGATE_BASELINE_HISTORY");
+
+	printf("  %-12s record: mean of the last %d %6.1f ms (%6.1f CPU), "
+	    "median %5.1f, slowest %7.0f\n"
+	    "  %-12s compare --against %5.0f ms (%4.0f CPU), with a window "
+	    "of %s runs %5.0f ms (%4.0f CPU)\n"
+	    "  %-12s log %4.0f ms (%4.0f CPU)   log --device %4.0f ms "
+	    "(%4.0f CPU)\n", label, RECORD_WINDOW, record_ms, record_cpu_ms,
+	    record_median_ms, record_max_ms, "", tc.wall_ms, tc.cpu_ms,
+	    fixed_window, tw.wall_ms, tw.cpu_ms, "", tl.wall_ms, tl.cpu_ms,
+	    tk.wall_ms, tk.cpu_ms);
 	fflush(stdout);
 }
 
@@ -245,6 +225,7 @@ main(int argc, char **argv)
 	cJSON *base, *work;
 	int keys = 50, nights = 365, ai = 1;
 	double window[RECORD_WINDOW] = { 0 }, t0, build_ms, raw = 0;
+	double cpu_window[RECORD_WINDOW] = { 0 };
 	char oid[BASELINE_OID_HEXSZ + 1];
 	long runs = 0;
 
@@ -262,6 +243,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	jankgate = argv[ai];
+	/* baseline.history takes 1 to 100 */
+	snprintf(fixed_window, sizeof(fixed_window), "%d",
+	    CHECKPOINT / keys < 1 ? 1 : CHECKPOINT / keys > 100 ? 100 :
+	    CHECKPOINT / keys);
 	dir = argv[ai + 2];
 	snprintf(repo, sizeof(repo), "%s/store.git", dir);
 	snprintf(cur, sizeof(cur), "%s/current.json", dir);
@@ -272,7 +257,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench-store: template is not JSON\n");
 		return 1;
 	}
-	widen(base);
+	nights_widen(base, ITERATIONS);
 	work = cJSON_Duplicate(base, 1);
 	memset(&o, 0, sizeof(o));
 	o.repo = repo;
@@ -288,36 +273,45 @@ main(int argc, char **argv)
 		for (int k = 0; k < keys; k++) {
 			struct results *r = NULL;
 			char label[32];
-			double t1;
+			double t1, c1;
 
-			make_run(&data, work, base, night, k);
+			nights_make_run(&data, work, base, night, k);
 			raw += data.len;
 			t1 = now_ms();
+			c1 = self_cpu_ms();
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
 			    baseline_record_run(oid, bs, "main", r, data.buf,
 			    data.len, "pass", NULL))
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
+			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
 			results_free(r);
 			if (baseline_store_pack_error(bs)) {
 				fprintf(stderr, "bench-store: pack: %s\n",
 				    baseline_store_pack_error(bs));
 				return 1;
 			}
-			if (++runs == CHECKPOINT || runs % 5000 == 0 ||
+			if (++runs == CHECKPOINT || runs == 2 * CHECKPOINT ||
+			    runs % 5000 == 0 ||
 			    runs == (long)keys * nights) {
 				long n = runs < RECORD_WINDOW ? runs :
 				    RECORD_WINDOW;
-				double sum = 0;
+				double sum = 0, cpu = 0, sorted[RECORD_WINDOW];
 
-				for (long i = 0; i < n; i++)
+				for (long i = 0; i < n; i++) {
 					sum += window[i];
+					cpu += cpu_window[i];
+					sorted[i] = window[i];
+				}
+				qsort(sorted, (size_t)n, sizeof(sorted[0]),
+				    cmp_double);
 				/* Tonight's run of key 0, not yet recorded. */
-				make_run(&data, work, base, night + 1, 0);
+				nights_make_run(&data, work, base, night + 1, 0);
 				if (file_write_atomic(cur, data.buf, data.len, 0644))
 					die("current");
 				snprintf(label, sizeof(label), "%ld runs", runs);
-				checkpoint(label, sum / n);
+				checkpoint(label, sum / n, cpu / n,
+				    sorted[n / 2], sorted[n - 1]);
 			}
 		}
 	}

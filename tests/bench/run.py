@@ -20,6 +20,10 @@ through the record path (bench_store.c): record, compare --against and log
 at 1,000 runs and after (target: at most 1.2x), size and file count before
 and after gc (target: at most 1,000 files).
 
+gate: the peak memory of gate's compare and report over 5 and over 50
+device keys without phones, each key's window in a real store
+(bench_gate.c); target: 50 keys at most 2x the peak of 5.
+
 compare: false-alarm rate and power on synthetic nights (bench_compare.c).
 
 report: the size of email.html for 20 scenarios x 5 scenes x 3 devices with
@@ -283,6 +287,30 @@ def bench_store(build):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_gate(build):
+    """The memory of gate over many device keys (tests/bench/bench_gate.c):
+    peak resident size of compare and report over 5 and 50 keys, each with
+    a window of baseline.history runs recorded through the record path;
+    target 50 keys <= 2x 5 keys.  Two to four minutes on two cores."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.path.join(os.path.basename(build), "bench-gate")
+    cmd = ["make", "--no-print-directory", "-s", target]
+    if os.path.basename(build) == "build-san":
+        cmd.insert(1, "SANITIZE=1")
+    if subprocess.run(cmd, cwd=src).returncode:
+        raise SystemExit("bench: cannot build " + target)
+    tmp = tempfile.mkdtemp(prefix="jg-bench-gate-")
+    try:
+        sys.stdout.flush()
+        r = subprocess.run([os.path.join(build, "bench-gate"),
+                            os.path.join(src, "tests", "unit", "data",
+                                         "results", "full.json"), tmp])
+        if r.returncode:
+            raise SystemExit("bench: bench-gate failed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def bench_report(build):
     """The mail and the report of the largest night (20 scenarios x 5 scenes
     x 3 devices, everything regressed and explained; tests/bench/
@@ -324,6 +352,7 @@ def main():
         bench_run.bench_run(build, Rig)
     bench_baseline(build)
     bench_store(build)
+    bench_gate(build)
     bench_report(build)
     bench_compare(build)
     return 0

@@ -559,6 +559,49 @@ damaged_pack_is_damage(void **state)
 }
 
 /*
+ * Issue 51: a pack found whole is noted with its stat data and that of
+ * its index, and not read again while they hold: the first read notes
+ * it, the next leaves the note as it was; a bit flipped in it after it
+ * was noted changes its stat data, and it is damage again.
+ */
+static void
+whole_pack_is_noted_and_damage_still_found(void **state)
+{
+	char *file, *repo = packed_repo(&file, ".pack");
+	char *note = xasprintf("%s/jankgate-packs-checked", repo);
+	const char *name = strrchr(file, '/') + 1;
+	struct strbuf first = STRBUF_INIT, again = STRBUF_INIT;
+	struct outcome o;
+	struct stat st;
+	char *want;
+
+	assert_int_equal(stat(file, &st), 0);
+	o = try_op(repo, OP_HISTORY, "main");
+	if (o.rc)
+		fail_msg("history: %s", o.msg);
+	assert_int_equal(o.nr, 3);
+	assert_int_equal(file_read(&first, note), 0);
+	want = xasprintf("%s %lld ", name, (long long)st.st_size);
+	assert_true(!strncmp(first.buf, want, strlen(want)));
+	assert_int_equal(first.buf[first.len - 1], '\n');
+	assert_null(strchr(first.buf, '\n') + 1 < first.buf + first.len ?
+	    "more than one line" : NULL);
+	o = try_op(repo, OP_LOG, "main");
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(file_read(&again, note), 0);
+	assert_int_equal(again.len, first.len);
+	assert_memory_equal(again.buf, first.buf, first.len);
+	flip_bit(file, 40);
+	assert_damage(repo, OP_HISTORY, "main", "objects/pack/pack-");
+	strbuf_release(&first);
+	strbuf_release(&again);
+	free(want);
+	free(note);
+	free(file);
+	free(repo);
+}
+
+/*
  * A pack without its index is one being written or removed (the index
  * goes first), as a record's merge or a gc does next door: git and
  * libgit2 do not read it, and it is no damage.
@@ -626,6 +669,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(pack_without_index_is_not_damage),
 	cmocka_unit_test(deleted_tip_names_missing_object),
 	cmocka_unit_test(damaged_pack_is_damage),
+	cmocka_unit_test(whole_pack_is_noted_and_damage_still_found),
 	cmocka_unit_test(newer_schema_is_not_replaced),
 };
 

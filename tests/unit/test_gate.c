@@ -16,6 +16,7 @@
 #include "gate.h"
 #include "gate_int.h"
 #include "results.h"
+#include "run.h"
 #include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -625,6 +626,83 @@ store_records_and_samples_newest_first(void **state)
 }
 
 /*
+ * Issue 51: a key once compared holds neither its baseline window nor
+ * its results (a night of fifty keys holds one key's runs at a time),
+ * and keeps what later stages need of them: the newest window run's
+ * version for confirming, tonight's display rate, its comparison.  A
+ * second look reads both again and compares as the first did.
+ */
+static void
+a_compared_key_lets_go_of_its_runs(void **state)
+{
+	struct config *cfg = store_config("release");
+	struct gate_opts o;
+	struct gate_outcome out;
+	struct gate_ctx g = { 0 };
+	struct gate_work *w;
+	struct baseline_store *bs = NULL;
+	struct run_device_report *d;
+	char id[BASELINE_OID_HEXSZ + 1];
+	char *one = write_run("night-1"), *two = write_run("night-2");
+	char *tonight = write_run("night-3");
+	int attempts;
+
+	(void)state;
+	assert_int_equal(baseline_open(&bs, &cfg->baseline, NULL), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", one,
+	    "pass"), 0);
+	assert_int_equal(baseline_record_file(id, &attempts, bs, "main", two,
+	    "pass"), 0);
+	gate_opts_init(&o, cfg);
+	gate_outcome_init(&out);
+	g.o = &o;
+	g.cfg = cfg;
+	g.out = &out;
+	g.bs = bs;
+	g.ref = "main";
+	g.looks = 2;
+	XALLOC_GROW(out.run.devices, 1, out.run.alloc_devices);
+	d = &out.run.devices[out.run.nr_devices++];
+	memset(d, 0, sizeof(*d));
+	d->serial = xstrdup("emulator-5554");
+	d->key = xstrdup("google-pixel-7-api34-90hz");
+	d->results_path = xstrdup(tonight);
+	strlist_init(&d->errors);
+	strlist_init(&d->warnings);
+	assert_int_equal(gate_keys_from_run(&g), 0);
+	w = &g.work[0];
+	for (int look = 1; look <= 2; look++) {
+		assert_int_equal(gate_key_read(&g, 0), 0);
+		assert_non_null(w->devs[0]);
+		gate_key_compare(&g, 0, look);
+		assert_int_equal(out.errors.nr, 0);
+		assert_true(out.keys[0].compared);
+		assert_int_equal(out.keys[0].looks, look);
+		assert_non_null(w->cmp);
+		assert_int_equal(w->cmp->nr_baselines, 2);
+		assert_false(w->sampled);
+		assert_null(w->devs[0]);
+		assert_true(w->newest.any);
+		assert_string_equal(w->newest.version_name, "2.7.0 \"beta\"");
+		assert_true(w->newest.version_code == 20700);
+		assert_true(w->refresh_hz == 90);
+	}
+	gate_keys_done(&g);
+	assert_null(w->cmp);
+	assert_non_null(w->commit_word);
+	for (size_t i = 0; i < out.nr_keys; i++)
+		gate_work_release(&g.work[i]);
+	free(g.work);
+	baseline_store_free(bs);
+	gate_outcome_release(&out);
+	gate_opts_release(&o);
+	config_free(cfg);
+	free(one);
+	free(two);
+	free(tonight);
+}
+
+/*
  * A run the store cannot file (no device key) is refused as bad input,
  * and so are a missing file and a repository nobody configured.
  */
@@ -711,6 +789,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(batch_stops_at_the_max),
 	cmocka_unit_test(undecided_names_each_open_scenario_once),
 	cmocka_unit_test(commit_verdict_names_the_news),
+	cmocka_unit_test(a_compared_key_lets_go_of_its_runs),
 	cmocka_unit_test(a_look_lists_regressions_and_suspects_apart),
 	cmocka_unit_test(mail_policy_follows_mail_when),
 	cmocka_unit_test(record_policy_follows_update),

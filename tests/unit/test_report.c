@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_int.h"
 #include "results.h"
 #include "strbuf.h"
 #include "strlist.h"
@@ -1209,6 +1210,73 @@ history_comes_through_the_callers_hook(void **state)
 	free(dir);
 }
 
+/*
+ * Issue 51: the history is read one device key at a time, while its
+ * device is built, and freed after: loading the comparisons reads none;
+ * attaching a key's history reads it (and lends a baseline run found
+ * there by id); detaching it frees it, so the next key's is the only one
+ * held.  Two inputs of one key share one read.
+ */
+static void
+history_is_held_one_key_at_a_time(void **state)
+{
+	char *dir = tmp_path("history-one");
+	char *paths[3];
+	const char *files[3];
+	struct fake_history f = { STRLIST_INIT, 0 };
+	struct report_opts o = { files, 3, dir, NULL, NULL,
+	    { fake_history_load, &f, 7, "main" }, false, NULL, NULL };
+	struct report_inputs ri;
+	struct strlist notes = STRLIST_INIT;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct comparison *c = new_comparison(i < 2 ?
+		    "google-pixel-7-api34-90hz" : "samsung-s21-api33-120hz");
+
+		add_scenario(c, i == 1 ? "checkout" : "feed");
+		paths[i] = xasprintf("%s/comparison-%d.json", dir, i);
+		files[i] = paths[i];
+		assert_int_equal(comparison_write(c, paths[i]), 0);
+		comparison_free(c);
+	}
+	assert_int_equal(report_load(&ri, &o, &notes), 0);
+	assert_int_equal(ri.nr, 3);
+	assert_int_equal(f.asked.nr, 0);
+	assert_int_equal(ri.nr_hist, 0);
+
+	report_history_attach(&ri, &o, 0, &notes);
+	report_history_attach(&ri, &o, 1, &notes);
+	assert_int_equal(f.asked.nr, 1);
+	assert_int_equal(ri.nr_hist, 1);
+	assert_int_equal(ri.hist[0].nr, 2);
+	/* the current run "c1" is left out of the trend; "b1" is lent */
+	assert_int_equal(ri.in[0].nr_history, 1);
+	assert_int_equal(ri.in[0].nr_baselines, 1);
+	assert_ptr_equal(ri.in[0].baselines[0], ri.hist[0].runs[1]);
+	report_history_detach(&ri, 0);
+	assert_int_equal(ri.hist[0].nr, 2);	/* input 1 still holds it */
+	assert_null(ri.in[0].history);
+	assert_int_equal(ri.in[0].nr_baselines, 0);
+	report_history_detach(&ri, 1);
+	assert_int_equal(ri.hist[0].nr, 0);
+	assert_null(ri.hist[0].runs);
+
+	report_history_attach(&ri, &o, 2, &notes);
+	assert_int_equal(f.asked.nr, 2);
+	assert_int_equal(ri.hist[1].nr, 2);
+	assert_int_equal(ri.hist[0].nr, 0);
+	report_history_detach(&ri, 2);
+	assert_int_equal(ri.hist[1].nr, 0);
+	assert_int_equal(notes.nr, 0);
+	report_inputs_release(&ri);
+	strlist_release(&notes);
+	strlist_release(&f.asked);
+	for (int i = 0; i < 3; i++)
+		free(paths[i]);
+	free(dir);
+}
+
 /* How often `needle` occurs in `hay`. */
 static int
 count_of(const char *hay, const char *needle)
@@ -1514,6 +1582,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(repeated_comparisons_count_once),
 	cmocka_unit_test(errors_name_the_file_and_key),
 	cmocka_unit_test(history_comes_through_the_callers_hook),
+	cmocka_unit_test(history_is_held_one_key_at_a_time),
 	cmocka_unit_test(report_html_shows_what_changed_and_pages_the_rest),
 	cmocka_unit_test(stale_comparisons_are_removed),
 	cmocka_unit_test(ab_report_says_it_is_one),
