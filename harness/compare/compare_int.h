@@ -348,6 +348,13 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 #define CMP_VSYNC_PILE 3.0
 #define CMP_VSYNC_PLATEAUS 4
 /*
+ * ... and where the percentile can reach a pile: on either side, no more
+ * than this many ms below the first plateau's bucket (the pile's window
+ * below it, piles_up()), or above it.  A percentile of the frames'
+ * body, further below, moves with their work, not by vsync steps.
+ */
+#define CMP_VSYNC_REACH_MS 3.0
+/*
  * The 99th percentile sits in the thinnest tail, where a plateau holds
  * about as many frames as the percentile leaves above it: it steps two or
  * more periods at once, the scene's other metrics unmoved, as on the

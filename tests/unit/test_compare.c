@@ -1481,6 +1481,51 @@ vsync_steps_are_not_evidence_alone(void **state)
 }
 
 /*
+ * The same piled scene at 60 Hz: a p50 in the frames' body, more than
+ * CMP_VSYNC_REACH_MS below the plateau's bucket on both sides, moves
+ * with the work and is no vsync step: 8 to 11 ms is a regression.  One
+ * whole-ms bucket (8 to 9) is rounding as much as work, so the body's
+ * threshold is the metric's absolute one and the millisecond of rounding
+ * (2 ms).  A p50 that reaches the plateau's window (12 to 14) is held to
+ * a period as before.
+ */
+static void
+a_body_percentile_below_the_pile_moves_with_the_work(void **state)
+{
+	static const double from[] = { 8, 8, 12 };
+	static const double to[] = { 11, 9, 14 };
+	static const enum cmp_verdict want[] = { CMP_REGRESSION, CMP_PASS,
+		CMP_PASS };
+	static const double threshold[] = { 2, 2, 1000.0 / 60 + 1 };
+
+	(void)state;
+	for (int t = 0; t < 3; t++) {
+		struct results *b = run_new(KEY), *r = run_new(KEY);
+		struct comparison *c;
+		const struct cmp_entry *e;
+
+		for (int i = 0; i < 30; i++) {
+			struct rs_scene *sc = add_scene_iteration(i < 25 ? b :
+			    r, "feed", "list", false, true);
+
+			for (uint32_t ms = 6; ms <= 10; ms++)
+				rs_frames_add_bucket(&sc->frames, ms, 14);
+			rs_frames_add_bucket(&sc->frames, 15, 10);
+			rs_frames_add_bucket(&sc->frames, 16, 20);
+			sc->frames.p50_ms = i < 25 ? from[t] : to[t];
+		}
+		b->device.refresh_hz = r->device.refresh_hz = 60;
+		c = compare_ok(r, b, NULL);
+		e = entry(c, "list", "frame_p50_ms");
+		assert_int_equal(e->verdict, want[t]);
+		assert_true(fabs(e->threshold - threshold[t]) < 1e-9);
+		comparison_free(c);
+		results_free(b);
+		results_free(r);
+	}
+}
+
+/*
  * A p99 carried by a handful of frames (300 a scene: the three slowest,
  * fewer than CMP_TAIL_FRAMES) jumps between the body and the rare long
  * frames: one baseline session at 16 ms in each iteration, tonight's at
@@ -3423,6 +3468,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_far_offset_moves_jank_through_the_histogram),
 	cmocka_unit_test(later_batches_measure_their_offsets),
 	cmocka_unit_test(vsync_steps_are_not_evidence_alone),
+	cmocka_unit_test(a_body_percentile_below_the_pile_moves_with_the_work),
 	cmocka_unit_test(a_p99_of_a_few_frames_is_tested_by_ranks),
 	cmocka_unit_test(a_bad_session_is_left_out),
 	cmocka_unit_test(launches_take_off_the_phones_offset),
