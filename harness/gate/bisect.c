@@ -30,6 +30,7 @@
 #include "config.h"
 #include "error.h"
 #include "exitstatus.h"
+#include "fetch.h"
 #include "fileio.h"
 #include "gate.h"
 #include "gate_int.h"
@@ -322,9 +323,10 @@ save(const struct bisect_state *st, const char *path,
 /* Make sure an endpoint is built: a bisect cannot go round one. */
 static int
 endpoint(struct bisect_state *st, size_t i, const char *which,
-    const struct bisect_opts *o, struct bisect_outcome *out)
+    const char *out_dir, const struct bisect_opts *o,
+    struct bisect_outcome *out)
 {
-	int rc = bisect_build(st, i);
+	int rc = bisect_build(st, i, out_dir);
 
 	if (!rc)
 		return 0;
@@ -332,7 +334,8 @@ endpoint(struct bisect_state *st, size_t i, const char *which,
 		fail(out, o, EXIT_INFRA, "interrupted while building the %s "
 		    "build; --resume continues", which);
 	else
-		fail(out, o, st->build_cmd ? EXIT_INFRA : EXIT_BAD_INPUT,
+		fail(out, o, st->build_cmd || fetch_is_url(st->commits[i].apk) ?
+		    EXIT_INFRA : EXIT_BAD_INPUT,
 		    "the %s build %s: %s", which, st->commits[i].id,
 		    st->commits[i].why);
 	return -1;
@@ -346,7 +349,8 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 	size_t good, cand;
 	enum bisect_next next;
 
-	if (save(st, path, o, out) || endpoint(st, 0, "good", o, out))
+	if (save(st, path, o, out) || endpoint(st, 0, "good", out_dir, o,
+	    out))
 		return;
 	while ((next = bisect_next(st, &good, &cand)) == BISECT_NEXT_STEP) {
 		struct bisect_commit *c = &st->commits[cand];
@@ -360,10 +364,11 @@ search(struct bisect_state *st, const struct bisect_opts *o,
 			    "--resume continues", st->nr_steps + 1);
 			return;
 		}
-		if (cand == st->nr - 1 ? endpoint(st, cand, "bad", o, out) :
+		if (cand == st->nr - 1 ? endpoint(st, cand, "bad", out_dir,
+		    o, out) :
 		    0)
 			return;
-		if ((rc = bisect_build(st, cand)) == JG_EINTR) {
+		if ((rc = bisect_build(st, cand, out_dir)) == JG_EINTR) {
 			out->interrupted = true;
 			fail(out, o, EXIT_INFRA, "interrupted while building "
 			    "%s; --resume continues", c->id);

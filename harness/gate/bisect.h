@@ -161,15 +161,20 @@ struct bisect_source {
 int bisect_state_from(struct bisect_state **out,
     const struct bisect_source *src);
 
+/* How long one download of a build listed by URL may take (seconds). */
+#define BISECT_FETCH_TIMEOUT 600L
+
 /*
- * Make sure build `i` has an APK: a listed file must be readable; with
+ * Make sure build `i` has an APK: a listed file must be readable; a URL
+ * is downloaded to dir/builds/ID.apk (kept there for --resume), retried
+ * once, and the build's APK becomes that file; with
  * st->build_cmd, the command is run in st->repo (or the current
  * directory) with {commit} replaced by the id, its stdout's last line the
  * APK (relative to the directory it ran in), retried once when it fails.
  * Returns 0; 1 with the reason in the build's `why` (not marked); or
  * JG_EINTR when a cancel (cancel.h) stopped the command, which says
- * nothing of the build.
+ * nothing of the build.  `dir` NULL: the current directory.
  */
-int bisect_build(struct bisect_state *st, size_t i);
+int bisect_build(struct bisect_state *st, size_t i, const char *dir);
 
 #endif

@@ -7,7 +7,12 @@
  *	1a2b3c4d        builds/app-1a2b3c4d.apk
  *	5e6f7a8b        builds/app-5e6f7a8b.apk
  *
- * its paths relative to the manifest's directory.  A directory is read as
+ * its paths relative to the manifest's directory.  An APK that starts with
+ * http://, https:// or file:// is a URL instead, downloaded (fetch.h) only
+ * when a step needs the build, to DIR/builds/ID.apk in the bisect's
+ * output directory, where a later --resume finds it; a failed download is
+ * tried once more, then the build is untestable like a failed build.
+ * A directory is read as
  * the same list, its *.apk files in version order (app-9.apk before
  * app-10.apk), each named by its file name less ".apk".  A repository's
  * list is its first-parent GOOD..BAD (commit_range.h), built on demand
@@ -29,6 +34,7 @@
 #include "bisect.h"
 #include "commit_range.h"
 #include "error.h"
+#include "fetch.h"
 #include "fileio.h"
 #include "proc.h"
 #include "strbuf.h"
@@ -115,8 +121,8 @@ bisect_list_manifest(struct bisect_state *st, const char *path,
 			free(text);
 			goto out;
 		}
-		full = *apk == '/' ? xstrdup(apk) : xasprintf("%s/%s", dir,
-		    apk);
+		full = *apk == '/' || fetch_is_url(apk) ? xstrdup(apk) :
+		    xasprintf("%s/%s", dir, apk);
 		bisect_state_add(st, id, full);
 		free(full);
 		free(text);
@@ -296,13 +302,59 @@ out:
 	return rc;
 }
 
+/*
+ * Build i's URL downloaded to dir/builds/ID.apk, or found there from an
+ * earlier run (a download lands complete or not at all); the id made safe
+ * as a file name.  0 with c->apk the file, 1 with the reason in c->why,
+ * or JG_EINTR.
+ */
+static int
+download(struct bisect_commit *c, const char *dir)
+{
+	struct strbuf name = STRBUF_INIT;
+	char *bdir, *path;
+	int rc = 0;
+
+	for (const char *p = c->id; *p; p++)
+		strbuf_addch(&name, strchr("/\\", *p) || (p == c->id &&
+		    *p == '.') ? '_' : *p);
+	bdir = xasprintf("%s/builds", dir ? dir : ".");
+	path = xasprintf("%s/%s.apk", bdir, name.buf);
+	if (access(path, R_OK)) {
+		if (file_mkdirs(bdir, 0755))
+			rc = -1;
+		/* Tried twice: a download fails for flakes too. */
+		for (int attempt = 0; attempt < 2 && !rc; attempt++)
+			if (!(rc = fetch_file(c->apk, path,
+			    BISECT_FETCH_TIMEOUT)) || rc == JG_EINTR)
+				break;
+		if (rc && rc != JG_EINTR) {
+			free(c->why);
+			c->why = xasprintf("%s (twice)", jg_error_msg());
+			rc = 1;
+		}
+		jg_error_clear();
+	}
+	if (!rc) {
+		free(c->apk);
+		c->apk = path;
+		path = NULL;
+	}
+	free(path);
+	free(bdir);
+	strbuf_release(&name);
+	return rc;
+}
+
 int
-bisect_build(struct bisect_state *st, size_t i)
+bisect_build(struct bisect_state *st, size_t i, const char *dir)
 {
 	struct bisect_commit *c = &st->commits[i];
 	struct strbuf why = STRBUF_INIT;
 	char *apk = NULL;
 
+	if (fetch_is_url(c->apk))
+		return download(c, dir);
 	if (c->apk && !access(c->apk, R_OK))
 		return 0;
 	if (!st->build_cmd) {

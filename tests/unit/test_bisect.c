@@ -18,6 +18,7 @@
 #include "commit_range.h"
 #include "comparison.h"
 #include "error.h"
+#include "fetch.h"
 #include "fileio.h"
 #include "results.h"
 #include "strbuf.h"
@@ -303,7 +304,7 @@ build_command_prints_the_apk(void **state)
 	st->repo = xstrdup(unit_tmpdir());
 	st->build_cmd = xstrdup("echo building {commit} >&2; echo noise; "
 	    "echo built-{commit}.apk");
-	assert_int_equal(bisect_build(st, 1), 0);
+	assert_int_equal(bisect_build(st, 1, NULL), 0);
 	assert_string_equal(st->commits[1].apk, apk);
 	bisect_state_free(st);
 	free(apk);
@@ -322,7 +323,7 @@ build_command_failure_is_retried_once(void **state)
 	st->repo = xstrdup(unit_tmpdir());
 	st->build_cmd = xstrdup("echo x >> attempts; echo 'no {commit}' >&2; "
 	    "exit 3");
-	assert_int_equal(bisect_build(st, 1), 1);
+	assert_int_equal(bisect_build(st, 1, NULL), 1);
 	assert_int_equal(file_read(&sb, count), 0);
 	assert_string_equal(sb.buf, "x\nx\n");
 	assert_string_equal(st->commits[1].why, "the build command exited "
@@ -350,7 +351,7 @@ build_command_cancelled_blames_no_commit(void **state)
 	st->repo = xstrdup(unit_tmpdir());
 	st->build_cmd = xstrdup("echo x >> attempts; sleep 30");
 	pthread_create(&t, NULL, unit_cancel_soon, NULL);
-	assert_int_equal(bisect_build(st, 1), JG_EINTR);
+	assert_int_equal(bisect_build(st, 1, NULL), JG_EINTR);
 	pthread_join(t, NULL);
 	cancel_reset();
 	assert_int_equal(file_read(&sb, count), 0);
@@ -611,6 +612,99 @@ range_must_be_good_dot_dot_bad(void **state)
 	free(none);
 }
 
+/* Only http://, https:// and file:// (any case) make an APK a URL. */
+static void
+url_is_told_from_a_path(void **state)
+{
+	static const struct {
+		const char *s;
+		int url;
+	} cases[] = {
+		{ "http://h/a.apk", 1 }, { "https://h/a.apk", 1 },
+		{ "file:///a.apk", 1 }, { "HTTPS://h/a.apk", 1 },
+		{ "builds/a.apk", 0 }, { "/abs/a.apk", 0 },
+		{ "http:/a.apk", 0 }, { "ftp://h/a.apk", 0 },
+		{ "http-builds/a.apk", 0 }, { "", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		assert_int_equal(fetch_is_url(cases[i].s), cases[i].url);
+	assert_int_equal(fetch_is_url(NULL), 0);
+}
+
+/*
+ * A build listed by URL is downloaded into DIR/builds/ID.apk when asked
+ * for, and that file is then the build's APK.
+ */
+static void
+url_build_is_downloaded_into_the_builds_dir(void **state)
+{
+	struct bisect_state *st = state_of(2);
+	char *src = tmp_file("served.apk", "apk bytes");
+	char *dir = xasprintf("%s/urlout", unit_tmpdir());
+	char *want = xasprintf("%s/builds/b1.apk", dir);
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	file_remove_tree(dir);
+	free(st->commits[1].apk);
+	st->commits[1].apk = xasprintf("file://%s", src);
+	assert_int_equal(bisect_build(st, 1, dir), 0);
+	assert_string_equal(st->commits[1].apk, want);
+	assert_int_equal(file_read(&sb, want), 0);
+	assert_string_equal(sb.buf, "apk bytes");
+	/* Only the complete file is left, no temporary. */
+	strbuf_release(&sb);
+	strbuf_addf(&sb, "%s.part", want);
+	assert_int_not_equal(access(sb.buf, F_OK), 0);
+	strbuf_release(&sb);
+	bisect_state_free(st);
+	file_remove_tree(dir);
+	free(src);
+	free(dir);
+	free(want);
+}
+
+/*
+ * A download found complete from an earlier run is used again (as on
+ * --resume); a URL that cannot be fetched leaves the build untestable
+ * with the reason, and no file behind.
+ */
+static void
+url_build_reuses_a_download_and_fails_untestable(void **state)
+{
+	struct bisect_state *st = state_of(3);
+	char *dir = xasprintf("%s/urlout2", unit_tmpdir());
+	char *kept = xasprintf("%s/builds/b1.apk", dir);
+	char *lost = xasprintf("%s/builds/b2.apk", dir);
+
+	(void)state;
+	file_remove_tree(dir);
+	free(kept);
+	kept = xasprintf("%s/builds", dir);
+	assert_int_equal(file_mkdirs(kept, 0755), 0);
+	free(kept);
+	kept = tmp_file("urlout2/builds/b1.apk", "old");
+	free(st->commits[1].apk);
+	st->commits[1].apk = xstrdup("file:///nonexistent/gone-b1.apk");
+	assert_int_equal(bisect_build(st, 1, dir), 0);
+	assert_string_equal(st->commits[1].apk, kept);
+	free(st->commits[2].apk);
+	st->commits[2].apk = xstrdup("file:///nonexistent/gone-b2.apk");
+	assert_int_equal(bisect_build(st, 2, dir), 1);
+	assert_non_null(strstr(st->commits[2].why, "gone-b2.apk"));
+	assert_non_null(strstr(st->commits[2].why, "(twice)"));
+	assert_string_equal(st->commits[2].apk,
+	    "file:///nonexistent/gone-b2.apk");
+	assert_int_not_equal(access(lost, F_OK), 0);
+	bisect_state_free(st);
+	file_remove_tree(dir);
+	free(dir);
+	free(kept);
+	free(lost);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(next_checks_the_bad_build_first),
 	cmocka_unit_test(next_ends_without_culprit_when_the_bad_build_is_good),
@@ -624,6 +718,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(directory_lists_apks_in_version_order),
 	cmocka_unit_test(build_command_prints_the_apk),
 	cmocka_unit_test(build_command_failure_is_retried_once),
+	cmocka_unit_test(url_is_told_from_a_path),
+	cmocka_unit_test(url_build_is_downloaded_into_the_builds_dir),
+	cmocka_unit_test(url_build_reuses_a_download_and_fails_untestable),
 	cmocka_unit_test_teardown(build_command_cancelled_blames_no_commit,
 	    unit_cancel_forget),
 	cmocka_unit_test(judge_looks_at_the_targets_only),
