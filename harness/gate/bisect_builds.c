@@ -321,13 +321,14 @@ download(struct bisect_commit *c, const char *dir)
 	bdir = xasprintf("%s/builds", dir ? dir : ".");
 	path = xasprintf("%s/%s.apk", bdir, name.buf);
 	if (access(path, R_OK)) {
+		/* Tried twice: a download fails for flakes too. */
 		if (file_mkdirs(bdir, 0755))
 			rc = -1;
-		/* Tried twice: a download fails for flakes too. */
-		for (int attempt = 0; attempt < 2 && !rc; attempt++)
-			if (!(rc = fetch_file(c->apk, path,
-			    BISECT_FETCH_TIMEOUT)) || rc == JG_EINTR)
-				break;
+		else
+			for (int attempt = 0; attempt < 2; attempt++)
+				if (!(rc = fetch_file(c->apk, path,
+				    BISECT_FETCH_TIMEOUT)) || rc == JG_EINTR)
+					break;
 		if (rc && rc != JG_EINTR) {
 			free(c->why);
 			c->why = xasprintf("%s (twice)", jg_error_msg());
