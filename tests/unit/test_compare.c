@@ -1422,6 +1422,29 @@ a_bad_session_is_left_out(void **state)
 }
 
 /*
+ * One iteration of feed/list in `r` for the vsync tests: frames over
+ * 6-10 ms, and then either the 60 Hz plateau (the 15 and 16 ms buckets)
+ * or frames spread smoothly over 13-24 ms.
+ */
+static struct rs_scene *
+add_feed_list(struct results *r, bool piled)
+{
+	struct rs_scene *sc = add_scene_iteration(r, "feed", "list", false,
+	    true);
+
+	for (uint32_t ms = 6; ms <= 10; ms++)
+		rs_frames_add_bucket(&sc->frames, ms, 14);
+	if (piled) {
+		rs_frames_add_bucket(&sc->frames, 15, 10);
+		rs_frames_add_bucket(&sc->frames, 16, 20);
+	} else {
+		for (uint32_t ms = 13; ms <= 24; ms++)
+			rs_frames_add_bucket(&sc->frames, ms, 3);
+	}
+	return sc;
+}
+
+/*
  * A scene whose frames pile up on a vsync plateau at 60 Hz (30 % of them
  * wait for the display and end just before 16.7 ms, in the 15 and 16 ms
  * buckets): its p90 moving from 16 ms into the tail between two plateaus
@@ -1449,21 +1472,9 @@ vsync_steps_are_not_evidence_alone(void **state)
 		const struct cmp_entry *e;
 
 		for (int i = 0; i < 30; i++) {
-			struct rs_scene *sc = add_scene_iteration(i < 25 ? b :
-			    r, "feed", "list", false, true);
+			struct rs_scene *sc = add_feed_list(i < 25 ? b : r,
+			    piled[t]);
 
-			/* 6-10 ms, and the plateau or frames spread
-			 * smoothly over 13-24 ms */
-			for (uint32_t ms = 6; ms <= 10; ms++)
-				rs_frames_add_bucket(&sc->frames, ms, 14);
-			if (piled[t]) {
-				rs_frames_add_bucket(&sc->frames, 15, 10);
-				rs_frames_add_bucket(&sc->frames, 16, 20);
-			} else {
-				for (uint32_t ms = 13; ms <= 24; ms++)
-					rs_frames_add_bucket(&sc->frames, ms,
-					    3);
-			}
 			sc->frames.p90_ms = i < 25 ? from[t] + (i % 3 == 0) :
 			    to[t] + (i % 2);
 		}
@@ -1505,13 +1516,9 @@ a_body_percentile_below_the_pile_moves_with_the_work(void **state)
 		const struct cmp_entry *e;
 
 		for (int i = 0; i < 30; i++) {
-			struct rs_scene *sc = add_scene_iteration(i < 25 ? b :
-			    r, "feed", "list", false, true);
+			struct rs_scene *sc = add_feed_list(i < 25 ? b : r,
+			    true);
 
-			for (uint32_t ms = 6; ms <= 10; ms++)
-				rs_frames_add_bucket(&sc->frames, ms, 14);
-			rs_frames_add_bucket(&sc->frames, 15, 10);
-			rs_frames_add_bucket(&sc->frames, 16, 20);
 			sc->frames.p50_ms = i < 25 ? from[t] : to[t];
 		}
 		b->device.refresh_hz = r->device.refresh_hz = 60;
