@@ -240,13 +240,6 @@ new_state(struct bisect_state **out, const struct bisect_args *a)
 	return 0;
 }
 
-static void
-print_note(void *data, const char *line)
-{
-	(void)data;
-	diag_info("%s", line);
-}
-
 static int
 run(void *args, const struct config *cfg)
 {
@@ -295,7 +288,7 @@ run(void *args, const struct config *cfg)
 	o->progress_fp = stderr;
 	o->progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
 	    RUN_PROGRESS_AUTO;
-	o->note = print_note;
+	o->note = diag_info_line;
 	bisect_outcome_init(&out);
 	status = bisect_execute(st, o, &out);
 	fflush(stderr);

@@ -300,13 +300,6 @@ apply_args(struct gate_opts *o, const struct gate_args *a)
 }
 
 static void
-print_note(void *data, const char *line)
-{
-	(void)data;
-	diag_info("%s", line);
-}
-
-static void
 print_key(const struct gate_key *k)
 {
 	const char *verdict = !k->compared ? "not compared" :
@@ -403,7 +396,7 @@ run(void *args, const struct config *cfg)
 	o->progress_fp = stderr;
 	o->progress = diag_level() == DIAG_QUIET ? RUN_PROGRESS_NONE :
 	    RUN_PROGRESS_AUTO;
-	o->note = print_note;
+	o->note = diag_info_line;
 	gate_outcome_init(&out);
 	status = gate_execute(o, &out);
 	/* Each warning once, after the progress, where it is not missed. */

@@ -61,6 +61,13 @@ DIAG_FN(diag_error, "jankgate: error: ", 1)
 DIAG_FN(diag_warn, "jankgate: warning: ", level >= DIAG_NORMAL)
 DIAG_FN(diag_info, "jankgate: ", level >= DIAG_NORMAL)
 DIAG_FN(diag_verbose, "jankgate: ", level >= DIAG_VERBOSE)
+
+void
+diag_info_line(void *unused, const char *line)
+{
+	(void)unused;
+	diag_info("%s", line);
+}
 DIAG_FN(diag_plain, "", 1)
 
 void

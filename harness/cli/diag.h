@@ -21,6 +21,8 @@ void diag_error_current(void);
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "jankgate: <msg>" unless -q. */
 void diag_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* diag_info("%s", line): a progress callback's shape (gate, bisect). */
+void diag_info_line(void *unused, const char *line);
 /* "jankgate: <msg>" only with -v. */
 void diag_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The message as given, no prefix, always (compiler-style problem lines). */
