@@ -261,6 +261,13 @@ static const struct key config_keys[] = {
 
 	{ "markers", K_OBJECT, 0, NONE, NULL, 0,
 	  "scenes the flow of an `exec` or `instrument` step marks itself" },
+	{ "markers.matrix", K_BOOL, O(markers.matrix), NONE, "false", 0,
+	  "each Tencent Matrix Trace_FPS report (the `matrix` source) logged "
+	  "during an `exec` step outside a scene or an `instrument` step is a "
+	  "scene of its own, named by its activity's simple class name "
+	  "(FeedActivity), with Matrix's fps and dropped-frame levels and no "
+	  "frame numbers; an activity's reports in one iteration are one "
+	  "scene" },
 	{ "markers.trace", K_BOOL, O(markers.trace), NONE, "false", 0,
 	  "also take scenes from android.os.Trace sections named "
 	  "markers.trace_prefix + SCENE (Trace.beginSection / endSection, or "
