@@ -265,9 +265,9 @@ static const struct key config_keys[] = {
 	  "each Tencent Matrix Trace_FPS report (the `matrix` source) logged "
 	  "during an `exec` step outside a scene or an `instrument` step is a "
 	  "scene of its own, named by its activity's simple class name "
-	  "(FeedActivity), with Matrix's fps and dropped-frame levels and no "
-	  "frame numbers; an activity's reports in one iteration are one "
-	  "scene" },
+	  "(FeedActivity), with Matrix's fps, dropped-frame levels and evil "
+	  "methods and no frame numbers; an activity's reports in one "
+	  "iteration are one scene" },
 	{ "markers.trace", K_BOOL, O(markers.trace), NONE, "false", 0,
 	  "also take scenes from android.os.Trace sections named "
 	  "markers.trace_prefix + SCENE (Trace.beginSection / endSection, or "
