@@ -38,7 +38,10 @@
  *
  * A capture that cannot start (no atrace, an error) is a warning and the
  * step runs without it; one that started is always stopped, even when
- * the command failed, so no capture outlives the step.
+ * the command failed, so no capture outlives the step.  In the iteration
+ * diagnose.trace records under Perfetto none is started
+ * (run_marks_want_trace() says why).  An `instrument` step uses the same
+ * start and stop (run_iter.c).
  */
 #include <ctype.h>
 #include <math.h>

@@ -42,7 +42,10 @@
  * section named PREFIX + NAME instead (atrace.c reads them): run_exec.c
  * runs `atrace --async_start -b KB -a PKG` after the step's first read
  * and `atrace --async_stop` once the command has ended, and hands the
- * capture here.  A section's end is only known when the capture stops,
+ * capture here.  An `instrument` step does the same around `am
+ * instrument` (run_iter.c), its reads each test's reset and framestats,
+ * its span one for sections only: log markers there are left out, as
+ * its tests are its scenes.  A section's end is only known when the capture stops,
  * so within one step the reads are its first and its last: the step's
  * frames must fit hwui's 120 rows a window, or the scenes get the
  * unseen-frames warning above.  Sections are on atrace's trace clock,
@@ -566,9 +569,9 @@ trace_scenes(struct run_marks *m, struct rs_iteration *it, size_t first,
 		if (!in_span(m, t->begin, false)) {
 			if (!(*outside)++)
 				warn(res, scenario, NULL, "scene markers "
-				    "outside an exec step are left out (the "
-				    "first: '%s'): jankgate reads no frames "
-				    "for them there", t->name);
+				    "outside an exec or instrument step are "
+				    "left out (the first: '%s'): jankgate reads "
+				    "no frames for them there", t->name);
 			continue;
 		}
 		if ((rc = check_name(t->name, strlen(t->name), t->begin)))
