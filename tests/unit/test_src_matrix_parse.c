@@ -1067,6 +1067,8 @@ matrix_reports_in_test_steps_are_scenes(void **state)
 		f->ctx.nr_step_spans = 2;
 		fx_scene(f, "FeedTest#scroll", 11.0, 19.0);
 		fx_scene(f, "after", 22.0, 24.0);
+		/* A scene of the activity's name, marked later on. */
+		fx_scene(f, "Home$Tab", 50.0, 60.0);
 		add_line(&log, 15.0, "L", feed);	/* in a test */
 		add_line(&log, 16.0, "L", evil);	/* a block there */
 		add_line(&log, 20.5, "L", inner);	/* grace, no window */
@@ -1079,7 +1081,7 @@ matrix_reports_in_test_steps_are_scenes(void **state)
 			/* By time: the test's scene; the rest as before. */
 			assert_int_equal(sc->fps.nr_slices, 1);
 			assert_int_equal(sc->nr_blocks, 1);
-			assert_int_equal(f->ctx.it->nr_scenes, 2);
+			assert_int_equal(f->ctx.it->nr_scenes, 3);
 			strbuf_release(&log);
 			fx_free(f);
 			continue;
@@ -1100,9 +1102,10 @@ matrix_reports_in_test_steps_are_scenes(void **state)
 		assert_int_equal(sc->nr_blocks, 1);
 		assert_true(sc->blocks[0].wall_ms == 800);
 		assert_true(isnan(sc->start_mono_ms) && isnan(sc->end_mono_ms));
+		/* The scene of that name takes the report, window and all. */
 		sc = rs_iteration_find_scene(f->ctx.it, "Home$Tab");
-		assert_non_null(sc);
 		assert_int_equal(sc->fps.nr_slices, 1);
+		assert_true(sc->start_mono_ms == 50000);
 		/* In "after"'s window: by time, as without the key. */
 		assert_int_equal(rs_iteration_find_scene(f->ctx.it, "after")
 		    ->fps.nr_slices, 1);
