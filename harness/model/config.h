@@ -201,6 +201,7 @@ struct config {
 	} diagnose;
 	/* markers.*: scenes an `exec` step's flow marks (issue 52). */
 	struct {
+		int matrix;		/* Matrix FPS reports as scenes */
 		int trace;		/* capture Trace sections (atrace) */
 		char *trace_prefix;	/* the sections' name prefix */
 		int trace_buffer_kb;	/* atrace -b, per CPU */

@@ -260,14 +260,22 @@ static const struct key config_keys[] = {
 	  "perfetto gets one warning" },
 
 	{ "markers", K_OBJECT, 0, NONE, NULL, 0,
-	  "scenes the flow of an `exec` step marks itself" },
+	  "scenes the flow of an `exec` or `instrument` step marks itself" },
+	{ "markers.matrix", K_BOOL, O(markers.matrix), NONE, "false", 0,
+	  "each Tencent Matrix Trace_FPS report (the `matrix` source) logged "
+	  "during an `exec` step outside a scene or an `instrument` step is a "
+	  "scene of its own, named by its activity's simple class name "
+	  "(FeedActivity), with Matrix's fps, dropped-frame levels and evil "
+	  "methods and no frame numbers; an activity's reports in one "
+	  "iteration are one scene" },
 	{ "markers.trace", K_BOOL, O(markers.trace), NONE, "false", 0,
 	  "also take scenes from android.os.Trace sections named "
 	  "markers.trace_prefix + SCENE (Trace.beginSection / endSection, or "
 	  "beginAsyncSection / endAsyncSection): each `exec` step outside a "
-	  "scene runs an atrace capture of the app (`atrace --async_start`) "
-	  "and reads it when the command has ended; a log marker of the same "
-	  "scene wins" },
+	  "scene and each `instrument` step runs an atrace capture of the app "
+	  "(`atrace --async_start`) and reads it when the command has ended; "
+	  "a log marker of the same scene wins; not in diagnose.trace's "
+	  "iteration, whose Perfetto trace holds the sections" },
 	{ "markers.trace_prefix", K_STRING, O(markers.trace_prefix), NONE,
 	  "\"jankgate:\"", 0,
 	  "the start of a Trace section's name that makes it a scene; the "

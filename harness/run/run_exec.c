@@ -38,7 +38,10 @@
  *
  * A capture that cannot start (no atrace, an error) is a warning and the
  * step runs without it; one that started is always stopped, even when
- * the command failed, so no capture outlives the step.
+ * the command failed, so no capture outlives the step.  In the iteration
+ * diagnose.trace records under Perfetto none is started
+ * (run_marks_want_trace() says why).  An `instrument` step uses the same
+ * start and stop (run_iter.c).
  */
 #include <ctype.h>
 #include <math.h>
@@ -159,13 +162,30 @@ warn_trace(struct run_dev *d, const char *scenario, const char *what,
 	strbuf_release(&msg);
 }
 
-/*
- * Start an atrace capture of the app's sections; *on says whether one
- * runs.  Returns 0 (a capture that cannot start is a warning) or a
- * device error.
- */
-static int
-trace_start(struct run_dev *d, const char *scenario, bool *on)
+bool
+run_marks_want_trace(struct run_dev *d, const char *scenario)
+{
+	if (!d->ctx->cfg->markers.trace)
+		return false;
+	/*
+	 * diagnose.trace's iteration runs Perfetto, which owns the kernel's
+	 * trace buffer as atrace would: a capture started now would reset
+	 * it under Perfetto.  That iteration is never compared, and its
+	 * Perfetto trace records the app's sections itself, so it goes
+	 * without the capture rather than the night without either.
+	 */
+	if (d->ctx->opts->trace) {
+		results_add_warning(d->res, "markers", scenario, "no Trace "
+		    "sections in diagnose.trace's iteration: Perfetto holds "
+		    "the kernel's trace buffer (the Perfetto trace shows the "
+		    "app's sections)");
+		return false;
+	}
+	return true;
+}
+
+int
+run_marks_trace_start(struct run_dev *d, const char *scenario, bool *on)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	struct adb_shell_result r;
@@ -184,10 +204,9 @@ trace_start(struct run_dev *d, const char *scenario, bool *on)
 	return rc;
 }
 
-/* Stop the capture; its sections into `m` unless `keep` is false. */
-static int
-trace_stop(struct run_dev *d, struct run_marks *m, const char *scenario,
-    bool keep)
+int
+run_marks_trace_stop(struct run_dev *d, struct run_marks *m,
+    const char *scenario, bool keep)
 {
 	struct adb_shell_result r;
 	int rc;
@@ -338,8 +357,8 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		run_logcat_marks(lc, &seen_ends, &open);
 		if ((rc = read_frames(d, m, &from)))
 			goto out;
-		if (d->ctx->cfg->markers.trace &&
-		    (rc = trace_start(d, scenario, &tracing)))
+		if (run_marks_want_trace(d, scenario) &&
+		    (rc = run_marks_trace_start(d, scenario, &tracing)))
 			goto out;
 	}
 	/* The deadline is on the phone's pace (monoclock.h), proc's real. */
@@ -353,7 +372,7 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 		    st->argv[0]);
 		proc_result_release(&c.res);
 		if (tracing)
-			(void)trace_stop(d, m, scenario, false);
+			(void)run_marks_trace_stop(d, m, scenario, false);
 		goto out;
 	}
 	/*
@@ -377,14 +396,15 @@ run_exec_step(struct run_dev *d, struct run_logcat *lc, struct run_marks *m,
 	pthread_join(th, NULL);
 	keep_output(d, scenario, index, st, &c, &log);
 	if (tracing) {
-		trc = trace_stop(d, m, scenario, !rc && c.rc != JG_EINTR);
+		trc = run_marks_trace_stop(d, m, scenario,
+		    !rc && c.rc != JG_EINTR);
 		if (!rc)
 			rc = trc;
 	}
 	if (!rc && !in_scene && c.rc != JG_EINTR)
 		rc = read_frames(d, m, &to);
 	if (!rc && !in_scene)
-		run_marks_span(m, from, to);
+		run_marks_span(m, from, to, false);
 	if (!rc)
 		rc = judge(st, &c, &log);
 	else if (c.rc == JG_EINTR)

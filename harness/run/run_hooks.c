@@ -49,14 +49,18 @@ run_hooks(const struct source *const *srcs, struct source_ctx *ctx,
 		int rc;
 
 		ctx[i].it = it;
-		/* The app's pids are the logcat hook's alone. */
+		/* The app's pids and the steps' spans: the logcat hook's. */
 		if (h == RUN_HOOK_LOGCAT && a) {
 			ctx[i].app_pids = a->pids;
 			ctx[i].nr_app_pids = a->nr_pids;
+			ctx[i].step_spans = a->spans;
+			ctx[i].nr_step_spans = a->nr_spans;
 		}
 		rc = call(srcs[i], &ctx[i], h, a ? a : &none);
 		ctx[i].app_pids = NULL;
 		ctx[i].nr_app_pids = 0;
+		ctx[i].step_spans = NULL;
+		ctx[i].nr_step_spans = 0;
 		if (rc)
 			return jg_error_prefix("source '%s'", srcs[i]->name);
 	}

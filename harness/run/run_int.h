@@ -35,6 +35,7 @@ struct scenario;
 struct scenario_step;
 struct source;
 struct source_ctx;
+struct source_span;
 struct run_progress;
 
 /* ---- the run and its devices (run.c, run_device.c) ------------------- */
@@ -281,6 +282,8 @@ struct run_hook_args {
 	size_t nr_lines;
 	const int *pids;		/* the app's, as the iteration saw */
 	size_t nr_pids;
+	const struct source_span *spans;	/* the test steps' */
+	size_t nr_spans;
 };
 
 /*

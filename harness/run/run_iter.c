@@ -15,6 +15,8 @@
  *	             scene_end hooks with the dump
  *	    exec     a host command (run_exec.c), reading frames for the
  *	             scenes it marks between them (run_markers.c)
+ *	    instrument  the test APK's tests, each a scene (run_instrument.c);
+ *	             with markers.trace inside an atrace capture
  *	    others   input, UI lookups, activity checks (run_ui.c)
  *	drain and stop the stream; the marked scenes; iteration_end hooks;
  *	logcat hooks with every line; collect hooks
@@ -78,6 +80,13 @@ struct iter {
 	int pids[MAX_APP_PIDS];	/* the app's, as pidof and gfxinfo say */
 	size_t nr_pids;
 	struct run_marks *marks;	/* frame reads of `exec` steps */
+	/*
+	 * An `instrument` step runs: its tests' scene edges are noted in
+	 * `marks` too (`feed`: when a Trace capture runs), and their
+	 * Uptimes bound the step's span.
+	 */
+	bool instrument, feed;
+	double instr_from, instr_to;
 };
 
 /* The device went away (or never answered), as opposed to a failed step. */
@@ -120,6 +129,7 @@ hooks_after(struct iter *x)
 	a.lines = run_logcat_lines(x->lc, &a.nr_lines);
 	a.pids = x->pids;
 	a.nr_pids = x->nr_pids;
+	a.spans = run_marks_steps(x->marks, &a.nr_spans);
 	rc = hooks(x, RUN_HOOK_LOGCAT, &a);
 	if (!rc)
 		rc = hooks(x, RUN_HOOK_COLLECT, NULL);
@@ -303,6 +313,22 @@ gfxinfo(struct iter *x, const char *arg, struct strbuf *out, double *mono_ms)
 		    n ? out->buf : "no output");
 	}
 	run_dev_clock(x->d, out->buf, out->len, (t0 + run_now_ms()) / 2);
+	if (x->instrument) {
+		/*
+		 * A test's edges are the step's frame reads: the start's
+		 * reset drops what was drawn since the last one (run_markers.c
+		 * counts it unseen), the end's framestats holds the test's.
+		 * Each is placed at its Uptime alone: it ran between the
+		 * test's status lines, not while the test drew, and the
+		 * host's estimate of when it was asked is coarser than that.
+		 */
+		if (x->feed)
+			run_marks_add_read(x->marks, out->buf, out->len,
+			    x->d->package, NAN, *mono_ms);
+		if (isnan(x->instr_from))
+			x->instr_from = *mono_ms;
+		x->instr_to = *mono_ms;
+	}
 	return 0;
 }
 
@@ -378,13 +404,38 @@ lent_crash(void *x, struct strbuf *why)
 	return run_logcat_failed(((struct iter *)x)->lc, why);
 }
 
+/*
+ * The tests, with markers.trace inside an atrace capture as an `exec`
+ * step has: started before `am instrument`, stopped once it ended, its
+ * sections placed by the tests' frame reads.  Whatever the capture
+ * did, the step's span is noted for the sources (markers.matrix).
+ */
 static int
 step_instrument(struct iter *x, const struct scenario_step *st)
 {
 	struct run_scenes s = { x, x->d, x->it, lent_begin, lent_end,
 	    lent_abandon, lent_expired, lent_crash };
+	const char *name = scenario_name(x->scn);
+	bool tracing = false;
+	int rc = 0, trc;
 
-	return run_instrument_step(&s, st);
+	if (run_marks_want_trace(x->d, name) &&
+	    (rc = run_marks_trace_start(x->d, name, &tracing)))
+		return rc;
+	x->instrument = true;
+	x->feed = tracing;
+	x->instr_from = x->instr_to = NAN;
+	rc = run_instrument_step(&s, st);
+	x->instrument = x->feed = false;
+	if (tracing) {
+		trc = run_marks_trace_stop(x->d, x->marks, name,
+		    !rc || rc == JG_EGENERIC);
+		if (!rc || rc == JG_EGENERIC)
+			rc = trc ? trc : rc;
+	}
+	if (!isnan(x->instr_from))
+		run_marks_span(x->marks, x->instr_from, x->instr_to, true);
+	return rc;
 }
 
 /* `wait MS`, cut short by a crash or ANR: the next step reports it. */

@@ -42,7 +42,10 @@
  * section named PREFIX + NAME instead (atrace.c reads them): run_exec.c
  * runs `atrace --async_start -b KB -a PKG` after the step's first read
  * and `atrace --async_stop` once the command has ended, and hands the
- * capture here.  A section's end is only known when the capture stops,
+ * capture here.  An `instrument` step does the same around `am
+ * instrument` (run_iter.c), its reads each test's reset and framestats,
+ * its span one for sections only: log markers there are left out, as
+ * its tests are its scenes.  A section's end is only known when the capture stops,
  * so within one step the reads are its first and its last: the step's
  * frames must fit hwui's 120 rows a window, or the scenes get the
  * unseen-frames warning above.  Sections are on atrace's trace clock,
@@ -81,6 +84,7 @@
 #include "phases.h"
 #include "results.h"
 #include "run_marks.h"
+#include "source.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -94,6 +98,7 @@ struct mark_read {
 
 struct mark_span {
 	double from, to;
+	bool sections_only;		/* an `instrument` step's */
 };
 
 struct mark_gap {
@@ -121,6 +126,8 @@ struct run_marks {
 	size_t nr_gaps, alloc_gaps;
 	struct mark_span *spans;
 	size_t nr_spans, alloc_spans;
+	struct source_span *steps;	/* the same spans, for the sources */
+	size_t alloc_steps;
 	double last_at;			/* the previous read's Uptime */
 	double boot_ahead;		/* Realtime - Uptime of a read, NAN */
 	struct mark_section *sections;
@@ -148,6 +155,7 @@ run_marks_free(struct run_marks *m)
 	free(m->reads);
 	free(m->gaps);
 	free(m->spans);
+	free(m->steps);
 	for (size_t i = 0; i < m->nr_sections; i++)
 		free(m->sections[i].name);
 	free(m->sections);
@@ -356,21 +364,37 @@ out:
 }
 
 void
-run_marks_span(struct run_marks *m, double from_ms, double to_ms)
+run_marks_span(struct run_marks *m, double from_ms, double to_ms,
+    bool sections_only)
 {
-	XALLOC_GROW(m->spans, m->nr_spans + 1, m->alloc_spans);
-	m->spans[m->nr_spans++] = (struct mark_span){
+	struct mark_span sp = {
 		isnan(from_ms) ? -INFINITY : from_ms,
-		isnan(to_ms) ? INFINITY : to_ms,
+		isnan(to_ms) ? INFINITY : to_ms, sections_only,
 	};
+
+	XALLOC_GROW(m->spans, m->nr_spans + 1, m->alloc_spans);
+	XALLOC_GROW(m->steps, m->nr_spans + 1, m->alloc_steps);
+	m->steps[m->nr_spans] = (struct source_span){ sp.from, sp.to };
+	m->spans[m->nr_spans++] = sp;
 }
 
-/* Whether a marker at `at` lies in the span of an exec step. */
+const struct source_span *
+run_marks_steps(const struct run_marks *m, size_t *nr)
+{
+	*nr = m ? m->nr_spans : 0;
+	return *nr ? m->steps : NULL;
+}
+
+/*
+ * Whether a marker at `at` lies in the span of a step that reads it: a
+ * log marker (`logged`) in an exec step's, a section in any.
+ */
 static bool
-in_span(const struct run_marks *m, double at)
+in_span(const struct run_marks *m, double at, bool logged)
 {
 	for (size_t i = 0; i < m->nr_spans; i++)
-		if (m->spans[i].from <= at && at <= m->spans[i].to)
+		if (m->spans[i].from <= at && at <= m->spans[i].to &&
+		    !(logged && m->spans[i].sections_only))
 			return true;
 	return false;
 }
@@ -542,12 +566,12 @@ trace_scenes(struct run_marks *m, struct rs_iteration *it, size_t first,
 		struct rs_scene *sc = NULL;
 		int rc;
 
-		if (!in_span(m, t->begin)) {
+		if (!in_span(m, t->begin, false)) {
 			if (!(*outside)++)
 				warn(res, scenario, NULL, "scene markers "
-				    "outside an exec step are left out (the "
-				    "first: '%s'): jankgate reads no frames "
-				    "for them there", t->name);
+				    "outside an exec or instrument step are "
+				    "left out (the first: '%s'): jankgate reads "
+				    "no frames for them there", t->name);
 			continue;
 		}
 		if ((rc = check_name(t->name, strlen(t->name), t->begin)))
@@ -600,7 +624,7 @@ run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 
 		if (k == RUN_MARK_NONE || isnan(at))
 			continue;
-		if (!in_span(m, at)) {
+		if (!in_span(m, at, true)) {
 			if (!outside++)
 				warn(res, scenario, NULL, "scene markers "
 				    "outside an exec step are left out (the "

@@ -56,12 +56,25 @@ void run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
     const char *package, double asked_ms, double uptime_ms);
 
 /*
- * Note that an `exec` step read frames from device time `from_ms` to
- * `to_ms` (its first and last reads; NAN: unknown, taken as unbounded).
- * Only markers inside such a span are scenes: outside, no read covers
- * them (a scenario scene's reset may even have cleared their frames).
+ * Note that a step read frames from device time `from_ms` to `to_ms`
+ * (its first and last reads; NAN: unknown, taken as unbounded): an
+ * `exec` step, where log markers and Trace sections are scenes, or with
+ * `sections_only` an `instrument` step, where only Trace sections are
+ * (its tests are the scenes a log line could mark).  Only markers inside
+ * such a span are scenes: outside, no read covers them (a scenario
+ * scene's reset may even have cleared their frames).
  */
-void run_marks_span(struct run_marks *m, double from_ms, double to_ms);
+void run_marks_span(struct run_marks *m, double from_ms, double to_ms,
+    bool sections_only);
+
+/*
+ * The spans noted so far, in order, for the sources' logcat hook
+ * (source.h, step_spans): *nr of them, valid until the next
+ * run_marks_span() or run_marks_free().  NULL when there are none.
+ */
+struct source_span;
+const struct source_span *run_marks_steps(const struct run_marks *m,
+    size_t *nr);
 
 /*
  * Note the output of one `atrace --async_stop` (`len` bytes of `buf`):
@@ -97,6 +110,24 @@ int run_marks_scenes(struct run_marks *m, const struct logcat_line *lines,
 struct run_dev;
 struct run_logcat;
 struct scenario_step;
+
+/*
+ * Whether a step of `scenario` on `d` captures Trace sections:
+ * markers.trace, but not in diagnose.trace's iteration (run_exec.c says
+ * why; a warning in the results says so).
+ */
+bool run_marks_want_trace(struct run_dev *d, const char *scenario);
+
+/*
+ * Start an atrace capture of the app's sections (`atrace --async_start
+ * -b KB -a PKG`); *on says whether one runs.  Returns 0 (a capture that
+ * cannot start is a warning) or a device error.  run_marks_trace_stop()
+ * stops it and hands its sections to `m` unless `keep` is false; 0 or a
+ * device error.
+ */
+int run_marks_trace_start(struct run_dev *d, const char *scenario, bool *on);
+int run_marks_trace_stop(struct run_dev *d, struct run_marks *m,
+    const char *scenario, bool keep);
 
 /*
  * Run `exec` step `st` of iteration `index` of `scenario` on `d`, as

@@ -8,7 +8,9 @@
  * lines of an issue that a paste or a listener spread over several).
  * Per iteration the logcat hook collects the iteration's issues, drops
  * the second copy that a listener chain logs (the sample app logs every
- * issue twice), and puts the rest into the iteration (matrix_apply.c).
+ * issue twice), and puts the rest into the iteration (matrix_apply.c;
+ * with markers.matrix, FPS reports of the test steps as scenes of their
+ * own).
  *
  * Per run, prepare loads source_options.method_mapping, if set, and
  * finish warns when not one Matrix issue was seen: a configured library
@@ -217,6 +219,9 @@ matrix_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
 	a.it = ctx->it;
 	a.map = st->map;
 	a.grace_ms = grace_ms(ctx);
+	a.own_scenes = ctx->cfg && ctx->cfg->markers.matrix;
+	a.steps = ctx->step_spans;
+	a.nr_steps = ctx->nr_step_spans;
 	mx_apply_begin(&a);
 	st->issues += issue_list_apply(&l, &a);
 	mx_apply_end(&a);

@@ -34,6 +34,19 @@
  * A slice covers Matrix's window (up to 10 s, or to the pause), which
  * need not match jankgate's scene.
  *
+ * With markers.matrix, an FPS slice or a block reported while a step of
+ * the team's own tests drove the app (an `exec` step outside a scene,
+ * an `instrument` step: a->steps), or up to grace_ms after one ended and
+ * in no scene's window, goes to the scene named after the activity it
+ * names instead (mx_scene_name), made when the iteration has none of
+ * that name: the tests chose the screens, and Matrix's reports name
+ * them.  An activity seen twice, or reported in 10 s slices, is one
+ * scene of several slices, as its name is one baseline; a scene of that
+ * name the scenario, a test or a marker made takes them too.  Such a
+ * scene has no window (Matrix reports when a slice ends, not when it
+ * began), so no other source places anything in it by time, and no
+ * frames: its fps, dropped frames and blocks are Matrix's alone.
+ *
  * Stacks.  With a methodMapping.txt the method-trace `stack` is decoded
  * (methodmap.h); without one, a Java `threadStack` is preferred to bare
  * method ids when the issue has both (ANR).  Every style of threadStack
@@ -50,13 +63,17 @@
 #include "methodmap.h"
 #include "results.h"
 #include "signature.h"
+#include "source.h"
 #include "source_warn.h"
+#include "strbuf.h"
 #include "strlist.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "banned.h"
 
 /* LooperAnrTracer's DEFAULT_NORMAL_LAG: a lag is reported this late. */
 #define LAG_REPORT_MS 2000.0
+#define MAX_SCENE_NAME 100	/* as the scenario language's */
 
 /* The scene an event belongs to, or NULL for the iteration. */
 static struct rs_scene *
@@ -160,12 +177,72 @@ drew_in(const struct mx_apply *a, const struct rs_scene *sc,
 	return at >= 0 && i < a->nr_known && (size_t)at < a->known[i];
 }
 
+int
+mx_scene_name(struct strbuf *out, const char *app_scene)
+{
+	const char *dot = strrchr(app_scene, '.');
+	const char *s = dot && dot[1] ? dot + 1 : app_scene;
+	struct strbuf sb = STRBUF_INIT;
+	size_t a = 0, b;
+
+	utf8_add_printable(&sb, s, strlen(s), 0);
+	while (a < sb.len && sb.buf[a] == ' ')
+		a++;
+	b = sb.len;
+	while (b > a && sb.buf[b - 1] == ' ')
+		b--;
+	if (b - a > MAX_SCENE_NAME) {
+		b = a + MAX_SCENE_NAME;
+		/* Back to the first byte of the character cut. */
+		while (b > a && ((unsigned char)sb.buf[b] & 0xc0) == 0x80)
+			b--;
+		while (b > a && sb.buf[b - 1] == ' ')
+			b--;
+	}
+	if (b > a)
+		strbuf_add(out, sb.buf + a, b - a);
+	strbuf_release(&sb);
+	return b > a ? 0 : -1;
+}
+
+/* markers.matrix's scene of a slice of `app_scene` at `t`, or NULL. */
+static struct rs_scene *
+own_scene(const struct mx_apply *a, double t, const char *app_scene)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct rs_scene *sc = NULL;
+	bool in = false, late = false;
+
+	if (!a->own_scenes || !app_scene || isnan(t))
+		return NULL;
+	for (size_t i = 0; i < a->nr_steps; i++) {
+		if (a->steps[i].from <= t && t <= a->steps[i].to)
+			in = true;
+		else if (a->steps[i].to < t && t <= a->steps[i].to +
+		    a->grace_ms)
+			late = true;
+	}
+	if (!in && !(late && !rs_iteration_scene_at(a->it, t, 0)))
+		return NULL;
+	if (!mx_scene_name(&name, app_scene)) {
+		sc = rs_iteration_find_scene(a->it, name.buf);
+		if (!sc)
+			sc = rs_iteration_add_scene(a->it, name.buf);
+		if (strlist_find(&sc->app_scenes, app_scene) < 0)
+			strlist_add(&sc->app_scenes, app_scene);
+	}
+	strbuf_release(&name);
+	return sc;
+}
+
 /* The scene of an FPS slice of `app_scene` reported at `t` (above). */
 static struct rs_scene *
 fps_scene(const struct mx_apply *a, double t, const char *app_scene)
 {
 	struct rs_scene *holds = NULL, *before = NULL;
 
+	if ((holds = own_scene(a, t, app_scene)))
+		return holds;
 	if (a->by_app_scene || isnan(t))
 		return scene_of(a, NAN, t, app_scene);
 	for (size_t i = 0; i < a->it->nr_scenes; i++) {
@@ -299,7 +376,9 @@ apply_evil(struct mx_apply *a, const struct mx_issue *is,
 		start -= cost;
 	else if (is_lag(detail))
 		start -= LAG_REPORT_MS;
-	sc = scene_of(a, start, is->mono_ms, app_scene);
+	sc = own_scene(a, is->mono_ms, app_scene);
+	if (!sc)
+		sc = scene_of(a, start, is->mono_ms, app_scene);
 	*scene = sc;
 	b = sc ? rs_scene_add_block(sc, "matrix") :
 	    rs_iteration_add_block(a->it, "matrix");

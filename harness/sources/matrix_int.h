@@ -23,6 +23,7 @@ struct logcat_line;
 struct methodmap;
 struct rs_iteration;
 struct source_ctx;
+struct source_span;
 struct strlist;
 
 /* ---- matrix_json.c ---- */
@@ -177,6 +178,14 @@ struct mx_apply {
 	 * output without scene windows): `jankgate parse`.
 	 */
 	bool by_app_scene;
+	/*
+	 * markers.matrix: an FPS slice reported during one of these spans
+	 * (the test steps', source.h) goes to the scene named after its
+	 * activity (mx_scene_name) rather than by time.
+	 */
+	bool own_scenes;
+	const struct source_span *steps;
+	size_t nr_steps;
 
 	/*
 	 * How many app_scenes each scene had before Matrix added its own:
@@ -207,6 +216,16 @@ void mx_apply_end(struct mx_apply *a);
  * issue, a duplicate, or an FPS slice outside every scene.
  */
 int mx_apply_issue(struct mx_apply *a, const struct mx_issue *is);
+
+/*
+ * The scene name markers.matrix gives Matrix's app scene `app_scene`:
+ * the simple name of its class (sample.tencent.matrix.FeedActivity ->
+ * FeedActivity), control characters as '?', no space at either end, at
+ * most 100 bytes (cut at a character's edge), appended to `out`.
+ * Returns 0, or -1 when nothing is left of it.
+ */
+struct strbuf;
+int mx_scene_name(struct strbuf *out, const char *app_scene);
 
 /* ---- matrix_stack.c ---- */
 

@@ -74,6 +74,11 @@ struct source_launches {
 	size_t nr, alloc;
 };
 
+/* A window of device time, CLOCK_MONOTONIC ms (from <= to). */
+struct source_span {
+	double from, to;
+};
+
 /*
  * What a hook may use.  The runner owns all of it; a source keeps its own
  * per-device state in `state` (set by prepare, freed by finish).
@@ -105,6 +110,15 @@ struct source_ctx {
 	 */
 	const int *app_pids;
 	size_t nr_app_pids;
+
+	/*
+	 * The logcat hook's only, in a run (NULL otherwise): when the app
+	 * was driven by a step of the team's own tests, an `exec` step
+	 * outside a scene or an `instrument` step, one span each, in order
+	 * (markers.matrix makes scenes of what a source reports there).
+	 */
+	const struct source_span *step_spans;
+	size_t nr_step_spans;
 
 	/*
 	 * `jankgate parse` only (NULL in a run): every launch the input

@@ -33,6 +33,7 @@ static int
 fake_end(struct source_ctx *ctx)
 {
 	note(ctx, "end");
+	assert_null(ctx->step_spans);
 	return 0;
 }
 
@@ -58,9 +59,12 @@ fake_logcat(struct source_ctx *ctx, const struct logcat_line *lines,
     size_t nr)
 {
 	note(ctx, "logcat");
-	/* The app's pids reach the logcat hook, and only it. */
+	/* The app's pids and the steps' spans reach the logcat hook only. */
 	assert_int_equal(ctx->nr_app_pids, 2);
 	assert_int_equal(ctx->app_pids[1], 4242);
+	assert_int_equal(ctx->nr_step_spans, 1);
+	assert_true(ctx->step_spans[0].from == 100 &&
+	    ctx->step_spans[0].to == 200);
 	return 0;
 }
 
@@ -100,6 +104,7 @@ each_point_calls_the_sources_that_have_a_hook_there(void **state)
 	struct rs_iteration *it = rs_scenario_add_iteration(
 	    results_add_scenario(r, "shop"), false);
 	int pids[] = { 4241, 4242 };
+	const struct source_span spans[] = { { 100, 200 } };
 	struct run_hook_args a;
 
 	(void)state;
@@ -121,10 +126,13 @@ each_point_calls_the_sources_that_have_a_hook_there(void **state)
 	    0);
 	assert_int_equal(run_hooks(srcs, ctx, 2, it, RUN_HOOK_ITERATION_END,
 	    NULL), 0);
-	a = (struct run_hook_args){ .pids = pids, .nr_pids = 2 };
+	a = (struct run_hook_args){ .pids = pids, .nr_pids = 2,
+	    .spans = spans, .nr_spans = 1 };
 	assert_int_equal(run_hooks(srcs, ctx, 2, it, RUN_HOOK_LOGCAT, &a), 0);
 	assert_null(ctx[0].app_pids);
 	assert_int_equal(ctx[1].nr_app_pids, 0);
+	assert_null(ctx[0].step_spans);
+	assert_int_equal(ctx[1].nr_step_spans, 0);
 	assert_string_equal(calls.buf, "one:begin one:launch two:scene_end "
 	    "one:end two:end one:logcat two:logcat ");
 

@@ -11,6 +11,7 @@
 #include "logcat.h"
 #include "results.h"
 #include "run_marks.h"
+#include "source.h"
 #include "strbuf.h"
 
 #define MS 1000000LL
@@ -139,7 +140,7 @@ frames_are_sliced_by_marker_times(void **state)
 	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
 	add_read(m, 10070, 10080, 4, at1, dur1, 4);
 	add_read(m, 10160, 10170, 3, at2, dur2, 3);
-	run_marks_span(m, 9000, 10170);
+	run_marks_span(m, 9000, 10170, false);
 	assert_int_equal(scenes_of(m,
 	    "    10.000   1   1 I Flow: jankgate: scene begin a\n"
 	    "    10.060   1   1 I Flow: jankgate: scene end a\n"
@@ -189,7 +190,7 @@ overrun_leaves_frames_unreported(void **state)
 	}
 	add_read(m, NAN, 10000, 0, NULL, NULL, 0);
 	add_read(m, 22000, 22010, 300, at, dur, 120);
-	run_marks_span(m, 10000, 22010);
+	run_marks_span(m, 10000, 22010, false);
 	assert_int_equal(scenes_of(m,
 	    "    19.000   1   1 I F: jankgate: scene begin long\n"
 	    "    20.500   1   1 I F: jankgate: scene end long\n"
@@ -217,7 +218,7 @@ read_inside_a_scene_is_a_warning(void **state)
 
 	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
 	add_read(m, 10040, 10045, 0, NULL, NULL, 0);
-	run_marks_span(m, 9000, NAN);
+	run_marks_span(m, 9000, NAN, false);
 	assert_int_equal(scenes_of(m,
 	    "    10.000   1   1 I F: jankgate: scene begin a\n"
 	    "    10.100   1   1 I F: jankgate: scene end a\n", r, &it), 0);
@@ -257,7 +258,7 @@ unpaired_markers_are_errors(void **state)
 		struct rs_iteration *it;
 
 		add_read(m, NAN, 9000, 0, NULL, NULL, 0);
-		run_marks_span(m, NAN, NAN);
+		run_marks_span(m, NAN, NAN, false);
 		assert_int_equal(scenes_of(m, cases[i].log, r, &it),
 		    JG_EINVAL);
 		assert_string_equal(jg_error_msg(), cases[i].msg);
@@ -280,7 +281,7 @@ markers_outside_exec_are_left_out(void **state)
 
 	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
 	add_read(m, 9500, 9510, 0, NULL, NULL, 0);
-	run_marks_span(m, 9000, 9510);
+	run_marks_span(m, 9000, 9510, false);
 	assert_int_equal(scenes_of(m,
 	    "    9.100   1   1 I F: jankgate: scene begin in\n"
 	    "    9.200   1   1 I F: jankgate: scene end in\n"
@@ -314,7 +315,7 @@ marked_name_of_a_scenario_scene_is_an_error(void **state)
 	size_t nr;
 
 	rs_iteration_add_scene(it, "home");
-	run_marks_span(m, NAN, NAN);
+	run_marks_span(m, NAN, NAN, false);
 	logcat_buf_parse_text(b, log, strlen(log));
 	lines = logcat_buf_lines(b, &nr);
 	/* its end is no marked scene's end */
@@ -376,7 +377,7 @@ trace_sections_are_scenes_on_the_frames_clock(void **state)
 	    " x-42 (   42) [001] ...1 15.025000: tracing_mark_write: E|42\n"
 	    " x-42 (   42) [001] ...1 15.060000: tracing_mark_write: E|42\n");
 	add_read(m, 10160, 10170, 5, at, dur, 5);
-	run_marks_span(m, 9000, 10170);
+	run_marks_span(m, 9000, 10170, false);
 	realtime_ahead = 0;
 	assert_int_equal(scenes_of(m, "", r, &it), 0);
 	assert_int_equal(it->nr_scenes, 1);
@@ -409,7 +410,7 @@ clock_sync_marker_places_a_non_boot_trace(void **state)
 	    "S|42|jankgate:b|3\n"
 	    " x-43 (   42) [002] ...1 10.050000: tracing_mark_write: "
 	    "F|42|jankgate:b|3\n");
-	run_marks_span(m, 9000, 10170);
+	run_marks_span(m, 9000, 10170, false);
 	assert_int_equal(scenes_of(m, "", r, &it), 0);
 	assert_int_equal(it->nr_scenes, 1);
 	assert_true(fabs(it->scenes[0].start_mono_ms - 10000) < 0.01);
@@ -422,7 +423,7 @@ clock_sync_marker_places_a_non_boot_trace(void **state)
 	    NAN, NAN);
 	add_trace(m, 0, 0, " x-42 (   42) [001] ...1 10.000000: "
 	    "tracing_mark_write: B|42|jankgate:b\n");
-	run_marks_span(m, NAN, NAN);
+	run_marks_span(m, NAN, NAN, false);
 	assert_int_equal(scenes_of(m, "", r, &it), 0);
 	assert_int_equal(it->nr_scenes, 0);
 	assert_int_equal(r->nr_warnings, 1);
@@ -451,7 +452,7 @@ trace_sections_without_end_or_taken_names(void **state)
 	    " x-42 (   42) [001] ...1 10.300000: tracing_mark_write: E|42\n"
 	    " x-42 (   42) [001] ...1 10.400000: tracing_mark_write: "
 	    "B|42|jankgate:feed 2\n");
-	run_marks_span(m, 9000, 11000);
+	run_marks_span(m, 9000, 11000, false);
 	assert_int_equal(scenes_of(m,
 	    "    10.100   1   1 I F: jankgate: scene begin both\n"
 	    "    10.200   1   1 I F: jankgate: scene end both\n", r, &it), 0);
@@ -475,11 +476,53 @@ trace_sections_without_end_or_taken_names(void **state)
 	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
 	    "B|42|jankgate:home\n"
 	    " x-42 (   42) [001] ...1 10.300000: tracing_mark_write: E|42\n");
-	run_marks_span(m, NAN, NAN);
+	run_marks_span(m, NAN, NAN, false);
 	assert_int_equal(run_marks_scenes(m, NULL, 0, it, 60, r, "s"),
 	    JG_EINVAL);
 	assert_string_equal(jg_error_msg(), "scene marker (a Trace section) at "
 	    "10000 ms: 'home' is a scene of the scenario");
+	results_free(r);
+	run_marks_free(m);
+}
+
+/*
+ * In an `instrument` step's span Trace sections are scenes and log
+ * markers are not (its tests are the scenes): those are left out with
+ * the warning of markers outside an exec step.  The spans are handed on
+ * for the sources, in order.
+ */
+static void
+instrument_spans_take_sections_only(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+	const struct source_span *sp;
+	size_t nr;
+	const double at[] = { 10010, 10030, 10050 };
+	const int dur[] = { 5, 8, 5 };
+
+	assert_null(run_marks_steps(m, &nr));
+	assert_int_equal(nr, 0);
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_trace(m, 9.0, 9.0,
+	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
+	    "B|42|jankgate:a\n"
+	    " x-42 (   42) [001] ...1 10.060000: tracing_mark_write: E|42\n");
+	add_read(m, NAN, 10170, 3, at, dur, 3);
+	run_marks_span(m, 9000, 10170, true);
+	assert_int_equal(scenes_of(m,
+	    "    10.100   1   1 I F: jankgate: scene begin logged\n"
+	    "    10.150   1   1 I F: jankgate: scene end logged\n", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 1);
+	assert_string_equal(it->scenes[0].name, "a");
+	assert_true(it->scenes[0].frames.count == 3);
+	assert_int_equal(r->nr_warnings, 1);
+	assert_non_null(strstr(r->warnings[0].message, "scene markers outside "
+	    "an exec step are left out (the first: 'logged')"));
+	sp = run_marks_steps(m, &nr);
+	assert_int_equal(nr, 1);
+	assert_true(sp[0].from == 9000 && sp[0].to == 10170);
 	results_free(r);
 	run_marks_free(m);
 }
@@ -495,5 +538,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(trace_sections_are_scenes_on_the_frames_clock),
 	cmocka_unit_test(clock_sync_marker_places_a_non_boot_trace),
 	cmocka_unit_test(trace_sections_without_end_or_taken_names),
+	cmocka_unit_test(instrument_spans_take_sections_only),
 };
 JG_UNIT_GROUP(run_marks, tests, NULL, NULL)

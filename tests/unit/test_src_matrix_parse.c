@@ -13,6 +13,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "logcat.h"
+#include "matrix_int.h"
 #include "results.h"
 #include "signature.h"
 #include "source.h"
@@ -1027,6 +1028,131 @@ parse_issue_util_print(void **state)
 	fx_free(f);
 }
 
+/*
+ * markers.matrix: each FPS report logged while a test step drove the app
+ * (or within the grace period after one, outside every scene's window)
+ * is a scene named by its activity's simple class name, rather than the
+ * test's or marked scene whose window holds it; an activity's reports
+ * are one scene of several slices, with Matrix's fps and drop levels,
+ * its blocks (Matrix names their activity too), no frames and no
+ * window.  Reports outside the steps keep the rules of
+ * time; without the key, so do all.
+ */
+static void
+matrix_reports_in_test_steps_are_scenes(void **state)
+{
+	static const struct source_span steps[] = { { 10000, 20000 },
+		{ 30000, 40000 } };
+	const char *feed = "tag[Trace_FPS]type[0];key[null];content[{\"scene\":"
+	    "\"com.example.shop.FeedActivity\",\"dropLevel\":{"
+	    "\"DROPPED_BEST\":50,\"DROPPED_NORMAL\":2,\"DROPPED_MIDDLE\":1,"
+	    "\"DROPPED_HIGH\":0,\"DROPPED_FROZEN\":0},\"dropSum\":{"
+	    "\"DROPPED_BEST\":3,\"DROPPED_NORMAL\":7,\"DROPPED_MIDDLE\":9,"
+	    "\"DROPPED_HIGH\":0,\"DROPPED_FROZEN\":0},\"fps\":52.5}]";
+	const char *inner = "tag[Trace_FPS]type[0];key[null];content[{\"scene\":"
+	    "\"com.example.shop.Home$Tab\",\"fps\":58}]";
+	const char *other = "tag[Trace_FPS]type[0];key[null];content[{\"scene\":"
+	    "\"com.example.shop.Other\",\"fps\":30}]";
+	const char *evil = "tag[Trace_EvilMethod]type[0];key[null];content[{"
+	    "\"detail\":\"NORMAL\",\"cost\":800,\"scene\":"
+	    "\"com.example.shop.FeedActivity\"}]";
+
+	for (int on = 0; on <= 1; on++) {
+		struct fx *f = fx_new(false);
+		struct strbuf log = STRBUF_INIT;
+		struct rs_scene *sc;
+
+		f->cfg.markers.matrix = on;
+		f->ctx.step_spans = steps;
+		f->ctx.nr_step_spans = 2;
+		fx_scene(f, "FeedTest#scroll", 11.0, 19.0);
+		fx_scene(f, "after", 22.0, 24.0);
+		/* A scene of the activity's name, marked later on. */
+		fx_scene(f, "Home$Tab", 50.0, 60.0);
+		add_line(&log, 15.0, "L", feed);	/* in a test */
+		add_line(&log, 16.0, "L", evil);	/* a block there */
+		add_line(&log, 20.5, "L", inner);	/* grace, no window */
+		add_line(&log, 22.5, "L", other);	/* grace, in "after" */
+		add_line(&log, 27.0, "L", other);	/* between steps */
+		add_line(&log, 35.0, "L", feed);	/* the step after */
+		run_logcat(f, log.buf, log.len);
+		sc = rs_iteration_find_scene(f->ctx.it, "FeedTest#scroll");
+		if (!on) {
+			/* By time: the test's scene; the rest as before. */
+			assert_int_equal(sc->fps.nr_slices, 1);
+			assert_int_equal(sc->nr_blocks, 1);
+			assert_int_equal(f->ctx.it->nr_scenes, 3);
+			strbuf_release(&log);
+			fx_free(f);
+			continue;
+		}
+		assert_int_equal(sc->fps.nr_slices, 0);
+		assert_int_equal(sc->nr_blocks, 0);
+		assert_int_equal(f->ctx.it->nr_scenes, 4);
+		sc = rs_iteration_find_scene(f->ctx.it, "FeedActivity");
+		assert_non_null(sc);
+		assert_int_equal(sc->fps.nr_slices, 2);
+		assert_true(sc->fps.slices[0].fps == 52.5);
+		assert_true(sc->fps.slices[0].drop_level.normal == 2);
+		assert_true(sc->fps.slices[0].drop_sum.middle == 9);
+		assert_string_equal(sc->fps.slices[1].app_scene,
+		    "com.example.shop.FeedActivity");
+		assert_int_equal(sc->app_scenes.nr, 1);
+		assert_false(sc->frames.present);
+		assert_int_equal(sc->nr_blocks, 1);
+		assert_true(sc->blocks[0].wall_ms == 800);
+		assert_true(isnan(sc->start_mono_ms) && isnan(sc->end_mono_ms));
+		/* The scene of that name takes the report, window and all. */
+		sc = rs_iteration_find_scene(f->ctx.it, "Home$Tab");
+		assert_int_equal(sc->fps.nr_slices, 1);
+		assert_true(sc->start_mono_ms == 50000);
+		/* In "after"'s window: by time, as without the key. */
+		assert_int_equal(rs_iteration_find_scene(f->ctx.it, "after")
+		    ->fps.nr_slices, 1);
+		assert_null(rs_iteration_find_scene(f->ctx.it, "Other"));
+		strbuf_release(&log);
+		fx_free(f);
+	}
+}
+
+/* A scene named by markers.matrix is a scene name the language allows. */
+static void
+matrix_scene_names_are_sanitised(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "sample.tencent.matrix.trace.TestFpsActivity",
+		  "TestFpsActivity" },
+		{ "default", "default" },
+		{ "?", "?" },
+		{ "com.x.Outer$Inner", "Outer$Inner" },
+		{ "com.x.", "com.x." },
+		{ "com.x.\tFeed \x01Tab ", "Feed ?Tab" },
+		{ "  ", NULL },
+		{ "", NULL },
+	};
+	struct strbuf sb = STRBUF_INIT, long_name = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		assert_int_equal(mx_scene_name(&sb, cases[i].in),
+		    cases[i].out ? 0 : -1);
+		if (cases[i].out)
+			assert_string_equal(sb.buf, cases[i].out);
+	}
+	/* 100 bytes at most, cut at a character's edge. */
+	strbuf_addstr(&long_name, "com.x.y");
+	for (int i = 0; i < 60; i++)
+		strbuf_addstr(&long_name, "\xc3\xa9");
+	strbuf_reset(&sb);
+	assert_int_equal(mx_scene_name(&sb, long_name.buf), 0);
+	assert_int_equal(sb.len, 99);
+	assert_memory_equal(sb.buf + 97, "\xc3\xa9", 2);
+	strbuf_release(&sb);
+	strbuf_release(&long_name);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(formats_samples_every_shape),
 	cmocka_unit_test(slowshop_21_matches_truth),
@@ -1039,6 +1165,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_keys_and_huge_stacks),
 	cmocka_unit_test(scenes_by_time_and_grace),
 	cmocka_unit_test(fps_flush_goes_to_the_scene_before),
+	cmocka_unit_test(matrix_reports_in_test_steps_are_scenes),
+	cmocka_unit_test(matrix_scene_names_are_sanitised),
 	cmocka_unit_test(last_startup_wins),
 	cmocka_unit_test(silence_is_a_warning),
 	cmocka_unit_test(unreadable_mapping_fails_prepare),
