@@ -12,8 +12,11 @@
  * every loose object into one pack, then the loose copies it holds
  * removed, without pruning and without removing emptied objects/xx
  * directories, where a concurrent record may be about to write; then,
- * while BASELINE_PACK_MERGE packs of one size class are there, they are
- * merged into one, each removed once the new pack holds all of it.
+ * while BASELINE_PACK_MERGE packs of one of the smallest size classes
+ * (BASELINE_PACK_MERGE_CLASSES) are there, they are merged into one, each
+ * removed once the new pack holds all of it.  Larger classes wait for
+ * gc: the packbuilder deltifies every object anew, so merging them would
+ * make a record's cost grow with the store.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -420,10 +423,11 @@ out:
 }
 
 /*
- * Keep the packs few: while BASELINE_PACK_MERGE packs of one size class
- * exist, merge them into one of the next.  Each object is so rewritten
- * once per class, and a store holds fewer than BASELINE_PACK_MERGE packs
- * per class, whose count grows with the logarithm of its size.
+ * Keep the packs few: while BASELINE_PACK_MERGE packs of one of the
+ * BASELINE_PACK_MERGE_CLASSES smallest size classes exist, merge them
+ * into one of the next.  Each object is so rewritten once per class
+ * merged, and a merge writes fewer than BASELINE_PACK_MERGE packs of a
+ * bounded size; the packs of the classes above pile up until gc.
  */
 static int
 merge_packs(struct bgit_pack *g)
@@ -439,7 +443,8 @@ merge_packs(struct bgit_pack *g)
 			break;
 		for (size_t i = 0; i < nr; i++)
 			at[pack_level(p[i].objects)]++;
-		for (int l = 0; l < 17 && level < 0; l++)
+		for (int l = 0; l < BASELINE_PACK_MERGE_CLASSES && level < 0;
+		    l++)
 			if (at[l] >= BASELINE_PACK_MERGE)
 				level = l;
 		if (level >= 0)

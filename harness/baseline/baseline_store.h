@@ -233,19 +233,29 @@ int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
 /*
  * Packs of one size class merged into one: a class spans a factor of
  * this many objects, from BASELINE_PACK_LOOSE up.  Reading slows with the
- * number of packs (a lookup may search each), so a store keeps fewer
- * than this many per class, and the classes grow with the logarithm of
- * its size: under 30 packs after a year of 50 phones instead of 365,
- * each object written again once per class.
+ * number of packs (a lookup may search each), so the packs of a class
+ * merged are kept fewer than this many.
  */
 #define BASELINE_PACK_MERGE 10
+
+/*
+ * The size classes the record path merges, from the smallest: 1, packs
+ * under BASELINE_PACK_LOOSE x BASELINE_PACK_MERGE objects only.  libgit2's
+ * packbuilder deltifies every object it writes anew, so a merge costs
+ * in proportion to its objects: this bounds what a record rewrites,
+ * whatever the store's size.  The larger packs are left to gc, which
+ * puts everything in one; without gc they add up to one per
+ * BASELINE_PACK_LOOSE x BASELINE_PACK_MERGE objects recorded.
+ */
+#define BASELINE_PACK_MERGE_CLASSES 1
 
 /*
  * When at least `min_loose` objects of the store's repository are loose,
  * write them all into one new pack (packbuilder, synced to disk) and
  * remove the loose copies the pack holds; a loose object another writer
  * adds meanwhile stays.  Then, while BASELINE_PACK_MERGE packs (without
- * a .keep) of one size class exist, merge them into one, removing each
+ * a .keep) of one of the BASELINE_PACK_MERGE_CLASSES smallest size
+ * classes exist, merge them into one, removing each
  * only once the synced new pack holds all it held.  Unreachable objects
  * are packed too: gc drops them.  Fills `st` (packed 0: under the
  * threshold; packs_removed: the packs merged).  Returns 0 or

@@ -19,9 +19,17 @@
  * reads the same number of runs at every size, so its growth is the
  * store's.  Then it prints the size on disk and the
  * file count of the repository before and after `jankgate baseline gc`,
- * and the bytes of results recorded, for scale.  Targets (issue 51):
- * after gc at most 1,000 files; record, compare and log at the end at
- * most 1.2 x their time at 1,000 runs.
+ * and the bytes of results recorded, for scale.  Each record's packs
+ * are told by the pack directory before and after it, so the slowest
+ * record is printed with what it wrote and removed.  Last, on the store
+ * after gc, the bytes a fresh runner fetches for one key's window with
+ * the git command-line tool, which (unlike libgit2 1.5) fetches shallow:
+ * a clone as deep as the commits back to the window's oldest run, and a
+ * partial one of the same depth without blobs, followed by one fetch of
+ * the window's files, each against the store's packed size.  Targets
+ * (issue 51): after gc at most 1,000 files; record, compare and log at
+ * the end at most 1.2 x their time at 1,000 runs; that fetch at most 5 %
+ * of the store.
  *
  * Usage: bench-store [--keys N] [--nights N] JANKGATE TEMPLATE.json DIR
  *   DIR: an empty scratch directory.
@@ -49,6 +57,8 @@
 #define RECORD_WINDOW 200
 #define REPEAT 3
 #define CHECKPOINT 1000
+/* baseline.history's default: the runs a comparison reads for a key. */
+#define WINDOW 40
 
 static const char *jankgate, *dir;
 /* The window CHECKPOINT runs fill for every key, as JANKGATE_BASELINE_HISTORY. */
@@ -170,14 +180,121 @@ disk_use(const char *path, unsigned long long *bytes, unsigned long *files)
 	closedir(d);
 }
 
+/* A pack of the store as a record left it: its name and object count. */
+struct pack_seen {
+	char name[64];		/* "pack-<hex>.idx" */
+	size_t objects;
+};
+
+struct pack_list {
+	struct pack_seen *p;
+	size_t nr, alloc;
+};
+
+/* The object count an .idx file declares (its fan-out's last entry). */
+static size_t
+idx_count(const char *path)
+{
+	unsigned char b[8 + 256 * 4];
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	if (!fp)
+		return 0;
+	n = fread(b, 1, sizeof(b), fp);
+	fclose(fp);
+	if (n < sizeof(b))
+		return 0;
+	return (size_t)b[1028] << 24 | (size_t)b[1029] << 16 |
+	    (size_t)b[1030] << 8 | b[1031];
+}
+
+static const struct pack_seen *
+pack_find(const struct pack_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->p[i].name, name))
+			return &l->p[i];
+	return NULL;
+}
+
+/* The packs of the store now into `now`, counts known in `was` reused. */
+static void
+packs_list(struct pack_list *now, const struct pack_list *was)
+{
+	char dpath[4200], path[4300];
+	struct dirent *de;
+	DIR *d;
+
+	now->nr = 0;
+	snprintf(dpath, sizeof(dpath), "%s/objects/pack", repo);
+	if (!(d = opendir(dpath)))
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		const struct pack_seen *old;
+
+		if (n < 10 || n >= sizeof(now->p->name) ||
+		    strncmp(de->d_name, "pack-", 5) ||
+		    strcmp(de->d_name + n - 4, ".idx"))
+			continue;
+		if (now->nr == now->alloc) {
+			now->alloc = now->alloc ? 2 * now->alloc : 64;
+			now->p = realloc(now->p, now->alloc * sizeof(*now->p));
+			if (!now->p)
+				abort();
+		}
+		snprintf(now->p[now->nr].name, sizeof(now->p->name), "%s",
+		    de->d_name);
+		if ((old = pack_find(was, de->d_name))) {
+			now->p[now->nr].objects = old->objects;
+		} else {
+			snprintf(path, sizeof(path), "%s/%s", dpath,
+			    de->d_name);
+			now->p[now->nr].objects = idx_count(path);
+		}
+		now->nr++;
+	}
+	closedir(d);
+}
+
+/* What a record did to the packs, from `was` to `now`, into `buf`. */
+static void
+packs_change(char *buf, size_t size, const struct pack_list *was,
+    const struct pack_list *now)
+{
+	size_t wrote = 0, wrote_obj = 0, gone = 0, gone_obj = 0;
+
+	for (size_t i = 0; i < now->nr; i++)
+		if (!pack_find(was, now->p[i].name)) {
+			wrote++;
+			wrote_obj += now->p[i].objects;
+		}
+	for (size_t i = 0; i < was->nr; i++)
+		if (!pack_find(now, was->p[i].name)) {
+			gone++;
+			gone_obj += was->p[i].objects;
+		}
+	if (!wrote && !gone)
+		snprintf(buf, size, "no pack written; %zu packs", now->nr);
+	else if (!gone)
+		snprintf(buf, size, "wrote %zu pack(s) of %zu objects; %zu "
+		    "packs after", wrote, wrote_obj, now->nr);
+	else
+		snprintf(buf, size, "wrote %zu pack(s) of %zu objects, "
+		    "merging %zu packs of %zu objects; %zu packs after", wrote,
+		    wrote_obj, gone, gone_obj, now->nr);
+}
+
 /*
  * The figures at `label`: the records' mean (wall and CPU), median and
- * slowest of the last RECORD_WINDOW (the slowest merged packs), then the
- * commands'.
+ * slowest of the last RECORD_WINDOW, with what the slowest did to the
+ * packs, then the commands'.
  */
 static void
 checkpoint(const char *label, double record_ms, double record_cpu_ms,
-    double record_median_ms, double record_max_ms)
+    double record_median_ms, double record_max_ms, double record_max_cpu_ms,
+    const char *max_what)
 {
 	const char *compare[] = { jankgate, "compare", cur, "--against",
 	    "main", "--repo", repo, "-o", cmp_out, NULL };
@@ -194,15 +311,173 @@ checkpoint(const char *label, double record_ms, double record_cpu_ms,
 	unsetenv("JANKGATE_BASELINE_HISTORY");
 
 	printf("  %-12s record: mean of the last %d %6.1f ms (%6.1f CPU), "
-	    "median %5.1f, slowest %7.0f\n"
+	    "median %5.1f, slowest %7.0f (%5.0f CPU)\n"
+	    "  %-12s   the slowest: %s\n"
 	    "  %-12s compare --against %5.0f ms (%4.0f CPU), with a window "
 	    "of %s runs %5.0f ms (%4.0f CPU)\n"
 	    "  %-12s log %4.0f ms (%4.0f CPU)   log --device %4.0f ms "
 	    "(%4.0f CPU)\n", label, RECORD_WINDOW, record_ms, record_cpu_ms,
-	    record_median_ms, record_max_ms, "", tc.wall_ms, tc.cpu_ms,
+	    record_median_ms, record_max_ms, record_max_cpu_ms, "", max_what, "", tc.wall_ms, tc.cpu_ms,
 	    fixed_window, tw.wall_ms, tw.cpu_ms, "", tl.wall_ms, tl.cpu_ms,
 	    tk.wall_ms, tk.cpu_ms);
 	fflush(stdout);
+}
+
+/* Run `argv`, its stdout into `out` (when not NULL); exit on failure. */
+static void
+run_or_die(struct strbuf *out, const char *const *argv)
+{
+	struct proc_result res;
+
+	proc_result_init(&res);
+	if (proc_run(&res, argv, NULL) < 0 || res.exit_code) {
+		fprintf(stderr, "bench-store: '%s %s' failed: %s", argv[0],
+		    argv[3] ? argv[3] : "", res.err.buf);
+		exit(1);
+	}
+	if (out) {
+		strbuf_setlen(out, 0);
+		strbuf_add(out, res.out.buf, res.out.len);
+	}
+	proc_result_release(&res);
+}
+
+/* The KiB of objects (packed and loose) `git count-objects -v` gives. */
+static long
+objects_kib(const char *git_dir)
+{
+	const char *argv[] = { "git", "-C", git_dir, "count-objects", "-v",
+	    NULL };
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	long kib = 0;
+
+	run_or_die(&out, argv);
+	if ((p = strstr(out.buf, "\nsize-pack: ")))
+		kib += atol(p + 12);
+	if (!strncmp(out.buf, "count: ", 7) && (p = strstr(out.buf,
+	    "\nsize: ")))
+		kib += atol(p + 7);
+	strbuf_release(&out);
+	return kib;
+}
+
+/*
+ * What a fresh runner fetches for the window of `key` with the git
+ * tool, which fetches shallow where libgit2 1.5 cannot: the depth is the
+ * commits from the tip back to the window's oldest run (one branch, the
+ * keys interleaved); then a partial clone of that depth without blobs,
+ * and one fetch of the window's files.  Printed against the store's
+ * packed size.
+ */
+static void
+fetch_window(const char *package, const char *key)
+{
+	/* git 2.39 takes a filter over file:// when the server allows it. */
+	const char *allow = "git -c uploadpack.allowFilter=true upload-pack";
+	char path[512], depth[32], url[4200], full[4200], part[4200];
+	char cfg[160], window[16], total[32];
+	struct strbuf out = STRBUF_INIT;
+	const char *ids[WINDOW];
+	char hex[WINDOW][41], oldest[41] = "";
+	int w = 0, nid = 0;
+	long store_kib, full_kib, part_kib, skel_kib;
+	const char *log[] = { "git", "-C", repo, "log", "-n", window,
+	    "--format=%H", "main", "--", path, NULL };
+	const char *all[] = { "git", "-C", repo, "rev-list", "--count",
+	    "main", NULL };
+
+	snprintf(window, sizeof(window), "%d", WINDOW);
+	snprintf(path, sizeof(path), "%s/%s/results.json", package, key);
+	run_or_die(&out, all);
+	snprintf(total, sizeof(total), "%ld", atol(out.buf));
+	run_or_die(&out, log);
+	for (char *l = out.buf; *l; ) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (strlen(l) == 40) {
+			snprintf(oldest, sizeof(oldest), "%s", l);
+			w++;
+		}
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+	{
+		char range[100];
+		const char *count[] = { "git", "-C", repo, "rev-list",
+		    "--count", range, NULL };
+
+		snprintf(range, sizeof(range), "%s..main", oldest);
+		run_or_die(&out, count);
+		snprintf(depth, sizeof(depth), "%ld", atol(out.buf) + 1);
+	}
+	snprintf(url, sizeof(url), "file://%s", repo);
+	snprintf(full, sizeof(full), "%s/shallow.git", dir);
+	snprintf(part, sizeof(part), "%s/partial.git", dir);
+	{
+		const char *clone[] = { "git", "clone", "-q", "--bare",
+		    "--no-local", "--depth", depth, "--single-branch",
+		    "--branch", "main", url, full, NULL };
+		const char *pclone[] = { "git", "clone", "-q", "--bare",
+		    "--no-local", "--depth", depth, "--filter=blob:none",
+		    "--single-branch", "--branch", "main", "-u", allow, url,
+		    part, NULL };
+
+		run_or_die(NULL, clone);
+		run_or_die(NULL, pclone);
+	}
+	skel_kib = objects_kib(part);
+	{
+		const char *raw[] = { "git", "-C", part, "log", "-n", window,
+		    "--format=", "--raw", "--no-abbrev", "main", "--", path,
+		    NULL };
+
+		run_or_die(&out, raw);
+		for (char *l = out.buf; *l && nid < WINDOW; ) {
+			char *nl = strchr(l, '\n');
+
+			if (nl)
+				*nl = '\0';
+			if (sscanf(l, ":%*s %*s %*s %40s", hex[nid]) == 1 &&
+			    strlen(hex[nid]) == 40) {
+				ids[nid] = hex[nid];
+				nid++;
+			}
+			if (!nl)
+				break;
+			l = nl + 1;
+		}
+	}
+	{
+		const char *fetch[16 + WINDOW] = { "git", "-C", part, "-c",
+		    NULL, "-c", "fetch.negotiationAlgorithm=noop", "fetch",
+		    "-q", "--no-tags", "--no-write-fetch-head",
+		    "--filter=blob:limit=1g", "origin" };
+		int n = 13;
+
+		snprintf(cfg, sizeof(cfg), "remote.origin.uploadpack=%s",
+		    allow);
+		fetch[4] = cfg;
+		for (int i = 0; i < nid; i++)
+			fetch[n++] = ids[i];
+		fetch[n] = NULL;
+		run_or_die(NULL, fetch);
+	}
+	store_kib = objects_kib(repo);
+	full_kib = objects_kib(full);
+	part_kib = objects_kib(part);
+	printf("  fetch of one key's window (%d runs of %s, %s commits deep "
+	    "of %s), git command line:\n"
+	    "  %-12s store %ld KiB; shallow clone %ld KiB (%.1f %%); "
+	    "without blobs, then the window's %d files, %ld KiB (%.1f %%: "
+	    "%ld KiB of commits and trees, %ld of files)\n",
+	    w, key, depth, total, "", store_kib, full_kib,
+	    100.0 * full_kib / store_kib, nid, part_kib,
+	    100.0 * part_kib / store_kib, skel_kib, part_kib - skel_kib);
+	strbuf_release(&out);
 }
 
 static void
@@ -226,8 +501,16 @@ main(int argc, char **argv)
 	int keys = 50, nights = 365, ai = 1;
 	double window[RECORD_WINDOW] = { 0 }, t0, build_ms, raw = 0;
 	double cpu_window[RECORD_WINDOW] = { 0 };
+	/* What each record of the window did to the packs, and the slowest
+	 * record of all. */
+	static char what[RECORD_WINDOW][160];
+	char slowest_what[160] = "", package[256], key0[64];
+	double slowest_ms = 0, slowest_cpu_ms = 0;
+	long slowest_run = 0;
+	struct pack_list was = { 0 }, now = { 0 }, tmp;
 	char oid[BASELINE_OID_HEXSZ + 1];
 	long runs = 0;
+	cJSON *app;
 
 	for (; ai + 1 < argc && argv[ai][0] == '-'; ai += 2) {
 		if (!strcmp(argv[ai], "--keys"))
@@ -257,6 +540,14 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench-store: template is not JSON\n");
 		return 1;
 	}
+	app = cJSON_GetObjectItem(base, "app");
+	if (!cJSON_IsString(cJSON_GetObjectItem(app, "package"))) {
+		fprintf(stderr, "bench-store: template has no app.package\n");
+		return 1;
+	}
+	snprintf(package, sizeof(package), "%s",
+	    cJSON_GetObjectItem(app, "package")->valuestring);
+	nights_key(key0, sizeof(key0), 0);
 	nights_widen(base, ITERATIONS);
 	work = cJSON_Duplicate(base, 1);
 	memset(&o, 0, sizeof(o));
@@ -285,6 +576,20 @@ main(int argc, char **argv)
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
 			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
+			packs_list(&now, &was);
+			packs_change(what[runs % RECORD_WINDOW],
+			    sizeof(what[0]), &was, &now);
+			tmp = was;
+			was = now;
+			now = tmp;
+			if (window[runs % RECORD_WINDOW] > slowest_ms) {
+				slowest_ms = window[runs % RECORD_WINDOW];
+				slowest_cpu_ms = cpu_window[runs %
+				    RECORD_WINDOW];
+				slowest_run = runs + 1;
+				snprintf(slowest_what, sizeof(slowest_what),
+				    "%s", what[runs % RECORD_WINDOW]);
+			}
 			results_free(r);
 			if (baseline_store_pack_error(bs)) {
 				fprintf(stderr, "bench-store: pack: %s\n",
@@ -297,11 +602,14 @@ main(int argc, char **argv)
 				long n = runs < RECORD_WINDOW ? runs :
 				    RECORD_WINDOW;
 				double sum = 0, cpu = 0, sorted[RECORD_WINDOW];
+				long max = 0;
 
 				for (long i = 0; i < n; i++) {
 					sum += window[i];
 					cpu += cpu_window[i];
 					sorted[i] = window[i];
+					if (window[i] > window[max])
+						max = i;
 				}
 				qsort(sorted, (size_t)n, sizeof(sorted[0]),
 				    cmp_double);
@@ -311,14 +619,17 @@ main(int argc, char **argv)
 					die("current");
 				snprintf(label, sizeof(label), "%ld runs", runs);
 				checkpoint(label, sum / n, cpu / n,
-				    sorted[n / 2], sorted[n - 1]);
+				    sorted[n / 2], sorted[n - 1],
+				    cpu_window[max], what[max]);
 			}
 		}
 	}
 	build_ms = now_ms() - t0;
 	baseline_store_free(bs);
-	printf("  %ld runs recorded in %.0f s; %.1f MB of results files\n",
-	    runs, build_ms / 1e3, raw / 1e6);
+	printf("  %ld runs recorded in %.0f s; %.1f MB of results files\n"
+	    "  the slowest record, run %ld: %.1f s (%.1f CPU), %s\n",
+	    runs, build_ms / 1e3, raw / 1e6, slowest_run, slowest_ms / 1e3,
+	    slowest_cpu_ms / 1e3, slowest_what);
 	print_disk("before gc");
 	{
 		const char *gc[] = { jankgate, "baseline", "gc", "--repo", repo,
@@ -335,8 +646,12 @@ main(int argc, char **argv)
 		printf("  baseline gc took %.1f s\n", (now_ms() - t0) / 1e3);
 	}
 	print_disk("after gc");
+	fetch_window(package, key0);
 	printf("  targets: <= 1,000 files after gc; record, compare and log at "
-	    "the end <= 1.2 x at 1,000 runs\n");
+	    "the end <= 1.2 x at 1,000 runs; the window's fetch <= 5 %% of "
+	    "the store\n");
+	free(was.p);
+	free(now.p);
 	cJSON_Delete(base);
 	cJSON_Delete(work);
 	strbuf_release(&tmpl);

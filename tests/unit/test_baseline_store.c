@@ -2146,6 +2146,74 @@ pack_loose_merges_ten_small_packs(void **state)
 	free(repo);
 }
 
+/* Write `packs` packs of `n` blobs each, which no ref reaches, with one
+ * git fast-import (a checkpoint ends each pack). */
+static void
+blob_packs(const char *repo, int packs, int n)
+{
+	const char *argv[] = { "git", "-C", repo, "fast-import", "--quiet",
+	    NULL };
+	/* glibc grows the heap in larger steps: fast-import's many small
+	 * allocations make fewer brk calls, which some sandboxes make
+	 * slow. */
+	const char *env[] = { "MALLOC_TOP_PAD_=268435456", NULL };
+	struct proc_opts o = { .env = env };
+	struct proc_result r;
+	struct strbuf in = STRBUF_INIT;
+
+	for (int p = 0; p < packs; p++) {
+		for (int i = 0; i < n; i++) {
+			char text[48];
+			int len = snprintf(text, sizeof(text),
+			    "filler %d %d\n", p, i);
+
+			strbuf_addf(&in, "blob\ndata %d\n%s\n", len, text);
+		}
+		strbuf_addstr(&in, "checkpoint\n\n");
+	}
+	o.in = in.buf;
+	o.in_len = in.len;
+	proc_result_init(&r);
+	assert_int_equal(proc_run(&r, argv, &o), 0);
+	if (r.exit_code != 0)
+		fail_msg("git fast-import: %s", r.err.buf);
+	proc_result_release(&r);
+	strbuf_release(&in);
+}
+
+/*
+ * The record path merges only the smallest size class: ten packs of the
+ * next (BASELINE_PACK_LOOSE x BASELINE_PACK_MERGE objects each) stay as
+ * they are, so a record's work does not grow with the store, and gc puts
+ * them all in one.
+ */
+static void
+pack_loose_leaves_larger_classes_to_gc(void **state)
+{
+	char *repo = new_bare_repo("pack-classes.git");
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_gc_stats st;
+	int big = BASELINE_PACK_LOOSE * BASELINE_PACK_MERGE;
+
+	blob_packs(repo, BASELINE_PACK_MERGE, big);
+	assert_int_equal(packs_in(repo), BASELINE_PACK_MERGE);
+	record(bs, DEV_A, "r1", NULL);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
+	assert_int_equal(st.packed, 5);
+	assert_int_equal(st.packs_removed, 0);
+	assert_int_equal(packs_in(repo), BASELINE_PACK_MERGE + 1);
+	assert_int_equal(count_objects(repo, "in-pack"),
+	    BASELINE_PACK_MERGE * big + 5);
+	assert_history(bs, "main", DEV_A, 0, "r1");
+	/* No grace: the blobs no ref reaches go with their packs. */
+	assert_int_equal(baseline_store_gc(&st, bs, 0), 0);
+	assert_int_equal(packs_in(repo), 1);
+	assert_int_equal(count_objects(repo, "in-pack"), 5);
+	assert_history(bs, "main", DEV_A, 0, "r1");
+	baseline_store_free(bs);
+	free(repo);
+}
+
 /*
  * A pack that cannot be written is JG_EIO, kept for
  * baseline_store_pack_error(), and every loose object stays: the runs
@@ -2225,6 +2293,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(gc_keeps_what_the_index_and_reflogs_name),
 	cmocka_unit_test(pack_loose_packs_at_the_threshold),
 	cmocka_unit_test(pack_loose_merges_ten_small_packs),
+	cmocka_unit_test(pack_loose_leaves_larger_classes_to_gc),
 	cmocka_unit_test(pack_loose_failure_keeps_every_object),
 	cmocka_unit_test(network_urls_are_told_apart),
 };
