@@ -13,7 +13,8 @@
  * connection, so it is safe as a pre-commit hook.  A valid configuration
  * that `gate` would still refuse for want of a baseline repository gets
  * a warning saying how to make one; it stays valid (exit 0): run and
- * check need none.
+ * check need none.  So does markers.matrix without the matrix source,
+ * which makes no scene.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -45,7 +46,8 @@ static const char options[] =
 	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
 	"            ./jankgate.json)\n"
 	"Prints one line per problem, or \"configuration OK\" (with a\n"
-	"warning when gate would lack its baseline repository).\n"
+	"warning when gate would lack its baseline repository, or\n"
+	"markers.matrix the matrix source).\n"
 	"With RESULTS.json files, checks those instead: schema version,\n"
 	"types and the limits of durations and counts; prints\n"
 	"\"FILE: OK\" for each good one.\n";
@@ -146,6 +148,19 @@ warn_for_gate(const struct config *cfg)
 		    "%s')", cfg->path, repo, repo);
 }
 
+/*
+ * markers.matrix makes scenes of Tencent Matrix's FPS reports, which only
+ * the matrix source reads: set without it, it makes none, silently.
+ */
+static void
+warn_for_markers(const struct config *cfg)
+{
+	if (cfg->markers.matrix && strlist_find(&cfg->sources, "matrix") < 0)
+		diag_warn("%s: markers.matrix: set, but \"matrix\" is not in "
+		    "sources, so no Matrix report is read and no scene is made "
+		    "from one (add \"matrix\" to sources)", cfg->path);
+}
+
 struct check_args {
 	char **files;		/* RESULTS.json operands, or none */
 	int nr_files;
@@ -189,6 +204,7 @@ run(void *args, const struct config *cfg)
 	}
 	if (!rc) {
 		warn_for_gate(cfg);
+		warn_for_markers(cfg);
 		printf("configuration OK\n");
 	}
 	return rc;
