@@ -8,7 +8,10 @@
  * nightly jobs would.  Each run is the template results file with the
  * device key, run id and every duration moved by a little noise, so
  * nights differ as real ones do.  It prints, at 1,000 and 2,000 runs,
- * every 5,000 and at the end: the mean time of the last 200 records, and
+ * every 5,000 and at the end: the mean time of the last 500 records (one
+ * whole cycle of packing and merging, so the mean is a record's amortized
+ * cost), its CPU split into user and system time, the median of 40
+ * records run as a nightly job runs them (record_cli()), and
  * the median of 3 of `jankgate compare --against main` and of `jankgate
  * baseline log` (run as programs, as CI runs them), each as wall time
  * and as CPU time (user + system), which a machine busy with other jobs
@@ -54,8 +57,13 @@
 #include "strbuf.h"
 
 #define ITERATIONS 5
-#define RECORD_WINDOW 200
+/* One whole cycle of the record path's packing: BASELINE_PACK_MERGE packs
+ * of BASELINE_PACK_EVERY records each, then their merge, so the mean of a
+ * window is the amortized cost of a record at every checkpoint. */
+#define RECORD_WINDOW (BASELINE_PACK_EVERY * BASELINE_PACK_MERGE)
 #define REPEAT 3
+/* Records timed as CI runs them at each checkpoint: one process each. */
+#define RECORD_CLI 40
 #define CHECKPOINT 1000
 /* baseline.history's default: the runs a comparison reads for a key. */
 #define WINDOW 40
@@ -118,6 +126,17 @@ self_cpu_ms(void)
 	return cpu_ms(RUSAGE_SELF);
 }
 
+/* User time alone of this process, in ms: a record's own work, without
+ * the kernel's (mostly creating and removing loose object files). */
+static double
+self_user_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3;
+}
+
 /*
  * The median wall and CPU time of REPEAT runs of jankgate with `args`.
  * The CPU time is what a loaded machine does not inflate: on a CI host
@@ -149,6 +168,73 @@ time_cli(const char *const *args, int want_ok)
 	qsort(c, REPEAT, sizeof(c[0]), cmp_double);
 	out.wall_ms = t[REPEAT / 2];
 	out.cpu_ms = c[REPEAT / 2];
+	return out;
+}
+
+static void run_or_die(struct strbuf *out, const char *const *argv);
+
+/*
+ * `jankgate baseline record` as a nightly job runs it, one process a run,
+ * on a copy of the store made now (cp -a: its packs and loose objects as
+ * they are): RECORD_CLI runs of keys 0 to RECORD_CLI - 1; the median wall
+ * and CPU time of one, and the mean user and system time.  The loop in
+ * main() keeps one process for the whole year, whose caches and heap grow
+ * with it, and creates and removes a year of loose object files in
+ * minutes; on a file system without a journal, ext4's allocator then
+ * checks every recently freed inode before it reuses one, which slows
+ * each new file in the store's directories as the year goes on.  A
+ * nightly job sees neither, so its records are timed in processes of
+ * their own, on a copy whose files are new.
+ */
+static struct cli_time
+record_cli(struct strbuf *data, cJSON *work, const cJSON *base, int night,
+    double *user_ms, double *system_ms)
+{
+	double t[RECORD_CLI], c[RECORD_CLI];
+	char path[4200], copy[4200];
+	const char *argv[] = { jankgate, "baseline", "record", path, "--repo",
+	    copy, NULL };
+	const char *cp[] = { "cp", "-a", repo, copy, NULL };
+	const char *rm[] = { "rm", "-rf", copy, NULL };
+	struct rusage before, after;
+	struct cli_time out;
+
+	snprintf(path, sizeof(path), "%s/record.json", dir);
+	snprintf(copy, sizeof(copy), "%s/copy.git", dir);
+	run_or_die(NULL, rm);
+	run_or_die(NULL, cp);
+	getrusage(RUSAGE_CHILDREN, &before);
+	for (int k = 0; k < RECORD_CLI; k++) {
+		struct proc_result res;
+		double t0, c0;
+
+		nights_make_run(data, work, base, night, k);
+		if (file_write_atomic(path, data->buf, data->len, 0644))
+			die("record.json");
+		t0 = now_ms();
+		c0 = children_cpu_ms();
+		proc_result_init(&res);
+		if (proc_run(&res, argv, NULL) < 0 || res.exit_code) {
+			fprintf(stderr, "bench-store: baseline record: %s",
+			    res.err.buf);
+			exit(1);
+		}
+		t[k] = now_ms() - t0;
+		c[k] = children_cpu_ms() - c0;
+		proc_result_release(&res);
+	}
+	getrusage(RUSAGE_CHILDREN, &after);
+	*user_ms = ((after.ru_utime.tv_sec - before.ru_utime.tv_sec) * 1e3 +
+	    (after.ru_utime.tv_usec - before.ru_utime.tv_usec) / 1e3) /
+	    RECORD_CLI;
+	*system_ms = ((after.ru_stime.tv_sec - before.ru_stime.tv_sec) * 1e3 +
+	    (after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e3) /
+	    RECORD_CLI;
+	run_or_die(NULL, rm);
+	qsort(t, RECORD_CLI, sizeof(t[0]), cmp_double);
+	qsort(c, RECORD_CLI, sizeof(c[0]), cmp_double);
+	out.wall_ms = t[RECORD_CLI / 2];
+	out.cpu_ms = c[RECORD_CLI / 2];
 	return out;
 }
 
@@ -287,15 +373,19 @@ packs_change(char *buf, size_t size, const struct pack_list *was,
 }
 
 /*
- * The figures at `label`: the records' mean (wall and CPU), median and
- * slowest of the last RECORD_WINDOW, with what the slowest did to the
- * packs, then the commands'.
+ * The figures at `label`: the records' mean (wall, and CPU split into user
+ * and system), median and slowest of the last RECORD_WINDOW, with what the
+ * slowest did to the packs, then the commands'.
  */
 static void
 checkpoint(const char *label, double record_ms, double record_cpu_ms,
-    double record_median_ms, double record_max_ms, double record_max_cpu_ms,
-    const char *max_what)
+    double record_user_ms, double record_median_ms, double record_max_ms,
+    double record_max_cpu_ms, const char *max_what, struct strbuf *data,
+    cJSON *work, const cJSON *base, int night)
 {
+	double rc_user, rc_system;
+	struct cli_time rc = record_cli(data, work, base, night, &rc_user,
+	    &rc_system);
 	const char *compare[] = { jankgate, "compare", cur, "--against",
 	    "main", "--repo", repo, "-o", cmp_out, NULL };
 	const char *log[] = { jankgate, "baseline", "log", "--repo", repo,
@@ -310,15 +400,21 @@ checkpoint(const char *label, double record_ms, double record_cpu_ms,
 	tw = time_cli(compare, 1);
 	unsetenv("JANKGATE_BASELINE_HISTORY");
 
-	printf("  %-12s record: mean of the last %d %6.1f ms (%6.1f CPU), "
-	    "median %5.1f, slowest %7.0f (%5.0f CPU)\n"
+	printf("  %-12s record: mean of the last %d %5.1f ms (%5.1f CPU: "
+	    "%4.1f user, %4.1f system), median %4.1f, slowest %5.0f "
+	    "(%4.0f CPU)\n"
 	    "  %-12s   the slowest: %s\n"
+	    "  %-12s record as a nightly job runs it, on a copy (one process, "
+	    "median of %d) %5.1f ms (%4.1f CPU; mean %4.1f user, %4.1f "
+	    "system)\n"
 	    "  %-12s compare --against %5.0f ms (%4.0f CPU), with a window "
 	    "of %s runs %5.0f ms (%4.0f CPU)\n"
 	    "  %-12s log %4.0f ms (%4.0f CPU)   log --device %4.0f ms "
 	    "(%4.0f CPU)\n", label, RECORD_WINDOW, record_ms, record_cpu_ms,
-	    record_median_ms, record_max_ms, record_max_cpu_ms, "", max_what, "", tc.wall_ms, tc.cpu_ms,
-	    fixed_window, tw.wall_ms, tw.cpu_ms, "", tl.wall_ms, tl.cpu_ms,
+	    record_user_ms, record_cpu_ms - record_user_ms, record_median_ms,
+	    record_max_ms, record_max_cpu_ms, "", max_what, "", RECORD_CLI,
+	    rc.wall_ms, rc.cpu_ms, rc_user, rc_system, "", tc.wall_ms,
+	    tc.cpu_ms, fixed_window, tw.wall_ms, tw.cpu_ms, "", tl.wall_ms, tl.cpu_ms,
 	    tk.wall_ms, tk.cpu_ms);
 	fflush(stdout);
 }
@@ -501,6 +597,7 @@ main(int argc, char **argv)
 	int keys = 50, nights = 365, ai = 1;
 	double window[RECORD_WINDOW] = { 0 }, t0, build_ms, raw = 0;
 	double cpu_window[RECORD_WINDOW] = { 0 };
+	double user_window[RECORD_WINDOW] = { 0 };
 	/* What each record of the window did to the packs, and the slowest
 	 * record of all. */
 	static char what[RECORD_WINDOW][160];
@@ -564,18 +661,20 @@ main(int argc, char **argv)
 		for (int k = 0; k < keys; k++) {
 			struct results *r = NULL;
 			char label[32];
-			double t1, c1;
+			double t1, c1, u1;
 
 			nights_make_run(&data, work, base, night, k);
 			raw += data.len;
 			t1 = now_ms();
 			c1 = self_cpu_ms();
+			u1 = self_user_ms();
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
 			    baseline_record_run(oid, bs, "main", r, data.buf,
 			    data.len, "pass", NULL))
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
 			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
+			user_window[runs % RECORD_WINDOW] = self_user_ms() - u1;
 			packs_list(&now, &was);
 			packs_change(what[runs % RECORD_WINDOW],
 			    sizeof(what[0]), &was, &now);
@@ -601,12 +700,14 @@ main(int argc, char **argv)
 			    runs == (long)keys * nights) {
 				long n = runs < RECORD_WINDOW ? runs :
 				    RECORD_WINDOW;
-				double sum = 0, cpu = 0, sorted[RECORD_WINDOW];
+				double sum = 0, cpu = 0, user = 0;
+				double sorted[RECORD_WINDOW];
 				long max = 0;
 
 				for (long i = 0; i < n; i++) {
 					sum += window[i];
 					cpu += cpu_window[i];
+					user += user_window[i];
 					sorted[i] = window[i];
 					if (window[i] > window[max])
 						max = i;
@@ -618,9 +719,10 @@ main(int argc, char **argv)
 				if (file_write_atomic(cur, data.buf, data.len, 0644))
 					die("current");
 				snprintf(label, sizeof(label), "%ld runs", runs);
-				checkpoint(label, sum / n, cpu / n,
+				checkpoint(label, sum / n, cpu / n, user / n,
 				    sorted[n / 2], sorted[n - 1],
-				    cpu_window[max], what[max]);
+				    cpu_window[max], what[max], &data, work,
+				    base, night + 1);
 			}
 		}
 	}
