@@ -72,7 +72,7 @@ SIMT_OBJ  = $(SIMT_SRC:%.c=$(B)/obj/%.o)
 FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all build check check-unit unit e2e sim-selftest check-sim \
+.PHONY: all build bench-build check check-unit unit e2e sim-selftest check-sim \
 	check-layers check-docs fuzz-seeds bench bench-check demo fuzz install \
 	uninstall clean deps deps-test FORCE
 
@@ -171,6 +171,12 @@ $(B)/bench-report: $(B)/obj/tests/bench/bench_report.o $(B)/libjankgate.a
 $(B)/bench-compare: $(B)/obj/tests/bench/bench_compare.o $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# Every benchmark program: check builds them all, so that none stops
+# compiling unnoticed between two runs of make bench.
+BENCH_BIN = $(B)/bench-baseline $(B)/bench-store $(B)/bench-gate \
+	$(B)/bench-report $(B)/bench-compare
+bench-build: $(BENCH_BIN)
+
 $(B)/obj/tests/simdevice/%.o: JGFLAGS += -Itests/simdevice
 $(B)/simdevice: $(SIM_OBJ) $(B)/libjankgate.a
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LIBS)
@@ -203,8 +209,8 @@ check: deps
 	@sh tools/check-times.sh $(B) start
 	@sh tools/timed.sh $(B) build $(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory e2e unit check-layers check-docs \
-	    check-sim fuzz-seeds sim-selftest $(BENCH_CHECK); st=$$?; \
-	    sh tools/check-times.sh $(B); exit $$st
+	    check-sim fuzz-seeds sim-selftest bench-build $(BENCH_CHECK); \
+	    st=$$?; sh tools/check-times.sh $(B); exit $$st
 
 check-unit: deps
 	@sh tools/deps.sh test

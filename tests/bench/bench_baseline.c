@@ -86,8 +86,9 @@ main(int argc, char **argv)
 	t0 = now_ms();
 	for (int run = 0; run < RUNS / DEVICES; run++) {
 		for (int dev = 0; dev < DEVICES; dev++) {
-			struct baseline_commit_info info = { "1.0", NULL, "pass",
-			    NULL, NULL };
+			struct baseline_commit_info info = {
+				.app_version = "1.0", .verdict = "pass"
+			};
 			char key[32], id[32];
 
 			snprintf(key, sizeof(key), "vendor-model%d-api34-60hz",

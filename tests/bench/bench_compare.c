@@ -2688,6 +2688,8 @@ main(int argc, char **argv)
 	struct strlist primary = STRLIST_INIT;
 	double tests;
 
+	/* A row a line as it ends, also when the output is a log file. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			quick = 1;

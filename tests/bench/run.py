@@ -152,6 +152,33 @@ def bench_adb(build, n):
         rig.stop()
 
 
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def make_in(build, *names):
+    """Build NAMES in BUILD through make (SANITIZE=1 for build-san, so the
+    sanitizers follow --build); exit when one cannot be built."""
+    base = os.path.basename(build)
+    cmd = ["make", "--no-print-directory", "-s"]
+    if base == "build-san":
+        cmd.append("SANITIZE=1")
+    cmd += [os.path.join(base, n) for n in names]
+    if subprocess.run(cmd, cwd=SRC).returncode:
+        raise SystemExit("bench: cannot build " + " ".join(names))
+
+
+def run_scratch(build, name, args):
+    """Run BUILD/NAME with args(DIR), DIR a scratch directory made for it
+    and removed after; its output goes straight to ours.  Exit on failure."""
+    tmp = tempfile.mkdtemp(prefix="jg-%s-" % name)
+    try:
+        sys.stdout.flush()
+        if subprocess.run([os.path.join(build, name)] + args(tmp)).returncode:
+            raise SystemExit("bench: %s failed" % name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def bench_compare(build):
     """False-alarm rate and power of compare (tests/bench/bench_compare.c).
 
@@ -159,19 +186,13 @@ def bench_compare(build):
     and prints what it prints; four to five minutes on two cores
     (JG_BENCH_NIGHTS=200 for a rough look in one).
     """
-    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    target = os.path.join(os.path.basename(build), "bench-compare")
-    cmd = ["make", "--no-print-directory", "-s", target]
-    if os.path.basename(build) == "build-san":
-        cmd.insert(1, "SANITIZE=1")
-    if subprocess.run(cmd, cwd=src).returncode:
-        raise SystemExit("bench: cannot build " + target)
+    make_in(build, "bench-compare")
     nights = os.environ.get("JG_BENCH_NIGHTS", "1000")
     sys.stdout.flush()
     r = subprocess.run([os.path.join(build, "bench-compare"), "--nights", nights])
     if r.returncode:
         raise SystemExit("bench: bench-compare failed")
-    write_validation(src, build)
+    write_validation(SRC, build)
 
 
 def write_between_markers(path, table):
@@ -242,49 +263,22 @@ def write_validation(src, build):
 def bench_baseline(build):
     """Assembling a baseline sample from 1,000 runs for 10 devices
     (tests/bench/bench_baseline.c); target < 100 ms."""
-    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    target = os.path.join(os.path.basename(build), "bench-baseline")
-    cmd = ["make", "--no-print-directory", "-s", target]
-    if os.path.basename(build) == "build-san":
-        cmd.insert(1, "SANITIZE=1")
-    if subprocess.run(cmd, cwd=src).returncode:
-        raise SystemExit("bench: cannot build " + target)
-    tmp = tempfile.mkdtemp(prefix="jg-bench-git-")
-    try:
-        sys.stdout.flush()
-        r = subprocess.run([os.path.join(build, "bench-baseline"), tmp])
-        if r.returncode:
-            raise SystemExit("bench: bench-baseline failed")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    make_in(build, "bench-baseline")
+    run_scratch(build, "bench-baseline", lambda tmp: [tmp])
 
 
 def bench_store(build):
     """A year of nights in the baseline store: 50 keys x 365 nights of
     5-iteration runs through the record path (tests/bench/bench_store.c);
     record, compare --against and log at 1,000 runs and after, size and
-    files before and after gc.  Some 20 minutes on two cores
+    files before and after gc.  Some 10 minutes on two cores
     (JG_BENCH_STORE_NIGHTS=24 for a rough look in one)."""
-    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    target = os.path.join(os.path.basename(build), "bench-store")
-    cmd = ["make", "--no-print-directory", "-s", target,
-           os.path.join(os.path.basename(build), "jankgate")]
-    if os.path.basename(build) == "build-san":
-        cmd.insert(1, "SANITIZE=1")
-    if subprocess.run(cmd, cwd=src).returncode:
-        raise SystemExit("bench: cannot build " + target)
+    make_in(build, "bench-store", "jankgate")
     nights = os.environ.get("JG_BENCH_STORE_NIGHTS", "365")
-    tmp = tempfile.mkdtemp(prefix="jg-bench-store-")
-    try:
-        sys.stdout.flush()
-        r = subprocess.run([os.path.join(build, "bench-store"), "--nights",
-                            nights, os.path.join(build, "jankgate"),
-                            os.path.join(src, "tests", "unit", "data",
-                                         "results", "full.json"), tmp])
-        if r.returncode:
-            raise SystemExit("bench: bench-store failed")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    run_scratch(build, "bench-store", lambda tmp: [
+        "--nights", nights, os.path.join(build, "jankgate"),
+        os.path.join(SRC, "tests", "unit", "data", "results", "full.json"),
+        tmp])
 
 
 def bench_gate(build):
@@ -292,46 +286,20 @@ def bench_gate(build):
     peak resident size of compare and report over 5 and 50 keys, each with
     a window of baseline.history runs recorded through the record path;
     target 50 keys <= 2x 5 keys.  Two to four minutes on two cores."""
-    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    target = os.path.join(os.path.basename(build), "bench-gate")
-    cmd = ["make", "--no-print-directory", "-s", target]
-    if os.path.basename(build) == "build-san":
-        cmd.insert(1, "SANITIZE=1")
-    if subprocess.run(cmd, cwd=src).returncode:
-        raise SystemExit("bench: cannot build " + target)
-    tmp = tempfile.mkdtemp(prefix="jg-bench-gate-")
-    try:
-        sys.stdout.flush()
-        r = subprocess.run([os.path.join(build, "bench-gate"),
-                            os.path.join(src, "tests", "unit", "data",
-                                         "results", "full.json"), tmp])
-        if r.returncode:
-            raise SystemExit("bench: bench-gate failed")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    make_in(build, "bench-gate")
+    run_scratch(build, "bench-gate", lambda tmp: [
+        os.path.join(SRC, "tests", "unit", "data", "results", "full.json"),
+        tmp])
 
 
 def bench_report(build):
     """The mail and the report of the largest night (20 scenarios x 5 scenes
     x 3 devices, everything regressed and explained; tests/bench/
     bench_report.c); target: email.html < 100 KB."""
-    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    target = os.path.join(os.path.basename(build), "bench-report")
-    cmd = ["make", "--no-print-directory", "-s", target]
-    if os.path.basename(build) == "build-san":
-        cmd.insert(1, "SANITIZE=1")
-    if subprocess.run(cmd, cwd=src).returncode:
-        raise SystemExit("bench: cannot build " + target)
-    tmp = tempfile.mkdtemp(prefix="jg-bench-report-")
-    try:
-        sys.stdout.flush()
-        r = subprocess.run([os.path.join(build, "bench-report"), tmp])
-        if r.returncode:
-            raise SystemExit("bench: bench-report failed")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    make_in(build, "bench-report")
+    run_scratch(build, "bench-report", lambda tmp: [tmp])
     sys.stdout.flush()
-    if subprocess.run([sys.executable, os.path.join(src, "tests", "bench",
+    if subprocess.run([sys.executable, os.path.join(SRC, "tests", "bench",
                                                     "bench_report_pages.py"),
                        "--build", build]).returncode:
         raise SystemExit("bench: bench_report_pages.py failed")
