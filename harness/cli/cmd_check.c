@@ -46,8 +46,8 @@ static const char options[] =
 	"  -c FILE   configuration file (default: $JANKGATE_CONFIG, then\n"
 	"            ./jankgate.json)\n"
 	"Prints one line per problem, or \"configuration OK\" (with a\n"
-	"warning when gate would lack its baseline repository, or\n"
-	"markers.matrix the matrix source).\n"
+	"warning for what would be missing: gate's baseline repository,\n"
+	"or the matrix source that markers.matrix reads).\n"
 	"With RESULTS.json files, checks those instead: schema version,\n"
 	"types and the limits of durations and counts; prints\n"
 	"\"FILE: OK\" for each good one.\n";
