@@ -523,7 +523,7 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 	st->matrix.application_create_ms = round(m->app_ms * lf);
 	st->matrix.first_activity_create_ms = round(m->activity_ms * lf);
 	for (int j = 0; j < m->nr_scenes; j++) {
-		char name[16];
+		char name[24];
 
 		snprintf(name, sizeof(name), "scene%d", j);
 		gen_scene(rs_iteration_add_scene(it, name), &m->scenes[j],
