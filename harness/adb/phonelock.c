@@ -29,6 +29,9 @@
 
 #define POLL_MS		200
 #define NOTIFY_MS	30000
+/* How long a waiter gives a holder that has just taken the lock to write
+ * itself into it, so that what the waiter says names it. */
+#define HOLDER_GRACE_MS	1000
 #define MAX_COMMAND	300
 
 struct phonelock {
@@ -179,9 +182,9 @@ holder_field(struct strbuf *out, const char *text, const char *key)
 /*
  * Describe the holder from the file open at `fd`: "pid 41234 (jankgate
  * gate -o night2), since 2026-12-05T00:31:02Z", or "another process"
- * when it has not written itself yet.
+ * when it has not written itself yet; 1 when it has, 0 when not.
  */
-static void
+static int
 describe_holder(struct strbuf *out, int fd)
 {
 	char buf[1024];
@@ -189,11 +192,14 @@ describe_holder(struct strbuf *out, int fd)
 	struct strbuf pid = STRBUF_INIT, cmd = STRBUF_INIT,
 	    since = STRBUF_INIT;
 
+	int known = 0;
+
 	buf[n > 0 ? n : 0] = '\0';
 	if (holder_field(&pid, buf, "pid")) {
 		strbuf_addstr(out, "another process");
 		goto out;
 	}
+	known = 1;
 	strbuf_addf(out, "pid %s", pid.buf);
 	if (!holder_field(&cmd, buf, "command"))
 		strbuf_addf(out, " (%s)", cmd.buf);
@@ -203,6 +209,7 @@ out:
 	strbuf_release(&pid);
 	strbuf_release(&cmd);
 	strbuf_release(&since);
+	return known;
 }
 
 /* 1 when `fd` is the file `path` names now (not one removed meanwhile). */
@@ -233,6 +240,7 @@ phonelock_acquire(struct phonelock **out, const char *server,
 	path = phonelock_path(dir, server, serial);
 	for (;;) {
 		long waited;
+		int known;
 
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
@@ -255,10 +263,16 @@ phonelock_acquire(struct phonelock **out, const char *server,
 			break;
 		}
 		strbuf_setlen(&who, 0);
-		describe_holder(&who, fd);
+		known = describe_holder(&who, fd);
 		close(fd);
 		fd = -1;
 		waited = monoclock_real_ms() - start;
+		/* It writes itself just after it locks: wait for its name. */
+		if (!known && waited < HOLDER_GRACE_MS &&
+		    !(o->stop && o->stop(o->arg))) {
+			sleep_ms(POLL_MS);
+			continue;
+		}
 		if (o->busy == PHONELOCK_REFUSE) {
 			rc = jg_error_set(JG_EBUSY, "device '%s' is in use "
 			    "by %s", serial, who.buf);

@@ -6,9 +6,12 @@
  * Every test uses a directory of its own under the unit tests' temporary
  * directory, never the host's /tmp/jankgate-locks-UID.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -127,6 +130,59 @@ refuse_names_the_phone_and_the_holder(void **state)
 	assert_non_null(strstr(jg_error_msg(), "unit-tests"));
 	assert_non_null(strstr(jg_error_msg(), ", since 2"));
 	assert_int_equal(wait_child(&ch), 0);
+	free(dir);
+}
+
+/*
+ * A holder writes who it is just after it takes the lock.  One caught in
+ * between (here: a process that locks the file, then writes itself 300 ms
+ * later) is still named by the waiter, which gives it a moment to.
+ */
+static void
+refuse_names_a_holder_that_writes_itself_late(void **state)
+{
+	char *dir = test_dir("late");
+	char *path = phonelock_path(dir, SERVER, "late-5554");
+	struct phonelock_opts o = { .dir = dir, .busy = PHONELOCK_REFUSE };
+	struct phonelock *l = (void *)1;
+	struct child ch;
+	int ready[2], go[2];
+	char c, pid[32];
+
+	assert_true(mkdir(dir, 0700) == 0 || errno == EEXIST);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	ch.pid = fork();
+	assert_true(ch.pid >= 0);
+	if (!ch.pid) {
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		char who[128];
+		int len;
+
+		close(ready[0]);
+		close(go[1]);
+		if (fd < 0 || flock(fd, LOCK_EX) || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		len = snprintf(who, sizeof(who), "pid %ld\ncommand late-holder\n"
+		    "since 2026-12-05T00:00:00Z\n", (long)getpid());
+		if (pwrite(fd, who, (size_t)len, 0) != len ||
+		    read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	ch.release_fd = go[1];
+	assert_int_equal(phonelock_acquire(&l, SERVER, "late-5554", &o),
+	    JG_EBUSY);
+	assert_null(l);
+	snprintf(pid, sizeof(pid), "pid %ld (late-holder)", (long)ch.pid);
+	assert_non_null(strstr(jg_error_msg(), pid));
+	assert_int_equal(wait_child(&ch), 0);
+	free(path);
 	free(dir);
 }
 
@@ -283,6 +339,7 @@ a_shared_directory_is_refused(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(refuse_names_the_phone_and_the_holder),
+	cmocka_unit_test(refuse_names_a_holder_that_writes_itself_late),
 	cmocka_unit_test(second_lock_in_one_process_is_refused),
 	cmocka_unit_test(other_phones_and_servers_are_free),
 	cmocka_unit_test(paths_are_safe_and_distinct),
