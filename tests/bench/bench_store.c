@@ -103,15 +103,27 @@ struct cli_time {
 	double cpu_ms;		/* user + system of the child */
 };
 
-/* User + system time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms. */
+/* User time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms; its system time
+ * into *system_ms when not NULL. */
 static double
-cpu_ms(int who)
+user_ms(int who, double *system_ms)
 {
 	struct rusage ru;
 
 	getrusage(who, &ru);
-	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+	if (system_ms)
+		*system_ms = ru.ru_stime.tv_sec * 1e3 +
+		    ru.ru_stime.tv_usec / 1e3;
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3;
+}
+
+/* User + system time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms. */
+static double
+cpu_ms(int who)
+{
+	double sys, user = user_ms(who, &sys);
+
+	return user + sys;
 }
 
 static double
@@ -124,17 +136,6 @@ static double
 self_cpu_ms(void)
 {
 	return cpu_ms(RUSAGE_SELF);
-}
-
-/* User time alone of this process, in ms: a record's own work, without
- * the kernel's (mostly creating and removing loose object files). */
-static double
-self_user_ms(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3;
 }
 
 /*
@@ -188,7 +189,7 @@ static void run_or_die(struct strbuf *out, const char *const *argv);
  */
 static struct cli_time
 record_cli(struct strbuf *data, cJSON *work, const cJSON *base, int night,
-    double *user_ms, double *system_ms)
+    double *user_ms_out, double *system_ms)
 {
 	double t[RECORD_CLI], c[RECORD_CLI];
 	char path[4200], copy[4200];
@@ -196,14 +197,14 @@ record_cli(struct strbuf *data, cJSON *work, const cJSON *base, int night,
 	    copy, NULL };
 	const char *cp[] = { "cp", "-a", repo, copy, NULL };
 	const char *rm[] = { "rm", "-rf", copy, NULL };
-	struct rusage before, after;
+	double u0, s0, s1;
 	struct cli_time out;
 
 	snprintf(path, sizeof(path), "%s/record.json", dir);
 	snprintf(copy, sizeof(copy), "%s/copy.git", dir);
 	run_or_die(NULL, rm);
 	run_or_die(NULL, cp);
-	getrusage(RUSAGE_CHILDREN, &before);
+	u0 = user_ms(RUSAGE_CHILDREN, &s0);
 	for (int k = 0; k < RECORD_CLI; k++) {
 		struct proc_result res;
 		double t0, c0;
@@ -223,13 +224,8 @@ record_cli(struct strbuf *data, cJSON *work, const cJSON *base, int night,
 		c[k] = children_cpu_ms() - c0;
 		proc_result_release(&res);
 	}
-	getrusage(RUSAGE_CHILDREN, &after);
-	*user_ms = ((after.ru_utime.tv_sec - before.ru_utime.tv_sec) * 1e3 +
-	    (after.ru_utime.tv_usec - before.ru_utime.tv_usec) / 1e3) /
-	    RECORD_CLI;
-	*system_ms = ((after.ru_stime.tv_sec - before.ru_stime.tv_sec) * 1e3 +
-	    (after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e3) /
-	    RECORD_CLI;
+	*user_ms_out = (user_ms(RUSAGE_CHILDREN, &s1) - u0) / RECORD_CLI;
+	*system_ms = (s1 - s0) / RECORD_CLI;
 	run_or_die(NULL, rm);
 	qsort(t, RECORD_CLI, sizeof(t[0]), cmp_double);
 	qsort(c, RECORD_CLI, sizeof(c[0]), cmp_double);
@@ -667,14 +663,14 @@ main(int argc, char **argv)
 			raw += data.len;
 			t1 = now_ms();
 			c1 = self_cpu_ms();
-			u1 = self_user_ms();
+			u1 = user_ms(RUSAGE_SELF, NULL);
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
 			    baseline_record_run(oid, bs, "main", r, data.buf,
 			    data.len, "pass", NULL))
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
 			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
-			user_window[runs % RECORD_WINDOW] = self_user_ms() - u1;
+			user_window[runs % RECORD_WINDOW] = user_ms(RUSAGE_SELF, NULL) - u1;
 			packs_list(&now, &was);
 			packs_change(what[runs % RECORD_WINDOW],
 			    sizeof(what[0]), &was, &now);
