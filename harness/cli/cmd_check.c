@@ -13,8 +13,9 @@
  * connection, so it is safe as a pre-commit hook.  A valid configuration
  * that `gate` would still refuse for want of a baseline repository gets
  * a warning saying how to make one; it stays valid (exit 0): run and
- * check need none.  So does markers.matrix without the matrix source,
- * which makes no scene.
+ * check need none.  (markers.matrix without the matrix source, which
+ * makes no scene, is the configuration's own warning, config.c: every
+ * command that loads the file says it.)
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -148,19 +149,6 @@ warn_for_gate(const struct config *cfg)
 		    "%s')", cfg->path, repo, repo);
 }
 
-/*
- * markers.matrix makes scenes of Tencent Matrix's FPS reports, which only
- * the matrix source reads: set without it, it makes none, silently.
- */
-static void
-warn_for_markers(const struct config *cfg)
-{
-	if (cfg->markers.matrix && strlist_find(&cfg->sources, "matrix") < 0)
-		diag_warn("%s: markers.matrix: set, but \"matrix\" is not in "
-		    "sources, so no Matrix report is read and no scene is made "
-		    "from one (add \"matrix\" to sources)", cfg->path);
-}
-
 struct check_args {
 	char **files;		/* RESULTS.json operands, or none */
 	int nr_files;
@@ -204,7 +192,6 @@ run(void *args, const struct config *cfg)
 	}
 	if (!rc) {
 		warn_for_gate(cfg);
-		warn_for_markers(cfg);
 		printf("configuration OK\n");
 	}
 	return rc;

@@ -151,6 +151,17 @@ cross_check(struct config_ctx *c, const int *seen, int need_required)
 	if (cfg->app && strpbrk(cfg->app, " \t'\"$;&|`\\/"))
 		config_problem(c, "app", "expected a package name like "
 		    "\"com.example.shop\", got \"%s\"", cfg->app);
+	/*
+	 * Valid, but it does nothing: markers.matrix makes scenes of the
+	 * FPS reports only the matrix source reads.  Every command that
+	 * loads the file says so (commands.c), so run and gate do not
+	 * silently measure without the scenes it asks for.
+	 */
+	if (cfg->markers.matrix && strlist_find(&cfg->sources, "matrix") < 0)
+		strlist_addf(&cfg->warnings, "%s: markers.matrix: set, but "
+		    "\"matrix\" is not in sources, so no Matrix report is read "
+		    "and no scene is made from one (add \"matrix\" to sources)",
+		    cfg->path);
 }
 
 static char *

@@ -267,7 +267,8 @@ static const struct key config_keys[] = {
 	  "scene of its own, named by its activity's simple class name "
 	  "(FeedActivity), with Matrix's fps, dropped-frame levels and evil "
 	  "methods and no frame numbers; an activity's reports in one "
-	  "iteration are one scene" },
+	  "iteration are one scene; without the `matrix` source it makes "
+	  "none, and every command that reads the file warns" },
 	{ "markers.trace", K_BOOL, O(markers.trace), NONE, "false", 0,
 	  "also take scenes from android.os.Trace sections named "
 	  "markers.trace_prefix + SCENE (Trace.beginSection / endSection, or "

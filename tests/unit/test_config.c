@@ -221,6 +221,30 @@ retired_keys_load_with_a_warning(void **state)
 	config_free(cfg);
 }
 
+/*
+ * markers.matrix without the matrix source makes no scene: the file stays
+ * valid, and the warning is the configuration's, so that run and gate say
+ * it as check does (the dispatcher prints every warning of a loaded file).
+ */
+static void
+markers_matrix_without_its_source_warns(void **state)
+{
+	struct config *cfg = parse_ok("{" MINIMAL ", \"markers\": "
+	    "{\"matrix\": true}}");
+
+	(void)state;
+	assert_int_equal(cfg->warnings.nr, 1);
+	assert_string_equal(cfg->warnings.items[0], "/etc/jg/jankgate.json: "
+	    "markers.matrix: set, but \"matrix\" is not in sources, so no "
+	    "Matrix report is read and no scene is made from one (add "
+	    "\"matrix\" to sources)");
+	config_free(cfg);
+	cfg = parse_ok("{" MINIMAL ", \"sources\": [\"gfxinfo\", "
+	    "\"matrix\"], \"markers\": {\"matrix\": true}}");
+	assert_int_equal(cfg->warnings.nr, 0);
+	config_free(cfg);
+}
+
 /* JANKGATE_* variables override the file, and are validated the same way. */
 static void
 environment_overrides_file(void **state)
@@ -475,6 +499,7 @@ apk_list_and_install_policy(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(retired_keys_load_with_a_warning),
+	cmocka_unit_test(markers_matrix_without_its_source_warns),
 	cmocka_unit_test(apk_list_and_install_policy),
 	cmocka_unit_test(defaults_apply),
 	cmocka_unit_test(paths_resolve_against_config_dir),
