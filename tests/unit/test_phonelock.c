@@ -36,12 +36,14 @@ struct child {
 };
 
 /*
- * Fork a holder of (SERVER, serial): returns once it holds the lock.  It
- * lets go after `hold_ms` (0: when told through release_fd) and exits.
+ * Fork a child that runs `hold`: it takes a lock, writes a byte to
+ * `ready_fd` once it holds it, lets go when a byte (or end of file)
+ * comes on `go_fd` or as it says, and returns 0 (the child's exit status).
+ * Returns once the child holds the lock.
  */
 static void
-start_holder(struct child *ch, const char *dir, const char *serial,
-    int hold_ms)
+fork_holder(struct child *ch, int (*hold)(const void *arg, int ready_fd,
+    int go_fd), const void *arg)
 {
 	int ready[2], go[2];
 	char c;
@@ -51,28 +53,53 @@ start_holder(struct child *ch, const char *dir, const char *serial,
 	ch->pid = fork();
 	assert_true(ch->pid >= 0);
 	if (!ch->pid) {
-		struct phonelock_opts o = { .dir = dir,
-		    .busy = PHONELOCK_REFUSE };
-		struct phonelock *l;
-
 		close(ready[0]);
 		close(go[1]);
-		if (phonelock_acquire(&l, SERVER, serial, &o))
-			_exit(1);
-		if (write(ready[1], "x", 1) != 1)
-			_exit(1);
-		if (hold_ms)
-			usleep(hold_ms * 1000);
-		else if (read(go[0], &c, 1) < 0)
-			_exit(1);
-		phonelock_release(l);
-		_exit(0);
+		_exit(hold(arg, ready[1], go[0]) ? 1 : 0);
 	}
 	close(ready[1]);
 	close(go[0]);
 	assert_int_equal(read(ready[0], &c, 1), 1);
 	close(ready[0]);
 	ch->release_fd = go[1];
+}
+
+struct holder {
+	const char *dir, *serial;
+	int hold_ms;		/* 0: until told through release_fd */
+};
+
+/* A holder through phonelock_acquire(), as another jankgate is. */
+static int
+hold_phone(const void *arg, int ready_fd, int go_fd)
+{
+	const struct holder *h = arg;
+	struct phonelock_opts o = { .dir = h->dir, .busy = PHONELOCK_REFUSE };
+	struct phonelock *l;
+	char c;
+
+	if (phonelock_acquire(&l, SERVER, h->serial, &o) ||
+	    write(ready_fd, "x", 1) != 1)
+		return -1;
+	if (h->hold_ms)
+		usleep(h->hold_ms * 1000);
+	else if (read(go_fd, &c, 1) < 0)
+		return -1;
+	phonelock_release(l);
+	return 0;
+}
+
+/*
+ * Fork a holder of (SERVER, serial): returns once it holds the lock.  It
+ * lets go after `hold_ms` (0: when told through release_fd) and exits.
+ */
+static void
+start_holder(struct child *ch, const char *dir, const char *serial,
+    int hold_ms)
+{
+	const struct holder h = { dir, serial, hold_ms };
+
+	fork_holder(ch, hold_phone, &h);
 }
 
 static int
@@ -133,6 +160,24 @@ refuse_names_the_phone_and_the_holder(void **state)
 	free(dir);
 }
 
+/* A process that locks the file, then writes itself 300 ms later. */
+static int
+hold_and_write_late(const void *arg, int ready_fd, int go_fd)
+{
+	int fd = open(arg, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	char who[128], c;
+	int len;
+
+	if (fd < 0 || flock(fd, LOCK_EX) || write(ready_fd, "x", 1) != 1)
+		return -1;
+	usleep(300 * 1000);
+	len = snprintf(who, sizeof(who), "pid %ld\ncommand late-holder\n"
+	    "since 2026-12-05T00:00:00Z\n", (long)getpid());
+	if (pwrite(fd, who, (size_t)len, 0) != len || read(go_fd, &c, 1) < 0)
+		return -1;
+	return 0;
+}
+
 /*
  * A holder writes who it is just after it takes the lock.  One caught in
  * between (here: a process that locks the file, then writes itself 300 ms
@@ -146,36 +191,10 @@ refuse_names_a_holder_that_writes_itself_late(void **state)
 	struct phonelock_opts o = { .dir = dir, .busy = PHONELOCK_REFUSE };
 	struct phonelock *l = (void *)1;
 	struct child ch;
-	int ready[2], go[2];
-	char c, pid[32];
+	char pid[32];
 
 	assert_true(mkdir(dir, 0700) == 0 || errno == EEXIST);
-	assert_int_equal(pipe(ready), 0);
-	assert_int_equal(pipe(go), 0);
-	ch.pid = fork();
-	assert_true(ch.pid >= 0);
-	if (!ch.pid) {
-		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		char who[128];
-		int len;
-
-		close(ready[0]);
-		close(go[1]);
-		if (fd < 0 || flock(fd, LOCK_EX) || write(ready[1], "x", 1) != 1)
-			_exit(1);
-		usleep(300 * 1000);
-		len = snprintf(who, sizeof(who), "pid %ld\ncommand late-holder\n"
-		    "since 2026-12-05T00:00:00Z\n", (long)getpid());
-		if (pwrite(fd, who, (size_t)len, 0) != len ||
-		    read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(go[0]);
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	ch.release_fd = go[1];
+	fork_holder(&ch, hold_and_write_late, path);
 	assert_int_equal(phonelock_acquire(&l, SERVER, "late-5554", &o),
 	    JG_EBUSY);
 	assert_null(l);
