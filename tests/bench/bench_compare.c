@@ -131,6 +131,8 @@
  *                      [--metric NAME] [--check]
  *                      [--real-off drift,tails,aging,warming,bad,cold,
  *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
+ *                      [--real-set drift=0.03,tdf=2,aging=0.005,iter=0.03,
+ *                                  warming=0.01,cold=0.1,bad=0.08,vsync=0.6]
  *
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
@@ -486,6 +488,13 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 	}
 }
 
+/*
+ * --real-set corrupt=P: the chance that an iteration, of the baseline or
+ * of tonight, has one scene's percentiles x10 (a corrupt value anywhere,
+ * beyond the one record `corrupt` puts in the window).
+ */
+static double corrupt_p;
+
 /* One iteration at session factor `sf`: a cold launch, then the scenes. */
 static void
 gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
@@ -496,7 +505,7 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 	double f = sf * exp(stats_rng_normal(r, 0, nz->iter_sd));
 	struct rs_startup *st = &it->startup;
 	double lf, total;
-	int bad = -1;
+	int bad = -1, corrupt = -1;
 
 	/* Drawn only where there is one: the other rows' streams stay. */
 	if (nz->bad_scene_p > 0 && stats_rng_uniform(r) < nz->bad_scene_p)
@@ -505,6 +514,10 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 
 	if (outlier)
 		f *= uniform(r, 1.15, 1.4);
+	/* Drawn only where there is one: the other rows' streams stay. */
+	if (corrupt_p > 0 && stats_rng_uniform(r) < corrupt_p)
+		corrupt = (int)(stats_rng_uniform(r) * m->nr_scenes) %
+		    m->nr_scenes;
 	lf = f * exp(stats_rng_normal(r, 0, nz->launch_sd > 0 ?
 	    nz->launch_sd : LAUNCH_SD));
 	total = m->cold_ms * lf;
@@ -529,6 +542,14 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 		gen_scene(rs_iteration_add_scene(it, name), &m->scenes[j],
 		    j == bad ? f * uniform(r, 1.2, 1.4) : f, outlier, sh,
 		    scenario, j, nz, r);
+		if (j == corrupt) {
+			struct rs_frames *fr = &it->scenes[j].frames;
+
+			fr->p50_ms *= 10;
+			fr->p90_ms *= 10;
+			fr->p95_ms *= 10;
+			fr->p99_ms *= 10;
+		}
 	}
 }
 
@@ -1986,7 +2007,9 @@ usage(void)
 	    "bisect] [--metric NAME]\n"
 	    "                     [--check] [--real-off drift,tails,aging,"
 	    "warming,bad,cold,vsync,corrupt,scenesigs]\n"
-	    "                     [--rows aa,w3k0,...]\n");
+	    "                     [--rows aa,w3k0,...] [--real-set "
+	    "drift=X,tdf=X,aging=X,iter=X,\n"
+	    "                     warming=X,cold=X,bad=X,vsync=X]\n");
 	exit(2);
 }
 
@@ -2215,6 +2238,57 @@ aa_row_asked(double hz, int window, bool aging_05)
 	return strstr(rows_only, tok) || all[2] == ',' || !all[2];
 }
 
+/*
+ * --real-set: effects set to other sizes than real_phone()'s, as
+ * "name=value,..." (drift, tdf, aging, iter, warming, cold, bad, vsync):
+ * a phone the rows were not tuned on, to probe how far the figures hold.
+ * Every row's phone takes them, whatever its own aging or drift.
+ */
+static const char *real_set = "";
+
+static void
+real_set_apply(struct noise *nz)
+{
+	const char *p = real_set;
+
+	while (*p) {
+		char name[16];
+		double v;
+		int used = 0;
+
+		if (sscanf(p, "%15[a-z]=%lf%n", name, &v, &used) != 2) {
+			fprintf(stderr, "bench-compare: --real-set: cannot "
+			    "read '%s'\n", p);
+			exit(2);
+		}
+		if (!strcmp(name, "drift"))
+			nz->drift = v;
+		else if (!strcmp(name, "tdf"))
+			nz->tdf = v;
+		else if (!strcmp(name, "aging"))
+			nz->trend = v;
+		else if (!strcmp(name, "iter"))
+			nz->iter_sd = v;
+		else if (!strcmp(name, "warming"))
+			nz->slope = log1p(v);
+		else if (!strcmp(name, "cold"))
+			nz->cold_first = v;
+		else if (!strcmp(name, "bad"))
+			nz->bad_scene_p = v;
+		else if (!strcmp(name, "vsync"))
+			nz->vsync = v;
+		else if (!strcmp(name, "corrupt"))
+			corrupt_p = v;
+		else {
+			fprintf(stderr, "bench-compare: --real-set: no effect "
+			    "'%s'\n", name);
+			exit(2);
+		}
+		p += used;
+		p += *p == ',';
+	}
+}
+
 static bool
 real_on(const char *effect)
 {
@@ -2276,6 +2350,7 @@ real_phone(const char *name, double hz, double trend, double drift)
 		nz.corrupt = false;
 	if (!real_on("drift"))
 		nz.drift = 0;
+	real_set_apply(&nz);
 	return nz;
 }
 
@@ -2729,6 +2804,8 @@ main(int argc, char **argv)
 			usage();
 		if (!strcmp(argv[i], "--real-off"))
 			real_off = argv[++i];
+		else if (!strcmp(argv[i], "--real-set"))
+			real_set = argv[++i];
 		else if (!strcmp(argv[i], "--rows"))
 			rows_only = argv[++i];
 		else if (!strcmp(argv[i], "--nights")) {
