@@ -13,9 +13,10 @@
  * cost), its CPU split into user and system time, the median of 40
  * records run as a nightly job runs them (record_cli()), and
  * the median of 3 of `jankgate compare --against main` and of `jankgate
- * baseline log` (run as programs, as CI runs them), each as wall time
- * and as CPU time (user + system), which a machine busy with other jobs
- * does not inflate.  With 50 keys, 1,000 runs hold half a window of the
+ * baseline log` (run as programs, as CI runs them, each started with
+ * posix_spawn() and timed by its own rusage: spawn_timed()), each as
+ * wall time and as CPU time (user + system), which a machine busy with
+ * other jobs does not inflate.  With 50 keys, 1,000 runs hold half a window of the
  * default baseline.history of 40, so a comparison there reads half the
  * runs it reads from 2,000 on: compare runs a second time with the
  * window 1,000 runs fill (JANKGATE_BASELINE_HISTORY=1000/KEYS), which
@@ -38,11 +39,14 @@
  *   DIR: an empty scratch directory.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <cJSON.h>
@@ -103,39 +107,98 @@ struct cli_time {
 	double cpu_ms;		/* user + system of the child */
 };
 
-/* User time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms; its system time
- * into *system_ms when not NULL. */
+/* User time of a struct rusage, in ms; its system time into *system_ms
+ * when not NULL. */
 static double
-user_ms(int who, double *system_ms)
+ru_user_ms(const struct rusage *ru, double *system_ms)
+{
+	if (system_ms)
+		*system_ms = ru->ru_stime.tv_sec * 1e3 +
+		    ru->ru_stime.tv_usec / 1e3;
+	return ru->ru_utime.tv_sec * 1e3 + ru->ru_utime.tv_usec / 1e3;
+}
+
+/* This process's user time in ms; its system time into *system_ms. */
+static double
+user_ms(double *system_ms)
 {
 	struct rusage ru;
 
-	getrusage(who, &ru);
-	if (system_ms)
-		*system_ms = ru.ru_stime.tv_sec * 1e3 +
-		    ru.ru_stime.tv_usec / 1e3;
-	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3;
-}
-
-/* User + system time of RUSAGE_SELF or RUSAGE_CHILDREN, in ms. */
-static double
-cpu_ms(int who)
-{
-	double sys, user = user_ms(who, &sys);
-
-	return user + sys;
-}
-
-static double
-children_cpu_ms(void)
-{
-	return cpu_ms(RUSAGE_CHILDREN);
+	getrusage(RUSAGE_SELF, &ru);
+	return ru_user_ms(&ru, system_ms);
 }
 
 static double
 self_cpu_ms(void)
 {
-	return cpu_ms(RUSAGE_SELF);
+	double sys, user = user_ms(&sys);
+
+	return user + sys;
+}
+
+/* What one timed child took. */
+struct child_time {
+	double wall_ms, user_ms, system_ms;
+	int exit_code;		/* -1: killed by a signal */
+};
+
+/*
+ * Run `argv` with its output thrown away but for stderr, which goes to
+ * DIR/child.err, and time it by its own rusage (wait4()).  posix_spawn,
+ * not proc_run()'s fork(): a forked child's exec tears down its copy of
+ * this process's address space, on the child's system time, and this
+ * process holds a year of records' caches by the end (a parent of 1 GB
+ * made each record's system time 4 ms -> 17 ms).  A nightly job's shell
+ * is small; so is what the figures charge a record now.
+ */
+static struct child_time
+spawn_timed(const char *const *argv)
+{
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	struct child_time out = { 0, 0, 0, -1 };
+	char err[4200];
+	struct rusage ru;
+	pid_t pid;
+	int st;
+	double t0;
+
+	snprintf(err, sizeof(err), "%s/child.err", dir);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT |
+	    O_TRUNC, 0644);
+	t0 = now_ms();
+	if (posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
+	    environ)) {
+		fprintf(stderr, "bench-store: cannot run %s\n", argv[0]);
+		exit(1);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	if (wait4(pid, &st, 0, &ru) != pid) {
+		fprintf(stderr, "bench-store: wait for %s failed\n", argv[0]);
+		exit(1);
+	}
+	out.wall_ms = now_ms() - t0;
+	out.user_ms = ru_user_ms(&ru, &out.system_ms);
+	if (WIFEXITED(st))
+		out.exit_code = WEXITSTATUS(st);
+	return out;
+}
+
+/* Exit naming `argv` and what it said on stderr. */
+static void
+child_failed(const char *const *argv, int code)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char err[4200];
+
+	snprintf(err, sizeof(err), "%s/child.err", dir);
+	file_read(&msg, err);
+	fprintf(stderr, "bench-store: jankgate %s%s%s exited %d: %s", argv[1],
+	    strcmp(argv[1], "baseline") ? "" : " ",
+	    strcmp(argv[1], "baseline") ? "" : argv[2], code, msg.buf);
+	exit(1);
 }
 
 /*
@@ -150,20 +213,12 @@ time_cli(const char *const *args, int want_ok)
 	struct cli_time out;
 
 	for (int r = 0; r < REPEAT; r++) {
-		struct proc_result res;
-		double t0 = now_ms(), c0 = children_cpu_ms();
+		struct child_time ct = spawn_timed(args);
 
-		proc_result_init(&res);
-		if (proc_run(&res, args, NULL) < 0)
-			die(args[1]);
-		t[r] = now_ms() - t0;
-		c[r] = children_cpu_ms() - c0;
-		if (want_ok && res.exit_code != 0 && res.exit_code != 1) {
-			fprintf(stderr, "bench-store: %s exited %d: %s", args[1],
-			    res.exit_code, res.err.buf);
-			exit(1);
-		}
-		proc_result_release(&res);
+		t[r] = ct.wall_ms;
+		c[r] = ct.user_ms + ct.system_ms;
+		if (want_ok && ct.exit_code != 0 && ct.exit_code != 1)
+			child_failed(args, ct.exit_code);
 	}
 	qsort(t, REPEAT, sizeof(t[0]), cmp_double);
 	qsort(c, REPEAT, sizeof(c[0]), cmp_double);
@@ -191,41 +246,34 @@ static struct cli_time
 record_cli(struct strbuf *data, cJSON *work, const cJSON *base, int night,
     double *user_ms_out, double *system_ms)
 {
-	double t[RECORD_CLI], c[RECORD_CLI];
+	double t[RECORD_CLI], c[RECORD_CLI], user = 0, sys = 0;
 	char path[4200], copy[4200];
 	const char *argv[] = { jankgate, "baseline", "record", path, "--repo",
 	    copy, NULL };
 	const char *cp[] = { "cp", "-a", repo, copy, NULL };
 	const char *rm[] = { "rm", "-rf", copy, NULL };
-	double u0, s0, s1;
 	struct cli_time out;
 
 	snprintf(path, sizeof(path), "%s/record.json", dir);
 	snprintf(copy, sizeof(copy), "%s/copy.git", dir);
 	run_or_die(NULL, rm);
 	run_or_die(NULL, cp);
-	u0 = user_ms(RUSAGE_CHILDREN, &s0);
 	for (int k = 0; k < RECORD_CLI; k++) {
-		struct proc_result res;
-		double t0, c0;
+		struct child_time ct;
 
 		nights_make_run(data, work, base, night, k);
 		if (file_write_atomic(path, data->buf, data->len, 0644))
 			die("record.json");
-		t0 = now_ms();
-		c0 = children_cpu_ms();
-		proc_result_init(&res);
-		if (proc_run(&res, argv, NULL) < 0 || res.exit_code) {
-			fprintf(stderr, "bench-store: baseline record: %s",
-			    res.err.buf);
-			exit(1);
-		}
-		t[k] = now_ms() - t0;
-		c[k] = children_cpu_ms() - c0;
-		proc_result_release(&res);
+		ct = spawn_timed(argv);
+		if (ct.exit_code)
+			child_failed(argv, ct.exit_code);
+		t[k] = ct.wall_ms;
+		c[k] = ct.user_ms + ct.system_ms;
+		user += ct.user_ms;
+		sys += ct.system_ms;
 	}
-	*user_ms_out = (user_ms(RUSAGE_CHILDREN, &s1) - u0) / RECORD_CLI;
-	*system_ms = (s1 - s0) / RECORD_CLI;
+	*user_ms_out = user / RECORD_CLI;
+	*system_ms = sys / RECORD_CLI;
 	run_or_die(NULL, rm);
 	qsort(t, RECORD_CLI, sizeof(t[0]), cmp_double);
 	qsort(c, RECORD_CLI, sizeof(c[0]), cmp_double);
@@ -663,14 +711,14 @@ main(int argc, char **argv)
 			raw += data.len;
 			t1 = now_ms();
 			c1 = self_cpu_ms();
-			u1 = user_ms(RUSAGE_SELF, NULL);
+			u1 = user_ms(NULL);
 			if (results_parse_strict(&r, data.buf, data.len, "run") ||
 			    baseline_record_run(oid, bs, "main", r, data.buf,
 			    data.len, "pass", NULL))
 				die("record");
 			window[runs % RECORD_WINDOW] = now_ms() - t1;
 			cpu_window[runs % RECORD_WINDOW] = self_cpu_ms() - c1;
-			user_window[runs % RECORD_WINDOW] = user_ms(RUSAGE_SELF, NULL) - u1;
+			user_window[runs % RECORD_WINDOW] = user_ms(NULL) - u1;
 			packs_list(&now, &was);
 			packs_change(what[runs % RECORD_WINDOW],
 			    sizeof(what[0]), &was, &now);
