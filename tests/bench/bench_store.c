@@ -16,13 +16,13 @@
  * baseline log` (run as programs, as CI runs them, each started with
  * posix_spawn() and timed by its own rusage: spawn_timed()), each as
  * wall time and as CPU time (user + system), which a machine busy with
- * other jobs does not inflate.  With 50 keys, 1,000 runs hold half a window of the
- * default baseline.history of 40, so a comparison there reads half the
- * runs it reads from 2,000 on: compare runs a second time with the
- * window 1,000 runs fill (JANKGATE_BASELINE_HISTORY=1000/KEYS), which
- * reads the same number of runs at every size, so its growth is the
- * store's.  Then it prints the size on disk and the
- * file count of the repository before and after `jankgate baseline gc`,
+ * other jobs does not inflate.  With 50 keys, 1,000 runs hold half a
+ * window of the default baseline.history of 40, so a comparison there
+ * reads half the runs it reads from 2,000 on: compare runs a second time
+ * with the window 1,000 runs fill (JANKGATE_BASELINE_HISTORY=1000/KEYS),
+ * which reads the same number of runs at every size, so its growth is
+ * the store's.  Then it prints the size on disk and the file count of
+ * the repository before and after `jankgate baseline gc`,
  * and the bytes of results recorded, for scale.  Each record's packs
  * are told by the pack directory before and after it, so the slowest
  * record is printed with what it wrote and removed.  Last, on the store
@@ -147,9 +147,9 @@ struct child_time {
  * DIR/child.err, and time it by its own rusage (wait4()).  posix_spawn,
  * not proc_run()'s fork(): a forked child's exec tears down its copy of
  * this process's address space, on the child's system time, and this
- * process holds a year of records' caches by the end (a parent of 1 GB
- * made each record's system time 4 ms -> 17 ms).  A nightly job's shell
- * is small; so is what the figures charge a record now.
+ * process holds a year of records' caches by the end, so the children's
+ * figures grew with the bench (docs/validation.md).  A nightly job's
+ * shell is small; so is what the figures charge a record now.
  */
 static struct child_time
 spawn_timed(const char *const *argv)
