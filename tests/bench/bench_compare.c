@@ -132,7 +132,8 @@
  *                      [--real-off drift,tails,aging,warming,bad,cold,
  *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
  *                      [--real-set drift=0.03,tdf=2,aging=0.005,iter=0.03,
- *                                  warming=0.01,cold=0.1,bad=0.08,vsync=0.6]
+ *                                  warming=0.01,cold=0.1,bad=0.08,vsync=0.6,
+ *                                  corrupt=0.003]
  *
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
@@ -495,6 +496,16 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
  */
 static double corrupt_p;
 
+/* A corrupt record of a scene: every percentile x10. */
+static void
+corrupt_frames(struct rs_frames *fr)
+{
+	fr->p50_ms *= 10;
+	fr->p90_ms *= 10;
+	fr->p95_ms *= 10;
+	fr->p99_ms *= 10;
+}
+
 /* One iteration at session factor `sf`: a cold launch, then the scenes. */
 static void
 gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
@@ -542,14 +553,8 @@ gen_iteration(struct rs_iteration *it, const struct scenario_model *m,
 		gen_scene(rs_iteration_add_scene(it, name), &m->scenes[j],
 		    j == bad ? f * uniform(r, 1.2, 1.4) : f, outlier, sh,
 		    scenario, j, nz, r);
-		if (j == corrupt) {
-			struct rs_frames *fr = &it->scenes[j].frames;
-
-			fr->p50_ms *= 10;
-			fr->p90_ms *= 10;
-			fr->p95_ms *= 10;
-			fr->p99_ms *= 10;
-		}
+		if (j == corrupt)
+			corrupt_frames(&it->scenes[j].frames);
 	}
 }
 
@@ -1483,14 +1488,8 @@ warm_windows(struct window *w, const struct series *s, int history,
 		for (size_t i = 0, n = 0; sc && i < sc->nr_iterations; i++)
 			if (!sc->iterations[i].warmup && n++ == 1)
 				it = &sc->iterations[i];
-		for (size_t j = 0; it && j < it->nr_scenes; j++) {
-			struct rs_frames *fr = &it->scenes[j].frames;
-
-			fr->p50_ms *= 10;
-			fr->p90_ms *= 10;
-			fr->p95_ms *= 10;
-			fr->p99_ms *= 10;
-		}
+		for (size_t j = 0; it && j < it->nr_scenes; j++)
+			corrupt_frames(&it->scenes[j].frames);
 	}
 }
 
@@ -2009,7 +2008,7 @@ usage(void)
 	    "warming,bad,cold,vsync,corrupt,scenesigs]\n"
 	    "                     [--rows aa,w3k0,...] [--real-set "
 	    "drift=X,tdf=X,aging=X,iter=X,\n"
-	    "                     warming=X,cold=X,bad=X,vsync=X]\n");
+	    "                     warming=X,cold=X,bad=X,vsync=X,corrupt=X]\n");
 	exit(2);
 }
 
@@ -2240,7 +2239,8 @@ aa_row_asked(double hz, int window, bool aging_05)
 
 /*
  * --real-set: effects set to other sizes than real_phone()'s, as
- * "name=value,..." (drift, tdf, aging, iter, warming, cold, bad, vsync):
+ * "name=value,..." (drift, tdf, aging, iter, warming, cold, bad, vsync,
+ * corrupt):
  * a phone the rows were not tuned on, to probe how far the figures hold.
  * Every row's phone takes them, whatever its own aging or drift.
  */
@@ -2269,14 +2269,14 @@ real_set_apply(struct noise *nz)
 			nz->trend = v;
 		else if (!strcmp(name, "iter"))
 			nz->iter_sd = v;
-		else if (!strcmp(name, "warming"))
-			nz->slope = log1p(v);
 		else if (!strcmp(name, "cold"))
 			nz->cold_first = v;
 		else if (!strcmp(name, "bad"))
 			nz->bad_scene_p = v;
 		else if (!strcmp(name, "vsync"))
 			nz->vsync = v;
+		else if (!strcmp(name, "warming"))
+			nz->slope = log1p(v);
 		else if (!strcmp(name, "corrupt"))
 			corrupt_p = v;
 		else {
