@@ -271,10 +271,9 @@ sim-selftest: $(B)/simdevice
 	    $(B)/simdevice
 
 # The verdict's guarantee as a test: bench-compare --check, the
-# real-phone rows at 100 nights a row (about three minutes on two cores),
-# exit 1 when a row's 95 % interval lies beyond its bound.  Not yet part of
-# check: the method breaks most of those bounds today (docs/validation.md),
-# and check must pass to land anything; issue 46 puts it there.
+# real-phone rows at 100 nights a row (three to five minutes on two cores),
+# exit 1 when a row's 95 % interval lies beyond its bound.  Part of check
+# in the plain build (BENCH_CHECK, above).
 bench-check: $(B)/bench-compare
 	@sh tools/timed.sh $(B) bench-check $(B)/bench-compare --check
 
