@@ -142,6 +142,16 @@ struct child_time {
 	int exit_code;		/* -1: killed by a signal */
 };
 
+/* Where a timed child's stderr goes: DIR/child.err. */
+static const char *
+child_err(void)
+{
+	static char path[4200];
+
+	snprintf(path, sizeof(path), "%s/child.err", dir);
+	return path;
+}
+
 /*
  * Run `argv` with its output thrown away but for stderr, which goes to
  * DIR/child.err, and time it by its own rusage (wait4()).  posix_spawn,
@@ -157,17 +167,15 @@ spawn_timed(const char *const *argv)
 	extern char **environ;
 	posix_spawn_file_actions_t fa;
 	struct child_time out = { 0, 0, 0, -1 };
-	char err[4200];
 	struct rusage ru;
 	pid_t pid;
 	int st;
 	double t0;
 
-	snprintf(err, sizeof(err), "%s/child.err", dir);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT |
-	    O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, child_err(),
+	    O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	t0 = now_ms();
 	if (posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
 	    environ)) {
@@ -191,10 +199,8 @@ static void
 child_failed(const char *const *argv, int code)
 {
 	struct strbuf msg = STRBUF_INIT;
-	char err[4200];
 
-	snprintf(err, sizeof(err), "%s/child.err", dir);
-	file_read(&msg, err);
+	file_read(&msg, child_err());
 	fprintf(stderr, "bench-store: jankgate %s%s%s exited %d: %s", argv[1],
 	    strcmp(argv[1], "baseline") ? "" : " ",
 	    strcmp(argv[1], "baseline") ? "" : argv[2], code, msg.buf);
