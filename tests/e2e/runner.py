@@ -412,7 +412,8 @@ class Case:
         rc, out, err, cmd = self.need_last(key)
         if key == "exit":
             if rc != int(arg):
-                raise CaseError("exit status %d, expected %s%s" % (rc, arg, tail_of("stderr", err)))
+                raise CaseError("exit status %d, expected %s%s%s" % (
+                    rc, arg, tail_of("stderr", err), tail_of("stdout", out)))
         elif key in ("stdout", "stderr", "stdout-not", "stderr-not"):
             text = out if key.startswith("stdout") else err
             found = re.search(arg, text, re.M) is not None
