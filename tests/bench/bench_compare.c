@@ -133,7 +133,7 @@
  *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
  *                      [--real-set drift=0.03,tdf=2,aging=0.005,iter=0.03,
  *                                  warming=0.01,cold=0.1,bad=0.08,vsync=0.6,
- *                                  corrupt=0.003]
+ *                                  corrupt=0.003,long=2]
  *
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
@@ -268,6 +268,9 @@ struct noise {
 	double hz;		/* the display; 0: 90 Hz */
 	bool corrupt;		/* one baseline record of the warmed window
 				   has every percentile x10 */
+	double long_frames;	/* a scene's long frames an iteration
+				   (Poisson mean; 150-650 ms each, a
+				   transition or a block): --real-set only */
 };
 
 /* How far one cold launch strays by itself (on the log scale). */
@@ -455,6 +458,27 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 		fr->frozen += d >= 700;
 		fr->dropped += missed;
 		t += (missed + 1) * period;
+	}
+	/*
+	 * Long frames that come and go by chance (--real-set long=X): in
+	 * a scene of a hundred frames, one more or one less moves the mean
+	 * of every frame by tens of percents and the fastest ones not at
+	 * all.  Drawn only when asked, so the rows' streams stay as they
+	 * were.
+	 */
+	if (nz && nz->long_frames > 0) {
+		int k = poisson(r, nz->long_frames);
+
+		for (int i = 0; i < k; i++) {
+			double d = uniform(r, 150, 650) * f;
+
+			rs_frames_add_bucket(fr, bucket_of(d), 1);
+			fr->count++;
+			fr->janky++;
+			fr->slow++;
+			fr->frozen += d >= 700;
+			fr->dropped += floor(d / period);
+		}
 	}
 	for (int i = 0; i < 4; i++)
 		frames_percentile_from_histogram(fr->histogram,
@@ -2008,7 +2032,8 @@ usage(void)
 	    "warming,bad,cold,vsync,corrupt,scenesigs]\n"
 	    "                     [--rows aa,w3k0,...] [--real-set "
 	    "drift=X,tdf=X,aging=X,iter=X,\n"
-	    "                     warming=X,cold=X,bad=X,vsync=X,corrupt=X]\n");
+	    "                     warming=X,cold=X,bad=X,vsync=X,corrupt=X,"
+	    "long=X]\n");
 	exit(2);
 }
 
@@ -2044,7 +2069,7 @@ calibrate(const struct app_model *app, struct shift where,
     const struct truth *aa, double k, uint64_t seed)
 {
 	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, false, 0 };
 	bool log_scale = metric_kind_is_log(metric_find(where.metric)->kind);
 	double want = k * aa->iqr, lo = 0, hi = 20;
 	struct truth t;
@@ -2079,9 +2104,9 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 	/* 3 % slower over AB_ROUNDS rounds of 4 blocks of 10 scenarios x 5 */
 	const struct noise inter = { "drift 3 %, trend", 0.03, 0.5, 0, 0.02,
 		0, log(1.03) / (4 * AB_ROUNDS * app->nr * ITERATIONS), 0,
-		0, 0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, 0, false, 0 };
 	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, false, 0 };
 	const double mult[] = { 1.0, 1.5 };
 	struct tally t = { 0 };
 	struct shift sh;
@@ -2240,7 +2265,7 @@ aa_row_asked(double hz, int window, bool aging_05)
 /*
  * --real-set: effects set to other sizes than real_phone()'s, as
  * "name=value,..." (drift, tdf, aging, iter, warming, cold, bad, vsync,
- * corrupt):
+ * corrupt, long):
  * a phone the rows were not tuned on, to probe how far the figures hold.
  * Every row's phone takes them, whatever its own aging or drift.
  */
@@ -2279,6 +2304,8 @@ real_set_apply(struct noise *nz)
 			nz->slope = log1p(v);
 		else if (!strcmp(name, "corrupt"))
 			corrupt_p = v;
+		else if (!strcmp(name, "long"))
+			nz->long_frames = v;
 		else {
 			fprintf(stderr, "bench-compare: --real-set: no effect "
 			    "'%s'\n", name);
@@ -2310,7 +2337,7 @@ jank_points(const struct app_model *app, struct shift where, double points,
     uint64_t seed)
 {
 	struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0, 0, 0, 0,
-		0.3, 60, false };
+		0.3, 60, false, 0 };
 	struct truth aa, t;
 	double lo = 0, hi = 10;
 
@@ -2332,7 +2359,7 @@ static struct noise
 real_phone(const char *name, double hz, double trend, double drift)
 {
 	struct noise nz = { name, drift, 0, trend, 0.02, 0, log(1.005), 0, 0,
-		3, 0.05, 0.04, 0.3, hz, true };
+		3, 0.05, 0.04, 0.3, hz, true, 0 };
 
 	if (!real_on("tails"))
 		nz.tdf = 0;
@@ -2741,19 +2768,19 @@ main(int argc, char **argv)
 	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR, true, false, NULL,
 	    false };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, false, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, 0, 0, false, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, 0, 0, false, 0 };
 	const struct noise sticky2 = { "drift 2 %, half sticky", 0.02, 0.5,
-		0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, false };
+		0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0 };
 	const struct noise trend = { "trend 0.3 %/night", 0, 0, 0.003, 0.02,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0 };
 	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0, 0, 0,
-		0, 0, 0, 0, 0, false };
+		0, 0, 0, 0, 0, false, 0 };
 	const struct noise own1 = { "drift 2 %, 1 % a scenario", 0.02, 0, 0,
-		0.02, 0, 0, 0.01, 0, 0, 0, 0, 0, 0, false };
+		0.02, 0, 0, 0.01, 0, 0, 0, 0, 0, 0, false, 0 };
 	struct shift targets[4], real_targets[4], sh;
 	struct app_model app, real_app;
 	struct tally t = { 0 };
@@ -3092,7 +3119,8 @@ first:
 		 * stay where they were.
 		 */
 		const struct noise steady3 = { "drift 3 %, launches 2 % each",
-			0.03, 0, 0, 0.02, 0, 0, 0, 0.02, 0, 0, 0, 0, 0, false };
+			0.03, 0, 0, 0.02, 0, 0, 0, 0.02, 0, 0, 0, 0, 0, false,
+			0 };
 		const struct noise *fw[] = { &drift0, &drift2, &drift3,
 			&steady3 };
 		const uint64_t fw_seed[] = { 70, 81, 82, 120 };
