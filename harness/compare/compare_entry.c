@@ -523,30 +523,38 @@ out:
 }
 
 /*
- * The mean frame time of a scene, from its histogram: every frame counts,
- * so unlike the whole-ms percentiles it follows a phone running 2 %
- * slower instead of sticking at a bucket.  Not a compared metric; the
+ * A scene's speed: the mean of its fastest CMP_FRAME_KEEP of frames, from
+ * its histogram (ascending).  Every one of them counts, so unlike the
+ * whole-ms percentiles it follows a phone running 2 % slower instead of
+ * sticking at a bucket; the slowest tenth, where a short scene's few
+ * long frames come and go, stays out.  Not a compared metric; the
  * session model reads the drift of frame times from it.
  */
 static int
 mean_frame_ms(double *out, const struct rs_scene *sn)
 {
-	double sum = 0, n = 0;
+	double sum = 0, n = 0, keep, kept = 0;
 
-	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
-		sum += (double)sn->frames.histogram[i].ms *
-		    (double)sn->frames.histogram[i].count;
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++)
 		n += (double)sn->frames.histogram[i].count;
+	keep = CMP_FRAME_KEEP * n;
+	for (size_t i = 0; i < sn->frames.nr_histogram && kept < keep; i++) {
+		double c = fmin((double)sn->frames.histogram[i].count,
+		    keep - kept);
+
+		sum += (double)sn->frames.histogram[i].ms * c;
+		kept += c;
 	}
-	if (!(n > 0 && sum > 0))
+	if (!(kept > 0 && sum > 0))
 		return -1;
-	*out = sum / n;
+	*out = sum / kept;
 	return 0;
 }
 
 /*
- * The mean frame time of `scene` in every valid iteration of `sc`, but a
- * corrupt baseline record's (`level`, as gather()).
+ * The mean frame time of `scene` (of its fastest frames: mean_frame_ms())
+ * in every valid iteration of `sc`, but a corrupt baseline record's
+ * (`level`, as gather()).
  */
 static void
 gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,

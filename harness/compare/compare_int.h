@@ -497,8 +497,23 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
  * Only the baseline: tonight's values are what the gate judges.
  */
 #define CMP_CORRUPT_FACTOR 3.0
+
 /* ... once the baseline has this many values to take the median of. */
 #define CMP_CORRUPT_MIN 5
+
+/*
+ * The share of a scene's frames, its fastest, whose mean is the scene's
+ * speed for the session model (compare_entry.c's mean_frame_ms(): the
+ * "mean frame" of these files' comments, docs/method.md's speed).  A
+ * short scene's few long frames (a transition, a block of the build's)
+ * fall in or out of an iteration by chance: in the mean of every frame
+ * they made two sessions of one phone look far apart, a spread that hid
+ * another scene far slower (docs/method.md, the named constants).  The
+ * fastest nine tenths still follow a phone a few percent slower frame by
+ * frame.  Three quarters cost the real-phone bench's jank rows power
+ * (the figures with the table of constants in docs/method.md).
+ */
+#define CMP_FRAME_KEEP 0.9
 
 /*
  * The baseline records of `scene` (NULL: the launch) of `sc` that are

@@ -11,6 +11,7 @@
  * for every session of either side,
  *
  *	d(f, s) = the session's mean of log(mean frame) of scene f
+ *	          (the mean of its fastest CMP_FRAME_KEEP of frames)
  *	          - scene f's level over the baseline's sessions,
  *
  * and the session's offset for scene f is the median of d(g, s) over the

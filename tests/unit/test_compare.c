@@ -1267,14 +1267,19 @@ session_offsets_are_taken_off(void **state)
 			    "frame_p90_ms");
 
 			assert_true(sk->offset_on);
-			/* 5 % against the baseline sessions' mean. */
+			/* 5 % against the baseline sessions' mean, less
+			 * the little the shrinkage takes (step 3.1): 0.0055
+			 * on the log scale, 0.0049 when a speed was the
+			 * mean of every frame. */
 			assert_true(fabs(sk->offset - (log(1.05) - level)) <
-			    0.005);
+			    0.007);
 			assert_true(sk->offset_sd > 0.02 && sk->offset_sd <
 			    0.08);
 			assert_true(sk->offset_p > o.alpha);
-			/* s3's p90 (some 10 ms) was taken back by ~5 %. */
-			assert_true(e->offset > 0.3 && e->offset < 0.8);
+			/* s3's p90 (11 ms) was taken back by some 3-5 %
+			 * (0.30 ms; 0.32 when a speed was the mean of every
+			 * frame). */
+			assert_true(e->offset > 0.25 && e->offset < 0.8);
 			assert_int_equal(entry(c, "s0", "frame_p90_ms")->
 			    verdict, CMP_REGRESSION);
 		} else {
@@ -1709,15 +1714,16 @@ launches_take_off_the_phones_offset(void **state)
 
 /*
  * A gate's later batch runs only the scenarios that looked worse: here
- * scenario a, slower by 1.5 ms in every scene, measured again alone in
- * tonight's second session.  That session's offset is measured on a's
- * own scenes (more than OFF_MIN_SCENES of them), so the 1.5 ms they all
- * share is taken off there: the price of measuring the phone in every
- * batch (docs/method.md, step 3).  The first session ran all four
- * scenarios, so there the other scenarios measure the phone and a's
- * change stays: the first look does not pass a (a gate keeps what an
- * earlier look found); b, c and d, measured once, keep offsets of a few
- * percent at most.
+ * scenario a, slower by 1.2 ms in every scene (their speeds 12-16 % slower,
+ * the median of three of them under CMP_PHONE_SHIFT, which would leave the
+ * batch out whole: step 3.3), measured again alone in tonight's second
+ * session.  That session's offset is measured on a's own scenes (more than
+ * OFF_MIN_SCENES of them), so the 1.2 ms they all share is taken off there:
+ * the price of measuring the phone in every batch (docs/method.md, step 3).
+ * The first session ran all four scenarios, so there the other scenarios
+ * measure the phone and a's change stays: the first look does not pass a (a
+ * gate keeps what an earlier look found); b, c and d, measured once, keep
+ * offsets of a few percent at most.
  */
 static void
 later_batches_measure_their_offsets(void **state)
@@ -1740,7 +1746,7 @@ later_batches_measure_their_offsets(void **state)
 	}
 	cur = run_new(KEY);
 	for (int s = 0; s < 4; s++)
-		add_scenario_session(cur, &r, names[s], 1.0, s ? 0 : 1.5, 0);
+		add_scenario_session(cur, &r, names[s], 1.0, s ? 0 : 1.2, 0);
 	/* The first look, every scenario in one session: a stands out. */
 	c = compare_window(cur, w, 20, NULL);
 	for (size_t i = 0; i < c->nr_entries; i++)
@@ -1749,7 +1755,7 @@ later_batches_measure_their_offsets(void **state)
 			stood_out += c->entries[i].verdict == CMP_REGRESSION;
 	assert_int_equal(stood_out, 4);
 	comparison_free(c);
-	add_scenario_session(cur, &r, "a", 1.0, 1.5, 1);
+	add_scenario_session(cur, &r, "a", 1.0, 1.2, 1);
 	c = compare_window(cur, w, 20, NULL);
 	assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
 	for (size_t i = 0; i < c->nr_entries; i++) {
@@ -1764,7 +1770,7 @@ later_batches_measure_their_offsets(void **state)
 		}
 	}
 	/* Half of a's values (its second session) were taken back by
-	 * about the 1.5 ms its scenes share. */
+	 * about the 1.2 ms its scenes share. */
 	assert_true(off_a > 0.4);
 	comparison_free(c);
 	results_free(cur);
