@@ -497,7 +497,6 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
  * Only the baseline: tonight's values are what the gate judges.
  */
 #define CMP_CORRUPT_FACTOR 3.0
-
 /* ... once the baseline has this many values to take the median of. */
 #define CMP_CORRUPT_MIN 5
 
