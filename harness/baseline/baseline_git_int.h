@@ -13,6 +13,8 @@
  *                         the record path's packing of loose objects
  *   baseline_git_read.c   histories, logs and trees: reading commits
  *   baseline_git_write.c  a commit, its branch update, push and retry
+ *   baseline_git_keys.c   a device key's file in a tree, and the ref per
+ *                         device key mirroring the branch's versions of it
  *   baseline_git_hooks.c  a local repository with receive hooks: its
  *                         branch moved by `git push`, so they run
  *   baseline_git_net.c    the network: credentials, ssh host keys,
@@ -63,6 +65,10 @@ struct baseline_store {
 				 * its branches move through `git push` */
 	char *pack_error;	/* why the last baseline_store_pack_loose()
 				 * failed; NULL when it did not */
+	char *key_error;	/* why the last record's key ref could not
+				 * follow; NULL when it did */
+	int partial;		/* a network cache that holds only the key
+				 * refs compare read (bgit_fetch_full()) */
 };
 
 /* How one attempt to write the commit ended. */
@@ -191,6 +197,62 @@ int bgit_pack_covered(struct bgit_pack *g, const char *idx);
 /* Remove <path[0..stem]>.idx, .rev, ... and .pack last.  0 or JG_EIO. */
 int bgit_pack_remove(struct bgit_pack *g, struct strbuf *path, size_t stem);
 
+/* ---- baseline_git_keys.c ---- */
+
+#define KEY_REFS "refs/jankgate/keys/"
+
+/*
+ * The blob at <package>/<device_key>/results.json in `root`: 1 with *out
+ * set when there is one, 0 when the path is absent, JG_EINVAL when
+ * something else is in the way (`at` names the commit for the message).
+ */
+int bgit_file_at(git_oid *out, struct baseline_store *bs,
+    const git_tree *root, const char *package, const char *device_key,
+    const git_oid *at);
+
+/* bgit_file_at() in the tree of commit `c`. */
+int bgit_file_in_commit(git_oid *out, struct baseline_store *bs,
+    const git_commit *c, const char *package, const char *device_key);
+
+/* A version of a key's file: the commit that stored it, and its blob. */
+struct bgit_version {
+	git_oid commit, blob;
+};
+
+struct bgit_versions {
+	struct bgit_version *v;
+	size_t nr, alloc;
+};
+
+/*
+ * The versions of the key's file on the first parents of `tip` (a commit
+ * whose blob is not its parent's), newest first, appended to `out`, `max`
+ * at most (0: all), until the file is absent or the commit `anchor` (NULL:
+ * none) is met, which sets *anchored.  0 or JG_E*; the caller frees
+ * out->v.
+ */
+int bgit_versions(struct bgit_versions *out, int *anchored,
+    struct baseline_store *bs, const git_oid *tip, const char *package,
+    const char *device_key, const git_oid *anchor, size_t max);
+
+/*
+ * "refs/jankgate/keys/<branch>/<package>/<device_key>" into `out` for the
+ * branch `branch_ref` ("refs/heads/<branch>"): 0, or 1 when that is no
+ * valid ref name (a branch given otherwise, a name ending in ".lock"):
+ * such a key has no key ref.
+ */
+int bgit_key_refname(struct strbuf *out, const char *branch_ref,
+    const char *package, const char *device_key);
+
+/*
+ * Bring the key ref of package/device_key on `branch_ref` in line with the
+ * branch (written, or deleted when the branch or its file is gone), from
+ * where it left off or, with `rebuild`, from scratch (the same objects
+ * where it was right).  *moved is 1 when the ref changed.  0 or JG_E*.
+ */
+int bgit_key_sync(struct baseline_store *bs, const char *branch_ref,
+    const char *package, const char *device_key, int rebuild, int *moved);
+
 /* ---- baseline_git_hooks.c ---- */
 
 /*
@@ -211,14 +273,50 @@ int bgit_push_local(struct baseline_store *bs, const char *refname,
 
 /* ---- baseline_git_net.c ---- */
 
-/* Fetch the remote into the cache (forced, pruned).  0 or JG_E*. */
+/* Take and release the cache's lock (network repositories only). */
+int bgit_cache_lock(struct baseline_store *bs);
+void bgit_cache_unlock(struct baseline_store *bs);
+
+/*
+ * Fetch the remote's branches, tags and key refs into the cache (forced,
+ * pruned).  The cache's lock is the caller's.  0 or JG_E*.
+ */
 int bgit_fetch(struct baseline_store *bs);
 
 /*
- * Push `refname` to the remote.  *refused gets the server's reason
- * (caller frees) when it refused the update, NULL otherwise.
+ * Connect to the remote and hang up: what a fetch would say of the URL,
+ * the credentials or the host key, without downloading.  0 or JG_E*.
  */
-int bgit_push(struct baseline_store *bs, const char *refname,
+int bgit_probe(struct baseline_store *bs);
+
+/*
+ * A partial cache (bs->partial): one made for a network repository, which
+ * fetches only the key refs it reads until something needs a branch.
+ * Whether the cache is one (its configuration's jankgate.partial), and
+ * marking it so or not.  bgit_set_partial(): 0 or JG_EIO.
+ */
+int bgit_is_partial(struct baseline_store *bs);
+int bgit_set_partial(struct baseline_store *bs, int on);
+
+/*
+ * Fetch the one ref `refname` (a key ref), taking the cache's lock unless
+ * held; nothing when opened offline.  0 or JG_E*.
+ */
+int bgit_fetch_key(struct baseline_store *bs, const char *refname);
+
+/*
+ * Make a partial cache whole: fetch everything (bgit_fetch()) and drop
+ * the mark.  Nothing for a whole cache, a local repository, or offline.
+ * 0 or JG_E*.
+ */
+int bgit_fetch_whole(struct baseline_store *bs);
+
+/*
+ * Push `refname` to the remote (forced with `force`).  *refused gets the
+ * server's reason (caller frees) when it refused the update, NULL
+ * otherwise.
+ */
+int bgit_push(struct baseline_store *bs, const char *refname, int force,
     char **refused);
 
 /* ---- baseline_git_odb.c ---- */
@@ -244,21 +342,5 @@ int bgit_guard_files(struct baseline_store *bs);
  */
 const char *bgit_loose_check(const unsigned char *buf, size_t len);
 
-/* ---- baseline_git_open.c ---- */
-
-/* Take and release the cache's lock (network repositories only). */
-int bgit_cache_lock(struct baseline_store *bs);
-void bgit_cache_unlock(struct baseline_store *bs);
-
-/* ---- baseline_git_read.c ---- */
-
-/*
- * The blob at <package>/<device_key>/results.json in `root`: 1 with *out
- * set when there is one, 0 when the path is absent, JG_EINVAL when
- * something else is in the way (`at` names the commit for the message).
- */
-int bgit_file_at(git_oid *out, struct baseline_store *bs,
-    const git_tree *root, const char *package, const char *device_key,
-    const git_oid *at);
 
 #endif

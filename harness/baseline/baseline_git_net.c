@@ -298,16 +298,53 @@ sideband_cb(const char *str, int len, void *payload)
 	return cancel_pending() ? GIT_EUSER : 0;
 }
 
-/*
- * Make the cache's branches and tags those of the remote.  A cancel seen
- * while it downloads stops it (JG_EINTR).
- */
+/* Wait for the cache's lock; other jankgate processes may be pushing. */
 int
-bgit_fetch(struct baseline_store *bs)
+bgit_cache_lock(struct baseline_store *bs)
 {
-	char *specs[] = { "+refs/heads/*:refs/heads/*",
-	    "+refs/tags/*:refs/tags/*" };
-	git_strarray refspecs = { specs, 2 };
+	int waited = 0;
+
+	bs->lock_fd = open(bs->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (bs->lock_fd < 0)
+		return jg_error_errno(JG_EIO, errno, "cannot open '%s'",
+		    bs->lock_path);
+	while (flock(bs->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int e = errno;
+
+			close(bs->lock_fd);
+			bs->lock_fd = -1;
+			return jg_error_errno(JG_EIO, e, "cannot lock '%s'",
+			    bs->lock_path);
+		}
+		if (waited >= CACHE_LOCK_WAIT_MS) {
+			close(bs->lock_fd);
+			bs->lock_fd = -1;
+			return jg_error_set(JG_ETIMEOUT, "cache '%s' stayed "
+			    "locked by another jankgate for %d s",
+			    bs->lock_path, CACHE_LOCK_WAIT_MS / 1000);
+		}
+		bgit_sleep_ms(50);
+		waited += 50;
+	}
+	return 0;
+}
+
+void
+bgit_cache_unlock(struct baseline_store *bs)
+{
+	if (bs->lock_fd >= 0)
+		close(bs->lock_fd);	/* closing drops the flock */
+	bs->lock_fd = -1;
+}
+
+/*
+ * Fetch `refspecs` from the remote, pruning what it no longer has.  A
+ * cancel seen while it downloads stops it (JG_EINTR).
+ */
+static int
+fetch_specs(struct baseline_store *bs, git_strarray *refspecs)
+{
 	git_fetch_options fo;
 	struct cred_state cs = { .bs = bs };
 	git_remote *remote = NULL;
@@ -324,7 +361,7 @@ bgit_fetch(struct baseline_store *bs)
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	if ((err = remote_new(&remote, bs)) < 0)
 		return err;
-	err = git_remote_fetch(remote, &refspecs, &fo, "jankgate: fetch");
+	err = git_remote_fetch(remote, refspecs, &fo, "jankgate: fetch");
 	if (err == GIT_EUSER && cancel_pending()) {
 		git_error_clear();
 		err = fail(bs, JG_EINTR, "interrupted: the fetch from '%s' was "
@@ -333,6 +370,102 @@ bgit_fetch(struct baseline_store *bs)
 		err = net_fail(bs, err, &cs, "fetch from");
 	}
 	git_remote_free(remote);
+	return err;
+}
+
+/* Make the cache's branches, tags and key refs those of the remote. */
+int
+bgit_fetch(struct baseline_store *bs)
+{
+	char *specs[] = { "+refs/heads/*:refs/heads/*",
+	    "+refs/tags/*:refs/tags/*", "+" KEY_REFS "*:" KEY_REFS "*" };
+	git_strarray refspecs = { specs, 3 };
+
+	return fetch_specs(bs, &refspecs);
+}
+
+int
+bgit_probe(struct baseline_store *bs)
+{
+	git_remote_callbacks cb;
+	struct cred_state cs = { .bs = bs };
+	git_remote *remote = NULL;
+	int err;
+
+	if (cancel_pending())
+		return fail(bs, JG_EINTR, "interrupted: nothing fetched from "
+		    "'%s'", bs->name);
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	cb.credentials = cred_cb;
+	cb.certificate_check = cert_cb;
+	cb.payload = &cs;
+	if ((err = remote_new(&remote, bs)) < 0)
+		return err;
+	err = git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL);
+	if (err < 0)
+		err = net_fail(bs, err, &cs, "fetch from");
+	git_remote_free(remote);
+	return err;
+}
+
+int
+bgit_is_partial(struct baseline_store *bs)
+{
+	git_config *cfg = NULL;
+	int on = 0;
+
+	if (git_repository_config_snapshot(&cfg, bs->repo) == 0 &&
+	    git_config_get_bool(&on, cfg, "jankgate.partial") < 0)
+		on = 0;
+	git_config_free(cfg);
+	git_error_clear();
+	return on;
+}
+
+int
+bgit_set_partial(struct baseline_store *bs, int on)
+{
+	git_config *cfg = NULL;
+	int err = 0;
+
+	if (git_repository_config(&cfg, bs->repo) < 0 ||
+	    (on ? git_config_set_bool(cfg, "jankgate.partial", 1) :
+	    git_config_delete_entry(cfg, "jankgate.partial")) < 0)
+		err = fail_git(bs, JG_EIO, "cannot write the configuration "
+		    "of the cache of '%s'", bs->name);
+	git_config_free(cfg);
+	return err;
+}
+
+int
+bgit_fetch_key(struct baseline_store *bs, const char *refname)
+{
+	char *spec = xasprintf("+%s:%s", refname, refname);
+	git_strarray refspecs = { &spec, 1 };
+	int held = bs->lock_fd >= 0, err = 0;
+
+	if (!bs->offline && (held || !(err = bgit_cache_lock(bs)))) {
+		err = fetch_specs(bs, &refspecs);
+		if (!held)
+			bgit_cache_unlock(bs);
+	}
+	free(spec);
+	return err;
+}
+
+int
+bgit_fetch_whole(struct baseline_store *bs)
+{
+	int held = bs->lock_fd >= 0, err;
+
+	if (!bs->partial || bs->offline)
+		return 0;
+	if (!held && (err = bgit_cache_lock(bs)) < 0)
+		return err;
+	if (!(err = bgit_fetch(bs)) && !(err = bgit_set_partial(bs, 0)))
+		bs->partial = 0;
+	if (!held)
+		bgit_cache_unlock(bs);
 	return err;
 }
 
@@ -361,14 +494,15 @@ pack_progress_cb(int stage, uint32_t current, uint32_t total, void *payload)
 }
 
 /*
- * Push `refname` to the same name on the remote, never forced.  Returns 0
- * when it landed, 1 when the remote refused it (the reason in *refused,
- * which the caller frees), or an error.
+ * Push `refname` to the same name on the remote, forced only with
+ * `force`.  Returns 0 when it landed, 1 when the remote refused it (the
+ * reason in *refused, which the caller frees), or an error.
  */
 int
-bgit_push(struct baseline_store *bs, const char *refname, char **refused)
+bgit_push(struct baseline_store *bs, const char *refname, int force,
+    char **refused)
 {
-	char *spec = xasprintf("%s:%s", refname, refname);
+	char *spec = xasprintf("%s%s:%s", force ? "+" : "", refname, refname);
 	git_strarray refspecs = { &spec, 1 };
 	git_push_options po;
 	struct push_state ps = { .cred = { .bs = bs } };

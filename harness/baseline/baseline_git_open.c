@@ -2,11 +2,13 @@
  * baseline_git_open.c: opening the store over libgit2 (baseline_store.h).
  *
  * A local path or file:// URL is used in place (created bare when asked).
- * The cache of a network repository is a bare repository whose branches
- * and tags mirror the remote's (forced, pruned fetch), one per URL, named
- * after the URL's last component and a hash of the URL without userinfo.
- * A lock file next to it serialises the jankgate processes of one machine
- * while they fetch, commit and push.
+ * The cache of a network repository is a bare repository whose branches,
+ * tags and key refs mirror the remote's (forced, pruned fetch), one per
+ * URL, named after the URL's last component and a hash of the URL without
+ * userinfo.  A new cache is partial until something needs the branch: it
+ * holds only the key refs compare read (baseline_git_net.c).  A lock file
+ * next to it serialises the jankgate processes of one machine while they
+ * fetch, commit and push.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -136,46 +138,6 @@ cache_stem(const char *cache_dir, const char *url)
 	return stem;
 }
 
-/* Wait for the cache's lock; other jankgate processes may be pushing. */
-int
-bgit_cache_lock(struct baseline_store *bs)
-{
-	int waited = 0;
-
-	bs->lock_fd = open(bs->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (bs->lock_fd < 0)
-		return jg_error_errno(JG_EIO, errno, "cannot open '%s'",
-		    bs->lock_path);
-	while (flock(bs->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			int e = errno;
-
-			close(bs->lock_fd);
-			bs->lock_fd = -1;
-			return jg_error_errno(JG_EIO, e, "cannot lock '%s'",
-			    bs->lock_path);
-		}
-		if (waited >= CACHE_LOCK_WAIT_MS) {
-			close(bs->lock_fd);
-			bs->lock_fd = -1;
-			return jg_error_set(JG_ETIMEOUT, "cache '%s' stayed "
-			    "locked by another jankgate for %d s",
-			    bs->lock_path, CACHE_LOCK_WAIT_MS / 1000);
-		}
-		bgit_sleep_ms(50);
-		waited += 50;
-	}
-	return 0;
-}
-
-void
-bgit_cache_unlock(struct baseline_store *bs)
-{
-	if (bs->lock_fd >= 0)
-		close(bs->lock_fd);	/* closing drops the flock */
-	bs->lock_fd = -1;
-}
-
 static int
 open_remote(struct baseline_store *bs, const char *cache_dir)
 {
@@ -203,14 +165,22 @@ open_remote(struct baseline_store *bs, const char *cache_dir)
 		/* Missing or broken: a cache can always be made again. */
 		git_error_clear();
 		if ((err = file_remove_tree(path)) < 0 ||
-		    (err = init_bare(bs, path)) < 0)
+		    (err = init_bare(bs, path)) < 0 ||
+		    (err = bgit_set_partial(bs, 1)) < 0)
 			goto out;
 	} else if ((err = bgit_guard_files(bs)) < 0 ||
 	    (err = bgit_guard_objects(bs)) < 0) {
 		goto out;
 	}
+	/*
+	 * A new cache starts partial: it fetches the key refs compare reads,
+	 * and the whole store only when something needs the branch
+	 * (bgit_fetch_whole()).  Until then, opening it only connects, so
+	 * that a wrong URL, token or host key fails here as a fetch would.
+	 */
+	bs->partial = bgit_is_partial(bs);
 	if (!bs->offline)
-		err = bgit_fetch(bs);
+		err = bs->partial ? bgit_probe(bs) : bgit_fetch(bs);
 out:
 	bgit_cache_unlock(bs);
 	free(path);
@@ -296,6 +266,7 @@ baseline_store_free(struct baseline_store *bs)
 	free(bs->author_email);
 	free(bs->hook);
 	free(bs->pack_error);
+	free(bs->key_error);
 	free(bs);
 	git_libgit2_shutdown();
 }
@@ -310,6 +281,12 @@ int
 baseline_store_attempts(const struct baseline_store *bs)
 {
 	return bs->attempts;
+}
+
+const char *
+baseline_store_key_error(const struct baseline_store *bs)
+{
+	return bs->key_error;
 }
 
 

@@ -305,73 +305,6 @@ start_commit(git_commit **out, struct baseline_store *bs, const char *ref)
 	return err < 0 ? err : 1;
 }
 
-/*
- * The blob at <package>/<device_key>/results.json in `root`: 1 with *out
- * set when there is one, 0 when the path is absent, JG_EINVAL when
- * something else is in the way (`at` names the commit for the message).
- */
-int
-bgit_file_at(git_oid *out, struct baseline_store *bs, const git_tree *root,
-    const char *package, const char *device_key, const git_oid *at)
-{
-	const char *names[3] = { package, device_key, BASELINE_FILE };
-	const git_tree *tree = root;
-	git_tree *sub = NULL;
-	char hex[8];
-	int ret = 0;
-
-	for (int i = 0; i < 3; i++) {
-		const git_tree_entry *e = git_tree_entry_byname(tree, names[i]);
-		git_object_t want = i < 2 ? GIT_OBJECT_TREE : GIT_OBJECT_BLOB;
-		git_tree *next;
-
-		if (!e)
-			break;
-		if (git_tree_entry_type(e) != want ||
-		    git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
-			git_oid_tostr(hex, sizeof(hex), at);
-			ret = fail(bs, JG_EINVAL, "'%s%s%s%s%s' at %s in '%s' "
-			    "is %s, not %s: it is not a jankgate baseline",
-			    package, i ? "/" : "", i ? device_key : "",
-			    i > 1 ? "/" : "", i > 1 ? BASELINE_FILE : "",
-			    hex, bs->name, i < 2 ? "a file" : "a directory",
-			    i < 2 ? "a directory" : "a file");
-			break;
-		}
-		if (i == 2) {
-			git_oid_cpy(out, git_tree_entry_id(e));
-			ret = 1;
-			break;
-		}
-		if (git_tree_lookup(&next, bs->repo,
-		    git_tree_entry_id(e)) < 0) {
-			ret = fail_damaged(bs, "cannot read a tree of '%s'",
-			    bs->name);
-			break;
-		}
-		git_tree_free(sub);
-		tree = sub = next;
-	}
-	git_tree_free(sub);
-	return ret;
-}
-
-static int
-file_in_commit(git_oid *out, struct baseline_store *bs, const git_commit *c,
-    const char *package, const char *device_key)
-{
-	git_tree *tree;
-	int ret;
-
-	if (git_commit_tree(&tree, c) < 0)
-		return fail_damaged(bs, "cannot read a tree of '%s'",
-		    bs->name);
-	ret = bgit_file_at(out, bs, tree, package, device_key,
-	    git_commit_id(c));
-	git_tree_free(tree);
-	return ret;
-}
-
 struct entries {
 	struct baseline_entry *v;
 	size_t nr, alloc;
@@ -449,15 +382,48 @@ filters_check(const char *package, const char *device_key)
 	return err;
 }
 
+/*
+ * Where a partial cache reads a key's history from: its key ref on the
+ * branch `ref` names, fetched now, into `out`; or, when `ref` is no branch
+ * or the remote has no key ref for it, nothing (out empty) once the whole
+ * store is fetched.  The key ref holds the branch's versions of the file,
+ * with the branch's commit ids (baseline_git_keys.c).
+ */
+static int
+partial_ref(struct strbuf *out, struct baseline_store *bs, const char *ref,
+    const char *package, const char *device_key)
+{
+	struct strbuf branch = STRBUF_INIT;
+	git_oid id;
+	int err = 0;
+
+	if (ref && !strncmp(ref, "refs/heads/", 11))
+		strbuf_addstr(&branch, ref);
+	else if (ref && *ref && strncmp(ref, "refs/", 5))
+		strbuf_addf(&branch, "refs/heads/%s", ref);
+	if (branch.len && !bgit_key_refname(out, branch.buf, package,
+	    device_key) && !(err = bgit_fetch_key(bs, out->buf)) &&
+	    git_reference_name_to_id(&id, bs->repo, out->buf) == 0)
+		goto out;
+	git_error_clear();
+	strbuf_reset(out);
+	if (!err)
+		err = bgit_fetch_whole(bs);
+out:
+	strbuf_release(&branch);
+	return err;
+}
+
 int
 baseline_store_history(struct baseline_entry **out, size_t *nr,
     struct baseline_store *bs, const char *ref, const char *package,
     const char *device_key, size_t max)
 {
+	struct strbuf kref = STRBUF_INIT;
 	struct entries es = { NULL, 0, 0 };
-	git_commit *c = NULL, *parent = NULL;
-	git_oid cur, prev;
-	int has, prev_has, err;
+	struct bgit_versions vs = { NULL, 0, 0 };
+	git_commit *c = NULL;
+	int err, anchored;
 
 	*out = NULL;
 	*nr = 0;
@@ -466,43 +432,30 @@ baseline_store_history(struct baseline_entry **out, size_t *nr,
 		    "package and a device key");
 	if ((err = filters_check(package, device_key)) < 0)
 		return err;
-	if ((err = start_commit(&c, bs, ref)) <= 0)
+	if (bs->partial && (err = partial_ref(&kref, bs, ref, package,
+	    device_key)) < 0)
 		return err;
-	has = file_in_commit(&cur, bs, c, package, device_key);
-	while (has > 0 && (!max || es.nr < max)) {
-		prev_has = 0;
-		if (git_commit_parentcount(c) > 0) {
-			if (git_commit_parent(&parent, c, 0) < 0) {
-				has = fail_damaged(bs, "cannot read the "
-				    "history of '%s'", bs->name);
-				break;
-			}
-			prev_has = file_in_commit(&prev, bs, parent, package,
-			    device_key);
-			if (prev_has < 0) {
-				has = prev_has;
-				break;
-			}
-		}
-		/* A version: a commit whose blob is not its parent's. */
-		if (!prev_has || !git_oid_equal(&prev, &cur)) {
-			struct baseline_entry *e = entry_add(&es, c, package,
-			    device_key);
-
-			if ((err = entry_load(e, bs, &cur)) < 0) {
-				has = err;
-				break;
-			}
-		}
-		git_commit_free(c);
-		c = parent;
-		parent = NULL;
-		cur = prev;
-		has = prev_has;
-	}
-	git_commit_free(parent);
+	err = start_commit(&c, bs, kref.len ? kref.buf : ref);
+	strbuf_release(&kref);
+	if (err <= 0)
+		return err;
+	err = bgit_versions(&vs, &anchored, bs, git_commit_id(c), package,
+	    device_key, NULL, max);
 	git_commit_free(c);
-	return entries_finish(out, nr, &es, has < 0 ? has : 0);
+	for (size_t i = 0; !err && i < vs.nr; i++) {
+		struct baseline_entry *e;
+
+		if (git_commit_lookup(&c, bs->repo, &vs.v[i].commit) < 0) {
+			err = fail_damaged(bs, "cannot read the history of "
+			    "'%s'", bs->name);
+			break;
+		}
+		e = entry_add(&es, c, package, device_key);
+		git_commit_free(c);
+		err = entry_load(e, bs, &vs.v[i].blob);
+	}
+	free(vs.v);
+	return entries_finish(out, nr, &es, err);
 }
 
 /*
@@ -612,7 +565,8 @@ baseline_store_log(struct baseline_entry **out, size_t *nr,
 
 	*out = NULL;
 	*nr = 0;
-	if ((err = filters_check(package, device_key)) < 0)
+	if ((err = filters_check(package, device_key)) < 0 ||
+	    (err = bgit_fetch_whole(bs)) < 0)
 		return err;
 	if ((err = start_commit(&c, bs, ref)) <= 0)
 		return err;
@@ -648,6 +602,7 @@ baseline_store_show(struct baseline_entry **out, size_t *nr,
 	*out = NULL;
 	*nr = 0;
 	if ((err = filters_check(package, device_key)) < 0 ||
+	    (err = bgit_fetch_whole(bs)) < 0 ||
 	    (err = resolve_commit(&c, bs, rev)) < 0)
 		return err;
 	if (git_commit_tree(&root, c) < 0) {

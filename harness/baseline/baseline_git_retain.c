@@ -563,7 +563,7 @@ baseline_store_retain(struct baseline_drop **out, size_t *nr,
 
 	*out = NULL;
 	*nr = 0;
-	if ((err = read_tags(&r)) < 0)
+	if ((err = bgit_fetch_whole(bs)) < 0 || (err = read_tags(&r)) < 0)
 		goto out;
 	/* The branches first: rewriting one must not upset the walk. */
 	if (git_reference_iterator_glob_new(&it, bs->repo,

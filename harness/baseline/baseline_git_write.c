@@ -13,7 +13,8 @@
  * same compare-and-swap, so that its hooks may refuse.
  *
  * A cancel (cancel.h) seen before the branch moves, or before the push,
- * records nothing (JG_EINTR); a `git push` in flight is stopped.
+ * records nothing (JG_EINTR); a `git push` in flight is stopped.  Once the
+ * branch holds the run, the device key's ref follows it (key_follow()).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -258,7 +259,7 @@ push_or_retry(struct baseline_store *bs, const char *refname,
     const git_oid *tip, int pushes)
 {
 	char *refused = NULL;
-	int err = bgit_push(bs, refname, &refused);
+	int err = bgit_push(bs, refname, 0, &refused);
 
 	if (err <= 0)
 		goto out;
@@ -312,6 +313,39 @@ point_unborn_head(struct baseline_store *bs, const char *refname)
 	git_error_clear();
 }
 
+/*
+ * The device key's ref follows the branch (baseline_git_keys.c), and goes
+ * to the remote, forced: it is derived from the branch just pushed.  The
+ * run is recorded already, so what stops it is kept for the caller to
+ * tell (baseline_store_key_error()); the key's next record, or gc on the
+ * server, brings the ref in line.
+ */
+static void
+key_follow(struct baseline_store *bs, const char *refname,
+    const char *package, const char *device_key)
+{
+	struct strbuf name = STRBUF_INIT;
+	char *refused = NULL;
+	int moved = 0, err;
+
+	free(bs->key_error);
+	bs->key_error = NULL;
+	err = bgit_key_sync(bs, refname, package, device_key, 0, &moved);
+	if (!err && moved && bs->url &&
+	    !bgit_key_refname(&name, refname, package, device_key)) {
+		err = bgit_push(bs, name.buf, 1, &refused);
+		if (err > 0)
+			err = fail(bs, JG_EIO, "push of '%s' to '%s' refused: "
+			    "%s", name.buf, bs->name, refused);
+	}
+	if (err < 0) {
+		bs->key_error = xstrdup(jg_error_msg());
+		jg_error_clear();
+	}
+	free(refused);
+	strbuf_release(&name);
+}
+
 int
 baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
     struct baseline_store *bs, const char *branch, const char *package,
@@ -349,7 +383,8 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 		    bs->author_name, bs->author_email);
 		goto out;
 	}
-	if (bs->url && (err = bgit_cache_lock(bs)) < 0)
+	if (bs->url && ((err = bgit_cache_lock(bs)) < 0 ||
+	    (err = bgit_fetch_whole(bs)) < 0))
 		goto out;
 	if (!bs->url && (err = bgit_find_hook(bs)) < 0)
 		goto out;
@@ -397,6 +432,7 @@ baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
 		git_oid_tostr(out, BASELINE_OID_HEXSZ + 1, &id);
 		if (!bs->url)
 			point_unborn_head(bs, refname.buf);
+		key_follow(bs, refname.buf, package, device_key);
 		err = 0;
 	}
 out:

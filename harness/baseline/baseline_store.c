@@ -19,10 +19,14 @@
  *	Jankgate-App-Version: <app-version>
  *	Jankgate-Build: <build-id>               when the run knew it
  *	Jankgate-Accepted-By: <who>              acceptances only
+ *	Jankgate-Commit: <commit id>             key refs only
  *
  * <verb> is "baseline" for a recorded run and "accept" for a blessing by
  * hand.  The trailers are the last paragraph, which is where git itself
- * looks for them (`git log --format='%(trailers)'`).
+ * looks for them (`git log --format='%(trailers)'`).  A commit of a key
+ * ref (baseline_git_keys.c) carries its branch commit's message with
+ * Jankgate-Commit added: the commit of the branch it mirrors, which is the
+ * id a reader of the key ref reports.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -40,6 +44,7 @@
 #define TRAILER_APP "Jankgate-App-Version"
 #define TRAILER_ACCEPTED "Jankgate-Accepted-By"
 #define TRAILER_BUILD "Jankgate-Build"
+#define TRAILER_COMMIT "Jankgate-Commit"
 
 /* Longest one-line field; keeps subjects readable and refs of sane size. */
 #define FIELD_MAX 200
@@ -215,7 +220,7 @@ take_trailers(struct baseline_entry *e, const char *p, const char *end)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
+		const char *eol = nl ? nl : end, *id;
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			const char *v = trailer_value(p, (size_t)(eol - p),
@@ -225,8 +230,32 @@ take_trailers(struct baseline_entry *e, const char *p, const char *end)
 			if (v && !*slot)
 				*slot = xstrndup(v, (size_t)(eol - v));
 		}
+		id = trailer_value(p, (size_t)(eol - p), TRAILER_COMMIT);
+		if (id && eol - id == BASELINE_OID_HEXSZ &&
+		    strspn(id, "0123456789abcdef") >= BASELINE_OID_HEXSZ) {
+			memcpy(e->commit, id, BASELINE_OID_HEXSZ);
+			e->commit[BASELINE_OID_HEXSZ] = '\0';
+		}
 		p = nl ? nl + 1 : end;
 	}
+}
+
+void
+baseline_message_mirror(struct strbuf *out, const char *msg,
+    const char *commit)
+{
+	const char *end = msg + strlen(msg), *last = msg;
+
+	while (end > msg && isspace((unsigned char)end[-1]))
+		end--;
+	for (const char *p = msg; p + 1 < end; p++)
+		if (p[0] == '\n' && p[1] == '\n')
+			last = p + 2;
+	strbuf_add(out, msg, (size_t)(end - msg));
+	/* Into the trailers' paragraph when the message ends with one. */
+	strbuf_addstr(out, last > msg && is_trailer_block(last, end) ?
+	    "\n" : "\n\n");
+	strbuf_addf(out, TRAILER_COMMIT ": %s\n", commit);
 }
 
 /* A copy of [p, end) without surrounding blank space, NULL when empty. */

@@ -191,6 +191,23 @@ int baseline_store_record(char out[BASELINE_OID_HEXSZ + 1],
  */
 int baseline_store_attempts(const struct baseline_store *bs);
 
+/*
+ * Why the last baseline_store_record() could not bring the device key's
+ * ref (refs/jankgate/keys/..., docs/store.md) in line after recording, or
+ * NULL.  The run is recorded either way; `baseline gc` brings the ref in
+ * line later.
+ */
+const char *baseline_store_key_error(const struct baseline_store *bs);
+
+/*
+ * Bring every key ref of a local repository in line with its branch:
+ * each key ref of a file at a branch's tip written again (the same
+ * objects where it was right), and those whose branch or file is gone
+ * deleted.  *moved counts the refs written or deleted.  Returns 0,
+ * JG_EINVAL for a network repository, or JG_EIO.
+ */
+int baseline_store_sync_keys(size_t *moved, struct baseline_store *bs);
+
 /* What baseline_store_gc() did. */
 struct baseline_gc_stats {
 	size_t packed;		/* objects in the new pack */
@@ -221,14 +238,15 @@ int baseline_store_gc(struct baseline_gc_stats *st, struct baseline_store *bs,
     long grace);
 
 /*
- * Records between packs: a record writes five loose objects (the file,
- * three trees, the commit), so the record path packs once 5 * this many
- * are loose.  50 is one pack a night for a farm of 50 phones, so the
- * loose files of a store stay under 250 and a pack is written at most
- * once a night there.
+ * Records between packs: a record writes five loose objects on the branch
+ * (the file, three trees, the commit) and up to three for its key ref (a
+ * commit, and its package's tree and root tree where the branch's differ),
+ * so the record path packs once 8 * this many are loose.  50 is one pack a
+ * night for a farm of 50 phones, so the loose files of a store stay under
+ * 400 and a pack is written at most once a night there.
  */
 #define BASELINE_PACK_EVERY 50
-#define BASELINE_PACK_LOOSE (5 * BASELINE_PACK_EVERY)
+#define BASELINE_PACK_LOOSE (8 * BASELINE_PACK_EVERY)
 
 /*
  * Packs of one size class merged into one: a class spans a factor of
@@ -325,9 +343,17 @@ int baseline_message_format(struct strbuf *out, const char *package,
  * Fill e->subject, reason, run_id, verdict, app_version, build_id and
  * accepted_by
  * from a commit message (newly allocated; fields missing from `msg` are
- * left NULL).  Any message is accepted.
+ * left NULL), and e->commit from a Jankgate-Commit trailer (a key ref's
+ * commit reports the branch commit it mirrors).  Any message is accepted.
  */
 void baseline_message_parse(struct baseline_entry *e, const char *msg);
+
+/*
+ * Append `msg` with a Jankgate-Commit trailer naming `commit` (40 hex
+ * digits): the message of a key ref's commit mirroring that one.
+ */
+void baseline_message_mirror(struct strbuf *out, const char *msg,
+    const char *commit);
 
 /*
  * The light check that `data` is a jankgate results file: a JSON object

@@ -386,6 +386,10 @@ do_record(struct baseline_store *bs, const struct results *r,
 		diag_warn("%s; the run is recorded, and the next record or "
 		    "'jankgate baseline gc' packs again",
 		    baseline_store_pack_error(bs));
+	if (baseline_store_key_error(bs))
+		diag_warn("%s; the run is recorded, and the key's next record "
+		    "or 'jankgate baseline gc' updates its key ref",
+		    baseline_store_key_error(bs));
 	strbuf_release(&path);
 	return EXIT_PASS;
 }
@@ -590,10 +594,19 @@ static int
 do_gc(struct baseline_store *bs, const char *retain)
 {
 	struct baseline_gc_stats st;
+	size_t moved;
 	int rc;
 
 	if (retain && (rc = do_retain(bs, retain)))
 		return rc;
+	/* Key refs follow what retention wrote, before the pack. */
+	if ((rc = baseline_store_sync_keys(&moved, bs))) {
+		diag_error_current();
+		return exit_status_for_lookup(rc);
+	}
+	if (moved)
+		diag_info("brought %zu key refs of '%s' in line with their "
+		    "branches", moved, baseline_store_name(bs));
 	rc = baseline_store_gc(&st, bs, BASELINE_GC_GRACE);
 	if (rc) {
 		diag_error_current();

@@ -236,6 +236,9 @@ gate_record(struct gate_ctx *g)
 		if (baseline_store_pack_error(g->bs))
 			gate_note(g, "baseline: %s; the run is recorded",
 			    baseline_store_pack_error(g->bs));
+		if (baseline_store_key_error(g->bs))
+			gate_note(g, "baseline: %s; the run is recorded",
+			    baseline_store_key_error(g->bs));
 	}
 }
 

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -172,6 +173,22 @@ assert_history(struct baseline_store *bs, const char *ref, const char *dev,
 	}
 	free(got);
 	baseline_entries_free(e, nr);
+}
+
+#define KEY_A "refs/jankgate/keys/main/" PKG "/" DEV_A
+
+/*
+ * `git log` of `ref` (a branch with `path`, or a key ref) as "<branch
+ * commit> <subject>" lines: for a key ref, its Jankgate-Commit trailer.
+ */
+static char *
+key_log(const char *repo, const char *ref, const char *path)
+{
+	if (path)
+		return git(repo, "log", "--first-parent", "--format=%H %s",
+		    ref, "--", path, NULL);
+	return git(repo, "log", "--format=%(trailers:key=Jankgate-Commit,"
+	    "valueonly,separator=) %s", ref, NULL);
 }
 
 /* ---- rules without a repository ---- */
@@ -975,7 +992,7 @@ update_hook_refuses_one_branch(void **state)
 	    data, strlen(data), &info), 0);
 	baseline_store_free(bs);
 	out = git(repo, "for-each-ref", "--format=%(refname) %(objectname)",
-	    NULL);
+	    "refs/heads", NULL);
 	assert_true(strncmp(out, "refs/heads/main ", 16) == 0);
 	assert_int_equal(strlen(out), 16 + BASELINE_OID_HEXSZ + 1);
 	assert_string_equal(out + 16 + BASELINE_OID_HEXSZ, "\n");
@@ -1309,6 +1326,8 @@ stale_push_is_retried(void **state)
 
 	a = open_remote(url, cache_a, 0, 0);
 	b = open_remote(url, cache_b, 3, 0);
+	/* b's new cache fetches the branch before a pushes. */
+	assert_history(b, "main", DEV_B, 0, "");
 	record(a, DEV_A, "a2", ida);
 	assert_int_equal(baseline_store_attempts(a), 1);
 	/* b fetched before a pushed: its first push must be refused. */
@@ -1370,6 +1389,100 @@ remote_not_found(void **state)
 	assert_null(bs);
 	assert_non_null(strstr(jg_error_msg(), missing));
 	free(missing);
+	free(url);
+	free(repo);
+}
+
+/* The one repository of a cache directory. */
+static char *
+cache_repo(const char *cache)
+{
+	DIR *d = opendir(cache);
+	struct dirent *de;
+	char *path = NULL;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 4 && !strcmp(de->d_name + n - 4, ".git")) {
+			assert_null(path);
+			path = xasprintf("%s/%s", cache, de->d_name);
+		}
+	}
+	closedir(d);
+	assert_non_null(path);
+	return path;
+}
+
+/*
+ * A new cache of a network repository fetches only the key refs compare
+ * reads, and reads the same history as a whole cache; what needs the
+ * branch (a log, a record) fetches the whole store first, and a record's
+ * key ref reaches the server.
+ */
+static void
+partial_cache_reads_key_refs(void **state)
+{
+	char *url, *repo = served_repo("partial.git", &url);
+	char *cache_w = tmp("cache"), *cache = tmp("cache"), *out, *want;
+	char *cached;
+	struct baseline_store *bs;
+	struct baseline_entry *e;
+	size_t nr;
+
+	bs = open_remote(url, cache_w, 0, 0);
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	baseline_store_free(bs);
+
+	bs = open_remote(url, cache, 0, 0);
+	assert_history(bs, "main", DEV_A, 0, "a2 a1");
+	assert_history(bs, "refs/heads/main", DEV_A, 1, "a2");
+	baseline_store_free(bs);
+	cached = cache_repo(cache);
+	out = git(cached, "for-each-ref", "--format=%(refname)", NULL);
+	assert_string_equal(out, KEY_A "\n");
+	free(out);
+
+	/* the commit ids are the branch's, as a whole cache reads them */
+	bs = open_remote(url, cache_w, 0, 0);
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_A, 0), 0);
+	baseline_store_free(bs);
+	bs = open_remote(url, cache, 0, 0);
+	{
+		struct baseline_entry *k;
+		size_t knr;
+
+		assert_int_equal(baseline_store_history(&k, &knr, bs, "main",
+		    PKG, DEV_A, 0), 0);
+		assert_int_equal(knr, nr);
+		for (size_t i = 0; i < nr; i++)
+			assert_string_equal(k[i].commit, e[i].commit);
+		baseline_entries_free(k, knr);
+	}
+	baseline_entries_free(e, nr);
+	/* a log needs the branch: the cache is made whole */
+	assert_int_equal(baseline_store_log(&e, &nr, bs, "main", NULL, NULL,
+	    0), 0);
+	assert_int_equal(nr, 3);
+	baseline_entries_free(e, nr);
+	record(bs, DEV_A, "a3", NULL);
+	baseline_store_free(bs);
+	out = git(cached, "for-each-ref", "--format=%(refname)",
+	    "refs/heads", NULL);
+	assert_string_equal(out, "refs/heads/main\n");
+	free(out);
+	out = key_log(repo, KEY_A, NULL);
+	want = key_log(repo, "main", PKG "/" DEV_A "/results.json");
+	assert_string_equal(out, want);
+	free(want);
+	free(out);
+	free(cached);
+	free(cache);
+	free(cache_w);
 	free(url);
 	free(repo);
 }
@@ -2043,6 +2156,116 @@ network_urls_are_told_apart(void **state)
 		assert_false(baseline_is_network_url(local[i]));
 }
 
+/* ---- key refs ---- */
+
+/*
+ * Each device key's ref holds its branch's versions of that key's file and
+ * nothing else: the same runs, messages and commit ids (a reader of the
+ * key ref reports the branch's), a tree of the one file, its commits
+ * authored as the branch's.
+ */
+static void
+key_refs_mirror_the_branch(void **state)
+{
+	char *repo = new_bare_repo("keys.git"), *want, *got, *out;
+	struct baseline_store *bs = open_store(repo, 0);
+	struct baseline_entry *e, *k;
+	size_t nr, knr;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	record(bs, DEV_B, "b2", NULL);
+	record(bs, DEV_A, "a3", NULL);
+	want = key_log(repo, "main", PKG "/" DEV_A "/results.json");
+	got = key_log(repo, KEY_A, NULL);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	out = git(repo, "ls-tree", "-r", "--name-only", KEY_A, NULL);
+	assert_string_equal(out, PKG "/" DEV_A "/results.json\n");
+	free(out);
+	assert_history(bs, KEY_A, DEV_A, 0, "a3 a2 a1");
+	assert_int_equal(baseline_store_history(&e, &nr, bs, "main", PKG,
+	    DEV_A, 0), 0);
+	assert_int_equal(baseline_store_history(&k, &knr, bs, KEY_A, PKG,
+	    DEV_A, 0), 0);
+	assert_int_equal(knr, nr);
+	for (size_t i = 0; i < nr; i++) {
+		assert_string_equal(k[i].commit, e[i].commit);
+		assert_true(k[i].time == e[i].time);
+		assert_string_equal(k[i].subject, e[i].subject);
+	}
+	baseline_entries_free(e, nr);
+	baseline_entries_free(k, knr);
+	out = git(repo, "for-each-ref", "--format=%(refname)", NULL);
+	assert_string_equal(out, "refs/heads/main\n" KEY_A "\n"
+	    "refs/jankgate/keys/main/" PKG "/" DEV_B "\n");
+	free(out);
+	baseline_store_free(bs);
+	free(repo);
+}
+
+/*
+ * A key ref that fell behind (a crash between the branch and it), or was
+ * lost, is brought in line by the key's next record; gc writes every key
+ * ref again to the same objects, and deletes the key ref of a branch that
+ * is gone.
+ */
+static void
+key_refs_catch_up(void **state)
+{
+	char *repo = new_bare_repo("keys-catch.git"), *want, *got, *out;
+	char *before;
+	struct baseline_store *bs = open_store(repo, 0);
+	size_t moved;
+
+	record(bs, DEV_A, "a1", NULL);
+	record(bs, DEV_A, "a2", NULL);
+	record(bs, DEV_B, "b1", NULL);
+	/* a2 and a3 missing from the key ref: it stays at a1 */
+	free(git(repo, "update-ref", KEY_A, KEY_A "~1", NULL));
+	record(bs, DEV_A, "a3", NULL);
+	want = key_log(repo, "main", PKG "/" DEV_A "/results.json");
+	got = key_log(repo, KEY_A, NULL);
+	assert_string_equal(got, want);
+	free(got);
+	/* lost altogether */
+	free(git(repo, "update-ref", "-d", KEY_A, NULL));
+	record(bs, DEV_B, "b2", NULL);
+	record(bs, DEV_A, "a4", NULL);
+	free(want);
+	want = key_log(repo, "main", PKG "/" DEV_A "/results.json");
+	got = key_log(repo, KEY_A, NULL);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	assert_history(bs, KEY_A, DEV_A, 0, "a4 a3 a2 a1");
+	/* gc's pass: the same objects, nothing moves */
+	before = git(repo, "for-each-ref", NULL);
+	assert_int_equal(baseline_store_sync_keys(&moved, bs), 0);
+	assert_int_equal(moved, 0);
+	out = git(repo, "for-each-ref", NULL);
+	assert_string_equal(out, before);
+	free(out);
+	free(before);
+	/* one left behind by hand, and a branch gone */
+	free(git(repo, "update-ref", KEY_A, KEY_A "~2", NULL));
+	free(git(repo, "branch", "old", "main", NULL));
+	assert_int_equal(baseline_store_sync_keys(&moved, bs), 0);
+	assert_int_equal(moved, 3);	/* A moved, old's two written */
+	free(git(repo, "update-ref", "-d", "refs/heads/old", NULL));
+	assert_int_equal(baseline_store_sync_keys(&moved, bs), 0);
+	assert_int_equal(moved, 2);
+	out = git(repo, "for-each-ref", "--format=%(refname)", NULL);
+	assert_string_equal(out, "refs/heads/main\n" KEY_A "\n"
+	    "refs/jankgate/keys/main/" PKG "/" DEV_B "\n");
+	free(out);
+	assert_history(bs, KEY_A, DEV_A, 0, "a4 a3 a2 a1");
+	baseline_store_free(bs);
+	free(repo);
+}
+
 static void (*old_sigpipe)(int);
 
 static int
@@ -2086,19 +2309,24 @@ pack_loose_packs_at_the_threshold(void **state)
 	struct baseline_store *bs = open_store(repo, 0);
 	struct baseline_gc_stats st;
 
+	/*
+	 * Five objects on the branch a record; its key ref adds a commit,
+	 * and the trees it does not share with the branch: none for the
+	 * only key, two for the second (its package's and the root).
+	 */
 	record(bs, DEV_A, "r1", NULL);
 	record(bs, DEV_A, "r2", NULL);
 	record(bs, DEV_B, "r3", NULL);
-	assert_int_equal(count_objects(repo, "count"), 15);
-	assert_int_equal(baseline_store_pack_loose(&st, bs, 16), 0);
+	assert_int_equal(count_objects(repo, "count"), 20);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 21), 0);
 	assert_int_equal(st.packed, 0);
-	assert_int_equal(count_objects(repo, "count"), 15);
-	assert_int_equal(baseline_store_pack_loose(&st, bs, 15), 0);
-	assert_int_equal(st.packed, 15);
-	assert_int_equal(st.loose_packed, 15);
+	assert_int_equal(count_objects(repo, "count"), 20);
+	assert_int_equal(baseline_store_pack_loose(&st, bs, 20), 0);
+	assert_int_equal(st.packed, 20);
+	assert_int_equal(st.loose_packed, 20);
 	assert_null(baseline_store_pack_error(bs));
 	assert_int_equal(count_objects(repo, "count"), 0);
-	assert_int_equal(count_objects(repo, "in-pack"), 15);
+	assert_int_equal(count_objects(repo, "in-pack"), 20);
 	assert_history(bs, "main", DEV_A, 0, "r2 r1");
 	record(bs, DEV_A, "r4", NULL);
 	assert_history(bs, "main", DEV_A, 0, "r4 r2 r1");
@@ -2123,9 +2351,10 @@ pack_loose_merges_ten_small_packs(void **state)
 		char run[16];
 
 		snprintf(run, sizeof(run), "r%d", i);
+		/* Five objects on the branch, the key ref's commit. */
 		record(bs, DEV_A, run, NULL);
 		assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
-		assert_int_equal(st.packed, 5);
+		assert_int_equal(st.packed, 6);
 		if (i < BASELINE_PACK_MERGE) {
 			assert_int_equal(packs_in(repo), i);
 			assert_int_equal(st.packs_removed, 0);
@@ -2134,7 +2363,7 @@ pack_loose_merges_ten_small_packs(void **state)
 	assert_int_equal(st.packs_removed, BASELINE_PACK_MERGE);
 	assert_int_equal(packs_in(repo), 1);
 	assert_int_equal(count_objects(repo, "in-pack"),
-	    5 * BASELINE_PACK_MERGE);
+	    6 * BASELINE_PACK_MERGE);
 	assert_int_equal(count_objects(repo, "count"), 0);
 	assert_history(bs, "main", DEV_A, 3, "r10 r9 r8");
 	record(bs, DEV_A, "r11", NULL);
@@ -2199,16 +2428,16 @@ pack_loose_leaves_larger_classes_to_gc(void **state)
 	assert_int_equal(packs_in(repo), BASELINE_PACK_MERGE);
 	record(bs, DEV_A, "r1", NULL);
 	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), 0);
-	assert_int_equal(st.packed, 5);
+	assert_int_equal(st.packed, 6);
 	assert_int_equal(st.packs_removed, 0);
 	assert_int_equal(packs_in(repo), BASELINE_PACK_MERGE + 1);
 	assert_int_equal(count_objects(repo, "in-pack"),
-	    BASELINE_PACK_MERGE * big + 5);
+	    BASELINE_PACK_MERGE * big + 6);
 	assert_history(bs, "main", DEV_A, 0, "r1");
 	/* No grace: the blobs no ref reaches go with their packs. */
 	assert_int_equal(baseline_store_gc(&st, bs, 0), 0);
 	assert_int_equal(packs_in(repo), 1);
-	assert_int_equal(count_objects(repo, "in-pack"), 5);
+	assert_int_equal(count_objects(repo, "in-pack"), 6);
 	assert_history(bs, "main", DEV_A, 0, "r1");
 	baseline_store_free(bs);
 	free(repo);
@@ -2235,7 +2464,7 @@ pack_loose_failure_keeps_every_object(void **state)
 	assert_int_equal(baseline_store_pack_loose(&st, bs, 1), JG_EIO);
 	assert_non_null(baseline_store_pack_error(bs));
 	assert_non_null(strstr(baseline_store_pack_error(bs), "pack"));
-	assert_int_equal(count_objects(repo, "count"), 10);
+	assert_int_equal(count_objects(repo, "count"), 12);
 	assert_history(bs, "main", DEV_A, 0, "r2 r1");
 	assert_int_equal(unlink(dir), 0);
 	assert_int_equal(mkdir(dir, 0755), 0);
@@ -2258,6 +2487,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(content_check_tells_results_files),
 	cmocka_unit_test(scrub_removes_userinfo_and_secret),
 	cmocka_unit_test(records_are_plain_git_history),
+	cmocka_unit_test(key_refs_mirror_the_branch),
+	cmocka_unit_test(key_refs_catch_up),
 	cmocka_unit_test(history_at_tag_stops_there),
 	cmocka_unit_test(no_baseline_yet_is_empty),
 	cmocka_unit_test(unknown_ref_lists_refs),
@@ -2280,6 +2511,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(cancel_pushes_and_fetches_nothing, unit_cancel_forget),
 	cmocka_unit_test(stale_push_is_retried),
 	cmocka_unit_test(concurrent_remote_writers_both_land),
+	cmocka_unit_test(partial_cache_reads_key_refs),
 	cmocka_unit_test(remote_not_found),
 	cmocka_unit_test(ssh_key_file_and_host_key),
 	cmocka_unit_test(token_not_in_connect_error),
