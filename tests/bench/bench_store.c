@@ -28,12 +28,14 @@
  * record is printed with what it wrote and removed.  Last, on the store
  * after gc, the bytes a fresh runner fetches for one key's window with
  * the git command-line tool, which (unlike libgit2 1.5) fetches shallow:
- * a clone as deep as the commits back to the window's oldest run, and a
- * partial one of the same depth without blobs, followed by one fetch of
- * the window's files, each against the store's packed size.  Targets
- * (issue 51): after gc at most 1,000 files; record, compare and log at
- * the end at most 1.2 x their time at 1,000 runs; that fetch at most 5 %
- * of the store.
+ * from the branch, a clone as deep as the commits back to the window's
+ * oldest run, and a partial one of the same depth without blobs, followed
+ * by one fetch of the window's files; from the key's own ref, a shallow
+ * fetch of the window and the whole ref (what a new jankgate cache
+ * fetches); each against the store's packed size.  Targets (issue 51):
+ * after gc at most 1,000 files; record, compare and log at the end at
+ * most 1.2 x their time at 1,000 runs; that fetch at most 5 % of the
+ * store.
  *
  * Usage: bench-store [--keys N] [--nights N] JANKGATE TEMPLATE.json DIR
  *   DIR: an empty scratch directory.
@@ -509,6 +511,49 @@ objects_kib(const char *git_dir)
 }
 
 /*
+ * What a fresh runner fetches of the key's own ref (docs/store.md): with
+ * git's shallow fetch, the window's last WINDOW versions; and the whole
+ * ref, which is what a new jankgate cache fetches (libgit2 1.5 has no
+ * shallow fetch; the same objects, fetched here with git).  Each into an
+ * empty repository, against the store's packed size.
+ */
+static void
+fetch_key_ref(const char *url, const char *package, const char *key,
+    long store_kib)
+{
+	char spec[1200], win[16], shallow[4200], whole[4200];
+	long shallow_kib, whole_kib;
+
+	snprintf(spec, sizeof(spec), "+refs/jankgate/keys/main/%s/%s:"
+	    "refs/jankgate/keys/main/%s/%s", package, key, package, key);
+	snprintf(win, sizeof(win), "%d", WINDOW);
+	snprintf(shallow, sizeof(shallow), "%s/key-shallow.git", dir);
+	snprintf(whole, sizeof(whole), "%s/key-whole.git", dir);
+	{
+		const char *init1[] = { "git", "init", "-q", "--bare", shallow,
+		    NULL };
+		const char *init2[] = { "git", "init", "-q", "--bare", whole,
+		    NULL };
+		const char *f1[] = { "git", "-C", shallow, "fetch", "-q",
+		    "--no-tags", "--depth", win, url, spec, NULL };
+		const char *f2[] = { "git", "-C", whole, "fetch", "-q",
+		    "--no-tags", url, spec, NULL };
+
+		run_or_die(NULL, init1);
+		run_or_die(NULL, init2);
+		run_or_die(NULL, f1);
+		run_or_die(NULL, f2);
+	}
+	shallow_kib = objects_kib(shallow);
+	whole_kib = objects_kib(whole);
+	printf("  %-12s the key's ref: shallow fetch of the window %ld KiB "
+	    "(%.1f %%); the whole ref, what a new jankgate cache fetches, "
+	    "%ld KiB (%.1f %%)\n", "", shallow_kib,
+	    100.0 * shallow_kib / store_kib, whole_kib,
+	    100.0 * whole_kib / store_kib);
+}
+
+/*
  * What a fresh runner fetches for the window of `key` with the git
  * tool, which fetches shallow where libgit2 1.5 cannot: the depth is the
  * commits from the tip back to the window's oldest run (one branch, the
@@ -617,12 +662,13 @@ fetch_window(const char *package, const char *key)
 	part_kib = objects_kib(part);
 	printf("  fetch of one key's window (%d runs of %s, %s commits deep "
 	    "of %s), git command line:\n"
-	    "  %-12s store %ld KiB; shallow clone %ld KiB (%.1f %%); "
-	    "without blobs, then the window's %d files, %ld KiB (%.1f %%: "
-	    "%ld KiB of commits and trees, %ld of files)\n",
+	    "  %-12s store %ld KiB; the branch: shallow clone %ld KiB "
+	    "(%.1f %%); without blobs, then the window's %d files, %ld KiB "
+	    "(%.1f %%: %ld KiB of commits and trees, %ld of files)\n",
 	    w, key, depth, total, "", store_kib, full_kib,
 	    100.0 * full_kib / store_kib, nid, part_kib,
 	    100.0 * part_kib / store_kib, skel_kib, part_kib - skel_kib);
+	fetch_key_ref(url, package, key, store_kib);
 	strbuf_release(&out);
 }
 
