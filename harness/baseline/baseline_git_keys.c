@@ -1,5 +1,6 @@
 /*
- * baseline_git_keys.c: a ref per device key (baseline_git_int.h).
+ * baseline_git_keys.c: a device key's file, its versions on a branch, and
+ * the ref per device key that mirrors them (baseline_git_int.h).
  *
  * The branch holds every key's runs interleaved: one key's window of 40
  * nights on a farm of 50 phones reaches 2,000 commits back, and a fetch of
@@ -23,7 +24,9 @@
  * where its tip's Jankgate-Commit is met on the branch's first parents,
  * or from scratch when it is not (a branch retention wrote again, a key
  * ref lost to a crash between the two writes).  `baseline gc` brings every
- * key ref in line (baseline_store_sync_keys()).
+ * key ref in line (baseline_store_sync_keys()).  A key ref is written
+ * directly, not through a local repository's receive hooks: they judge
+ * the branch, which went through them.
  */
 #include <git2.h>
 #include <stdlib.h>
