@@ -2266,6 +2266,46 @@ key_refs_catch_up(void **state)
 	free(repo);
 }
 
+/*
+ * gc's pass over a branch whose tip holds a directory that is no
+ * baseline's (other/odd/results.json a directory, put there by hand)
+ * leaves it alone: no key ref, no error, the others as they were.
+ */
+static void
+key_refs_skip_what_is_no_baseline(void **state)
+{
+	char *repo = new_bare_repo("keys-foreign.git"), *script, *out;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	struct baseline_store *bs = open_store(repo, 0);
+	struct proc_result r;
+	size_t moved;
+
+	record(bs, DEV_A, "a1", NULL);
+	script = xasprintf("cd '%s' && b=$(echo x | git hash-object -w "
+	    "--stdin) && t1=$(printf '100644 blob %%s\\tx\\n' $b | git "
+	    "mktree) && t2=$(printf '040000 tree %%s\\tresults.json\\n' $t1 "
+	    "| git mktree) && t3=$(printf '040000 tree %%s\\todd\\n' $t2 | "
+	    "git mktree) && root=$( (git ls-tree main; printf '040000 tree "
+	    "%%s\\tother\\n' $t3) | git mktree) && c=$(git -c user.name=t -c "
+	    "user.email=t@example.com commit-tree $root -p main -m foreign) "
+	    "&& git update-ref refs/heads/main $c", repo);
+	argv[2] = script;
+	proc_result_init(&r);
+	assert_int_equal(proc_run(&r, argv, NULL), 0);
+	if (r.exit_code != 0)
+		fail_msg("sh: %s", r.err.buf);
+	proc_result_release(&r);
+	assert_int_equal(baseline_store_sync_keys(&moved, bs), 0);
+	assert_int_equal(moved, 0);
+	out = git(repo, "for-each-ref", "--format=%(refname)", NULL);
+	assert_string_equal(out, "refs/heads/main\n" KEY_A "\n");
+	free(out);
+	assert_history(bs, KEY_A, DEV_A, 0, "a1");
+	baseline_store_free(bs);
+	free(script);
+	free(repo);
+}
+
 static void (*old_sigpipe)(int);
 
 static int
@@ -2489,6 +2529,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(records_are_plain_git_history),
 	cmocka_unit_test(key_refs_mirror_the_branch),
 	cmocka_unit_test(key_refs_catch_up),
+	cmocka_unit_test(key_refs_skip_what_is_no_baseline),
 	cmocka_unit_test(history_at_tag_stops_there),
 	cmocka_unit_test(no_baseline_yet_is_empty),
 	cmocka_unit_test(unknown_ref_lists_refs),
