@@ -128,22 +128,23 @@ bgit_file_in_commit(git_oid *out, struct baseline_store *bs, const git_commit *c
 	return ret;
 }
 
-/* The branch commit a key ref's commit mirrors: 1 with *out, else 0. */
+/*
+ * The branch commit a key ref's commit mirrors, read from its trailers as
+ * every reader of the store reads them (baseline_message_parse()): 1 with
+ * *out, else 0.
+ */
 static int
 mirrored(git_oid *out, const git_commit *c)
 {
+	struct baseline_entry *e = xcalloc(1, sizeof(*e));
 	const char *msg = git_commit_message(c);
-	const char *at = msg ? strstr(msg, "\nJankgate-Commit: ") : NULL;
+	int ok;
 
-	if (!at)
-		return 0;
-	at += strlen("\nJankgate-Commit: ");
-	if (strspn(at, "0123456789abcdef") < GIT_OID_HEXSZ ||
-	    git_oid_fromstrn(out, at, GIT_OID_HEXSZ) < 0) {
-		git_error_clear();
-		return 0;
-	}
-	return 1;
+	baseline_message_parse(e, msg ? msg : "");
+	ok = e->commit[0] && git_oid_fromstr(out, e->commit) == 0;
+	git_error_clear();
+	baseline_entries_free(e, 1);
+	return ok;
 }
 
 int
