@@ -33,8 +33,9 @@
  * baseline could as well have missed: could_have_been_missed()) it is a
  * regression of its scene;
  * before the last of several looks, inconclusive while it could still
- * reach the last look's level (projected_p()), so the gate measures the
- * scenario again (cmp_decide_blocks()); a pass at p <= suspect_fdr times
+ * reach the last look's level or the suspect level (projected_p()), so
+ * the gate measures the scenario again (cmp_decide_blocks()); a pass at
+ * p <= suspect_fdr times
  * the comparison's share over the family is a suspect (step
  * 8), as a passing entry by its BH q.  Blocks without a signature are
  * not grouped here (they still count in the metrics), and a scope with
@@ -332,8 +333,9 @@ practical(const struct cmp_block *b, const struct compare_opts *o)
  * a signature in half the iterations, which the gate must not give up
  * on): the current iterations grow to looks / look times what they are
  * (each look adds a batch of the same size).  A signature that could not
- * reach the last look's level even so is not worth the device time; one
- * that could is inconclusive until then (docs/method.md, step 7).
+ * reach the last look's level even so, nor the suspect level (a suspect
+ * goes to the gate's A/B), is not worth the device time; one that could
+ * is inconclusive until then (docs/method.md, step 7).
  */
 static double
 projected_p(const struct cmp_block *b, const struct compare_opts *o)
@@ -456,7 +458,7 @@ void
 cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 {
 	size_t tested = 0, family;
-	double level, last;
+	double level, last, suspect, aim;
 
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
@@ -477,6 +479,9 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 	level = tested ? c->alpha_look / (double)family : 0;
 	last = tested ? compare_look_alpha(o->alpha * o->share, o->looks,
 	    o->looks, o->spending) / (double)family : 0;
+	/* Or step 8's suspect level: a suspect goes to the A/B (step 7). */
+	suspect = o->suspect_fdr * c->share / (double)(family ? family : 1);
+	aim = fmax(last, suspect);
 	for (size_t i = 0; i < c->nr_blocks; i++) {
 		struct cmp_block *b = &c->blocks[i];
 		const struct cmp_block *p = prior_block(o->prior, b);
@@ -493,11 +498,10 @@ cmp_decide_blocks(struct comparison *c, const struct compare_opts *o)
 		if (b->p_value <= level)
 			b->verdict = CMP_REGRESSION;
 		else if (o->looks > 1 && !o->last &&
-		    projected_p(b, o) <= last)
+		    projected_p(b, o) <= aim)
 			b->verdict = CMP_INCONCLUSIVE;
 		/* Step 8: a pass that leans worse, as the entries' BH. */
 		b->suspect = b->verdict == CMP_PASS && o->suspect_fdr > 0 &&
-		    b->p_value <= o->suspect_fdr * c->share /
-		    (double)family;
+		    b->p_value <= suspect;
 	}
 }

@@ -178,7 +178,8 @@ static const struct key config_keys[] = {
 	  "threshold is listed as a suspect (Benjamini-Hochberg over the "
 	  "night's metrics, with the same weights); a suspect never changes "
 	  "a verdict (`gate` puts suspects to its confirmation A/B when the "
-	  "previous build is at hand); 0 lists none" },
+	  "previous build is at hand, and measures a new block signature "
+	  "again while it could still become one); 0 lists none" },
 
 	{ "session", K_OBJECT, 0, NONE, NULL, 0,
 	  "the session model: how much a session moves each kind of metric" },

@@ -952,11 +952,12 @@ look(struct look *out, const struct window *w, const struct results *cur,
 			out->undecided[atoi(b->scenario + 1)] = true;
 		if (trace && is_target_scene(&where, sh) &&
 		    b->status == CMP_BLOCK_NEW)
-			fprintf(stderr, "trace block %s look %d/%d %s p %.3g "
-			    "carriers %g of %g, baseline %g\n", b->signature,
-			    k, looks, cmp_verdict_name(b->verdict), b->p_value,
-			    b->cur.carriers, b->cur.iterations,
-			    b->base.iterations);
+			fprintf(stderr, "trace block %s %s look %d/%d %s%s p "
+			    "%.3g carriers %g of %g, baseline %g\n",
+			    b->signature, su->interleaved ? "ab" : "gate", k,
+			    looks, cmp_verdict_name(b->verdict), b->suspect ?
+			    " suspect" : "", b->p_value, b->cur.carriers,
+			    b->cur.iterations, b->base.iterations);
 		if (b->verdict != CMP_REGRESSION)
 			continue;
 		out->regressions++;
