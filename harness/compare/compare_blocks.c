@@ -31,16 +31,15 @@
  * iteration carries it anywhere (cmp_mark_known_blocks()).  At p <=
  * alpha_look over the family (the signatures tested, and those the
  * baseline could as well have missed: could_have_been_missed()) it is a
- * regression of its scene;
- * before the last of several looks, inconclusive while it could still
- * reach the last look's level or the suspect level (projected_p()), so
- * the gate measures the scenario again (cmp_decide_blocks()); a pass at
- * p <= suspect_fdr times
- * the comparison's share over the family is a suspect (step
- * 8), as a passing entry by its BH q.  Blocks without a signature are
- * not grouped here (they still count in the metrics), and a scope with
- * no valid current iteration is skipped, since nothing can be said to
- * have gone away from a run that did not happen.
+ * regression of its scene; before the last of several looks,
+ * inconclusive while it could still reach the last look's level or the
+ * suspect level (projected_p()), so the gate measures the scenario again
+ * (cmp_decide_blocks()); a pass at p <= suspect_fdr times the
+ * comparison's share over the family is a suspect (step 8), as a passing
+ * entry by its BH q.  Blocks without a signature are not grouped here
+ * (they still count in the metrics), and a scope with no valid current
+ * iteration is skipped, since nothing can be said to have gone away from
+ * a run that did not happen.
  */
 #include <math.h>
 #include <stdlib.h>
