@@ -279,7 +279,8 @@ vsync_stepped(const struct metric_def *m)
  * period, over every valid iteration of both sides: the two whole-ms
  * buckets up to the multiple (where a frame that waited for the vsync
  * ends) hold CMP_VSYNC_PILE times as many frames as the two just above
- * it, and no fewer than the two below.  A frame that waits ends before
+ * it, no fewer than the two below, and more than a smooth distribution
+ * puts there by chance (CMP_VSYNC_PILE_P).  A frame that waits ends before
  * the vsync, never just after it, so a pile is sharp; a smooth
  * distribution, even one whose mode sits at the multiple, changes by
  * less than that from one pair of buckets to the next, and its
@@ -314,7 +315,9 @@ piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
 			}
 		}
 	}
-	return in > 0 && in >= CMP_VSYNC_PILE * out && in >= below;
+	return in > 0 && in >= CMP_VSYNC_PILE * out && in >= below &&
+	    cmp_binom_upper((long)in, (long)(in + out),
+	    CMP_VSYNC_SMOOTH_SHARE) <= CMP_VSYNC_PILE_P;
 }
 
 /*

@@ -348,6 +348,15 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 #define CMP_VSYNC_PILE 3.0
 #define CMP_VSYNC_PLATEAUS 4
 /*
+ * ... and holds too many frames for a smooth distribution's chance: a
+ * smooth one puts at most 1.5 / 2.5 of the frames of the four buckets in
+ * the plateau's two, and the frames of a pile are that share's binomial
+ * upper tail at this level.  A dozen long frames of a loaded host, ten
+ * at 32-33 ms and two just above, are no pile (docs/method.md, step 6).
+ */
+#define CMP_VSYNC_SMOOTH_SHARE 0.6
+#define CMP_VSYNC_PILE_P 0.001
+/*
  * ... and where the percentile can reach a pile: on either side, no more
  * than this many ms below the first plateau's bucket (the pile's window
  * below it, piles_up()), or above it.  A percentile of the frames'
