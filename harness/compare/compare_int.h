@@ -351,8 +351,9 @@ double cmp_rank_within(const struct cmp_sample *const *side,
  * ... and holds too many frames for a smooth distribution's chance: a
  * smooth one puts at most 1.5 / 2.5 of the frames of the four buckets in
  * the plateau's two, and the frames of a pile are that share's binomial
- * upper tail at this level.  A dozen long frames of a loaded host, ten
- * at 32-33 ms and two just above, are no pile (docs/method.md, step 6).
+ * upper tail at this level.  A dozen hitches over fifteen iterations,
+ * ten at 32-33 ms and two just above, are no pile (docs/method.md,
+ * step 6).
  */
 #define CMP_VSYNC_SMOOTH_SHARE 0.6
 #define CMP_VSYNC_PILE_P 0.001

@@ -1539,13 +1539,13 @@ a_body_percentile_below_the_pile_moves_with_the_work(void **state)
 
 /*
  * A smooth scene at 60 Hz with a few long frames at the second plateau
- * (32 ms, 33 ms for ten of 30 iterations, 34 ms for two: what a loaded
- * host drew in a CI run).  Ten against two is no pile, however their
- * ratio looks (CMP_VSYNC_PILE_P): a p50 of 10 -> 13 ms moved with the
- * work and is a regression, held to the metric's own threshold.  Where
- * six frames of every iteration wait there (180 against 30), the frames
- * do pile up, and the same p50, in reach of the plateau, is held to a
- * period as before.
+ * (32 ms, 33 ms for ten of 30 iterations, 34 ms for two: what the
+ * simulated feed's hitches drew in a CI run).  Ten against two is no
+ * pile, however their ratio looks (CMP_VSYNC_PILE_P): a p50 of 10 -> 13
+ * ms moved with the work and is a regression, held to the metric's own
+ * threshold.  Where six frames of every iteration wait there (180
+ * against 30), the frames do pile up, and the same p50, in reach of the
+ * plateau, is held to a period as before.
  */
 static void
 a_few_long_frames_are_no_pile(void **state)
