@@ -133,7 +133,7 @@
  *                                  vsync,corrupt,scenesigs] [--rows aa,w3k0,...]
  *                      [--real-set drift=0.03,tdf=2,aging=0.005,iter=0.03,
  *                                  warming=0.01,cold=0.1,bad=0.08,vsync=0.6,
- *                                  corrupt=0.003,long=2]
+ *                                  corrupt=0.003,long=2,late=0.8,hz=120]
  *
  * `--only real` (issue 46) runs the rows of real-phone noise, every
  * effect of struct noise's second half on at once (bench_real());
@@ -271,6 +271,10 @@ struct noise {
 	double long_frames;	/* a scene's long frames an iteration
 				   (Poisson mean; 150-650 ms each, a
 				   transition or a block): --real-set only */
+	double late;		/* share of the frames longer than a period
+				   that wait for the next vsync, the shorter
+				   ones never: piles from the second
+				   multiple up (--real-set only) */
 };
 
 /* How far one cold launch strays by itself (on the log scale). */
@@ -450,6 +454,15 @@ gen_scene(struct rs_scene *sc, const struct scene_model *m, double f,
 		if (nz && nz->vsync > 0 && stats_rng_uniform(r) < nz->vsync)
 			d = fmax(1, period * ceil(d / period) -
 			    uniform(r, 0, 0.8));
+		/*
+		 * Or only a frame that missed its deadline waits, for the
+		 * next vsync (--real-set late=X): a smooth body below the
+		 * period, piles from the second multiple up.  Drawn only
+		 * when asked, so the rows' streams stay as they were.
+		 */
+		else if (nz && nz->late > 0 && d > period &&
+		    stats_rng_uniform(r) < nz->late)
+			d = period * ceil(d / period) - uniform(r, 0, 0.8);
 		missed = floor(d / period);
 		rs_frames_add_bucket(fr, bucket_of(d), 1);
 		fr->count++;
@@ -2034,7 +2047,7 @@ usage(void)
 	    "                     [--rows aa,w3k0,...] [--real-set "
 	    "drift=X,tdf=X,aging=X,iter=X,\n"
 	    "                     warming=X,cold=X,bad=X,vsync=X,corrupt=X,"
-	    "long=X]\n");
+	    "long=X,late=X,hz=X]\n");
 	exit(2);
 }
 
@@ -2070,7 +2083,7 @@ calibrate(const struct app_model *app, struct shift where,
     const struct truth *aa, double k, uint64_t seed)
 {
 	const struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, false, 0, 0 };
 	bool log_scale = metric_kind_is_log(metric_find(where.metric)->kind);
 	double want = k * aa->iqr, lo = 0, hi = 20;
 	struct truth t;
@@ -2105,9 +2118,9 @@ bench_inter(const struct app_model *app, const struct shift *targets,
 	/* 3 % slower over AB_ROUNDS rounds of 4 blocks of 10 scenarios x 5 */
 	const struct noise inter = { "drift 3 %, trend", 0.03, 0.5, 0, 0.02,
 		0, log(1.03) / (4 * AB_ROUNDS * app->nr * ITERATIONS), 0,
-		0, 0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise still = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, false, 0, 0 };
 	const double mult[] = { 1.0, 1.5 };
 	struct tally t = { 0 };
 	struct shift sh;
@@ -2266,7 +2279,7 @@ aa_row_asked(double hz, int window, bool aging_05)
 /*
  * --real-set: effects set to other sizes than real_phone()'s, as
  * "name=value,..." (drift, tdf, aging, iter, warming, cold, bad, vsync,
- * corrupt, long):
+ * corrupt, long, late, hz):
  * a phone the rows were not tuned on, to probe how far the figures hold.
  * Every row's phone takes them, whatever its own aging or drift.
  */
@@ -2307,6 +2320,10 @@ real_set_apply(struct noise *nz)
 			corrupt_p = v;
 		else if (!strcmp(name, "long"))
 			nz->long_frames = v;
+		else if (!strcmp(name, "late"))
+			nz->late = v;
+		else if (!strcmp(name, "hz"))
+			nz->hz = v;
 		else {
 			fprintf(stderr, "bench-compare: --real-set: no effect "
 			    "'%s'\n", name);
@@ -2338,7 +2355,7 @@ jank_points(const struct app_model *app, struct shift where, double points,
     uint64_t seed)
 {
 	struct noise still = { "still", 0, 0, 0, 0.02, 0, 0, 0, 0, 0, 0, 0,
-		0.3, 60, false, 0 };
+		0.3, 60, false, 0, 0 };
 	struct truth aa, t;
 	double lo = 0, hi = 10;
 
@@ -2360,7 +2377,7 @@ static struct noise
 real_phone(const char *name, double hz, double trend, double drift)
 {
 	struct noise nz = { name, drift, 0, trend, 0.02, 0, log(1.005), 0, 0,
-		3, 0.05, 0.04, 0.3, hz, true, 0 };
+		3, 0.05, 0.04, 0.3, hz, true, 0, 0 };
 
 	if (!real_on("tails"))
 		nz.tdf = 0;
@@ -2769,19 +2786,19 @@ main(int argc, char **argv)
 	    NAN, NAN, CMP_PRIMARY_WEIGHT, CMP_SUSPECT_FDR, true, false, NULL,
 	    false };
 	const struct noise drift0 = { "drift 0", 0, 0, 0, 0.02, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise drift2 = { "drift 2 %", 0.02, 0, 0, 0.02, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise drift3 = { "drift 3 %", 0.03, 0, 0, 0.02, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise sticky2 = { "drift 2 %, half sticky", 0.02, 0.5,
-		0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0 };
+		0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise trend = { "trend 0.3 %/night", 0, 0, 0.003, 0.02,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise harsh = { "harsh", 0.02, 0, 0, 0.03, 0.02, 0, 0, 0,
-		0, 0, 0, 0, 0, false, 0 };
+		0, 0, 0, 0, 0, false, 0, 0 };
 	const struct noise own1 = { "drift 2 %, 1 % a scenario", 0.02, 0, 0,
-		0.02, 0, 0, 0.01, 0, 0, 0, 0, 0, 0, false, 0 };
+		0.02, 0, 0, 0.01, 0, 0, 0, 0, 0, 0, false, 0, 0 };
 	struct shift targets[4], real_targets[4], sh;
 	struct app_model app, real_app;
 	struct tally t = { 0 };
@@ -3121,7 +3138,7 @@ first:
 		 */
 		const struct noise steady3 = { "drift 3 %, launches 2 % each",
 			0.03, 0, 0, 0.02, 0, 0, 0, 0.02, 0, 0, 0, 0, 0, false,
-			0 };
+			0, 0 };
 		const struct noise *fw[] = { &drift0, &drift2, &drift3,
 			&steady3 };
 		const uint64_t fw_seed[] = { 70, 81, 82, 120 };

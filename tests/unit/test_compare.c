@@ -1545,7 +1545,9 @@ a_body_percentile_below_the_pile_moves_with_the_work(void **state)
  * ms moved with the work and is a regression, held to the metric's own
  * threshold.  Where six frames of every iteration wait there (180
  * against 30), the frames do pile up, and the same p50, in reach of the
- * plateau, is held to a period as before.
+ * first plateau, is held to a period as before: a frame that misses the
+ * first deadline and waits ends at the second, so a percentile just
+ * below the period steps onto that pile.
  */
 static void
 a_few_long_frames_are_no_pile(void **state)
