@@ -97,8 +97,8 @@
  * set side by side night by night); and, numbered by
  * comparison, every entry that kept its scenario measuring (`undecided`)
  * and every pass before the last look with raw p <= 0.1 (`lean`), with
- * its worse shift over T: what step 6's rule for another look costs and
- * buys (README, Method).  Where the gate confirms (the real-phone rows),
+ * its worse shift over T: what step 7's rule for another look costs and
+ * buys (docs/method.md).  Where the gate confirms (the real-phone rows),
  * a line for each A/B (`confirm SERIES/N`): its suspects, what it
  * confirmed, its iterations, and what the key's verdict became.
  *
@@ -1858,7 +1858,7 @@ measure_truth(struct truth *t, const struct app_model *app,
 /*
  * The ceiling under the gate's threshold rule (ceiling() below, with no
  * threshold, is the plain one): a regression is also
- * a shift estimated at T or more (README, Method, step 6), so the test
+ * a shift estimated at T or more (docs/method.md, step 6), so the test
  * that knows the variances rejects where its estimate passes both its
  * critical value and T.  Averaged over the nights' T (each night's from
  * its baseline, as the gate drew it), on the test's scale: for a time,
