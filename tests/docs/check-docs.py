@@ -17,9 +17,10 @@ Fails (exit 1, one line per problem) unless:
     backquotes exists: `baseline.repo` is a key, `--shard` an option of
     some command, `jankgate gate` a command;
   - README.md lists the exit statuses the man page's EXIT STATUS lists;
-  - every document (docs/, NEWS, tests/e2e/FORMAT.md) is linked from
-    README.md or named in the man page, and every relative link of the
-    Markdown documents leads to a file.
+  - every document (docs/, NEWS, tests/e2e/FORMAT.md) is reached from
+    README.md by the links of the Markdown documents it links, or named
+    in the man page, and every relative link of the Markdown documents
+    leads to a file.
 
 It runs the built jankgate only for `help config`; seconds.
 """
@@ -184,7 +185,20 @@ def main():
         problem("README.md's exit statuses %s are not the man page's %s"
                 % (sorted(readme_codes), sorted(man_codes)))
 
-    # Every document is reachable from README or the man page.
+    # Every document is reachable from README (through the Markdown
+    # documents it links) or named in the man page.
+    reached, todo = set(), [os.path.join(src, "README.md")]
+    while todo:
+        path = os.path.normpath(todo.pop())
+        if path in reached or not os.path.isfile(path):
+            continue
+        reached.add(path)
+        if path.endswith(".md"):
+            for target in re.findall(r"\]\(([^)#\s]+)[^)]*\)",
+                                     read(path)):
+                if not re.match(r"[a-z]+:", target):
+                    todo.append(os.path.join(os.path.dirname(path),
+                                             target))
     for path in sorted(glob.glob(os.path.join(src, "docs/**/*"),
                                  recursive=True)) + \
             [os.path.join(src, p) for p in ("NEWS", "tests/e2e/FORMAT.md")]:
@@ -193,9 +207,9 @@ def main():
         rel = os.path.relpath(path, src)
         if not os.path.exists(path):
             problem("%s is missing" % rel)
-        elif "(%s)" % rel not in readme and rel not in plain:
-            problem("%s is linked neither from README.md nor from the man "
-                    "page" % rel)
+        elif os.path.normpath(path) not in reached and rel not in plain:
+            problem("%s is reachable neither from README.md's links nor "
+                    "from the man page" % rel)
 
     for p in problems:
         print("check-docs: %s" % p)
