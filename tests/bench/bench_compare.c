@@ -2269,21 +2269,33 @@ static const char *real_off = "";
  */
 static const char *rows_only;
 
-/* Whether --rows asks for the A/A row at `hz` and `window`. */
+/* Whether `tok` is one of the comma-separated words of --rows. */
 static bool
-aa_row_asked(double hz, int window, bool aging_05)
+row_word(const char *tok)
 {
-	const char *all = rows_only ? strstr(rows_only, "aa") : NULL;
+	size_t n = strlen(tok);
+
+	for (const char *p = rows_only; p && (p = strstr(p, tok)); p++)
+		if ((p == rows_only || p[-1] == ',') &&
+		    (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether --rows asks for the A/A row at `hz` and `window`, `kind` ""
+ * (aging 0.3 %), "a5" (aging 0.5 %) or "fast" (frames half as long).
+ */
+static bool
+aa_row_asked(double hz, int window, const char *kind)
+{
 	char tok[32];
 
 	if (!rows_only)
 		return true;
-	if (!all)
-		return false;
-	snprintf(tok, sizeof(tok), "aa%.0fw%d%s", hz, window, aging_05 ?
-	    "a5" : "");
+	snprintf(tok, sizeof(tok), "aa%.0fw%d%s", hz, window, kind);
 	/* "aa" as a word of its own asks for every A/A row. */
-	return strstr(rows_only, tok) || all[2] == ',' || !all[2];
+	return row_word(tok) || row_word("aa");
 }
 
 /*
@@ -2649,7 +2661,7 @@ bench_real(const struct app_model *app, const struct shift *targets,
 	int failed = 0, scenes = 0;
 	size_t comps;
 	double dev, jank_ms;
-	char row[96];
+	char row[128];
 
 	su.keys = 2;
 	su.shards = 4;
@@ -2667,29 +2679,53 @@ bench_real(const struct app_model *app, const struct shift *targets,
 	    "target\n", nights, app->nr, scenes);
 	/*
 	 * The A/A rows: each window at each display, the phone aging
-	 * 0.3 %/night; then each window at 60 Hz aging 0.5 %/night.  The
-	 * check runs every window at 60 Hz, and 0.5 % at window 20.
+	 * 0.3 %/night; then each window at 60 Hz aging 0.5 %/night; then
+	 * windows 3 and 20 at 60 Hz on a phone whose frames take half the
+	 * work (2.5-7 ms: most of them in gfxinfo's lowest bucket, "5ms",
+	 * which holds every frame under 6 ms).  The check runs every window
+	 * at 60 Hz, and 0.5 % at window 20.
 	 */
-	for (int ri = 0; ri < 16; ri++) {
-		int w = ri < 12 ? ri / 3 : ri - 12, h = ri < 12 ? ri % 3 : 0;
-		double aging = ri < 12 ? 0.003 : 0.005;
+	for (int ri = 0; ri < 18; ri++) {
+		bool fast = ri >= 16;
+		int w = fast ? ri - 16 : ri < 12 ? ri / 3 : ri - 12;
+		int h = ri < 12 ? ri % 3 : 0;
+		double aging = ri < 12 || fast ? 0.003 : 0.005;
+		double work = work_scale;
 		struct noise nz = real_phone("real", hzs[h], aging, 0.02);
+		char what[32];
 
 		if ((check && ri != 0 && ri != 3 && ri != 6 && ri != 9 &&
 		    ri != 13) ||
-		    !aa_row_asked(hzs[h], windows[w], ri >= 12))
+		    !aa_row_asked(hzs[h], windows[w], fast ? "fast" :
+		    ri >= 12 ? "a5" : ""))
 			continue;
 		su.history = windows[w];
+		if (fast)
+			work_scale *= 0.5;
 		run_series(&t, app, NULL, &nz, &su, MODE_AA, nights, 0,
-		    seed + (ri < 12 ? 200 : 250) + 10 * (uint64_t)w
-		    + (uint64_t)h);
-		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
-		    "%.1f %%: gate, false regression", nz.hz, su.history, 100 * aging);
-		/* Open at window 1: the shares of compare alone's row. */
+		    seed + (fast ? 270 : ri < 12 ? 200 : 250) +
+		    10 * (uint64_t)w + (uint64_t)h);
+		work_scale = work;
+		if (fast)
+			snprintf(what, sizeof(what), "frames half as long");
+		else
+			snprintf(what, sizeof(what), "aging %.1f %%",
+			    100 * aging);
+		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, %s: gate, "
+		    "false regression", nz.hz, su.history, what);
+		/*
+		 * Open at window 1: the shares of compare alone's row.  Open
+		 * on the phone with frames half as long: most of its frames
+		 * sit in gfxinfo's lowest bucket, where a scene's speed
+		 * (docs/method.md, step 3) does not move with the phone, so
+		 * no session's offset is measured, and a session drawn far
+		 * off by the heavy tails moves launches and deadline-bound
+		 * shares with nothing to take it back (docs/validation.md).
+		 */
 		failed += bound_row(row, t.false_gate, t.nights, 0.01,
-		    true, windows[w] == 1);
-		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
-		    "%.1f %%: compare alone, exit 1", nz.hz, su.history, 100 * aging);
+		    true, windows[w] == 1 || fast);
+		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, %s: "
+		    "compare alone, exit 1", nz.hz, su.history, what);
 		/*
 		 * Open at window 1: against one baseline session, a session
 		 * of tonight's 5-20 % off moves the deadline-bound shares
@@ -2699,9 +2735,9 @@ bench_real(const struct app_model *app, const struct shift *targets,
 		 * has no later look to measure another session.
 		 */
 		failed += bound_row(row, t.false_single, t.nights, 0.01,
-		    true, windows[w] == 1);
-		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
-		    "%.1f %%: compare alone, exit 4", nz.hz, su.history, 100 * aging);
+		    true, windows[w] == 1 || fast);
+		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, %s: "
+		    "compare alone, exit 4", nz.hz, su.history, what);
 		failed += bound_row(row, t.inc_single, t.nights, 0.05,
 		    true, false);
 		printf("  %-52s %5.3f x the base iterations  <= 1.4 x  "
@@ -2711,14 +2747,14 @@ bench_real(const struct app_model *app, const struct shift *targets,
 		    (double)t.base_iterations ? "ok" : "FAILED");
 		failed += (double)t.iterations > 1.4 *
 		    (double)t.base_iterations;
-		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
-		    "%.1f %%: gate + A/B confirmation, false regression",
-		    nz.hz, su.history, 100 * aging);
+		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, %s: "
+		    "gate + A/B confirmation, false regression", nz.hz,
+		    su.history, what);
 		failed += bound_row(row, t.c_false, t.nights, 0.005,
 		    true, false);
-		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, aging "
-		    "%.1f %%: gate + A/B confirmation, inconclusive",
-		    nz.hz, su.history, 100 * aging);
+		snprintf(row, sizeof(row), "A/A %.0f Hz, window %d, %s: "
+		    "gate + A/B confirmation, inconclusive", nz.hz,
+		    su.history, what);
 		failed += bound_row(row, t.c_inc, t.nights, 0.05, true,
 		    false);
 		dev = (double)(t.iterations + t.c_iterations) /
