@@ -197,6 +197,7 @@ compare_scenario(struct cmp_ctx *x, struct cmp_scope *sc)
 				    metric_at(k));
 		cmp_frame_drift_add(x, sc, scenes.items[j]);
 	}
+	cmp_launch_drift_add(x, sc);
 	compare_blocks(c, sc->scenario, sc->cur, sc->base, sc->nr_base,
 	    x->o);
 	compare_methods(c, sc->scenario, sc->cur, sc->base, sc->nr_base,

@@ -600,6 +600,34 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN);
 }
 
+/*
+ * Keep both sides' launches of the scenario for the offsets too: a phone
+ * that draws slower launches slower, and a launch does not wait for the
+ * display.  Where a scene's frames sit in gfxinfo's lowest bucket or on
+ * a vsync plateau its speed does not move with the phone, and the
+ * launches are what measures the session (docs/method.md, step 3).  Not
+ * part of the frame-time kind's spread (cmp_frame_drift_account()).
+ */
+void
+cmp_launch_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc)
+{
+	const struct metric_def *m = metric_find("startup_ms");
+	struct cmp_scene_frames *f;
+	double level;
+
+	if (!m)
+		return;
+	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
+	f = &x->frames[x->nr_frames++];
+	memset(f, 0, sizeof(*f));
+	f->scenario = sc->scenario;
+	f->p.metric = m;
+	level = baseline_level(sc, NULL);
+	for (size_t r = 0; r < sc->nr_base; r++)
+		gather(&f->p.b, sc->base[r], NULL, m, (int)r, level);
+	gather(&f->p.cu, sc->cur, NULL, m, -1, NAN);
+}
+
 void
 cmp_frame_drift_account(struct cmp_ctx *x)
 {
@@ -608,7 +636,7 @@ cmp_frame_drift_account(struct cmp_ctx *x)
 		struct cmp_pending in = *p;
 		double sd;
 
-		if (!p->b.n)
+		if (!p->b.n || !x->frames[i].scene)
 			continue;
 		/* Interleaved, B's blocks are blocks of the same session
 		 * too; otherwise only the baseline's sessions count. */

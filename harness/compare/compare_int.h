@@ -444,7 +444,7 @@ struct cmp_kind_series {
 /* One scene's mean frames (compare_entry.c's mean_frame_ms), both sides. */
 struct cmp_scene_frames {
 	const char *scenario;	/* borrowed from the scope */
-	char *scene;
+	char *scene;		/* NULL: the scenario's launch */
 	struct cmp_pending p;	/* p.b, p.cu: the values, p.metric */
 };
 
@@ -555,6 +555,7 @@ void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 
 /* The baseline's sessions of every scene's mean frames into
  * x->frame_drift and the frame-time series (after the offsets). */
+void cmp_launch_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc);
 void cmp_frame_drift_account(struct cmp_ctx *x);
 
 /* compare_offset.c: the phone's session offsets (docs/method.md, step 3). */

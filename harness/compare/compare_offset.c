@@ -17,7 +17,13 @@
  * and the session's offset for scene f is the median of d(g, s) over the
  * *other* scenes g measured in s (a scene never measures its own offset,
  * so its own change stays in it; a median, so a few changed scenes do
- * not move the rest).  That median is an estimate, so it is taken as one:
+ * not move the rest).  Each scenario's cold launch is a row of the table
+ * too (cmp_launch_drift_add(): the log of startup_ms for the speed),
+ * counted in every median but its own and never as a scene of
+ * full_sessions(): where the frames sit in gfxinfo's lowest bucket or on
+ * a vsync plateau, the scenes' speeds hardly move with the phone and the
+ * launches measure it.  A row with one value on both sides (one_value())
+ * measures nothing and counts in no median.  That median is an estimate, so it is taken as one:
  * shrunk toward 0 by the spread offsets have between sessions (their
  * variance V over the baseline's sessions), with what is left of its
  * sampling variance (pi/2 times the robust variance of the scenes around
@@ -53,8 +59,8 @@
  * session that far off has its offset taken off and makes the
  * comparison inconclusive (compare.c, phone_unsure()).
  *
- * Frame times take off their scene's offset; launches the session's
- * offset over all its scenes (row o->nf of the table); jank shares,
+ * Frame times take off their scene's offset; launches their launch row's
+ * (row o->nf, over every row, when the scenario has none); jank shares,
  * frame rates and dropped frames their slope on the scene's speed times
  * the offset (speed_offsets()).
  */
@@ -101,7 +107,10 @@ struct offsets {
 				   s itself when full; nr: none */
 	double *delta;		/* s less its anchor, the median over... */
 	size_t *shared;		/* ... the scenes they share */
-	size_t nf;		/* scenes */
+	size_t nf;		/* scenes, then the scenarios' launches */
+	bool *launch;		/* launch[f]: row f is a launch's */
+	bool *blind;		/* blind[f]: row f has one value on both
+				   sides, and measures no session */
 	double *d;		/* d[f * nr + s]; NAN: not measured */
 	double *off, *var;	/* what is taken off, and its variance */
 };
@@ -151,7 +160,7 @@ full_sessions(struct offsets *o)
 		size_t n = 0;
 
 		for (size_t f = 0; f < o->nf; f++)
-			n += isfinite(o->d[f * o->nr + s]);
+			n += !o->launch[f] && isfinite(o->d[f * o->nr + s]);
 		o->full[s] = n > OFF_MIN_SCENES;
 	}
 }
@@ -203,7 +212,7 @@ anchor_sessions(struct offsets *o, double *buf)
 			double a = o->d[f * o->nr + s];
 			double b = o->d[f * o->nr + o->anchor[s]];
 
-			if (isfinite(a) && isfinite(b))
+			if (!o->blind[f] && isfinite(a) && isfinite(b))
 				buf[best++] = a - b;
 		}
 		if (stats_quantile(&o->delta[s], buf, best, 0.5)) {
@@ -212,6 +221,25 @@ anchor_sessions(struct offsets *o, double *buf)
 		}
 		o->shared[s] = best;
 	}
+}
+
+/*
+ * Whether every value of both sides is one number: a scene whose frames
+ * all sit in gfxinfo's lowest bucket ("5ms" holds every frame under 6
+ * ms) has the same speed in every iteration, whatever the phone did, and
+ * a deviation of 0 from it would pull every session's median toward none.
+ */
+static bool
+one_value(const struct cmp_pending *p)
+{
+	const struct cmp_sample *side[2] = { &p->b, &p->cu };
+	double v = p->b.n ? p->b.v[0] : NAN;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < side[k]->n; i++)
+			if (side[k]->v[i] != v)
+				return false;
+	return true;
 }
 
 /* d(f, s) for every scene and session. */
@@ -230,6 +258,12 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 			(void)key_of(o, p->cu.run[i], p->cu.sess[i]);
 	}
 	o->d = xcalloc(o->nf * o->nr + 1, sizeof(*o->d));
+	o->launch = xcalloc(o->nf + 1, sizeof(*o->launch));
+	o->blind = xcalloc(o->nf + 1, sizeof(*o->blind));
+	for (size_t f = 0; f < o->nf; f++) {
+		o->launch[f] = !x->frames[f].scene;
+		o->blind[f] = one_value(&x->frames[f].p);
+	}
 	/* Row nf: the session's offset over all its scenes (launches). */
 	o->off = xcalloc((o->nf + 1) * o->nr + 1, sizeof(*o->off));
 	o->var = xcalloc((o->nf + 1) * o->nr + 1, sizeof(*o->var));
@@ -269,7 +303,7 @@ median_of(double *med, const struct offsets *o, size_t s, size_t skip,
 	size_t n = 0;
 
 	for (size_t f = 0; f < o->nf; f++)
-		if (f != skip && isfinite(o->d[f * o->nr + s]))
+		if (f != skip && !o->blind[f] && isfinite(o->d[f * o->nr + s]))
 			buf[n++] = o->d[f * o->nr + s];
 	*med = NAN;
 	if (!n || stats_quantile(med, buf, n, 0.5))
@@ -294,7 +328,7 @@ residual_variance(const struct offsets *o, const double *off)
 	for (size_t s = 0; s < o->nr; s++)
 		for (size_t f = 0; o->full[s] && isfinite(off[s]) &&
 		    f < o->nf; f++)
-			if (isfinite(o->d[f * o->nr + s]))
+			if (!o->blind[f] && isfinite(o->d[f * o->nr + s]))
 				r[n++] = fabs(o->d[f * o->nr + s] - off[s]);
 	if (n)
 		(void)stats_quantile(&mad, r, n, 0.5);
@@ -321,7 +355,7 @@ raw_spread(const struct cmp_ctx *x, size_t units)
 	for (size_t f = 0; f < x->nr_frames; f++) {
 		struct cmp_pending in = x->frames[f].p;
 
-		if (!in.b.n)
+		if (!in.b.n || !x->frames[f].scene)
 			continue;
 		memset(&in.cu, 0, sizeof(in.cu));
 		cmp_kind_add(&acc, &in);
@@ -587,12 +621,17 @@ offset_table(struct offsets *o, const double *all, double vv)
 	free(buf);
 }
 
-/* The scene of frames entry `e` is measured in, or o->nf. */
+/*
+ * The row of the scene entry `e` is measured in, or of its scenario's
+ * launch for a scenario entry; o->nf when it has none.
+ */
 static size_t
 scene_of(const struct cmp_ctx *x, const struct cmp_entry *e)
 {
-	for (size_t f = 0; e->scene && f < x->nr_frames; f++)
-		if (!strcmp(x->frames[f].scene, e->scene) &&
+	for (size_t f = 0; f < x->nr_frames; f++)
+		if (!(e->scene && x->frames[f].scene ?
+		    strcmp(x->frames[f].scene, e->scene) :
+		    e->scene || x->frames[f].scene) &&
 		    !strcmp(x->frames[f].scenario, e->scenario))
 			return f;
 	return x->nr_frames;
@@ -667,7 +706,7 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 		    p->explain)
 			continue;
 		f = scene_of(x, &x->c->entries[p->entry]);
-		if (f >= o->nf)
+		if (f >= o->nf || o->launch[f])
 			continue;
 		beta = cmp_speed_slope(p, NULL, &span);
 		ut = unknown_tonight(p, o, f, unknown);
@@ -834,12 +873,13 @@ cmp_session_offsets(struct cmp_ctx *x)
 		if (p->degenerate)
 			continue;
 		/* A launch takes off its session's offset over all its
-		 * scenes: the phone that draws slower launches it slower. */
+		 * scenes and the other scenarios' launches (its own row's):
+		 * the phone that draws slower launches it slower. */
 		if (p->metric->kind == METRIC_KIND_LAUNCH)
-			f = o.nf;
+			f = f < o.nf && o.launch[f] ? f : o.nf;
 		else if (p->metric->kind != METRIC_KIND_FRAME_TIME)
 			continue;
-		else if (f == o.nf)
+		else if (f == o.nf || o.launch[f])
 			f = NO_OFFSET;
 		/* Values the log scale cannot take keep all their offset as
 		 * variance: tested, like the rest, on what is left of it. */
@@ -861,6 +901,8 @@ out:
 	free(o.delta);
 	free(o.shared);
 	free(o.d);
+	free(o.launch);
+	free(o.blind);
 	free(o.off);
 	free(o.var);
 }

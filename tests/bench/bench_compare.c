@@ -2717,10 +2717,12 @@ bench_real(const struct app_model *app, const struct shift *targets,
 		 * Open at window 1: the shares of compare alone's row.  Open
 		 * on the phone with frames half as long: most of its frames
 		 * sit in gfxinfo's lowest bucket, where a scene's speed
-		 * (docs/method.md, step 3) does not move with the phone, so
-		 * no session's offset is measured, and a session drawn far
-		 * off by the heavy tails moves launches and deadline-bound
-		 * shares with nothing to take it back (docs/validation.md).
+		 * hardly moves with the phone; the launches measure its
+		 * sessions (docs/method.md, step 3), but a deadline-bound
+		 * share is taken back by its slope on that speed, and a
+		 * session the heavy tails draw far off moves the jank and
+		 * dropped frames of a scene near its deadline past what the
+		 * slope takes back (docs/validation.md).
 		 */
 		failed += bound_row(row, t.false_gate, t.nights, 0.01,
 		    true, windows[w] == 1 || fast);

@@ -1769,6 +1769,100 @@ launches_take_off_the_phones_offset(void **state)
 }
 
 /*
+ * A run of five scenarios sc0..sc4 of 5 iterations, each with two scenes
+ * whose 100 frames all sit in gfxinfo's lowest bucket, and a cold launch
+ * of 800 ms times the phone's `f` (sc0's times `own0`) and 3 % noise.
+ */
+static struct results *
+run_of_launches(struct stats_rng *r, double f, double own0)
+{
+	struct results *x = run_new(KEY);
+
+	for (int s = 0; s < 5; s++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "sc%d", s);
+		for (int i = 0; i < 5; i++) {
+			struct rs_iteration *it = rs_scenario_add_iteration(
+			    scenario_of(x, name), false);
+
+			it->ok = true;
+			it->startup.present = true;
+			it->startup.kind = RS_LAUNCH_COLD;
+			it->startup.total_ms = round(800 * f * (s ? 1 : own0) *
+			    exp(stats_rng_normal(r, 0, 0.03)));
+			for (int j = 0; j < 2; j++)
+				rs_frames_add_bucket(&add_numbered_scene(it, j,
+				    100)->frames, 5, 100);
+		}
+	}
+	return x;
+}
+
+/* The verdict of `scenario`'s launch. */
+static enum cmp_verdict
+launch_verdict(const struct comparison *c, const char *scenario)
+{
+	for (size_t i = 0; i < c->nr_entries; i++)
+		if (!strcmp(c->entries[i].metric, "startup_ms") &&
+		    !strcmp(c->entries[i].scenario, scenario))
+			return c->entries[i].verdict;
+	fail_msg("no launch of %s", scenario);
+	return CMP_PASS;
+}
+
+/*
+ * A phone whose frames all sit in gfxinfo's lowest bucket ("5ms" holds
+ * every frame under 6 ms): every scene's speed is 5 ms whatever the phone
+ * did, so the scenes measure no session, and the scenarios' launches do
+ * (docs/method.md, step 3).  Tonight's session 10 % slower (under
+ * CMP_PHONE_SHIFT: the phone's) launches every scenario 10 % slower:
+ * taken off by the other scenarios' launches, no regression; left in
+ * (session.offsets off), five.  Counted among the scenes, the blind ones'
+ * deviations of 0 would outvote the launches; and a launch never measures
+ * its own offset: sc0 25 % slower on top of the session is a regression,
+ * the rest are not.
+ */
+static void
+launches_measure_the_phone_where_frames_cannot(void **state)
+{
+	struct results *w[20];
+	struct stats_rng r;
+
+	(void)state;
+	stats_rng_init(&r, 43);
+	for (int k = 0; k < 20; k++)
+		w[k] = run_of_launches(&r, exp(stats_rng_normal(&r, 0, 0.01)),
+		    1);
+	for (int t = 0; t < 3; t++) {
+		struct results *cur;
+		struct comparison *c;
+		struct compare_opts o;
+
+		stats_rng_init(&r, 44);
+		cur = run_of_launches(&r, 1.10, t == 2 ? 1.25 : 1);
+		compare_opts_init(&o, NULL);
+		o.offsets = t != 1;
+		c = compare_window(cur, w, 20, &o);
+		for (int s = 0; s < 5; s++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "sc%d", s);
+			if (t == 1 || (t == 2 && !s))
+				assert_int_equal(launch_verdict(c, name),
+				    CMP_REGRESSION);
+			else
+				assert_int_not_equal(launch_verdict(c, name),
+				    CMP_REGRESSION);
+		}
+		comparison_free(c);
+		results_free(cur);
+	}
+	for (int k = 0; k < 20; k++)
+		results_free(w[k]);
+}
+
+/*
  * A gate's later batch runs only the scenarios that looked worse: here
  * scenario a, slower by 1.2 ms in every scene (their speeds 12-16 % slower,
  * the median of three of them under CMP_PHONE_SHIFT, which would leave the
@@ -3542,6 +3636,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_p99_of_a_few_frames_is_tested_by_ranks),
 	cmocka_unit_test(a_bad_session_is_left_out),
 	cmocka_unit_test(launches_take_off_the_phones_offset),
+	cmocka_unit_test(launches_measure_the_phone_where_frames_cannot),
 	cmocka_unit_test(offsets_keep_a_young_window_calibrated),
 	cmocka_unit_test(launch_spread_is_pooled_over_scenarios),
 	cmocka_unit_test(whole_ms_percentiles_are_moderated),
