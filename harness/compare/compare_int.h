@@ -441,7 +441,8 @@ struct cmp_kind_series {
 	double *sum, *n;
 };
 
-/* One scene's mean frames (compare_entry.c's mean_frame_ms), both sides. */
+/* One scene's mean frames (compare_entry.c's mean_frame_ms), or one
+ * scenario's launches, both sides. */
 struct cmp_scene_frames {
 	const char *scenario;	/* borrowed from the scope */
 	char *scene;		/* NULL: the scenario's launch */
@@ -553,9 +554,11 @@ void cmp_series_add(struct cmp_ctx *x, struct cmp_kind_series *ks,
 void cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
     const char *scene);
 
+/* The scenario's cold launches, both sides, a row of the offsets. */
+void cmp_launch_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc);
+
 /* The baseline's sessions of every scene's mean frames into
  * x->frame_drift and the frame-time series (after the offsets). */
-void cmp_launch_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc);
 void cmp_frame_drift_account(struct cmp_ctx *x);
 
 /* compare_offset.c: the phone's session offsets (docs/method.md, step 3). */

@@ -23,13 +23,14 @@
  * full_sessions(): where the frames sit in gfxinfo's lowest bucket or on
  * a vsync plateau, the scenes' speeds hardly move with the phone and the
  * launches measure it.  A row with one value on both sides (one_value())
- * measures nothing and counts in no median.  That median is an estimate, so it is taken as one:
- * shrunk toward 0 by the spread offsets have between sessions (their
- * variance V over the baseline's sessions), with what is left of its
- * sampling variance (pi/2 times the robust variance of the scenes around
- * their sessions' offsets, pooled over every session, over the number of
- * scenes it had) kept with the values (cmp_sample.off_var), which the
- * test adds to its session's variance.  A session with OFF_MIN_SCENES
+ * measures nothing and counts in no median.  That median is an
+ * estimate, so it is taken as one: shrunk toward 0 by the spread
+ * offsets have between sessions (their variance V over the baseline's
+ * sessions), with what is left of its sampling variance (pi/2 times the
+ * robust variance of the scenes around their sessions' offsets, pooled
+ * over every session, over the number of scenes it had) kept with the
+ * values (cmp_sample.off_var), which the test adds to its session's
+ * variance.  A session with OFF_MIN_SCENES
  * scenes or fewer (full_sessions()) is left as it was, its offset
  * unknown: it counts what the offsets took away
  * from the kind's session spread (the spread before them less the
@@ -264,7 +265,8 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 		o->launch[f] = !x->frames[f].scene;
 		o->blind[f] = one_value(&x->frames[f].p);
 	}
-	/* Row nf: the session's offset over all its scenes (launches). */
+	/* Row nf: the session's offset over every row (the launches of a
+	 * scenario without a launch row of its own). */
 	o->off = xcalloc((o->nf + 1) * o->nr + 1, sizeof(*o->off));
 	o->var = xcalloc((o->nf + 1) * o->nr + 1, sizeof(*o->var));
 	for (size_t k = 0; k < o->nf * o->nr; k++)
