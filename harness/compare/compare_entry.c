@@ -246,17 +246,18 @@ cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
 	e->reason = strbuf_detach(&sb, NULL);
 }
 
-static bool
-all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
+bool
+cmp_all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
 {
-	double x = a->v[0];
+	const struct cmp_sample *side[2] = { a, b };
+	const struct cmp_sample *first = a->n ? a : b;
 
-	for (size_t i = 0; i < a->n; i++)
-		if (a->v[i] != x)
-			return false;
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i] != x)
-			return false;
+	if (!first->n)
+		return true;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < side[k]->n; i++)
+			if (side[k]->v[i] != first->v[0])
+				return false;
 	return true;
 }
 
@@ -457,7 +458,7 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		p->metric = m;
 		p->b = b;
 		p->cu = cu;
-		p->degenerate = all_equal(&b, &cu);
+		p->degenerate = cmp_all_equal(&b, &cu);
 		p->thin_tail = thin_tail(sc, scene, m);
 		return;
 	}

@@ -57,6 +57,9 @@ struct cmp_sample {
 void cmp_sample_add(struct cmp_sample *s, double v, int run, int sess);
 void cmp_sample_release(struct cmp_sample *s);
 
+/* Whether every value of both samples is one number (true for none). */
+bool cmp_all_equal(const struct cmp_sample *a, const struct cmp_sample *b);
+
 /* An entry that reached the statistics, decided after adjustment. */
 struct cmp_pending {
 	size_t entry;		/* index in comparison.entries, or in

@@ -22,7 +22,8 @@
  * counted in every median but its own and never as a scene of
  * full_sessions(): where the frames sit in gfxinfo's lowest bucket or on
  * a vsync plateau, the scenes' speeds hardly move with the phone and the
- * launches measure it.  A row with one value on both sides (one_value())
+ * launches measure it.  A row with one value on both sides
+ * (cmp_all_equal(): a scene whose frames all sit in the lowest bucket)
  * measures nothing and counts in no median.  That median is an
  * estimate, so it is taken as one: shrunk toward 0 by the spread
  * offsets have between sessions (their variance V over the baseline's
@@ -224,25 +225,6 @@ anchor_sessions(struct offsets *o, double *buf)
 	}
 }
 
-/*
- * Whether every value of both sides is one number: a scene whose frames
- * all sit in gfxinfo's lowest bucket ("5ms" holds every frame under 6
- * ms) has the same speed in every iteration, whatever the phone did, and
- * a deviation of 0 from it would pull every session's median toward none.
- */
-static bool
-one_value(const struct cmp_pending *p)
-{
-	const struct cmp_sample *side[2] = { &p->b, &p->cu };
-	double v = p->b.n ? p->b.v[0] : NAN;
-
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < side[k]->n; i++)
-			if (side[k]->v[i] != v)
-				return false;
-	return true;
-}
-
 /* d(f, s) for every scene and session. */
 static void
 deviations(struct offsets *o, const struct cmp_ctx *x)
@@ -263,7 +245,8 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 	o->blind = xcalloc(o->nf + 1, sizeof(*o->blind));
 	for (size_t f = 0; f < o->nf; f++) {
 		o->launch[f] = !x->frames[f].scene;
-		o->blind[f] = one_value(&x->frames[f].p);
+		o->blind[f] = cmp_all_equal(&x->frames[f].p.b,
+		    &x->frames[f].p.cu);
 	}
 	/* Row nf: the session's offset over every row (the launches of a
 	 * scenario without a launch row of its own). */
