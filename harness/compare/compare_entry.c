@@ -246,9 +246,8 @@ cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
 	e->reason = strbuf_detach(&sb, NULL);
 }
 
-/* Whether every value of both samples is one number (true for none). */
-static bool
-all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
+bool
+cmp_all_equal(const struct cmp_sample *a, const struct cmp_sample *b)
 {
 	const struct cmp_sample *side[2] = { a, b };
 	const struct cmp_sample *first = a->n ? a : b;
@@ -274,35 +273,6 @@ vsync_stepped(const struct metric_def *m)
 {
 	return m->kind == METRIC_KIND_FRAME_TIME && m->scope == METRIC_SCENE &&
 	    m->resolution >= 1 && !m->explain;
-}
-
-/* Whether bucket `ms` is one of the two whole-ms buckets up to `at`. */
-static bool
-in_pile(double ms, double at)
-{
-	return ms >= floor(at) - 1 && ms <= floor(at);
-}
-
-/*
- * Add the frames of `fr` in the two whole-ms buckets up to `at` (where a
- * frame that waited for a vsync at `at` ends) to *in, those of the two
- * just above it to *out, of the two below it to *below.
- */
-static void
-pile_counts(const struct rs_frames *fr, double at, double *in, double *out,
-    double *below)
-{
-	for (size_t b = 0; b < fr->nr_histogram; b++) {
-		double ms = fr->histogram[b].ms;
-		double c = (double)fr->histogram[b].count;
-
-		if (in_pile(ms, at))
-			*in += c;
-		else if (ms > floor(at) && ms <= floor(at) + 2)
-			*out += c;
-		else if (ms >= floor(at) - 3 && ms < floor(at) - 1)
-			*below += c;
-	}
 }
 
 /*
@@ -333,7 +303,17 @@ piles_up(const struct cmp_scope *sc, const char *scene, double period, int k)
 			    !(sn = rs_iteration_find_scene(&s->iterations[i],
 			    scene)))
 				continue;
-			pile_counts(&sn->frames, at, &in, &out, &below);
+			for (size_t b = 0; b < sn->frames.nr_histogram; b++) {
+				double ms = sn->frames.histogram[b].ms;
+				double c = (double)sn->frames.histogram[b].count;
+
+				if (ms >= floor(at) - 1 && ms <= floor(at))
+					in += c;
+				else if (ms > floor(at) && ms <= floor(at) + 2)
+					out += c;
+				else if (ms >= floor(at) - 3 && ms < floor(at) - 1)
+					below += c;
+			}
 		}
 	}
 	return in > 0 && in >= CMP_VSYNC_PILE * out && in >= below &&
@@ -478,7 +458,7 @@ cmp_compare_metric(struct cmp_ctx *x, const struct cmp_scope *sc,
 		p->metric = m;
 		p->b = b;
 		p->cu = cu;
-		p->degenerate = all_equal(&b, &cu);
+		p->degenerate = cmp_all_equal(&b, &cu);
 		p->thin_tail = thin_tail(sc, scene, m);
 		return;
 	}
@@ -576,104 +556,13 @@ mean_frame_ms(double *out, const struct rs_scene *sn)
 }
 
 /*
- * How many of the frames of bucket `i` of `fr` move with their work: all
- * but the surplus of a pile (the two buckets up to one of the first
- * CMP_VSYNC_PLATEAUS multiples of `period` holding more frames than the
- * two above, pile_counts(): that surplus waited for the vsync).
- */
-static double
-moving(const struct rs_frames *fr, size_t i, double period)
-{
-	double c = (double)fr->histogram[i].count;
-
-	for (int k = 1; isfinite(period) && k <= CMP_VSYNC_PLATEAUS; k++) {
-		double in = 0, out = 0, below = 0;
-
-		if (floor(k * period) - 1 <= METRIC_LOWEST_BUCKET_MS ||
-		    !in_pile(fr->histogram[i].ms, k * period))
-			continue;
-		pile_counts(fr, k * period, &in, &out, &below);
-		if (out < in)
-			c *= out / in;
-	}
-	return c;
-}
-
-/*
- * How far mean_frame_ms() moves, on the log scale, when every frame of
- * the scene takes longer by the same small share, as a share of that
- * move (1: as far; 0: not at all), read off one histogram of a display
- * of period `period` (NAN: unknown).  The labels are the buckets' lower
- * ends, so the mean moves by the kept frames that cross a bucket's upper
- * end, at the frames' density there (the mean of the two buckets'):
- *   - gfxinfo's lowest bucket ("5ms", every frame under 6 ms) has, just
- *     under 6 ms, as many a millisecond as the next bucket, no more than
- *     it holds (its frames are nowhere else to be read): a scene whose
- *     kept frames all sit in it moves not at all;
- *   - a frame that waited for a vsync (moving()) stays in its pile until
- *     its work passes the vsync, then moves a whole period.  Its work is
- *     drawn as the frames' that did not wait, so it passes the k-th vsync
- *     at the density of those just above it, times the piles' surplus
- *     over the frames that did not wait;
- *   - the bucket the kept frames end in moves nothing: its kept frames
- *     are its fastest.
- */
-static double
-frame_sensitivity(const struct rs_scene *sn, double period)
-{
-	const struct rs_frames *fr = &sn->frames;
-	double n = 0, kept = 0, sum = 0, moved = 0, last = 0, surplus = 0;
-	double keep, waited;
-
-	for (size_t i = 0; i < fr->nr_histogram; i++) {
-		n += (double)fr->histogram[i].count;
-		surplus += (double)fr->histogram[i].count -
-		    moving(fr, i, period);
-	}
-	waited = surplus / fmax(n - surplus, 1);
-	keep = CMP_FRAME_KEEP * n;
-	for (size_t i = 0; i < fr->nr_histogram && kept < keep; i++) {
-		double ms = (double)fr->histogram[i].ms;
-		double c = (double)fr->histogram[i].count;
-		double w = metric_bucket_width(ms), up = 0;
-
-		sum += ms * fmin(c, keep - kept);
-		kept += c;
-		if (kept > keep)
-			break;
-		last = ms;
-		if (i + 1 < fr->nr_histogram && fr->histogram[i + 1].ms ==
-		    ms + w)
-			up = moving(fr, i + 1, period) /
-			    metric_bucket_width(ms + w);
-		if (i == 0 && ms == METRIC_LOWEST_BUCKET_MS)
-			moved += (ms + w) * fmin(c, up);
-		else
-			moved += (ms + w) * w *
-			    (moving(fr, i, period) / w + up) / 2;
-	}
-	for (int k = 1; isfinite(period) && k <= CMP_VSYNC_PLATEAUS; k++) {
-		double in = 0, out = 0, below = 0;
-
-		if (floor(k * period) > last)
-			break;
-		if (floor(k * period) - 1 <= METRIC_LOWEST_BUCKET_MS)
-			continue;
-		pile_counts(fr, k * period, &in, &out, &below);
-		moved += waited * out / 2 * k * period * period;
-	}
-	return sum > 0 ? moved / sum : NAN;
-}
-
-/*
  * The mean frame time of `scene` (of its fastest frames: mean_frame_ms())
  * in every valid iteration of `sc`, but a corrupt baseline record's
- * (`level`, as gather()); with `sens`, the sum of their
- * frame_sensitivity() is added to sens[0], their number to sens[1].
+ * (`level`, as gather()).
  */
 static void
 gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
-    const char *scene, int run, double level, double period, double *sens)
+    const char *scene, int run, double level)
 {
 	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
 		const struct rs_iteration *it = &sc->iterations[i];
@@ -684,13 +573,8 @@ gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
 		    (run >= 0 && corrupt(it, scene, level)))
 			continue;
 		sn = rs_iteration_find_scene(it, scene);
-		if (!sn || mean_frame_ms(&v, sn))
-			continue;
-		cmp_sample_add(s, v, run, it->session);
-		if (sens && isfinite(frame_sensitivity(sn, period))) {
-			sens[0] += frame_sensitivity(sn, period);
-			sens[1]++;
-		}
+		if (sn && !mean_frame_ms(&v, sn))
+			cmp_sample_add(s, v, run, it->session);
 	}
 }
 
@@ -703,7 +587,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 		METRIC_LOWER_IS_BETTER, METRIC_SCENE, 0, 0, "",
 		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
 	struct cmp_scene_frames *f;
-	double level, sens[2] = { 0, 0 };
+	double level;
 
 	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
 	f = &x->frames[x->nr_frames++];
@@ -713,10 +597,8 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 	f->p.metric = &mean_frame;
 	level = baseline_level(sc, scene);
 	for (size_t r = 0; r < sc->nr_base; r++)
-		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level,
-		    x->vsync_ms, sens);
-	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN, NAN, NULL);
-	f->sens = sens[1] ? sens[0] / sens[1] : NAN;
+		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level);
+	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN);
 }
 
 /*
@@ -741,7 +623,6 @@ cmp_launch_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc)
 	memset(f, 0, sizeof(*f));
 	f->scenario = sc->scenario;
 	f->p.metric = m;
-	f->sens = 1;
 	level = baseline_level(sc, NULL);
 	for (size_t r = 0; r < sc->nr_base; r++)
 		gather(&f->p.b, sc->base[r], NULL, m, (int)r, level);

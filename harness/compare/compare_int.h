@@ -57,6 +57,9 @@ struct cmp_sample {
 void cmp_sample_add(struct cmp_sample *s, double v, int run, int sess);
 void cmp_sample_release(struct cmp_sample *s);
 
+/* Whether every value of both samples is one number (true for none). */
+bool cmp_all_equal(const struct cmp_sample *a, const struct cmp_sample *b);
+
 /* An entry that reached the statistics, decided after adjustment. */
 struct cmp_pending {
 	size_t entry;		/* index in comparison.entries, or in
@@ -447,10 +450,6 @@ struct cmp_scene_frames {
 	const char *scenario;	/* borrowed from the scope */
 	char *scene;		/* NULL: the scenario's launch */
 	struct cmp_pending p;	/* p.b, p.cu: the values, p.metric */
-	double sens;		/* how far the values move with the phone
-				   (1: as far; compare_entry.c,
-				   frame_sensitivity()), over the baseline's
-				   iterations; NAN: unknown */
 };
 
 struct cmp_ctx {
@@ -528,16 +527,6 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
  * (the figures with the table of constants in docs/method.md).
  */
 #define CMP_FRAME_KEEP 0.9
-
-/*
- * A scene whose speed moves less than this share of the phone's move
- * (compare_entry.c, frame_sensitivity(): most of its frames under 6 ms,
- * or waiting for the vsync) measures no session: read in the phone's
- * units its deviations would carry their noise over that share, more
- * than doubled, and the histogram's model is least sure there
- * (docs/method.md, step 3).
- */
-#define CMP_MIN_SENSITIVITY 0.5
 
 /*
  * The baseline records of `scene` (NULL: the launch) of `sc` that are

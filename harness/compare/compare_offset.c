@@ -22,11 +22,9 @@
  * counted in every median but its own and never as a scene of
  * full_sessions(): where the frames sit in gfxinfo's lowest bucket or on
  * a vsync plateau, the scenes' speeds hardly move with the phone and the
- * launches measure it.  A scene's speed moves with the phone only as far
- * as its histogram lets it (cmp_scene_frames.sens): its deviations are
- * read over that share, in the phone's units, and a row that moves less
- * than CMP_MIN_SENSITIVITY of the phone's move counts in no median.
- * That median is an
+ * launches measure it.  A row with one value on both sides
+ * (cmp_all_equal(): a scene whose frames all sit in the lowest bucket)
+ * measures nothing and counts in no median.  That median is an
  * estimate, so it is taken as one: shrunk toward 0 by the spread
  * offsets have between sessions (their variance V over the baseline's
  * sessions), with what is left of its sampling variance (pi/2 times the
@@ -113,12 +111,9 @@ struct offsets {
 	size_t *shared;		/* ... the scenes they share */
 	size_t nf;		/* scenes, then the scenarios' launches */
 	bool *launch;		/* launch[f]: row f is a launch's */
-	bool *blind;		/* blind[f]: row f moves less than
-				   CMP_MIN_SENSITIVITY with the phone, and
-				   measures no session */
-	double *d;		/* d[f * nr + s], in the phone's units (the
-				   row's over its sensitivity); NAN: not
-				   measured */
+	bool *blind;		/* blind[f]: row f has one value on both
+				   sides, and measures no session */
+	double *d;		/* d[f * nr + s]; NAN: not measured */
 	double *off, *var;	/* what is taken off, and its variance */
 };
 
@@ -250,7 +245,8 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 	o->blind = xcalloc(o->nf + 1, sizeof(*o->blind));
 	for (size_t f = 0; f < o->nf; f++) {
 		o->launch[f] = !x->frames[f].scene;
-		o->blind[f] = !(x->frames[f].sens >= CMP_MIN_SENSITIVITY);
+		o->blind[f] = cmp_all_equal(&x->frames[f].p.b,
+		    &x->frames[f].p.cu);
 	}
 	/* Row nf: the session's offset over every row (the launches of a
 	 * scenario without a launch row of its own). */
@@ -260,9 +256,7 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 		o->d[k] = NAN;
 	for (size_t f = 0; f < x->nr_frames; f++) {
 		const struct cmp_pending *p = &x->frames[f].p;
-		/* In the phone's units: a blind row's (sens near 0) are
-		 * kept for full_sessions() only. */
-		double level = 0, sens = o->blind[f] ? 1 : x->frames[f].sens;
+		double level = 0;
 
 		if (!p->b.n || !cmp_use_log(p))
 			continue;
@@ -273,10 +267,10 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 		level /= (double)gb.nr;
 		for (size_t k = 0; k < gb.nr; k++)
 			o->d[f * o->nr + key_find(o, gb.s[k].run,
-			    gb.s[k].sess)] = (gb.s[k].mean - level) / sens;
+			    gb.s[k].sess)] = gb.s[k].mean - level;
 		for (size_t k = 0; k < gc.nr; k++)
 			o->d[f * o->nr + key_find(o, gc.s[k].run,
-			    gc.s[k].sess)] = (gc.s[k].mean - level) / sens;
+			    gc.s[k].sess)] = gc.s[k].mean - level;
 	}
 	free(gb.s);
 	free(gc.s);
@@ -665,8 +659,7 @@ through_histogram(const struct cmp_ctx *x, const struct cmp_pending *p,
  * A jank share, a frame rate or a count of dropped frames moves with its
  * scene's speed, so a session's offset moves it too (docs/method.md,
  * step 3): each value is taken back by the entry's slope on its scene's
- * speed (cmp_speed_slope(); times the scene's sensitivity, a slope on the
- * phone's offset) times its session's offset, counting the
+ * speed (cmp_speed_slope()) times its session's offset, counting the
  * slope squared times the offset's variance and as much again as it takes
  * back.  The slope is a line fitted over the few percent of speed the
  * iterations of a session differ by, and a share past a deadline is
@@ -691,7 +684,7 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 	for (size_t i = 0; i < x->nr_pend; i++) {
 		struct cmp_pending *p = &x->pend[i];
 		size_t f;
-		double beta, span, ut, moves;
+		double beta, span, ut;
 		bool moved = false;
 
 		if (p->metric->kind != METRIC_KIND_JANK || p->degenerate ||
@@ -700,10 +693,7 @@ speed_offsets(struct cmp_ctx *x, const struct offsets *o, double unknown)
 		f = scene_of(x, &x->c->entries[p->entry]);
 		if (f >= o->nf || o->launch[f])
 			continue;
-		/* The slope on the scene's speed, times how far that
-		 * speed moves with the phone: per unit of offset. */
-		moves = isfinite(x->frames[f].sens) ? x->frames[f].sens : 1;
-		beta = cmp_speed_slope(p, NULL, &span) * moves;
+		beta = cmp_speed_slope(p, NULL, &span);
 		ut = unknown_tonight(p, o, f, unknown);
 		for (int side = 0; side < 2; side++) {
 			struct cmp_sample *sm = side ? &p->cu : &p->b;

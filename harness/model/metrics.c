@@ -371,8 +371,13 @@ counted_or_histogram(const struct rs_frames *f, double counted,
 	return NAN;
 }
 
-double
-metric_bucket_width(double ms)
+/*
+ * The width of gfxinfo's histogram bucket labelled `ms` (hwui's buckets:
+ * 1 ms up to 32, 2 ms up to 48, 4 ms from 53, 50 ms from 150; a label is
+ * its bucket's lower end).
+ */
+static double
+gfx_bucket_width(double ms)
 {
 	if (ms <= 32)
 		return 1;
@@ -420,7 +425,7 @@ metric_jank_scaled(const struct metric_def *m, const struct rs_scene *scene,
 		double c = (double)f->histogram[i].count;
 		double lo = f->histogram[i].ms * scale;
 		double hi = (f->histogram[i].ms +
-		    metric_bucket_width(f->histogram[i].ms)) * scale;
+		    gfx_bucket_width(f->histogram[i].ms)) * scale;
 
 		total += c;
 		janky += c * share_beyond(lo, hi, period_ms);

@@ -129,15 +129,6 @@ double metric_frames_beyond(const struct metric_def *m,
     const struct rs_scene *scene);
 
 /*
- * The width of gfxinfo's histogram bucket labelled `ms` (hwui's buckets:
- * 1 ms up to 32, 2 ms up to 48, 4 ms from 53, 50 ms from 150; a label is
- * its bucket's lower end, but the lowest's, METRIC_LOWEST_BUCKET_MS, which
- * holds every frame under the next).
- */
-double metric_bucket_width(double ms);
-#define METRIC_LOWEST_BUCKET_MS 5
-
-/*
  * What jank_pct, dropped_frames or fps would read from `scene`'s frame
  * histogram with every frame's time multiplied by `scale`, on a display of
  * period `period_ms`: each bucket's frames spread evenly over its width, a

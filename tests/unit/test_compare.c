@@ -1128,84 +1128,6 @@ run_of_session(struct stats_rng *r, int iterations, double f, double add)
 }
 
 /*
- * A run of feed with 12 scenes s0..s11, one session of five iterations of
- * 300 frames a scene, every frame `f` times slower (the phone), each
- * iteration's by its own 1 % or so, in gfxinfo's buckets (every frame
- * under 6 ms in the "5ms" one).  `waits` 0: lognormal (sigma 0.3) around
- * 5.5 + j / 4 ms, most under 6 ms; else 9 + j / 4 ms, and three frames in
- * ten wait for the next vsync of the 60 Hz display (a pile at 15-16 ms).
- */
-static struct results *
-run_of_shapes(struct stats_rng *r, double f, bool waits)
-{
-	struct results *x = run_new(KEY);
-	const double period = 1000.0 / 60;
-
-	for (int i = 0; i < 5; i++) {
-		struct rs_iteration *it = add_ok_iteration(x);
-		double fi = f * exp(stats_rng_normal(r, 0, 0.01));
-
-		for (int j = 0; j < 12; j++) {
-			struct rs_scene *sc = add_numbered_scene(it, j, 300);
-
-			for (int k = 0; k < 300; k++) {
-				double ms = ((waits ? 9 : 5.5) + 0.25 * j) *
-				    fi * exp(stats_rng_normal(r, 0, 0.3));
-
-				if (waits && stats_rng_uniform(r) < 0.3)
-					ms = period * ceil(ms / period) -
-					    0.8 * stats_rng_uniform(r);
-				rs_frames_add_bucket(&sc->frames, ms < 6 ? 5 :
-				    (uint32_t)ms, 1);
-			}
-		}
-	}
-	return x;
-}
-
-/*
- * A scene's speed (the mean of its fastest frames, read off the
- * histogram) moves with the phone only as far as its frames cross the
- * buckets' edges: frames under 6 ms share one bucket, and a frame that
- * waited for the vsync stays in its pile.  Read over that share, the
- * scenes measure the phone in its own units (docs/method.md, step 3):
- * tonight's session 10 % slower reads within 0.015 of it on the log scale
- * (against the baseline's sessions), where the speeds' own moves read
- * 0.065 for 0.084 (fast frames), and 0.076 for 0.098 when the piles'
- * frames were taken to move with the rest.
- */
-static void
-scenes_measure_the_phone_as_far_as_they_move(void **state)
-{
-	(void)state;
-	for (int waits = 0; waits < 2; waits++) {
-		struct results *w[20], *cur;
-		struct comparison *c;
-		struct compare_opts o;
-		struct stats_rng r;
-		double level = 0;
-
-		stats_rng_init(&r, 51);
-		for (int k = 0; k < 20; k++) {
-			double u = stats_rng_normal(&r, 0, 0.04);
-
-			level += u / 20;
-			w[k] = run_of_shapes(&r, exp(u), waits);
-		}
-		cur = run_of_shapes(&r, 1.10, waits);
-		compare_opts_init(&o, NULL);
-		c = compare_window(cur, w, 20, &o);
-		assert_true(c->kinds[METRIC_KIND_FRAME_TIME].offset_on);
-		assert_true(fabs(c->kinds[METRIC_KIND_FRAME_TIME].offset -
-		    (log(1.10) - level)) < 0.015);
-		comparison_free(c);
-		results_free(cur);
-		for (int k = 0; k < 20; k++)
-			results_free(w[k]);
-	}
-}
-
-/*
  * A session of run_of_speeds(): five iterations at the phone's speed in it
  * (`f`), each 1 % or so off it; scene s0 `own` times slower still.
  */
@@ -3705,7 +3627,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(first_week_large_shift_is_regression),
 	cmocka_unit_test(jank_share_follows_the_frames_speed),
 	cmocka_unit_test(session_offsets_are_taken_off),
-	cmocka_unit_test(scenes_measure_the_phone_as_far_as_they_move),
 	cmocka_unit_test(jank_shares_take_the_session_offset),
 	cmocka_unit_test(a_far_offset_moves_jank_through_the_histogram),
 	cmocka_unit_test(later_batches_measure_their_offsets),
