@@ -221,8 +221,8 @@ def write_between_markers(path, table):
 
 def write_validation(src, build):
     """The real-phone rows (issue 46) at JG_BENCH_REAL_NIGHTS nights a row
-    (default 400; about 25 minutes on two cores), printed and written to
-    docs/validation.md with the commit and seed they were measured at."""
+    (default 400), printed and written to docs/validation.md with the
+    commit and seed they were measured at."""
     nights = os.environ.get("JG_BENCH_REAL_NIGHTS", "400")
     sys.stdout.flush()
     r = subprocess.run([os.path.join(build, "bench-compare"), "--only", "real",
