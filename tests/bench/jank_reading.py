@@ -23,8 +23,32 @@ SLOWER = 1.05
 
 
 def bucket(ms):
+    """gfxinfo's bucket label for a frame (bench_compare.c, bucket_of())."""
     x = int(math.floor(ms))
-    return 5 if x <= 5 else min(x, 40)
+    if x <= 5:
+        return 5
+    if x <= 32:
+        return x
+    if x <= 48:
+        return x - x % 2
+    if x <= 52:
+        return 48
+    if x <= 135:
+        return 53 + (x - 53) // 4 * 4
+    return 150 if x < 150 else 150 + (x - 150) // 50 * 50
+
+
+def width(ms):
+    """A bucket's width (metrics.c, metric_bucket_width())."""
+    if ms <= 32:
+        return 1
+    if ms < 48:
+        return 2
+    if ms < 53:
+        return 53 - ms
+    if ms < 150:
+        return min(4, 150 - ms)
+    return 50
 
 
 def draw(rng, n, med, sig, period, f):
@@ -69,7 +93,7 @@ def reading(hist, period, scale, count):
     total = janky = 0
     for ms, c0 in hist.items():
         c = moving(hist, ms, period, count) if count else c0
-        lo, hi = ms * scale, (ms + 1) * scale
+        lo, hi = ms * scale, (ms + width(ms)) * scale
         total += c
         janky += c * min(max((hi - period) / (hi - lo), 0), 1)
     return 100 * janky / total
