@@ -386,6 +386,17 @@ double cmp_rank_within(const struct cmp_sample *const *side,
 #define CMP_TAIL_FRAMES 10
 
 /*
+ * The degrees of freedom one session's draw is judged on: phones'
+ * sessions have heavy tails (most close to the phone's level, now and
+ * then one tens of percent off, or one scene or one launch far off on its
+ * own), so a single session's offset far off, and the difference of one
+ * session tonight from one in the baseline, are weighed as draws of
+ * Student's t with this many, whatever the prior says of their spread
+ * (docs/method.md, steps 3 and 5).
+ */
+#define CMP_TAIL_DF 3
+
+/*
  * Tonight's phone offset (every scene of a session slower alike) is taken
  * for the build's own, and nothing taken off, only when it is both beyond
  * what sessions do and at least this large (log scale, 15 %): a phone

@@ -84,14 +84,6 @@
  * has it on the first nights, compare_session.c), when there is one.
  */
 #define OFF_MIN_SESSIONS 1
-/*
- * The degrees of freedom a single session's offset is judged on: phones'
- * sessions have heavy tails (most close to the phone's level, now and
- * then one tens of percent off), so one session far off is weighed as a
- * draw of Student's t with this many, whatever the window says of their
- * spread.
- */
-#define OFF_TAIL_DF 3
 /* take_off()'s row for values that take no offset off. */
 #define NO_OFFSET ((size_t)-1)
 
@@ -515,7 +507,7 @@ offset_test(struct cmp_session_kind *sk, const struct offsets *o,
 	far = least >= CMP_PHONE_SHIFT && sk->offset_p <= level;
 	/* One session tonight is one draw of the heavy tails. */
 	if (nc < 2)
-		far &= stats_t_sf(fabs(t), fmin(df, OFF_TAIL_DF)) <= level;
+		far &= stats_t_sf(fabs(t), fmin(df, CMP_TAIL_DF)) <= level;
 	/*
 	 * A build slower everywhere is slower in every session; a phone's
 	 * bad session (heavy tails: now and then one far off) is one.

@@ -549,6 +549,18 @@ cmp_model_test(struct cmp_model *out, const struct cmp_pending *orig,
 			df_b = w > 0 ? (w + nd) * (w + nd) / nd : nd;
 		}
 	}
+	/*
+	 * One session a side: the difference of two sessions' draws, which
+	 * nothing averages, and whose spread the baseline cannot show (it
+	 * is the prior's).  Sessions have heavy tails, one scene or one
+	 * launch now and then far off on its own: weighed as a draw of
+	 * CMP_TAIL_DF's t (docs/method.md, step 5).  With a second session
+	 * on either side the prior's df hold again: a gate measures another
+	 * session before its last look, and a second baseline run shows the
+	 * spread between sessions.
+	 */
+	if (gb.nr == 1 && gc.nr == 1)
+		df_b = fmin(df_b, CMP_TAIL_DF);
 	out->sd_within = sqrt(vw);
 	out->sd_session = sqrt(vb);
 	side_of(&b, &gb, vb, vw);

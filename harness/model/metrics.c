@@ -410,15 +410,37 @@ floor_integral(double x, double p)
 	return sum;
 }
 
+/*
+ * Whether the slow share's line is one of the display's deadlines: a
+ * multiple of the period falls in gfxinfo's METRIC_SLOW_MS bucket (60 Hz:
+ * one period, 16.7 ms; 120 Hz: two), so a frame that waits for that vsync
+ * counts as slow and one that makes the vsync before it does not, and the
+ * slow share is a deadline's share as jank is.  At 90 or 144 Hz the line
+ * falls between the display's piles, among frames that end when their
+ * work does.
+ */
+static bool
+slow_on_vsync(double period_ms)
+{
+	double k;
+
+	if (!(period_ms > 0))
+		return false;
+	k = ceil(METRIC_SLOW_MS / period_ms);
+	return k * period_ms < METRIC_SLOW_MS +
+	    gfx_bucket_width(METRIC_SLOW_MS);
+}
+
 int
 metric_jank_scaled(const struct metric_def *m, const struct rs_scene *scene,
     double period_ms, double scale, double *out)
 {
 	const struct rs_frames *f = &scene->frames;
 	int id = metric_id_of(m);
-	double total = 0, janky = 0, missed = 0;
+	double total = 0, janky = 0, missed = 0, slow = 0;
 
-	if ((id != M_JANK_PCT && id != M_DROPPED && id != M_FPS) ||
+	if ((id != M_JANK_PCT && id != M_DROPPED && id != M_FPS &&
+	    (id != M_SLOW_PCT || !slow_on_vsync(period_ms))) ||
 	    !f->nr_histogram || !(period_ms > 0) || !(scale > 0))
 		return JG_ENOTFOUND;
 	for (size_t i = 0; i < f->nr_histogram; i++) {
@@ -429,6 +451,7 @@ metric_jank_scaled(const struct metric_def *m, const struct rs_scene *scene,
 
 		total += c;
 		janky += c * share_beyond(lo, hi, period_ms);
+		slow += c * share_beyond(lo, hi, METRIC_SLOW_MS);
 		missed += c * (floor_integral(hi, period_ms) -
 		    floor_integral(lo, period_ms)) / (hi - lo);
 	}
@@ -436,6 +459,8 @@ metric_jank_scaled(const struct metric_def *m, const struct rs_scene *scene,
 		return JG_ENOTFOUND;
 	if (id == M_JANK_PCT)
 		*out = 100 * janky / total;
+	else if (id == M_SLOW_PCT)
+		*out = 100 * slow / total;
 	else if (id == M_DROPPED)
 		*out = missed;
 	else

@@ -133,11 +133,14 @@ double metric_frames_beyond(const struct metric_def *m,
  * histogram with every frame's time multiplied by `scale`, on a display of
  * period `period_ms`: each bucket's frames spread evenly over its width, a
  * frame janky past one period, missing floor(time / period) vsyncs, and
- * shown for one period more than it missed.  A proxy of the metric, not
+ * shown for one period more than it missed.  slow_pct too, where a
+ * multiple of the period falls in its 16 ms bucket (60 and 120 Hz: its
+ * line is then a deadline of the display's).  A proxy of the metric, not
  * its value (gfxinfo counts janky frames by its own deadlines, Matrix its
  * frame rate by its own slices): what a difference of two scales says is
  * how far the metric moves with its frames' speed.  Returns 0, or
- * JG_ENOTFOUND without a histogram or a period, or for another metric.
+ * JG_ENOTFOUND without a histogram or a period, or for another metric
+ * (slow_pct, at a rate none of whose vsyncs falls in its bucket).
  */
 int metric_jank_scaled(const struct metric_def *m,
     const struct rs_scene *scene, double period_ms, double scale,

@@ -200,6 +200,7 @@ add_frames_session_own(struct results *r, struct stats_rng *g,
 				rs_frames_add_bucket(&sc->frames,
 				    (uint32_t)ms, 1);
 			}
+			sc->frames.count = 300;
 		}
 	}
 }

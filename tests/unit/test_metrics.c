@@ -310,6 +310,45 @@ frame_metrics_from_histogram(void **state)
 }
 
 /*
+ * The shares read with every frame scaled (metric_jank_scaled(), what
+ * compare takes a far session offset back by): at scale 1 the slow share
+ * reads what slow_pct does; 10 % slower, the 15 ms bucket crosses the
+ * 16 ms line and the 12 ms one does not.  The slow share is read only
+ * where its line is a deadline of the display's (60 Hz: one period;
+ * 120 Hz: two), not at 90 Hz, whose vsyncs fall at 11.1 and 22.2 ms.
+ */
+static void
+scaled_shares_read_the_display_deadlines(void **state)
+{
+	const struct metric_def *slow = metric_find("slow_pct");
+	const struct metric_def *jank = metric_find("jank_pct");
+	struct results *r;
+	struct rs_scene *sc = new_scene(&r);
+	double v;
+
+	(void)state;
+	rs_frames_add_bucket(&sc->frames, 12, 10);
+	rs_frames_add_bucket(&sc->frames, 15, 10);
+	rs_frames_add_bucket(&sc->frames, 16, 10);
+	rs_frames_add_bucket(&sc->frames, 20, 10);
+	assert_scene_value("slow_pct", sc, 50);
+	assert_int_equal(metric_jank_scaled(slow, sc, 1000.0 / 60, 1, &v), 0);
+	assert_true(fabs(v - 50) < 1e-9);
+	assert_int_equal(metric_jank_scaled(slow, sc, 1000.0 / 60, 1.1, &v),
+	    0);
+	assert_true(fabs(v - 75) < 1e-9);
+	assert_int_equal(metric_jank_scaled(slow, sc, 1000.0 / 120, 1, &v),
+	    0);
+	assert_true(fabs(v - 50) < 1e-9);
+	assert_int_equal(metric_jank_scaled(slow, sc, 1000.0 / 90, 1, &v),
+	    JG_ENOTFOUND);
+	/* Janky past one period: a third of the 16 ms bucket, and 20 ms. */
+	assert_int_equal(metric_jank_scaled(jank, sc, 1000.0 / 60, 1, &v), 0);
+	assert_true(fabs(v - (10.0 / 3 + 10) / 40 * 100) < 1e-9);
+	results_free(r);
+}
+
+/*
  * A scene that rendered nothing has no ratio or percentile (the 4950 that
  * gfxinfo stores is ignored), but zero of every countable thing.
  */
@@ -635,6 +674,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(percentile_edge_cases),
 	cmocka_unit_test(frame_metrics_from_counters),
 	cmocka_unit_test(frame_metrics_from_histogram),
+	cmocka_unit_test(scaled_shares_read_the_display_deadlines),
 	cmocka_unit_test(zero_frames),
 	cmocka_unit_test(no_frame_source),
 	cmocka_unit_test(fps_sources_in_order),
