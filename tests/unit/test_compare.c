@@ -268,7 +268,9 @@ improvement_follows_metric_direction(void **state)
 /*
  * Values from the same tight distribution pass, and the pass says what it
  * rules out: the interval's worse end, below T.  One baseline run: the
- * t test, with the frame-time prior as the spread between sessions.
+ * t test, with the frame-time prior as the spread between sessions
+ * (tonight in two sessions: one a side is one draw of heavy tails, whose
+ * interval is wider, one_session_a_side_is_one_draw).
  */
 static void
 same_distribution_passes(void **state)
@@ -598,6 +600,30 @@ static const double steady15[] = { 9, 10, 9, 9, 10, 9, 11, 9, 10, 9, 9,
 	10, 9, 10, 9 };
 
 /*
+ * 29 more scenes in x's five iterations, unchanged, spread as `list` is
+ * (their within spread is pooled with its own: cmp_moderate_within), run
+ * `i` of a window drawing its own turn of steady15.
+ */
+static void
+add_steady_scenes(struct results *x, size_t i)
+{
+	for (int s2 = 0; s2 < 29; s2++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "s%d", s2);
+		for (size_t it = 0; it < 5; it++) {
+			struct rs_scene *sc = rs_iteration_add_scene(
+			    &x->scenarios[0].iterations[it], name);
+
+			sc->frames.present = true;
+			sc->frames.count = 100;
+			sc->frames.p90_ms = steady15[(it + i + (size_t)s2) %
+			    15];
+		}
+	}
+}
+
+/*
  * The first week: one baseline run of 5 against 5, among 30 tested
  * metrics.  A rank test of 5 against 5 cannot go below 1/252, far above
  * what Holm asks of one of 30; the t test on the session means, with the
@@ -627,30 +653,8 @@ first_week_large_shift_is_regression(void **state)
 				add_p90(w[i], base, 5);
 			}
 			add_p90(r, cur[k], 5);
-			/* 29 more scenes, unchanged, spread as `list` is
-			 * (their within spread is pooled with its own:
-			 * cmp_moderate_within). */
-			for (int s2 = 0; s2 < 29; s2++) {
-				char name[16];
-
-				snprintf(name, sizeof(name), "s%d", s2);
-				for (size_t i = 0; i <= runs; i++) {
-					struct results *x = i < runs ? w[i] : r;
-
-					for (size_t it = 0; it < 5; it++) {
-						struct rs_scene *sc =
-						    rs_iteration_add_scene(
-						    &x->scenarios[0].iterations[
-						    it], name);
-
-						sc->frames.present = true;
-						sc->frames.count = 100;
-						sc->frames.p90_ms = steady15[
-						    (it + i + (size_t)s2) %
-						    15];
-					}
-				}
-			}
+			for (size_t i = 0; i <= runs; i++)
+				add_steady_scenes(i < runs ? w[i] : r, i);
 			c = compare_window(r, w, runs, NULL);
 			e = entry(c, "list", "frame_p90_ms");
 			assert_true(c->tests >= 30);
@@ -672,9 +676,6 @@ first_week_large_shift_is_regression(void **state)
  * does now and then, and no regression; the same values in two sessions
  * tonight, each as slow, are one (docs/method.md, step 5).
  */
-
-
-
 static void
 one_session_a_side_is_one_draw(void **state)
 {
@@ -689,26 +690,8 @@ one_session_a_side_is_one_draw(void **state)
 
 		add_p90(w, base, 5);
 		add_p90(r, slow, 5);
-		for (int s2 = 0; s2 < 29; s2++) {
-			char name[16];
-
-			snprintf(name, sizeof(name), "s%d", s2);
-			for (int i = 0; i < 2; i++) {
-				struct results *x = i ? r : w;
-
-				for (size_t it = 0; it < 5; it++) {
-					struct rs_scene *sc =
-					    rs_iteration_add_scene(
-					    &x->scenarios[0].iterations[it],
-					    name);
-
-					sc->frames.present = true;
-					sc->frames.count = 100;
-					sc->frames.p90_ms = steady15[(it +
-					    (size_t)i + (size_t)s2) % 15];
-				}
-			}
-		}
+		add_steady_scenes(w, 0);
+		add_steady_scenes(r, 1);
 		if (sessions == 2)
 			set_session(r, 2, 1);
 		c = compare_ok(r, w, NULL);
@@ -3062,7 +3045,9 @@ look_options_are_checked(void **state)
 }
 
 /*
- * The smallest shift a test flags grows with the noise; where every
+ * The smallest shift a test flags grows with the noise (tonight in two
+ * sessions, so that the prior's spread between sessions does not
+ * outweigh it: one_session_a_side_is_one_draw); where every
  * session holds a single value there is no spread within a session to
  * test against, and the entry is inconclusive, saying so.
  */
