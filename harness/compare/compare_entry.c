@@ -556,13 +556,37 @@ mean_frame_ms(double *out, const struct rs_scene *sn)
 }
 
 /*
+ * Whether most of `sn`'s fastest CMP_FRAME_KEEP of frames sit in gfxinfo's
+ * lowest bucket, where its speed reads CMP_LOWEST_BUCKET_MS whatever the
+ * phone's.  A histogram with frames below that label is not gfxinfo's
+ * (its buckets resolve the fast frames) and is never so.
+ */
+static bool
+mostly_lowest(const struct rs_scene *sn)
+{
+	double n = 0, low = 0;
+
+	for (size_t i = 0; i < sn->frames.nr_histogram; i++) {
+		const struct rs_bucket *b = &sn->frames.histogram[i];
+
+		if (b->count && b->ms < CMP_LOWEST_BUCKET_MS)
+			return false;
+		n += (double)b->count;
+		if (b->ms == CMP_LOWEST_BUCKET_MS)
+			low += (double)b->count;
+	}
+	return low > CMP_FRAME_KEEP * n / 2;
+}
+
+/*
  * The mean frame time of `scene` (of its fastest frames: mean_frame_ms())
  * in every valid iteration of `sc`, but a corrupt baseline record's
- * (`level`, as gather()).
+ * (`level`, as gather()); `*low` counts those whose kept frames sit
+ * mostly in the lowest bucket (mostly_lowest()).
  */
 static void
 gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
-    const char *scene, int run, double level)
+    const char *scene, int run, double level, size_t *low)
 {
 	for (size_t i = 0; sc && i < sc->nr_iterations; i++) {
 		const struct rs_iteration *it = &sc->iterations[i];
@@ -573,8 +597,10 @@ gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
 		    (run >= 0 && corrupt(it, scene, level)))
 			continue;
 		sn = rs_iteration_find_scene(it, scene);
-		if (sn && !mean_frame_ms(&v, sn))
+		if (sn && !mean_frame_ms(&v, sn)) {
 			cmp_sample_add(s, v, run, it->session);
+			*low += mostly_lowest(sn);
+		}
 	}
 }
 
@@ -588,6 +614,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
 	struct cmp_scene_frames *f;
 	double level;
+	size_t low = 0, unused = 0;
 
 	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
 	f = &x->frames[x->nr_frames++];
@@ -597,8 +624,10 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 	f->p.metric = &mean_frame;
 	level = baseline_level(sc, scene);
 	for (size_t r = 0; r < sc->nr_base; r++)
-		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level);
-	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN);
+		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level,
+		    &low);
+	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN, &unused);
+	f->censored = 2 * low > f->p.b.n;
 }
 
 /*

@@ -461,6 +461,12 @@ struct cmp_scene_frames {
 	const char *scenario;	/* borrowed from the scope */
 	char *scene;		/* NULL: the scenario's launch */
 	struct cmp_pending p;	/* p.b, p.cu: the values, p.metric */
+	/*
+	 * Most of the baseline's iterations have most of the scene's kept
+	 * frames in gfxinfo's lowest bucket, CMP_LOWEST_BUCKET_MS: its speed
+	 * follows the phone a fraction of the way (docs/method.md, step 3).
+	 */
+	bool censored;
 };
 
 struct cmp_ctx {
@@ -538,6 +544,12 @@ void cmp_set_reasonf(struct cmp_entry *e, const char *fmt, ...)
  * (the figures with the table of constants in docs/method.md).
  */
 #define CMP_FRAME_KEEP 0.9
+
+/*
+ * gfxinfo's lowest histogram bucket, "5ms": it holds every frame under 6
+ * ms, so a frame in it reads 5 whatever the phone's speed.
+ */
+#define CMP_LOWEST_BUCKET_MS 5
 
 /*
  * The baseline records of `scene` (NULL: the launch) of `sc` that are

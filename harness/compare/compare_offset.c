@@ -24,7 +24,9 @@
  * a vsync plateau, the scenes' speeds hardly move with the phone and the
  * launches measure it.  A row with one value on both sides
  * (cmp_all_equal(): a scene whose frames all sit in the lowest bucket)
- * measures nothing and counts in no median.  That median is an
+ * measures nothing and counts in no median, nor does a scene whose kept
+ * frames sit mostly there (cmp_scene_frames.censored), which measures a
+ * fraction of the phone.  That median is an
  * estimate, so it is taken as one: shrunk toward 0 by the spread
  * offsets have between sessions (their variance V over the baseline's
  * sessions), with what is left of its sampling variance (pi/2 times the
@@ -99,12 +101,13 @@ struct offsets {
 	size_t *anchor;		/* anchor[s]: the full session of the same
 				   run s is placed against (anchor_sessions());
 				   s itself when full; nr: none */
-	double *delta;		/* s less its anchor, the median over... */
-	size_t *shared;		/* ... the scenes they share */
+	double *delta;		/* s less its anchor, the median over the
+				   scenes they share */
 	size_t nf;		/* scenes, then the scenarios' launches */
 	bool *launch;		/* launch[f]: row f is a launch's */
 	bool *blind;		/* blind[f]: row f has one value on both
-				   sides, and measures no session */
+				   sides, or its scene is censored, and
+				   measures no session */
 	double *d;		/* d[f * nr + s]; NAN: not measured */
 	double *off, *var;	/* what is taken off, and its variance */
 };
@@ -160,6 +163,29 @@ full_sessions(struct offsets *o)
 }
 
 /*
+ * The median over the rows sessions s and r share, but `skip` (none:
+ * o->nf), of d(g, s) - d(g, r), into *med; the number of rows it was
+ * taken over is returned (0: none).
+ */
+static size_t
+anchor_delta(double *med, const struct offsets *o, size_t s, size_t r,
+    size_t skip, double *buf)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < o->nf; f++) {
+		double a = o->d[f * o->nr + s];
+		double b = o->d[f * o->nr + r];
+
+		if (f != skip && !o->blind[f] && isfinite(a) && isfinite(b))
+			buf[n++] = a - b;
+	}
+	if (!n || stats_quantile(med, buf, n, 0.5))
+		return 0;
+	return n;
+}
+
+/*
  * A session too small to place by itself (a gate's later batch: the few
  * scenarios that looked worse) is placed against a full session of the
  * same run: both measured the same build, so whatever the build changed
@@ -167,19 +193,24 @@ full_sessions(struct offsets *o)
  * what the two sessions did to the phone.  The batch's offset is then its
  * anchor's plus the median of those differences over the scenes they
  * share, and its variance the anchor's plus the difference's (twice the
- * scenes' residual variance over their number, step 3.1).  Left
- * unplaced, a batch carried the whole of its session's drift against the
- * baseline: on the real-phone bench (heavy tails) most of the unchanged
- * nights that failed at 90 and 120 Hz failed in such a batch.  The anchor
- * is the full session sharing the most scenes with it, the later of two
- * that share as many.
+ * scenes' residual variance over their number, step 3.1).  Each row's
+ * median leaves the row out, as a full session's does (offset_table()):
+ * a batch of one scenario shares a handful of rows with its anchor, and
+ * its launch, measured again because it looked slow in the anchor,
+ * counted in its own difference and carried that chance into every
+ * later batch, on unchanged nights of the bench's phone with frames half
+ * as long (docs/validation.md).  Left unplaced, a batch carried the whole
+ * of its session's drift against the baseline: on the real-phone bench
+ * (heavy tails) most of the unchanged nights that failed at 90 and 120
+ * Hz failed in such a batch.  The anchor is the full session sharing the
+ * most scenes with it, the later of two that share as many; `delta` is
+ * the difference over every row, which the night's offset test reads.
  */
 static void
 anchor_sessions(struct offsets *o, double *buf)
 {
 	o->anchor = xcalloc(o->nr + 1, sizeof(*o->anchor));
 	o->delta = xcalloc(o->nr + 1, sizeof(*o->delta));
-	o->shared = xcalloc(o->nr + 1, sizeof(*o->shared));
 	for (size_t s = 0; s < o->nr; s++) {
 		size_t best = 0;
 
@@ -201,19 +232,9 @@ anchor_sessions(struct offsets *o, double *buf)
 		}
 		if (o->anchor[s] == o->nr)
 			continue;
-		best = 0;
-		for (size_t f = 0; f < o->nf; f++) {
-			double a = o->d[f * o->nr + s];
-			double b = o->d[f * o->nr + o->anchor[s]];
-
-			if (!o->blind[f] && isfinite(a) && isfinite(b))
-				buf[best++] = a - b;
-		}
-		if (stats_quantile(&o->delta[s], buf, best, 0.5)) {
+		if (!anchor_delta(&o->delta[s], o, s, o->anchor[s], o->nf,
+		    buf))
 			o->anchor[s] = o->nr;
-			continue;
-		}
-		o->shared[s] = best;
 	}
 }
 
@@ -237,8 +258,8 @@ deviations(struct offsets *o, const struct cmp_ctx *x)
 	o->blind = xcalloc(o->nf + 1, sizeof(*o->blind));
 	for (size_t f = 0; f < o->nf; f++) {
 		o->launch[f] = !x->frames[f].scene;
-		o->blind[f] = cmp_all_equal(&x->frames[f].p.b,
-		    &x->frames[f].p.cu);
+		o->blind[f] = x->frames[f].censored ||
+		    cmp_all_equal(&x->frames[f].p.b, &x->frames[f].p.cu);
 	}
 	/* Row nf: the session's offset over every row (the launches of a
 	 * scenario without a launch row of its own). */
@@ -580,18 +601,21 @@ offset_table(struct offsets *o, const double *all, double vv)
 		}
 	for (size_t s = 0; s < o->nr; s++) {
 		size_t r = o->anchor[s];
-		double var, k;
 
 		if (r == s || r == o->nr)
 			continue;
-		k = o->delta[s];
-		shrink(&k, &var, 2 * vv, 2 * vr / (double)o->shared[s]);
 		for (size_t f = 0; f <= o->nf; f++) {
 			size_t at = f * o->nr + s, ar = f * o->nr + r;
+			size_t n = anchor_delta(&o->off[at], o, s, r, f, buf);
+			double var;
 
-			if (isnan(o->var[ar]))
+			if (!n || isnan(o->var[ar])) {
+				o->off[at] = 0;
+				o->var[at] = NAN;	/* not measured */
 				continue;
-			o->off[at] = o->off[ar] + k;
+			}
+			shrink(&o->off[at], &var, 2 * vv, 2 * vr / (double)n);
+			o->off[at] += o->off[ar];
 			o->var[at] = o->var[ar] + var;
 		}
 	}
@@ -876,7 +900,6 @@ out:
 	free(o.full);
 	free(o.anchor);
 	free(o.delta);
-	free(o.shared);
 	free(o.d);
 	free(o.launch);
 	free(o.blind);

@@ -131,9 +131,12 @@ double metric_frames_beyond(const struct metric_def *m,
 /*
  * What jank_pct, dropped_frames or fps would read from `scene`'s frame
  * histogram with every frame's time multiplied by `scale`, on a display of
- * period `period_ms`: each bucket's frames spread evenly over its width, a
- * frame janky past one period, missing floor(time / period) vsyncs, and
- * shown for one period more than it missed.  slow_pct too, where a
+ * period `period_ms`: each bucket's frames spread evenly over its width
+ * (the bucket that holds the period split where the scene's janky count
+ * says, when it has one: frames that wait for the display pile up just
+ * before the vsync, not across the bucket), a frame janky past one
+ * period, missing floor(time / period) vsyncs, and shown for one period
+ * more than it missed.  slow_pct too, where a
  * multiple of the period falls in its 16 ms bucket (60 and 120 Hz: its
  * line is then a deadline of the display's).  A proxy of the metric, not
  * its value (gfxinfo counts janky frames by its own deadlines, Matrix its

@@ -349,6 +349,56 @@ scaled_shares_read_the_display_deadlines(void **state)
 }
 
 /*
+ * Frames that wait for the display end just before the vsync: at 60 Hz a
+ * pile at 16.0-16.6 ms fills gfxinfo's 16 ms bucket without one janky
+ * frame.  The bucket that holds the deadline is split by the scene's
+ * janky count, so the reading at the scene's own speed is its jank share
+ * (not a third of the pile more), and the pile turns janky when its
+ * frames are read slower.  Without a janky count the bucket is even.
+ */
+static void
+the_deadline_bucket_follows_the_janky_count(void **state)
+{
+	const struct metric_def *jank = metric_find("jank_pct");
+	const struct metric_def *dropped = metric_find("dropped_frames");
+	const double period = 1000.0 / 60;
+	struct results *r;
+	struct rs_scene *sc = new_scene(&r);
+	double v;
+
+	(void)state;
+	rs_frames_add_bucket(&sc->frames, 12, 10);
+	rs_frames_add_bucket(&sc->frames, 15, 10);
+	rs_frames_add_bucket(&sc->frames, 16, 10);
+	rs_frames_add_bucket(&sc->frames, 20, 10);
+	sc->frames.present = true;
+	sc->frames.count = 40;
+	sc->frames.janky = 10;
+	assert_int_equal(metric_jank_scaled(jank, sc, period, 1, &v), 0);
+	assert_true(fabs(v - 25) < 1e-9);
+	assert_int_equal(metric_jank_scaled(dropped, sc, period, 1, &v), 0);
+	assert_true(fabs(v - 10) < 1e-9);
+	/* 10 % slower: the pile is past the deadline, and most of 15 ms. */
+	assert_int_equal(metric_jank_scaled(jank, sc, period, 1.1, &v), 0);
+	assert_true(fabs(v - (20 + 10 * (16 * 1.1 - period) / 1.1) / 40 *
+	    100) < 1e-9);
+	/* Four of the bucket past the deadline, by the count. */
+	sc->frames.janky = 14;
+	assert_int_equal(metric_jank_scaled(jank, sc, period, 1, &v), 0);
+	assert_true(fabs(v - 35) < 1e-9);
+	assert_int_equal(metric_jank_scaled(dropped, sc, period, 1, &v), 0);
+	assert_true(fabs(v - 14) < 1e-9);
+	/* A count the buckets past the deadline exceed: none of the pile. */
+	sc->frames.janky = 2;
+	assert_int_equal(metric_jank_scaled(jank, sc, period, 1, &v), 0);
+	assert_true(fabs(v - 25) < 1e-9);
+	sc->frames.janky = NAN;
+	assert_int_equal(metric_jank_scaled(jank, sc, period, 1, &v), 0);
+	assert_true(fabs(v - (10.0 / 3 + 10) / 40 * 100) < 1e-9);
+	results_free(r);
+}
+
+/*
  * A scene that rendered nothing has no ratio or percentile (the 4950 that
  * gfxinfo stores is ignored), but zero of every countable thing.
  */
@@ -675,6 +725,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frame_metrics_from_counters),
 	cmocka_unit_test(frame_metrics_from_histogram),
 	cmocka_unit_test(scaled_shares_read_the_display_deadlines),
+	cmocka_unit_test(the_deadline_bucket_follows_the_janky_count),
 	cmocka_unit_test(zero_frames),
 	cmocka_unit_test(no_frame_source),
 	cmocka_unit_test(fps_sources_in_order),
