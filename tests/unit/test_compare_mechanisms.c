@@ -437,6 +437,22 @@ a_scenes_long_frames_are_not_its_speed(void **state)
 }
 
 /*
+ * A window of 10 runs, each one session of feed (6 scenes) and cart (2),
+ * the phone 1 % or so off from run to run.
+ */
+static void
+feed_and_cart_window(struct results **w, struct stats_rng *r)
+{
+	for (int k = 0; k < 10; k++) {
+		double f = exp(stats_rng_normal(r, 0, 0.01));
+
+		w[k] = run_new(0, 60);
+		add_frames_session(w[k], r, "feed", 0, 6, f);
+		add_frames_session(w[k], r, "cart", 0, 2, f);
+	}
+}
+
+/*
  * docs/method.md, step 3.1 (anchor_sessions()): a gate's later batch,
  * one scenario of two scenes, cannot place itself; it is placed against
  * tonight's full session, whose scenes it shares.  The batch 12 % slower
@@ -455,13 +471,7 @@ a_later_batch_is_placed_against_tonights_full_session(void **state)
 	(void)state;
 	for (int build = 0; build < 2; build++) {
 		stats_rng_init(&r, 35);
-		for (int k = 0; k < 10; k++) {
-			double f = exp(stats_rng_normal(&r, 0, 0.01));
-
-			w[k] = run_new(0, 60);
-			add_frames_session(w[k], &r, "feed", 0, 6, f);
-			add_frames_session(w[k], &r, "cart", 0, 2, f);
-		}
+		feed_and_cart_window(w, &r);
 		cur = run_new(0, 60);
 		add_frames_session(cur, &r, "feed", 0, 6, 1);
 		add_frames_session(cur, &r, "cart", 0, 2, build ? 1.12 : 1);
@@ -508,13 +518,7 @@ a_batch_row_is_not_placed_by_itself(void **state)
 
 	(void)state;
 	stats_rng_init(&r, 36);
-	for (int k = 0; k < 10; k++) {
-		double f = exp(stats_rng_normal(&r, 0, 0.01));
-
-		w[k] = run_new(0, 60);
-		add_frames_session(w[k], &r, "feed", 0, 6, f);
-		add_frames_session(w[k], &r, "cart", 0, 2, f);
-	}
+	feed_and_cart_window(w, &r);
 	cur = run_new(0, 60);
 	add_frames_session(cur, &r, "feed", 0, 6, 1);
 	add_frames_session_u(cur, &r, "cart", 0, 2, 1, slow_s0);

@@ -309,6 +309,16 @@ frame_metrics_from_histogram(void **state)
 	results_free(r);
 }
 
+/* Ten frames in each of gfxinfo's 12, 15, 16 and 20 ms buckets. */
+static void
+add_deadline_buckets(struct rs_scene *sc)
+{
+	rs_frames_add_bucket(&sc->frames, 12, 10);
+	rs_frames_add_bucket(&sc->frames, 15, 10);
+	rs_frames_add_bucket(&sc->frames, 16, 10);
+	rs_frames_add_bucket(&sc->frames, 20, 10);
+}
+
 /*
  * The shares read with every frame scaled (metric_jank_scaled(), what
  * compare takes a far session offset back by): at scale 1 the slow share
@@ -327,10 +337,7 @@ scaled_shares_read_the_display_deadlines(void **state)
 	double v;
 
 	(void)state;
-	rs_frames_add_bucket(&sc->frames, 12, 10);
-	rs_frames_add_bucket(&sc->frames, 15, 10);
-	rs_frames_add_bucket(&sc->frames, 16, 10);
-	rs_frames_add_bucket(&sc->frames, 20, 10);
+	add_deadline_buckets(sc);
 	assert_scene_value("slow_pct", sc, 50);
 	assert_int_equal(metric_jank_scaled(slow, sc, 1000.0 / 60, 1, &v), 0);
 	assert_true(fabs(v - 50) < 1e-9);
@@ -367,10 +374,7 @@ the_deadline_bucket_follows_the_janky_count(void **state)
 	double v;
 
 	(void)state;
-	rs_frames_add_bucket(&sc->frames, 12, 10);
-	rs_frames_add_bucket(&sc->frames, 15, 10);
-	rs_frames_add_bucket(&sc->frames, 16, 10);
-	rs_frames_add_bucket(&sc->frames, 20, 10);
+	add_deadline_buckets(sc);
 	sc->frames.present = true;
 	sc->frames.count = 40;
 	sc->frames.janky = 10;
