@@ -33,8 +33,9 @@
  * robust variance of the scenes around their sessions' offsets, pooled
  * over every session, over the number of scenes it had) kept with the
  * values (cmp_sample.off_var), which the test adds to its session's
- * variance.  A session with OFF_MIN_SCENES
- * scenes or fewer (full_sessions()) is left as it was, its offset
+ * variance.  A session too small to measure its own (full_sessions())
+ * and with no full session of its run to be placed against
+ * (anchor_sessions()) is left as it was, its offset
  * unknown: it counts what the offsets took away
  * from the kind's session spread (the spread before them less the
  * spread after), so that such a session has the whole spread it had
@@ -147,18 +148,26 @@ key_of(struct offsets *o, int run, int sess)
  * bench (docs/validation.md).  The price: a scenario slower in every
  * scene, measured again alone, takes its own change for the phone's in
  * that batch; the first look, which ran every scenario, still shows it
- * (docs/method.md, step 3).
+ * (docs/method.md, step 3).  Its rows must measure, too: more than
+ * OFF_MIN_SCENES of them not blind (launches counted).  A batch of one
+ * scenario whose scenes are all censored has its launch alone; counted
+ * full, it had no offset (median_of() finds too few rows) and no anchor,
+ * and its launch carried the whole of tonight's offset.
  */
 static void
 full_sessions(struct offsets *o)
 {
 	o->full = xcalloc(o->nr + 1, sizeof(*o->full));
 	for (size_t s = 0; s < o->nr; s++) {
-		size_t n = 0;
+		size_t scenes = 0, rows = 0;
 
-		for (size_t f = 0; f < o->nf; f++)
-			n += !o->launch[f] && isfinite(o->d[f * o->nr + s]);
-		o->full[s] = n > OFF_MIN_SCENES;
+		for (size_t f = 0; f < o->nf; f++) {
+			if (!isfinite(o->d[f * o->nr + s]))
+				continue;
+			scenes += !o->launch[f];
+			rows += !o->blind[f];
+		}
+		o->full[s] = scenes > OFF_MIN_SCENES && rows > OFF_MIN_SCENES;
 	}
 }
 
@@ -204,7 +213,9 @@ anchor_delta(double *med, const struct offsets *o, size_t s, size_t r,
  * (heavy tails) most of the unchanged nights that failed at 90 and 120
  * Hz failed in such a batch.  The anchor is the full session sharing the
  * most scenes with it, the later of two that share as many; `delta` is
- * the difference over every row, which the night's offset test reads.
+ * the difference over every row, which the night's offset test reads
+ * (NAN when they share no row that measures: the test leaves the batch
+ * out, offset_table() places it where its anchor stands).
  */
 static void
 anchor_sessions(struct offsets *o, double *buf)
@@ -234,7 +245,7 @@ anchor_sessions(struct offsets *o, double *buf)
 			continue;
 		if (!anchor_delta(&o->delta[s], o, s, o->anchor[s], o->nf,
 		    buf))
-			o->anchor[s] = o->nr;
+			o->delta[s] = NAN;
 	}
 }
 
@@ -577,7 +588,14 @@ shrink(double *m, double *v, double vv, double var)
  * (NAN: not measured, take_off()): a full session's from its own scenes,
  * shrunk toward none by what sessions do (vv); then a session placed
  * against a full one (anchor_sessions()), its anchor's plus their
- * difference, shrunk by what two sessions do.
+ * difference, shrunk by what two sessions do.  With no row but f's to
+ * measure that difference by (a batch of one scenario whose scenes sit
+ * in the lowest bucket: its launch alone), the difference is the
+ * shrinkage's with nothing measured, none, with two sessions' spread
+ * as its variance: the batch stands where its anchor stands.  Left
+ * unmeasured, its launch kept the whole of tonight's offset, against a
+ * spread the scenes, which hardly move, had measured small (the bench's
+ * phone with frames half as long, docs/validation.md).
  */
 static void
 offset_table(struct offsets *o, const double *all, double vv)
@@ -607,14 +625,18 @@ offset_table(struct offsets *o, const double *all, double vv)
 		for (size_t f = 0; f <= o->nf; f++) {
 			size_t at = f * o->nr + s, ar = f * o->nr + r;
 			size_t n = anchor_delta(&o->off[at], o, s, r, f, buf);
-			double var;
+			double var = 2 * vv;
 
-			if (!n || isnan(o->var[ar])) {
+			if (isnan(o->var[ar])) {
 				o->off[at] = 0;
 				o->var[at] = NAN;	/* not measured */
 				continue;
 			}
-			shrink(&o->off[at], &var, 2 * vv, 2 * vr / (double)n);
+			if (!n)
+				o->off[at] = 0;
+			else
+				shrink(&o->off[at], &var, 2 * vv,
+				    2 * vr / (double)n);
 			o->off[at] += o->off[ar];
 			o->var[at] = o->var[ar] + var;
 		}
@@ -845,7 +867,7 @@ cmp_session_offsets(struct cmp_ctx *x)
 	anchor_sessions(&o, buf);
 	for (size_t s = 0; s < o.nr; s++)
 		if (o.anchor[s] != s && o.anchor[s] != o.nr)
-			all[s] = all[o.anchor[s]] + o.delta[s];
+			all[s] = all[o.anchor[s]] + o.delta[s];	/* NAN: none */
 	drop_outliers(x, &o, all);
 	vv = offset_test(&x->c->kinds[METRIC_KIND_FRAME_TIME], &o, all, x->o,
 	    &x->phone_unsure, &x->base_unsure);
