@@ -537,112 +537,6 @@ a_batch_row_is_not_placed_by_itself(void **state)
 }
 
 /*
- * Session `sess` of scenarios <prefix><first> .. <prefix><last> in `r`: 5
- * iterations each of a cold launch of (800 + 100 k) ms times `phone`,
- * each by its own 2 % or so, and `scenes` scenes s0 .. of 300 frames
- * around 10 ms times `phone`, or with `quick` around 4.5 ms, most in
- * gfxinfo's lowest bucket (add_quick_session()).
- */
-static void
-add_launch_session(struct results *r, struct stats_rng *g, int sess,
-    const char *prefix, int first, int last, int scenes, double phone,
-    bool quick)
-{
-	for (int k = first; k <= last; k++) {
-		char scenario[8];
-
-		snprintf(scenario, sizeof(scenario), "%s%d", prefix, k);
-		for (int i = 0; i < 5; i++) {
-			struct rs_iteration *it = add_iteration(r, scenario,
-			    sess);
-
-			it->startup.present = true;
-			it->startup.total_ms = round((800 + 100 * k) * phone *
-			    exp(stats_rng_normal(g, 0, 0.02)));
-			it->startup.displayed_ms = it->startup.total_ms;
-			for (int j = 0; j < scenes; j++) {
-				char name[8];
-				struct rs_scene *sc;
-
-				snprintf(name, sizeof(name), "s%d", j);
-				sc = add_scene(it, name);
-				for (int n = 0; n < 300; n++) {
-					double ms = (quick ? 4.5 : 10) * phone *
-					    exp(stats_rng_normal(g, 0,
-					    quick ? 0.3 : 0.2));
-
-					rs_frames_add_bucket(&sc->frames,
-					    quick && ms < 6 ? 5 : (uint32_t)ms,
-					    1);
-				}
-				sc->frames.count = 300;
-			}
-		}
-	}
-}
-
-/* The startup_ms entry of `scenario`. */
-static const struct cmp_entry *
-launch_of(const struct comparison *c, const char *scenario)
-{
-	for (size_t i = 0; i < c->nr_entries; i++)
-		if (!strcmp(c->entries[i].metric, "startup_ms") &&
-		    !strcmp(c->entries[i].scenario, scenario))
-			return &c->entries[i];
-	fail_msg("no startup_ms of %s", scenario);
-	return NULL;
-}
-
-/*
- * docs/method.md, step 3.1: a later batch that shares no row that
- * measures with its anchor but the one tested stands where its anchor
- * stands.  Tonight the phone is 10 % slower in both sessions, and the
- * batch measures one scenario again: a1, a launch alone, or q0, a
- * launch and four scenes in the lowest bucket (blind rows; counted as a
- * full session, it measured no offset of its own and had no anchor).
- * Left unmeasured, the batch's launch kept its 10 %, and the launch's
- * entry took off half of tonight's offset.
- */
-static void
-a_batch_with_no_row_but_its_own_stands_with_its_anchor(void **state)
-{
-	static const char *const again[2] = { "a1", "q0" };
-	struct results *w[10], *cur;
-	struct comparison *c;
-	struct stats_rng r;
-	const struct cmp_entry *e;
-
-	(void)state;
-	for (int b = 0; b < 2; b++) {
-		stats_rng_init(&r, 39);
-		for (int k = 0; k < 10; k++) {
-			double f = exp(stats_rng_normal(&r, 0, 0.01));
-
-			w[k] = run_new(0, 60);
-			add_launch_session(w[k], &r, 0, "a", 0, 4, 3, f,
-			    false);
-			add_launch_session(w[k], &r, 0, "q", 0, 0, 4, f,
-			    true);
-		}
-		cur = run_new(0, 60);
-		add_launch_session(cur, &r, 0, "a", 0, 4, 3, 1.1, false);
-		add_launch_session(cur, &r, 0, "q", 0, 0, 4, 1.1, true);
-		if (b)
-			add_launch_session(cur, &r, 1, "q", 0, 0, 4, 1.1, true);
-		else
-			add_launch_session(cur, &r, 1, "a", 1, 1, 0, 1.1,
-			    false);
-		c = compare_window(cur, w, 10, NULL);
-		e = launch_of(c, again[b]);
-		assert_int_equal(e->cur.n, 10);
-		assert_true(e->offset > 0.08 * e->base.median);
-		comparison_free(c);
-		results_free(cur);
-		free_all(w, 10);
-	}
-}
-
-/*
  * Session `sess` of "quick" in `r`: 5 iterations of 6 scenes q0 .. q5 of
  * 300 frames, lognormal around 4.5 ms (sigma 0.3) times `phone`, in
  * gfxinfo's buckets: most of them in the lowest, "5ms", which holds
@@ -670,6 +564,108 @@ add_quick_session(struct results *r, struct stats_rng *g, int sess,
 			}
 			sc->frames.count = 300;
 		}
+	}
+}
+
+/*
+ * Cold launches of (800 + 100 k) ms times `phone`, each by its own 2 % or
+ * so, in the iterations of `scenario`'s session `sess` in `r`; five
+ * iterations of a launch alone when the session has none.
+ */
+static void
+add_launches(struct results *r, struct stats_rng *g, const char *scenario,
+    int sess, int k, double phone)
+{
+	struct rs_scenario *sn = scenario_of(r, scenario);
+	size_t n = 0;
+
+	for (size_t i = 0; i < sn->nr_iterations; i++)
+		n += sn->iterations[i].session == sess;
+	for (int i = 0; !n && i < 5; i++)
+		(void)add_iteration(r, scenario, sess);
+	for (size_t i = 0; i < sn->nr_iterations; i++) {
+		struct rs_startup *st = &sn->iterations[i].startup;
+
+		if (sn->iterations[i].session != sess)
+			continue;
+		st->present = true;
+		st->total_ms = round((800 + 100 * k) * phone *
+		    exp(stats_rng_normal(g, 0, 0.02)));
+		st->displayed_ms = st->total_ms;
+	}
+}
+
+/*
+ * Session `sess` of five scenarios a0 .. a4 of three scenes each
+ * (add_frames_session()) and "quick" (add_quick_session()), each with
+ * its launch, every one `phone` times slower.
+ */
+static void
+add_launch_session(struct results *r, struct stats_rng *g, int sess,
+    double phone)
+{
+	for (int k = 0; k < 5; k++) {
+		char scenario[8];
+
+		snprintf(scenario, sizeof(scenario), "a%d", k);
+		add_frames_session(r, g, scenario, sess, 3, phone);
+		add_launches(r, g, scenario, sess, k, phone);
+	}
+	add_quick_session(r, g, sess, phone);
+	add_launches(r, g, "quick", sess, 5, phone);
+}
+
+/* The startup_ms entry of `scenario`. */
+static const struct cmp_entry *
+launch_of(const struct comparison *c, const char *scenario)
+{
+	for (size_t i = 0; i < c->nr_entries; i++)
+		if (!strcmp(c->entries[i].metric, "startup_ms") &&
+		    !strcmp(c->entries[i].scenario, scenario))
+			return &c->entries[i];
+	fail_msg("no startup_ms of %s", scenario);
+	return NULL;
+}
+
+/*
+ * docs/method.md, step 3.1: a later batch that shares no row that
+ * measures with its anchor but the one tested stands where its anchor
+ * stands.  Tonight the phone is 10 % slower in both sessions, and the
+ * batch measures one scenario again: a1's launch alone, or "quick", a
+ * launch and six scenes in the lowest bucket (blind rows; counted as a
+ * full session, it measured no offset of its own and had no anchor).
+ * Left unmeasured, the batch's launch kept its 10 %, and the launch's
+ * entry took off half of tonight's offset.
+ */
+static void
+a_batch_with_no_row_but_its_own_stands_with_its_anchor(void **state)
+{
+	static const char *const again[2] = { "a1", "quick" };
+	struct results *w[10], *cur;
+	struct comparison *c;
+	struct stats_rng r;
+	const struct cmp_entry *e;
+
+	(void)state;
+	for (int b = 0; b < 2; b++) {
+		stats_rng_init(&r, 39);
+		for (int k = 0; k < 10; k++) {
+			w[k] = run_new(0, 60);
+			add_launch_session(w[k], &r, 0,
+			    exp(stats_rng_normal(&r, 0, 0.01)));
+		}
+		cur = run_new(0, 60);
+		add_launch_session(cur, &r, 0, 1.1);
+		if (b)
+			add_quick_session(cur, &r, 1, 1.1);
+		add_launches(cur, &r, again[b], 1, b ? 5 : 1, 1.1);
+		c = compare_window(cur, w, 10, NULL);
+		e = launch_of(c, again[b]);
+		assert_int_equal(e->cur.n, 10);
+		assert_true(e->offset > 0.08 * e->base.median);
+		comparison_free(c);
+		results_free(cur);
+		free_all(w, 10);
 	}
 }
 
