@@ -581,8 +581,8 @@ mostly_lowest(const struct rs_scene *sn)
 /*
  * The mean frame time of `scene` (of its fastest frames: mean_frame_ms())
  * in every valid iteration of `sc`, but a corrupt baseline record's
- * (`level`, as gather()); `*low` counts those whose kept frames sit
- * mostly in the lowest bucket (mostly_lowest()).
+ * (`level`, as gather()); `*low`, unless NULL, counts those whose kept
+ * frames sit mostly in the lowest bucket (mostly_lowest()).
  */
 static void
 gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
@@ -599,7 +599,8 @@ gather_frames(struct cmp_sample *s, const struct rs_scenario *sc,
 		sn = rs_iteration_find_scene(it, scene);
 		if (sn && !mean_frame_ms(&v, sn)) {
 			cmp_sample_add(s, v, run, it->session);
-			*low += mostly_lowest(sn);
+			if (low)
+				*low += mostly_lowest(sn);
 		}
 	}
 }
@@ -614,7 +615,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 		METRIC_KIND_FRAME_TIME, 0, 0, 0, 0 };
 	struct cmp_scene_frames *f;
 	double level;
-	size_t low = 0, unused = 0;
+	size_t low = 0;
 
 	XALLOC_GROW(x->frames, x->nr_frames + 1, x->alloc_frames);
 	f = &x->frames[x->nr_frames++];
@@ -626,7 +627,7 @@ cmp_frame_drift_add(struct cmp_ctx *x, const struct cmp_scope *sc,
 	for (size_t r = 0; r < sc->nr_base; r++)
 		gather_frames(&f->p.b, sc->base[r], scene, (int)r, level,
 		    &low);
-	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN, &unused);
+	gather_frames(&f->p.cu, sc->cur, scene, -1, NAN, NULL);
 	f->censored = 2 * low > f->p.b.n;
 }
 

@@ -137,6 +137,14 @@ key_of(struct offsets *o, int run, int sess)
 	return o->nr++;
 }
 
+/* d(f, s) when row f measures session s; NAN when it does not (the row
+ * is blind, or the session has no value in it). */
+static double
+measured(const struct offsets *o, size_t f, size_t s)
+{
+	return o->blind[f] ? NAN : o->d[f * o->nr + s];
+}
+
 /*
  * Which sessions have their offset measured: those with more than
  * OFF_MIN_SCENES scenes, so that each scene's offset comes from at least
@@ -165,7 +173,7 @@ full_sessions(struct offsets *o)
 			if (!isfinite(o->d[f * o->nr + s]))
 				continue;
 			scenes += !o->launch[f];
-			rows += !o->blind[f];
+			rows += isfinite(measured(o, f, s));
 		}
 		o->full[s] = scenes > OFF_MIN_SCENES && rows > OFF_MIN_SCENES;
 	}
@@ -183,10 +191,9 @@ anchor_delta(double *med, const struct offsets *o, size_t s, size_t r,
 	size_t n = 0;
 
 	for (size_t f = 0; f < o->nf; f++) {
-		double a = o->d[f * o->nr + s];
-		double b = o->d[f * o->nr + r];
+		double a = measured(o, f, s), b = measured(o, f, r);
 
-		if (f != skip && !o->blind[f] && isfinite(a) && isfinite(b))
+		if (f != skip && isfinite(a) && isfinite(b))
 			buf[n++] = a - b;
 	}
 	if (!n || stats_quantile(med, buf, n, 0.5))
@@ -312,8 +319,8 @@ median_of(double *med, const struct offsets *o, size_t s, size_t skip,
 	size_t n = 0;
 
 	for (size_t f = 0; f < o->nf; f++)
-		if (f != skip && !o->blind[f] && isfinite(o->d[f * o->nr + s]))
-			buf[n++] = o->d[f * o->nr + s];
+		if (f != skip && isfinite(measured(o, f, s)))
+			buf[n++] = measured(o, f, s);
 	*med = NAN;
 	if (!n || stats_quantile(med, buf, n, 0.5))
 		return 0;
@@ -337,8 +344,8 @@ residual_variance(const struct offsets *o, const double *off)
 	for (size_t s = 0; s < o->nr; s++)
 		for (size_t f = 0; o->full[s] && isfinite(off[s]) &&
 		    f < o->nf; f++)
-			if (!o->blind[f] && isfinite(o->d[f * o->nr + s]))
-				r[n++] = fabs(o->d[f * o->nr + s] - off[s]);
+			if (isfinite(measured(o, f, s)))
+				r[n++] = fabs(measured(o, f, s) - off[s]);
 	if (n)
 		(void)stats_quantile(&mad, r, n, 0.5);
 	free(r);
