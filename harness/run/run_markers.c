@@ -34,9 +34,15 @@
  * process summary counts more frames ("Total frames rendered") than its
  * rows show lost some: the time from the previous read to the oldest row
  * of a full window (or, with no window full, a window gone since, the
- * whole time since the previous read) is unseen.  A scene whose window
- * meets unseen time gets no frames, and a warning says how many frames
- * went unread: the report says so rather than guessing.
+ * whole time since the previous read) is unseen.  The count runs from
+ * the last reset: when the read before had the same "Stats since" (an
+ * `instrument` step's framestats, then the next test's plain reset), the
+ * frames it counted are not new.  A scene whose window meets unseen time
+ * gets no frames, and a warning says how many frames went unread: the
+ * report says so rather than guessing.  The reads' Uptime is whole ms,
+ * so a read or an unseen stretch meets a scene only when it does by more
+ * than that ms: a read a fraction of a ms after a section's last frame
+ * is after the section.
  *
  * With markers.trace the flow may mark a scene with an android.os.Trace
  * section named PREFIX + NAME instead (atrace.c reads them): run_exec.c
@@ -91,6 +97,7 @@
 
 #define RING_ROWS	120	/* hwui's RingBuffer<FrameInfo, 120> */
 #define MAX_NAME	100	/* as a scenario's scene name */
+#define UPTIME_MS	1	/* the resolution of gfxinfo's Uptime: line */
 
 struct mark_read {
 	double asked_ms, at_ms;		/* device times, NAN when unknown */
@@ -129,6 +136,7 @@ struct run_marks {
 	struct source_span *steps;	/* the same spans, for the sources */
 	size_t alloc_steps;
 	double last_at;			/* the previous read's Uptime */
+	double last_since, last_total;	/* its Stats since and total */
 	double boot_ahead;		/* Realtime - Uptime of a read, NAN */
 	struct mark_section *sections;
 	size_t nr_sections, alloc_sections;
@@ -142,6 +150,7 @@ run_marks_new(void)
 	struct run_marks *m = xcalloc(1, sizeof(*m));
 
 	m->last_at = NAN;
+	m->last_since = NAN;
 	m->boot_ahead = NAN;
 	return m;
 }
@@ -227,7 +236,7 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 	struct gfx_dump g;
 	struct fst_dump f;
 	double lo = isnan(m->last_at) ? -INFINITY : m->last_at;
-	double full_hi = -INFINITY, block_first = NAN, boot;
+	double full_hi = -INFINITY, block_first = NAN, boot, unseen;
 	size_t block_rows = 0;
 	bool full = false;
 
@@ -260,15 +269,20 @@ run_marks_add_read(struct run_marks *m, const char *buf, size_t len,
 		XALLOC_GROW(m->rows, m->nr_rows + 1, m->alloc_rows);
 		m->rows[m->nr_rows++] = f.frames[i];
 	}
-	if (!isnan(g.sum.total) && g.sum.total > (double)(f.nr + f.bad_rows)) {
+	unseen = g.sum.total - (double)(f.nr + f.bad_rows);
+	if (g.sum.stats_since_ns == m->last_since)
+		unseen -= m->last_total;
+	if (unseen > 0) {
 		XALLOC_GROW(m->gaps, m->nr_gaps + 1, m->alloc_gaps);
 		m->gaps[m->nr_gaps++] = (struct mark_gap){
 			.lo = lo,
 			.hi = full ? full_hi : isnan(uptime_ms) ? INFINITY :
 			    uptime_ms,
-			.frames = g.sum.total - (double)(f.nr + f.bad_rows),
+			.frames = unseen,
 		};
 	}
+	m->last_since = g.sum.stats_since_ns;
+	m->last_total = g.sum.total;
 	if (!isnan(uptime_ms))
 		m->last_at = uptime_ms;
 	if (!isnan(uptime_ms) && !gfxinfo_realtime(buf, len, &boot))
@@ -526,7 +540,7 @@ judge(const struct run_marks *m, struct rs_scene *sc, double hz,
 	double lo = sc->start_mono_ms, hi = sc->end_mono_ms, lost = 0;
 
 	for (size_t i = 0; i < m->nr_gaps; i++)
-		if (m->gaps[i].lo < hi && m->gaps[i].hi > lo)
+		if (m->gaps[i].lo + UPTIME_MS < hi && m->gaps[i].hi > lo)
 			lost += m->gaps[i].frames;
 	if (lost > 0) {
 		warn(res, scenario, sc->name, "frames not reported: %.0f "
@@ -540,7 +554,7 @@ judge(const struct run_marks *m, struct rs_scene *sc, double hz,
 		const struct mark_read *r = &m->reads[i];
 		double from = isnan(r->asked_ms) ? r->at_ms : r->asked_ms;
 
-		if (!isnan(r->at_ms) && from < hi && r->at_ms > lo)
+		if (!isnan(r->at_ms) && from + UPTIME_MS < hi && r->at_ms > lo)
 			warn(res, scenario, sc->name, "jankgate read the "
 			    "frames inside this scene (%.0f ms after its "
 			    "begin): leave time between a scene's end and the "

@@ -19,10 +19,14 @@
 /* How far the dumps' Realtime runs ahead of their Uptime (ms). */
 static double realtime_ahead;
 
+/* The dumps' "Stats since" (ns): each reset starts a new one. */
+static long long stats_since = 1000000;
+
 /*
- * A `dumpsys gfxinfo PKG framestats reset` of app com.x at Uptime `up`
- * ms: `total` frames rendered, and one PROFILEDATA row for each of the
- * `nr` frames at[i] (its FrameCompleted, ms) lasting dur[i] ms.
+ * A `dumpsys gfxinfo PKG framestats` of app com.x at Uptime `up` ms:
+ * `total` frames rendered since the last reset, and one PROFILEDATA row
+ * for each of the `nr` frames at[i] (its FrameCompleted, ms) lasting
+ * dur[i] ms.
  */
 static void
 dump(struct strbuf *sb, double up, int total, const double *at,
@@ -31,7 +35,7 @@ dump(struct strbuf *sb, double up, int total, const double *at,
 	strbuf_addf(sb, "Applications Graphics Acceleration Info:\n"
 	    "Uptime: %.0f Realtime: %.0f\n\n"
 	    "** Graphics info for pid 42 [com.x] **\n\n"
-	    "Stats since: 1000000ns\nTotal frames rendered: %d\n"
+	    "Stats since: %lldns\nTotal frames rendered: %d\n"
 	    "Janky frames: 0 (0.00%%)\n\nProfile data in ms:\n\n"
 	    "\tcom.x/com.x.Main/android.view.ViewRootImpl@1 (visibility=0)\n"
 	    "\n---PROFILEDATA---\n"
@@ -39,7 +43,8 @@ dump(struct strbuf *sb, double up, int total, const double *at,
 	    "HandleInputStart,AnimationStart,PerformTraversalsStart,"
 	    "DrawStart,SyncQueued,SyncStart,IssueDrawCommandsStart,"
 	    "SwapBuffers,FrameCompleted,DequeueBufferDuration,"
-	    "QueueBufferDuration,\n", up, up + realtime_ahead, total);
+	    "QueueBufferDuration,\n", up, up + realtime_ahead, stats_since,
+	    total);
 	for (size_t i = 0; i < nr; i++) {
 		long long end = (long long)(at[i] * MS);
 		long long s = end - dur[i] * MS;
@@ -52,6 +57,7 @@ dump(struct strbuf *sb, double up, int total, const double *at,
 	strbuf_addstr(sb, "---PROFILEDATA---\n\n");
 }
 
+/* The dump of a `framestats reset` (an exec step's), noted in `m`. */
 static void
 add_read(struct run_marks *m, double asked, double up, int total,
     const double *at, const int *dur, size_t nr)
@@ -60,6 +66,19 @@ add_read(struct run_marks *m, double asked, double up, int total,
 
 	dump(&sb, up, total, at, dur, nr);
 	run_marks_add_read(m, sb.buf, sb.len, "com.x", asked, up);
+	stats_since = (long long)up * MS;
+	strbuf_release(&sb);
+}
+
+/* The dump of a `framestats` alone (an instrument test's end). */
+static void
+add_kept_read(struct run_marks *m, double up, int total, const double *at,
+    const int *dur, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	dump(&sb, up, total, at, dur, nr);
+	run_marks_add_read(m, sb.buf, sb.len, "com.x", NAN, up);
 	strbuf_release(&sb);
 }
 
@@ -527,6 +546,55 @@ instrument_spans_take_sections_only(void **state)
 	run_marks_free(m);
 }
 
+/*
+ * An `instrument` step reads each test's end with a framestats that
+ * resets nothing, then the next test's start with a plain reset (no
+ * rows): the reset's total counts the frames the read before showed
+ * again, and only what was drawn since is unseen.  The Uptime of a read
+ * is whole ms: a test's end read 0.4 ms (by the trace) after its
+ * section's end is after the section, not inside it.
+ */
+static void
+instrument_reads_count_new_frames_to_the_ms(void **state)
+{
+	struct run_marks *m = run_marks_new();
+	struct results *r = results_new();
+	struct rs_iteration *it;
+	const double at[] = { 10010, 10030, 10050 }, at2[] = { 10180 };
+	const int dur[] = { 5, 8, 5 };
+
+	add_read(m, NAN, 9000, 0, NULL, NULL, 0);
+	add_trace(m, 9.0, 9.0,
+	    " x-42 (   42) [001] ...1 10.000000: tracing_mark_write: "
+	    "B|42|jankgate:a\n"
+	    " x-42 (   42) [001] ...1 10.060400: tracing_mark_write: E|42\n"
+	    " x-42 (   42) [001] ...1 10.100000: tracing_mark_write: "
+	    "B|42|jankgate:between\n"
+	    " x-42 (   42) [001] ...1 10.150000: tracing_mark_write: E|42\n"
+	    " x-42 (   42) [001] ...1 10.170000: tracing_mark_write: "
+	    "B|42|jankgate:b\n"
+	    " x-42 (   42) [001] ...1 10.201500: tracing_mark_write: E|42\n");
+	/* test 1's end: its 3 frames; test 2's start: 2 drawn between */
+	add_kept_read(m, 10060, 3, at, dur, 3);
+	add_read(m, NAN, 10160, 5, NULL, NULL, 0);
+	/* test 2's end, 1.5 ms before its section's end */
+	add_kept_read(m, 10200, 1, at2, dur, 1);
+	run_marks_span(m, 9000, 10200, true);
+	assert_int_equal(scenes_of(m, "", r, &it), 0);
+	assert_int_equal(it->nr_scenes, 3);
+	assert_string_equal(it->scenes[0].name, "a");
+	assert_true(it->scenes[0].frames.count == 3);
+	assert_int_equal(r->nr_warnings, 2);
+	assert_string_equal(r->warnings[0].scope, "s/between");
+	assert_non_null(strstr(r->warnings[0].message, "frames not reported: "
+	    "2 frames rendered around this scene"));
+	assert_string_equal(r->warnings[1].scope, "s/b");
+	assert_non_null(strstr(r->warnings[1].message, "jankgate read the "
+	    "frames inside this scene (30 ms after its begin)"));
+	results_free(r);
+	run_marks_free(m);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(marked_name_of_a_scenario_scene_is_an_error),
 	cmocka_unit_test(markers_outside_exec_are_left_out),
@@ -539,5 +607,6 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clock_sync_marker_places_a_non_boot_trace),
 	cmocka_unit_test(trace_sections_without_end_or_taken_names),
 	cmocka_unit_test(instrument_spans_take_sections_only),
+	cmocka_unit_test(instrument_reads_count_new_frames_to_the_ms),
 };
 JG_UNIT_GROUP(run_marks, tests, NULL, NULL)
