@@ -57,29 +57,25 @@ dump(struct strbuf *sb, double up, int total, const double *at,
 	strbuf_addstr(sb, "---PROFILEDATA---\n\n");
 }
 
-/* The dump of a `framestats reset` (an exec step's), noted in `m`. */
+/* The dump of a read asked for at `asked`, noted in `m`. */
 static void
-add_read(struct run_marks *m, double asked, double up, int total,
+note_read(struct run_marks *m, double asked, double up, int total,
     const double *at, const int *dur, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	dump(&sb, up, total, at, dur, nr);
 	run_marks_add_read(m, sb.buf, sb.len, "com.x", asked, up);
-	stats_since = (long long)up * MS;
 	strbuf_release(&sb);
 }
 
-/* The dump of a `framestats` alone (an instrument test's end). */
+/* A `framestats reset` (an exec step's): the next dump counts anew. */
 static void
-add_kept_read(struct run_marks *m, double up, int total, const double *at,
-    const int *dur, size_t nr)
+add_read(struct run_marks *m, double asked, double up, int total,
+    const double *at, const int *dur, size_t nr)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	dump(&sb, up, total, at, dur, nr);
-	run_marks_add_read(m, sb.buf, sb.len, "com.x", NAN, up);
-	strbuf_release(&sb);
+	note_read(m, asked, up, total, at, dur, nr);
+	stats_since = (long long)up * MS;
 }
 
 /* The scenes of `log` (-v monotonic lines) in a new iteration of `r`. */
@@ -574,11 +570,12 @@ instrument_reads_count_new_frames_to_the_ms(void **state)
 	    " x-42 (   42) [001] ...1 10.170000: tracing_mark_write: "
 	    "B|42|jankgate:b\n"
 	    " x-42 (   42) [001] ...1 10.201500: tracing_mark_write: E|42\n");
-	/* test 1's end: its 3 frames; test 2's start: 2 drawn between */
-	add_kept_read(m, 10060, 3, at, dur, 3);
+	/* test 1's end (a framestats alone): its 3 frames; test 2's start:
+	 * 2 drawn between */
+	note_read(m, NAN, 10060, 3, at, dur, 3);
 	add_read(m, NAN, 10160, 5, NULL, NULL, 0);
 	/* test 2's end, 1.5 ms before its section's end */
-	add_kept_read(m, 10200, 1, at2, dur, 1);
+	note_read(m, NAN, 10200, 1, at2, dur, 1);
 	run_marks_span(m, 9000, 10200, true);
 	assert_int_equal(scenes_of(m, "", r, &it), 0);
 	assert_int_equal(it->nr_scenes, 3);
